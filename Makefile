@@ -1,0 +1,37 @@
+# dh_kinematics: `make demo` and `make test` work on a fresh clone; each creates .venv when it
+# is missing (or when requirements/test.txt changed) and is quick when it is already there.
+
+PYTHON ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+STAMP := $(VENV)/.requirements-installed
+BENCH_VENV := .venv-bench
+BENCH_STAMP := $(BENCH_VENV)/.requirements-installed
+PIP_FLAGS := --disable-pip-version-check --quiet
+
+.PHONY: all demo test bench clean
+
+all: test
+
+$(STAMP): requirements/test.txt
+	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install $(PIP_FLAGS) -r requirements/test.txt
+	@touch $@
+
+demo: $(STAMP)
+	$(VPY) examples/core_demo.py
+
+test: $(STAMP)
+	$(VPY) -m pytest test
+
+# Optional: times the core against roboticstoolbox-python and pinocchio (see README).
+$(BENCH_STAMP): requirements/bench.txt
+	@test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install $(PIP_FLAGS) -r requirements/bench.txt
+	@touch $@
+
+bench: $(BENCH_STAMP)
+	$(BENCH_VENV)/bin/python bench/bench_core.py
+
+clean:
+	rm -rf $(VENV) $(BENCH_VENV) build install log .pytest_cache

@@ -1,0 +1,292 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""A serial arm as a chain of DH links: kinematics, limits, friction and inverse dynamics.
+
+Every array method takes one configuration, shape (n,), or a batch, shape (m, n), and then
+returns a leading m axis. The batch path is vectorised over configurations. Units are SI:
+rad and m for joints, N m and N for torques and forces.
+"""
+
+import math
+
+import numpy as np
+
+from dh_kinematics import display
+from dh_kinematics import model_params
+from dh_kinematics.checks import (
+    check_array, check_joint_array, check_transform, InvalidFieldError)
+from dh_kinematics.dh_transforms import dh_transforms, fixed_transforms
+from dh_kinematics.dynamics import ChainDynamics
+from dh_kinematics.link import friction_torque, Link
+from dh_kinematics.rne import LinkConstants
+
+
+class Chain(ChainDynamics):
+    """A serial arm of DH links sharing one convention.
+
+    Parameters
+    ----------
+    links : sequence of Link
+        At least one link; all standard or all modified DH.
+    base : array-like, shape (4, 4), optional
+        ``T_world_base``: pose of the base frame (frame 0) in the world. Identity by default.
+    tool : array-like, shape (4, 4), optional
+        ``T_last_tool``: pose of the tool frame in the last link frame. Identity by default.
+    gravity : array-like, shape (3,)
+        Gravitational acceleration in the world frame, m/s^2.
+    name : str
+        Robot name.
+    base_frame : str
+        Name of the frame the chain starts from (frame 0), as published on TF.
+    link_frames : sequence of str, optional
+        Names of the n link frames; ``link1`` ... ``linkn`` by default.
+    tool_frame : str
+        Name of the tool frame.
+    """
+
+    def __init__(self, links, base=None, tool=None, gravity=(0.0, 0.0, -9.81), name='',
+                 base_frame='base_link', link_frames=None, tool_frame='tool0'):
+        links = tuple(links)
+        if not links or not all(isinstance(link, Link) for link in links):
+            raise InvalidFieldError('links', links, 'must be a non-empty sequence of Link')
+        conventions = {link.convention for link in links}
+        if len(conventions) > 1:
+            raise InvalidFieldError('links', [link.convention for link in links],
+                                    'must all use one DH convention, not a mix')
+        self._links = links
+        self._base = check_transform('base', np.eye(4) if base is None else base)
+        self._tool = check_transform('tool', np.eye(4) if tool is None else tool)
+        self._gravity = check_array('gravity', gravity, [(3,)])
+        if not isinstance(name, str):
+            raise InvalidFieldError('name', name, 'must be a string')
+        self._name = name
+        n = len(links)
+        link_frames = [f'link{i + 1}' for i in range(n)] if link_frames is None else link_frames
+        self._frames = self._check_names(
+            [base_frame] + list(link_frames) + [tool_frame], n + 2, 'frames')
+        self._joint_names = self._check_names(
+            [link.name or f'q{i + 1}' for i, link in enumerate(links)], n, 'joint names')
+        for array in (self._base, self._tool, self._gravity):
+            array.flags.writeable = False
+        self._precompute()
+
+    @staticmethod
+    def _check_names(names, count, what):
+        if (len(names) != count or not all(isinstance(s, str) and s for s in names)
+                or len(set(names)) != count):
+            raise InvalidFieldError(what, names, f'must be {count} distinct non-empty strings')
+        return tuple(names)
+
+    def _precompute(self):
+        links = self._links
+
+        def column(field):
+            return np.array([getattr(link, field) for link in links], dtype=float)
+
+        self._a, self._alpha, self._d, self._theta = map(column, ('a', 'alpha', 'd', 'theta'))
+        self._offset = column('offset')
+        self._fixed = fixed_transforms(self._a, self._alpha)
+        self._sign = np.array([-1.0 if link.flip else 1.0 for link in links])
+        self._prismatic = np.array([link.isprismatic() for link in links])
+        self._lower = np.array([-np.inf if lk.qlim is None else lk.qlim[0] for lk in links])
+        self._upper = np.array([np.inf if lk.qlim is None else lk.qlim[1] for lk in links])
+        self._G, self._B = column('G'), column('B')
+        self._tc_pos = np.array([link.Tc[0] for link in links])
+        self._tc_neg = np.array([link.Tc[1] for link in links])
+        self._motor_inertia = column('Jm') * self._G ** 2
+        self._base_acceleration = tuple((-self._base[:3, :3].T @ self._gravity).tolist())
+        self._rne_links = tuple(
+            LinkConstants(link.isprismatic(), -1.0 if link.flip else 1.0, link.a,
+                          math.cos(link.alpha), math.sin(link.alpha), link.m,
+                          tuple(link.r.tolist()), tuple(map(tuple, link.I.tolist())))
+            for link in links)
+
+    # Attributes -------------------------------------------------------------------------
+
+    n = property(lambda self: len(self._links), doc='Number of joints.')
+    links = property(lambda self: self._links, doc='The links, a tuple.')
+    base = property(lambda self: self._base, doc='T_world_base, shape (4, 4).')
+    tool = property(lambda self: self._tool, doc='T_last_tool, shape (4, 4).')
+    gravity = property(lambda self: self._gravity, doc='Gravity in the world frame, m/s^2.')
+    name = property(lambda self: self._name, doc='Robot name.')
+    mdh = property(lambda self: self._links[0].mdh, doc='True for modified DH.')
+    joint_names = property(lambda self: self._joint_names, doc='Joint names, a tuple.')
+    base_frame = property(lambda self: self._frames[0], doc='Name of frame 0.')
+    link_frames = property(lambda self: self._frames[1:-1], doc='Names of the n link frames.')
+    tool_frame = property(lambda self: self._frames[-1], doc='Name of the tool frame.')
+
+    def __str__(self):
+        return display.chain_table(self)
+
+    def __repr__(self):
+        return f'Chain(name={self._name!r}, n={self.n}, mdh={self.mdh})'
+
+    def _replaced(self, links):
+        return Chain(links, base=self._base, tool=self._tool, gravity=self._gravity,
+                     name=self._name, base_frame=self.base_frame, link_frames=self.link_frames,
+                     tool_frame=self.tool_frame)
+
+    def nofriction(self, coulomb=True, viscous=False):
+        """Return a copy with Coulomb (default) and/or viscous friction removed."""
+        return self._replaced([link.nofriction(coulomb, viscous) for link in self._links])
+
+    @classmethod
+    def from_params(cls, params):
+        """Build a chain from a ROS parameter dict (the ``ros__parameters`` block).
+
+        See :mod:`dh_kinematics.model_params` for the layout.
+        """
+        return model_params.chain_from_params(cls, params)
+
+    @classmethod
+    def from_yaml(cls, path, node_name=None):
+        """Build a chain from a ROS 2 parameter file (needs PyYAML).
+
+        The block is taken from ``node_name``, else from ``/**``, else from the only node.
+        """
+        return model_params.chain_from_yaml(cls, path, node_name)
+
+    def to_params(self):
+        """Return the ``ros__parameters`` dict (nested) that :meth:`from_params` reads back."""
+        return model_params.chain_to_params(self)
+
+    # Kinematics -------------------------------------------------------------------------
+
+    def _joint_input(self, field, value):
+        return check_joint_array(field, value, self.n)
+
+    def _dh_values(self, q):
+        """Theta (rad) and d (m) of every link for joint values q of shape (m, n).
+
+        Either may come back with shape (1, n) when it does not depend on q.
+        """
+        value = q * self._sign + self._offset
+        if not self._prismatic.any():
+            return value, self._d[None, :]
+        theta = np.where(self._prismatic, self._theta, value)
+        d = np.where(self._prismatic, value, self._d)
+        return theta, d
+
+    def _link_transforms(self, q):
+        theta, d = self._dh_values(q)
+        return dh_transforms(theta, d, self._fixed, self.mdh)
+
+    def link_transforms(self, q):
+        """Each link's own transform A_i(q_i), as published on TF.
+
+        Returns
+        -------
+        T_prev_link : array, shape (n, 4, 4) or (m, n, 4, 4)
+        """
+        q, single = self._joint_input('q', q)
+        A = self._link_transforms(q)
+        return A[0] if single else A
+
+    def _fkine_all(self, q):
+        A = self._link_transforms(q)
+        T = np.empty((q.shape[0], self.n + 1, 4, 4))
+        T[:, 0] = self._base
+        if q.shape[0] == 1:
+            # Products of single matrices dispatch faster than batches of one.
+            T_one, A_one = T[0], A[0]
+            for i in range(self.n):
+                np.dot(T_one[i], A_one[i], out=T_one[i + 1])
+        else:
+            for i in range(self.n):
+                np.matmul(T[:, i], A[:, i], out=T[:, i + 1])
+        return T
+
+    def fkine_all(self, q):
+        """Poses of frame 0 to n in the world: [base, base A1, ..., base A1...An], no tool.
+
+        Returns
+        -------
+        T_world_frames : array, shape (n+1, 4, 4) or (m, n+1, 4, 4)
+        """
+        q, single = self._joint_input('q', q)
+        T = self._fkine_all(q)
+        return T[0] if single else T
+
+    def fkine(self, q):
+        """Pose of the tool in the world: base A1...An tool.
+
+        Returns
+        -------
+        T_world_tool : array, shape (4, 4) or (m, 4, 4)
+        """
+        q, single = self._joint_input('q', q)
+        T = self._fkine_all(q)[:, -1] @ self._tool
+        return T[0] if single else T
+
+    def _jacobians(self, q):
+        T = self._fkine_all(q)
+        T_world_tool = T[:, -1] @ self._tool
+        axes_frames = T[:, 1:] if self.mdh else T[:, :-1]
+        z = axes_frames[..., :3, 2]
+        lever = T_world_tool[:, None, :3, 3] - axes_frames[..., :3, 3]
+        prismatic = self._prismatic[:, None]
+        linear = np.where(prismatic, z, np.cross(z, lever)) * self._sign[:, None]
+        angular = np.where(prismatic, 0.0, z) * self._sign[:, None]
+        J = np.concatenate([linear, angular], axis=-1).transpose(0, 2, 1)
+        return J, T_world_tool
+
+    def jacob0(self, q):
+        """Geometric Jacobian [v; w] of the tool point, in the world frame.
+
+        Returns
+        -------
+        J : array, shape (6, n) or (m, 6, n)
+            Rows: linear velocity (m/s) then angular velocity (rad/s) per unit joint rate.
+        """
+        q, single = self._joint_input('q', q)
+        J = self._jacobians(q)[0]
+        return J[0] if single else J
+
+    def jacobe(self, q):
+        """Geometric Jacobian [v; w] of the tool point, in the tool frame.
+
+        Returns
+        -------
+        J : array, shape (6, n) or (m, 6, n)
+        """
+        q, single = self._joint_input('q', q)
+        J, T_world_tool = self._jacobians(q)
+        R_tool_world = T_world_tool[:, :3, :3].transpose(0, 2, 1)
+        J = np.concatenate([R_tool_world @ J[:, :3], R_tool_world @ J[:, 3:]], axis=1)
+        return J[0] if single else J
+
+    # Limits and friction ----------------------------------------------------------------
+
+    def islimit(self, q):
+        """Per joint: -1 below the lower limit, +1 above the upper one, else 0.
+
+        Returns
+        -------
+        state : array of int, shape (n,) or (m, n)
+        """
+        q, single = self._joint_input('q', q)
+        state = (q > self._upper).astype(int) - (q < self._lower).astype(int)
+        return state[0] if single else state
+
+    def friction(self, qd):
+        """Joint friction torques (N m) or forces (N), opposing motion, link side.
+
+        Returns
+        -------
+        tau : array, shape (n,) or (m, n)
+        """
+        qd, single = self._joint_input('qd', qd)
+        tau = friction_torque(qd, self._G, self._B, self._tc_pos, self._tc_neg)
+        return tau[0] if single else tau

@@ -1,0 +1,134 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Homogeneous transforms: DH link transforms (batched), rpy, and small helpers.
+
+All angles are in radians and lengths in metres. Transforms are named by their frames:
+``T_parent_child`` maps coordinates in the child frame to the parent frame.
+"""
+
+import numpy as np
+
+
+def fixed_transforms(a, alpha):
+    """The constant part of each DH link transform, ``Tx(a) Rx(alpha)``.
+
+    Parameters
+    ----------
+    a, alpha : array-like, shape (n,)
+        Link length (m) and twist (rad).
+
+    Returns
+    -------
+    T : array, shape (n, 4, 4)
+    """
+    ca, sa = np.cos(alpha), np.sin(alpha)
+    T = np.zeros(np.shape(a) + (4, 4))
+    T[:, 0, 0] = 1.0
+    T[:, 0, 3] = a
+    T[:, 1, 1] = ca
+    T[:, 1, 2] = -sa
+    T[:, 2, 1] = sa
+    T[:, 2, 2] = ca
+    T[:, 3, 3] = 1.0
+    return T
+
+
+def dh_transforms(theta, d, fixed, modified):
+    """Link transforms for arrays of DH parameters.
+
+    Parameters
+    ----------
+    theta, d : array, shape (..., n)
+        Joint angle (rad) and offset along z (m), with the joint values already substituted.
+    fixed : array, shape (n, 4, 4)
+        ``Tx(a) Rx(alpha)`` of each link, from :func:`fixed_transforms`.
+    modified : bool
+        False for standard DH, ``A = Rz(theta) Tz(d) Tx(a) Rx(alpha)``; True for modified DH,
+        ``A = Tx(a) Rx(alpha) Rz(theta) Tz(d)``.
+
+    Returns
+    -------
+    T_prev_link : array, shape (..., n, 4, 4)
+        Each link's transform ``A_i`` from its own frame to the previous link's frame.
+    """
+    ct, st = np.cos(theta), np.sin(theta)
+    joint = np.zeros(np.shape(theta) + (4, 4))
+    joint[..., 0, 0] = ct
+    joint[..., 0, 1] = -st
+    joint[..., 1, 0] = st
+    joint[..., 1, 1] = ct
+    joint[..., 2, 2] = 1.0
+    joint[..., 2, 3] = d
+    joint[..., 3, 3] = 1.0
+    return fixed @ joint if modified else joint @ fixed
+
+
+def rpy_to_matrix(rpy):
+    """Rotation matrix from roll, pitch, yaw about fixed x, y, z axes (URDF convention).
+
+    Parameters
+    ----------
+    rpy : array-like, shape (3,)
+        Roll, pitch, yaw in rad; ``R = Rz(yaw) Ry(pitch) Rx(roll)``.
+
+    Returns
+    -------
+    R : array, shape (3, 3)
+    """
+    cr, cp, cy = np.cos(rpy)
+    sr, sp, sy = np.sin(rpy)
+    return np.array([
+        [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+        [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+        [-sp, cp * sr, cp * cr]])
+
+
+def matrix_to_rpy(R):
+    """Roll, pitch, yaw in rad (fixed x, y, z axes) of a rotation matrix; inverse of rpy_to_matrix.
+
+    Parameters
+    ----------
+    R : array-like, shape (3, 3)
+
+    Returns
+    -------
+    rpy : array, shape (3,)
+    """
+    R = np.asarray(R, dtype=float)
+    pitch = np.arctan2(-R[2, 0], np.hypot(R[0, 0], R[1, 0]))
+    if np.hypot(R[0, 0], R[1, 0]) < 1e-12:
+        # Gimbal lock: only roll - yaw (or roll + yaw) is defined; put it all in roll.
+        rpy = np.array([np.arctan2(-R[1, 2], R[1, 1]), pitch, 0.0])
+    else:
+        rpy = np.array([np.arctan2(R[2, 1], R[2, 2]), pitch, np.arctan2(R[1, 0], R[0, 0])])
+    return rpy + 0.0  # no -0.0
+
+
+def xyz_rpy_to_transform(xyz, rpy):
+    """Homogeneous transform from a translation in m and roll, pitch, yaw in rad.
+
+    Returns
+    -------
+    T : array, shape (4, 4)
+    """
+    T = np.eye(4)
+    T[:3, :3] = rpy_to_matrix(rpy)
+    T[:3, 3] = xyz
+    return T
+
+
+def is_identity(T):
+    """Tell whether a 4x4 transform is exactly the identity."""
+    return bool((np.asarray(T) == np.eye(4)).all())

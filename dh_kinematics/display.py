@@ -1,0 +1,93 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Human-readable summaries of links and chains (lengths in m, angles in rad)."""
+
+from dh_kinematics.dh_transforms import is_identity, matrix_to_rpy
+
+
+def _number(value):
+    return f'{value:.6g}'
+
+
+def joint_expression(link):
+    """Return how the joint value enters, e.g. ``'q'``, ``'-q'`` or ``'q + 0.1'``."""
+    variable = '-q' if link.flip else 'q'
+    if link.offset == 0.0:
+        return variable
+    sign = '-' if link.offset < 0 else '+'
+    return f'{variable} {sign} {_number(abs(link.offset))}'
+
+
+def link_summary(link):
+    """One line: kind, name and the four DH parameters of a link."""
+    kind = ('Revolute' if link.isrevolute() else 'Prismatic') + ('MDH' if link.mdh else 'DH')
+    name = f' {link.name}' if link.name else ''
+    theta = joint_expression(link) if link.isrevolute() else _number(link.theta)
+    d = _number(link.d) if link.isrevolute() else joint_expression(link)
+    return f'{kind}{name}: θ={theta}, d={d}, a={_number(link.a)}, ⍺={_number(link.alpha)}'
+
+
+def link_dynamics(link):
+    """Multi-line dynamic summary in the toolbox's layout (``%8.2g`` numbers)."""
+    r, inertia, (tc_pos, tc_neg) = link.r, link.I, link.Tc
+
+    def row(values):
+        return ' '.join(f'{v:8.2g}' for v in values)
+
+    qlim = ('    none' if link.qlim is None
+            else f'{link.qlim[0]:8.2g} to {link.qlim[1]:8.2g}')
+    return (f'm     =  {link.m:8.2g} \n'
+            f'r     =  {row(r)} \n'
+            f'        | {row(inertia[0])} | \n'
+            f'I     = | {row(inertia[1])} | \n'
+            f'        | {row(inertia[2])} | \n'
+            f'Jm    =  {link.Jm:8.2g} \n'
+            f'B     =  {link.B:8.2g} \n'
+            f'Tc    =  {tc_pos:8.2g}(+) {tc_neg:8.2g}(-) \n'
+            f'G     =  {link.G:8.2g} \n'
+            f'qlim  =  {qlim}')
+
+
+def _transform_line(label, T):
+    xyz = ', '.join(_number(v) for v in T[:3, 3])
+    rpy = ', '.join(_number(v) for v in matrix_to_rpy(T[:3, :3]))
+    return f'{label}: xyz=[{xyz}] m, rpy=[{rpy}] rad'
+
+
+def chain_table(chain):
+    """Return a DH table of the chain, one row per joint, like the toolbox's."""
+    kinds = ''.join(link.RP for link in chain.links)
+    convention = 'modified' if chain.mdh else 'standard'
+    title = f'Chain {chain.name!r}: ' if chain.name else 'Chain: '
+    lines = [f'{title}{chain.n} joints ({kinds}), {convention} DH (lengths m, angles rad)']
+    header = ('joint', 'θ', 'd', 'a', '⍺', 'q⁻', 'q⁺')
+    rows = []
+    for name, link in zip(chain.joint_names, chain.links):
+        theta = joint_expression(link) if link.isrevolute() else _number(link.theta)
+        d = _number(link.d) if link.isrevolute() else joint_expression(link)
+        lower, upper = ('-', '-') if link.qlim is None else map(_number, link.qlim)
+        rows.append((name, theta, d, _number(link.a), _number(link.alpha), lower, upper))
+    widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
+
+    def fmt(cells):
+        return '| ' + ' | '.join(c.rjust(w) for c, w in zip(cells, widths)) + ' |'
+
+    rule = '+' + '+'.join('-' * (w + 2) for w in widths) + '+'
+    lines += [rule, fmt(header), rule] + [fmt(r) for r in rows] + [rule]
+    if not is_identity(chain.base):
+        lines.append(_transform_line('base', chain.base))
+    if not is_identity(chain.tool):
+        lines.append(_transform_line('tool', chain.tool))
+    return '\n'.join(lines)

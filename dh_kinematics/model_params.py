@@ -1,0 +1,215 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Robot models as ROS 2 parameters: read a chain from a parameter dict or YAML file.
+
+The layout, under ``ros__parameters`` (lengths in m, angles in rad, SI throughout)::
+
+    robot_name: puma560            # optional
+    convention: standard           # or modified; required
+    joints: [joint1, joint2]       # joint names as in joint_states; required
+    links: [link1, link2]          # child frame names; optional
+    base_frame: base_link          # optional
+    tool_frame: tool0              # optional
+    gravity: [0.0, 0.0, -9.81]     # optional, world frame
+    base: {xyz: [0.0, 0.0, 0.0], rpy: [0.0, 0.0, 0.0]}   # T_world_base, optional
+    tool: {xyz: [0.0, 0.0, 0.0], rpy: [0.0, 0.0, 0.0]}   # T_last_tool, optional
+    joint1:                        # one block per joint
+      type: revolute               # or prismatic; required
+      a: 0.0                       # required
+      alpha: 1.5707963267948966    # required
+      d: 0.6718                    # required for revolute joints
+      theta: 0.0                   # required for prismatic joints
+      offset: 0.0
+      flip: false
+      qlim: [-2.79, 2.79]          # omit for no limits
+      m: 0.0
+      r: [0.0, 0.0, 0.0]
+      I: [0.0, 0.35, 0.0]          # 3 (diagonal), 6 (Ixx Iyy Izz Ixy Iyz Ixz) or 9 (row-major)
+      Jm: 0.0002
+      G: -62.6111
+      B: 0.00148
+      Tc: [0.395, -0.435]          # or one number T for [T, -T]
+
+Nested blocks may also come flattened, as rclpy names them (``joint1.a``, ``base.xyz``). Keys
+that are neither model fields nor joint blocks (node settings) are ignored.
+"""
+
+import numpy as np
+
+from dh_kinematics.checks import check_array, check_choice, InvalidFieldError
+from dh_kinematics.dh_transforms import matrix_to_rpy, xyz_rpy_to_transform
+
+JOINT_FIELDS = ('type', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim', 'm', 'r', 'I',
+                'Jm', 'G', 'B', 'Tc')
+POSE_FIELDS = ('xyz', 'rpy')
+_LINK_ARGUMENT = {'type': 'joint'}
+
+
+def flatten(params, prefix=''):
+    """Flatten nested dicts into rclpy-style dotted names: ``{'a': {'b': 1}} -> {'a.b': 1}``."""
+    if not isinstance(params, dict):
+        raise InvalidFieldError(prefix.rstrip('.') or 'parameters', params, 'must be a mapping')
+    flat = {}
+    for key, value in params.items():
+        name = f'{prefix}{key}'
+        if isinstance(value, dict):
+            flat.update(flatten(value, name + '.'))
+        else:
+            flat[name] = value
+    return flat
+
+
+def _string(name, value):
+    if not isinstance(value, str) or not value:
+        raise InvalidFieldError(name, value, 'must be a non-empty string')
+    return value
+
+
+def _strings(name, value):
+    if not isinstance(value, (list, tuple)) or not value:
+        raise InvalidFieldError(name, value, 'must be a non-empty list of strings')
+    return [_string(f'{name}[{i}]', item) for i, item in enumerate(value)]
+
+
+def _pose(flat, name):
+    xyz = check_array(f'{name}.xyz', flat.get(f'{name}.xyz', (0.0, 0.0, 0.0)), [(3,)])
+    rpy = check_array(f'{name}.rpy', flat.get(f'{name}.rpy', (0.0, 0.0, 0.0)), [(3,)])
+    return xyz_rpy_to_transform(xyz, rpy)
+
+
+def _inertia(name, value):
+    if np.ndim(value) == 1 and np.size(value) == 9:
+        return check_array(name, value, [(9,)]).reshape(3, 3)
+    return value
+
+
+def _link_arguments(flat, joint, convention):
+    """Keyword arguments of Link for one joint block, checking names and presence."""
+    block = {key[len(joint) + 1:]: value for key, value in flat.items()
+             if key.startswith(joint + '.')}
+    if not block:
+        raise InvalidFieldError(joint, None, 'is listed in joints but has no parameter block')
+    for field in block:
+        if field not in JOINT_FIELDS:
+            raise InvalidFieldError(f'{joint}.{field}', block[field],
+                                    f'is not a joint field (fields: {", ".join(JOINT_FIELDS)})')
+    if 'type' not in block:
+        raise InvalidFieldError(f'{joint}.type', None, "is missing; give 'revolute' or "
+                                "'prismatic'")
+    joint_type = check_choice(f'{joint}.type', block['type'], ('revolute', 'prismatic'))
+    required = ('a', 'alpha', 'd' if joint_type == 'revolute' else 'theta')
+    for field in required:
+        if field not in block:
+            raise InvalidFieldError(f'{joint}.{field}', None, f'is missing; a {joint_type} '
+                                    f'joint needs {", ".join(required)}')
+    kwargs = {_LINK_ARGUMENT.get(field, field): value for field, value in block.items()}
+    if 'I' in kwargs:
+        kwargs['I'] = _inertia(f'{joint}.I', kwargs['I'])
+    kwargs.update(convention=convention, name=joint)
+    return kwargs
+
+
+def chain_from_params(chain_class, params):
+    """Build a chain from a ``ros__parameters`` dict (nested or flat); see the module doc."""
+    from dh_kinematics.link import Link
+
+    flat = flatten(params)
+    for required in ('convention', 'joints'):
+        if required not in flat:
+            raise InvalidFieldError(required, None, 'is missing')
+    convention = check_choice('convention', flat['convention'], ('standard', 'modified'))
+    joints = _strings('joints', flat['joints'])
+    if len(set(joints)) != len(joints):
+        raise InvalidFieldError('joints', joints, 'must not repeat a name')
+    reserved = {'base', 'tool', 'links', 'gravity'}
+    for key in flat:
+        head, _, field = key.partition('.')
+        if field in JOINT_FIELDS and head not in joints and head not in reserved:
+            raise InvalidFieldError(key, flat[key], f'belongs to a block {head!r} that is not '
+                                    f'listed in joints {joints}')
+    links = []
+    for joint in joints:
+        try:
+            links.append(Link(**_link_arguments(flat, joint, convention)))
+        except InvalidFieldError as error:
+            if error.field.startswith(joint + '.') or error.field == joint:
+                raise
+            raise error.renamed(f'{joint}.{error.field}') from None
+    link_frames = _strings('links', flat['links']) if 'links' in flat else None
+    if link_frames is not None and len(link_frames) != len(joints):
+        raise InvalidFieldError('links', link_frames, f'must name {len(joints)} frames, one '
+                                'per joint')
+    robot_name = flat.get('robot_name', '')
+    if not isinstance(robot_name, str):
+        raise InvalidFieldError('robot_name', robot_name, 'must be a string')
+    return chain_class(
+        links, base=_pose(flat, 'base'), tool=_pose(flat, 'tool'),
+        gravity=check_array('gravity', flat.get('gravity', (0.0, 0.0, -9.81)), [(3,)]),
+        name=robot_name, link_frames=link_frames,
+        base_frame=_string('base_frame', flat.get('base_frame', 'base_link')),
+        tool_frame=_string('tool_frame', flat.get('tool_frame', 'tool0')))
+
+
+def chain_from_yaml(chain_class, path, node_name=None):
+    """Build a chain from a ROS 2 parameter file.
+
+    The ``ros__parameters`` block is taken from ``node_name`` (with or without a leading
+    slash) if given, else from ``/**``, else from the file's only node.
+    """
+    import yaml
+
+    with open(path, encoding='utf-8') as stream:
+        try:
+            document = yaml.safe_load(stream)
+        except yaml.YAMLError as error:
+            raise ValueError(f'{path}: not a valid YAML file: {error}') from None
+    if not isinstance(document, dict) or not document:
+        raise ValueError(f'{path}: expected a ROS 2 parameter file (node: ros__parameters: ...)')
+    if node_name is not None:
+        keys = [key for key in (node_name, '/' + node_name.lstrip('/')) if key in document]
+    else:
+        keys = ['/**'] if '/**' in document else list(document)
+    if len(keys) != 1:
+        raise ValueError(f'{path}: cannot tell which node block to read among '
+                         f'{sorted(document)}; name one with node_name')
+    block = document[keys[0]]
+    if not isinstance(block, dict) or not isinstance(block.get('ros__parameters'), dict):
+        raise ValueError(f'{path}: block {keys[0]!r} has no ros__parameters mapping')
+    try:
+        return chain_from_params(chain_class, block['ros__parameters'])
+    except InvalidFieldError as error:
+        raise InvalidFieldError(f'{path}: {error.field}', error.value, error.reason) from None
+
+
+def chain_to_params(chain):
+    """Return the ``ros__parameters`` dict (nested) that rebuilds ``chain``."""
+    params = {'robot_name': chain.name, 'convention': 'modified' if chain.mdh else 'standard',
+              'joints': list(chain.joint_names), 'links': list(chain.link_frames),
+              'base_frame': chain.base_frame, 'tool_frame': chain.tool_frame,
+              'gravity': chain.gravity.tolist()}
+    for name, T in (('base', chain.base), ('tool', chain.tool)):
+        params[name] = {'xyz': T[:3, 3].tolist(), 'rpy': matrix_to_rpy(T[:3, :3]).tolist()}
+    for name, link in zip(chain.joint_names, chain.links):
+        block = {'type': link.joint, 'a': link.a, 'alpha': link.alpha}
+        block['d' if link.isrevolute() else 'theta'] = link.d if link.isrevolute() else link.theta
+        block.update(offset=link.offset, flip=link.flip)
+        if link.qlim is not None:
+            block['qlim'] = list(link.qlim)
+        I = link.I  # noqa: E741
+        block.update(m=link.m, r=link.r.tolist(),
+                     I=[I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[1, 2], I[0, 2]],
+                     Jm=link.Jm, G=link.G, B=link.B, Tc=list(link.Tc))
+        params[name] = block
+    return params

@@ -1,0 +1,43 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+from glob import glob
+import os
+
+from setuptools import find_packages, setup
+
+package_name = 'dh_kinematics'
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=find_packages(exclude=['test']),
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        ('share/' + package_name, ['package.xml']),
+        (os.path.join('share', package_name, 'config'), glob('config/*.yaml')),
+        (os.path.join('share', package_name, 'launch'), glob('launch/*.launch.py')),
+    ],
+    install_requires=['setuptools', 'numpy'],
+    extras_require={'yaml': ['PyYAML']},
+    zip_safe=True,
+    maintainer='dh_kinematics maintainers',
+    maintainer_email='maintainers@dh-kinematics.org',
+    description='Denavit-Hartenberg arms on ROS 2: kinematics, dynamics, TF and diagnostics '
+                'from a DH table.',
+    license='Apache-2.0',
+    entry_points={
+        'console_scripts': [],
+    },
+)
