@@ -12,7 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""A serial arm as a chain of DH links: kinematics, limits, friction and inverse dynamics.
+"""
+A serial arm as a chain of DH links: kinematics, limits, friction and inverse dynamics.
 
 Every array method takes one configuration, shape (n,), or a batch, shape (m, n), and then
 returns a leading m axis. The batch path is vectorised over configurations. Units are SI:
@@ -20,8 +21,6 @@ rad and m for joints, N m and N for torques and forces.
 """
 
 import math
-
-import numpy as np
 
 from dh_kinematics import display
 from dh_kinematics import model_params
@@ -31,10 +30,12 @@ from dh_kinematics.dh_transforms import dh_transforms, fixed_transforms
 from dh_kinematics.dynamics import ChainDynamics
 from dh_kinematics.link import friction_torque, Link
 from dh_kinematics.rne import LinkConstants
+import numpy as np
 
 
 class Chain(ChainDynamics):
-    """A serial arm of DH links sharing one convention.
+    """
+    A serial arm of DH links sharing one convention.
 
     Parameters
     ----------
@@ -54,6 +55,7 @@ class Chain(ChainDynamics):
         Names of the n link frames; ``link1`` ... ``linkn`` by default.
     tool_frame : str
         Name of the tool frame.
+
     """
 
     def __init__(self, links, base=None, tool=None, gravity=(0.0, 0.0, -9.81), name='',
@@ -144,7 +146,8 @@ class Chain(ChainDynamics):
 
     @classmethod
     def from_params(cls, params):
-        """Build a chain from a ROS parameter dict (the ``ros__parameters`` block).
+        """
+        Build a chain from a ROS parameter dict (the ``ros__parameters`` block).
 
         See :mod:`dh_kinematics.model_params` for the layout.
         """
@@ -152,7 +155,8 @@ class Chain(ChainDynamics):
 
     @classmethod
     def from_yaml(cls, path, node_name=None):
-        """Build a chain from a ROS 2 parameter file (needs PyYAML).
+        """
+        Build a chain from a ROS 2 parameter file (needs PyYAML).
 
         The block is taken from ``node_name``, else from ``/**``, else from the only node.
         """
@@ -168,7 +172,8 @@ class Chain(ChainDynamics):
         return check_joint_array(field, value, self.n)
 
     def _dh_values(self, q):
-        """Theta (rad) and d (m) of every link for joint values q of shape (m, n).
+        """
+        Theta (rad) and d (m) of every link for joint values q of shape (m, n).
 
         Either may come back with shape (1, n) when it does not depend on q.
         """
@@ -184,11 +189,13 @@ class Chain(ChainDynamics):
         return dh_transforms(theta, d, self._fixed, self.mdh)
 
     def link_transforms(self, q):
-        """Each link's own transform A_i(q_i), as published on TF.
+        """
+        Each link's own transform A_i(q_i), as published on TF.
 
         Returns
         -------
         T_prev_link : array, shape (n, 4, 4) or (m, n, 4, 4)
+
         """
         q, single = self._joint_input('q', q)
         A = self._link_transforms(q)
@@ -209,22 +216,26 @@ class Chain(ChainDynamics):
         return T
 
     def fkine_all(self, q):
-        """Poses of frame 0 to n in the world: [base, base A1, ..., base A1...An], no tool.
+        """
+        Poses of frame 0 to n in the world: [base, base A1, ..., base A1...An], no tool.
 
         Returns
         -------
         T_world_frames : array, shape (n+1, 4, 4) or (m, n+1, 4, 4)
+
         """
         q, single = self._joint_input('q', q)
         T = self._fkine_all(q)
         return T[0] if single else T
 
     def fkine(self, q):
-        """Pose of the tool in the world: base A1...An tool.
+        """
+        Pose of the tool in the world: base A1...An tool.
 
         Returns
         -------
         T_world_tool : array, shape (4, 4) or (m, 4, 4)
+
         """
         q, single = self._joint_input('q', q)
         T = self._fkine_all(q)[:, -1] @ self._tool
@@ -243,23 +254,27 @@ class Chain(ChainDynamics):
         return J, T_world_tool
 
     def jacob0(self, q):
-        """Geometric Jacobian [v; w] of the tool point, in the world frame.
+        """
+        Geometric Jacobian [v; w] of the tool point, in the world frame.
 
         Returns
         -------
         J : array, shape (6, n) or (m, 6, n)
             Rows: linear velocity (m/s) then angular velocity (rad/s) per unit joint rate.
+
         """
         q, single = self._joint_input('q', q)
         J = self._jacobians(q)[0]
         return J[0] if single else J
 
     def jacobe(self, q):
-        """Geometric Jacobian [v; w] of the tool point, in the tool frame.
+        """
+        Geometric Jacobian [v; w] of the tool point, in the tool frame.
 
         Returns
         -------
         J : array, shape (6, n) or (m, 6, n)
+
         """
         q, single = self._joint_input('q', q)
         J, T_world_tool = self._jacobians(q)
@@ -270,22 +285,26 @@ class Chain(ChainDynamics):
     # Limits and friction ----------------------------------------------------------------
 
     def islimit(self, q):
-        """Per joint: -1 below the lower limit, +1 above the upper one, else 0.
+        """
+        Per joint: -1 below the lower limit, +1 above the upper one, else 0.
 
         Returns
         -------
         state : array of int, shape (n,) or (m, n)
+
         """
         q, single = self._joint_input('q', q)
         state = (q > self._upper).astype(int) - (q < self._lower).astype(int)
         return state[0] if single else state
 
     def friction(self, qd):
-        """Joint friction torques (N m) or forces (N), opposing motion, link side.
+        """
+        Joint friction torques (N m) or forces (N), opposing motion, link side.
 
         Returns
         -------
         tau : array, shape (n,) or (m, n)
+
         """
         qd, single = self._joint_input('qd', qd)
         tau = friction_torque(qd, self._G, self._B, self._tc_pos, self._tc_neg)

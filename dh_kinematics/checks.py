@@ -12,7 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Validators for DH and dynamic parameters and for joint-space arrays.
+"""
+Validators for DH and dynamic parameters and for joint-space arrays.
 
 Every ``check_*`` function returns the value in canonical form (a float, a tuple or a numpy
 array) or raises :class:`InvalidFieldError`, a :class:`ValueError` whose message names the bad
@@ -26,7 +27,8 @@ import numpy as np
 
 
 class InvalidFieldError(ValueError):
-    """A parameter failed validation.
+    """
+    A parameter failed validation.
 
     Parameters
     ----------
@@ -36,6 +38,7 @@ class InvalidFieldError(ValueError):
         The value that was refused.
     reason : str
         What was expected.
+
     """
 
     def __init__(self, field, value, reason):
@@ -55,7 +58,8 @@ def _short_repr(value, limit=120):
 
 
 def check_choice(field, value, choices, min_prefix=3):
-    """Match a case-insensitive name or unambiguous prefix of at least ``min_prefix`` letters.
+    """
+    Match a case-insensitive name or unambiguous prefix of at least ``min_prefix`` letters.
 
     Parameters
     ----------
@@ -72,6 +76,7 @@ def check_choice(field, value, choices, min_prefix=3):
     -------
     choice : str
         The full name from ``choices``.
+
     """
     expected = (' or '.join(repr(c) for c in choices)
                 + f' (or a prefix of at least {min_prefix} letters)')
@@ -85,7 +90,8 @@ def check_choice(field, value, choices, min_prefix=3):
 
 
 def check_scalar(field, value, minimum=None, nonzero=False):
-    """Check a finite real number.
+    """
+    Check a finite real number.
 
     Parameters
     ----------
@@ -101,6 +107,7 @@ def check_scalar(field, value, minimum=None, nonzero=False):
     Returns
     -------
     value : float
+
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in 'iuf':
@@ -125,7 +132,8 @@ def check_bool(field, value):
 
 
 def check_array(field, value, shapes, allow_inf=False):
-    """Convert to a float array of one of the allowed shapes, refusing NaN and inf.
+    """
+    Convert to a float array of one of the allowed shapes, refusing NaN and inf.
 
     Parameters
     ----------
@@ -141,6 +149,7 @@ def check_array(field, value, shapes, allow_inf=False):
     Returns
     -------
     array : array, shape one of `shapes`
+
     """
     wanted = ' or '.join(str(s) if len(s) != 1 else f'({s[0]},)' for s in shapes)
     array = _as_float_array(value)
@@ -155,13 +164,15 @@ def check_array(field, value, shapes, allow_inf=False):
 
 
 def check_qlim(field, value):
-    """Check joint limits ``(lower, upper)`` in rad or m, or ``None`` for no limits.
+    """
+    Check joint limits ``(lower, upper)`` in rad or m, or ``None`` for no limits.
 
     Infinite bounds are accepted; NaN and ``lower > upper`` are not.
 
     Returns
     -------
     qlim : tuple of 2 float, or None
+
     """
     if value is None:
         return None
@@ -172,7 +183,8 @@ def check_qlim(field, value):
 
 
 def check_inertia(field, value):
-    """Check a link inertia about the centre of mass, in kg m^2.
+    """
+    Check a link inertia about the centre of mass, in kg m^2.
 
     Parameters
     ----------
@@ -185,6 +197,7 @@ def check_inertia(field, value):
     -------
     inertia : array, shape (3, 3)
         Symmetric inertia matrix.
+
     """
     array = check_array(field, value, [(3, 3), (3,), (6,)])
     if array.shape == (3,):
@@ -199,7 +212,8 @@ def check_inertia(field, value):
 
 
 def check_coulomb(field, value):
-    """Check Coulomb friction in N m or N, referred to the motor side.
+    """
+    Check Coulomb friction in N m or N, referred to the motor side.
 
     Parameters
     ----------
@@ -213,23 +227,26 @@ def check_coulomb(field, value):
     -------
     tc : tuple of 2 float
         ``(Tc+, Tc-)``.
+
     """
     if np.ndim(value) == 0 and not isinstance(value, str):
         magnitude = check_scalar(field, value, minimum=0.0)
         return (magnitude, -magnitude)
     positive, negative = check_array(field, value, [(2,)])
     if positive < 0.0 or negative > 0.0:
-        raise InvalidFieldError(field, value,
-                                'must be [Tc+, Tc-] with Tc+ >= 0 and Tc- <= 0 (both oppose motion)')
+        raise InvalidFieldError(
+            field, value, 'must be [Tc+, Tc-] with Tc+ >= 0 and Tc- <= 0 (both oppose motion)')
     return (float(positive), float(negative))
 
 
 def check_transform(field, value):
-    """Check a 4x4 homogeneous transform with an orthonormal, right-handed rotation.
+    """
+    Check a 4x4 homogeneous transform with an orthonormal, right-handed rotation.
 
     Returns
     -------
     transform : array, shape (4, 4)
+
     """
     array = check_array(field, value, [(4, 4)])
     rotation = array[:3, :3]
@@ -242,7 +259,8 @@ def check_transform(field, value):
 
 
 def check_joint_array(field, value, n):
-    """Check joint-space input for an n-joint chain, one configuration or a batch.
+    """
+    Check joint-space input for an n-joint chain, one configuration or a batch.
 
     Parameters
     ----------
@@ -259,6 +277,7 @@ def check_joint_array(field, value, n):
         Always two-dimensional; ``m == 1`` for a single configuration.
     single : bool
         True when the input was one configuration of shape (n,).
+
     """
     array = _as_float_array(value)
     if array is None or array.ndim not in (1, 2) or array.shape[-1] != n:

@@ -12,7 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Homogeneous transforms: DH link transforms (batched), rpy, and small helpers.
+"""
+Homogeneous transforms: DH link transforms (batched), rpy, and small helpers.
 
 All angles are in radians and lengths in metres. Transforms are named by their frames:
 ``T_parent_child`` maps coordinates in the child frame to the parent frame.
@@ -22,7 +23,8 @@ import numpy as np
 
 
 def fixed_transforms(a, alpha):
-    """The constant part of each DH link transform, ``Tx(a) Rx(alpha)``.
+    """
+    Return the constant part of each DH link transform, ``Tx(a) Rx(alpha)``.
 
     Parameters
     ----------
@@ -32,6 +34,7 @@ def fixed_transforms(a, alpha):
     Returns
     -------
     T : array, shape (n, 4, 4)
+
     """
     ca, sa = np.cos(alpha), np.sin(alpha)
     T = np.zeros(np.shape(a) + (4, 4))
@@ -46,7 +49,8 @@ def fixed_transforms(a, alpha):
 
 
 def dh_transforms(theta, d, fixed, modified):
-    """Link transforms for arrays of DH parameters.
+    """
+    Link transforms for arrays of DH parameters.
 
     Parameters
     ----------
@@ -62,6 +66,7 @@ def dh_transforms(theta, d, fixed, modified):
     -------
     T_prev_link : array, shape (..., n, 4, 4)
         Each link's transform ``A_i`` from its own frame to the previous link's frame.
+
     """
     ct, st = np.cos(theta), np.sin(theta)
     joint = np.zeros(np.shape(theta) + (4, 4))
@@ -76,7 +81,8 @@ def dh_transforms(theta, d, fixed, modified):
 
 
 def rpy_to_matrix(rpy):
-    """Rotation matrix from roll, pitch, yaw about fixed x, y, z axes (URDF convention).
+    """
+    Rotation matrix from roll, pitch, yaw about fixed x, y, z axes (URDF convention).
 
     Parameters
     ----------
@@ -86,6 +92,7 @@ def rpy_to_matrix(rpy):
     Returns
     -------
     R : array, shape (3, 3)
+
     """
     cr, cp, cy = np.cos(rpy)
     sr, sp, sy = np.sin(rpy)
@@ -96,15 +103,18 @@ def rpy_to_matrix(rpy):
 
 
 def matrix_to_rpy(R):
-    """Roll, pitch, yaw in rad (fixed x, y, z axes) of a rotation matrix; inverse of rpy_to_matrix.
+    """
+    Roll, pitch, yaw in rad (fixed x, y, z axes) of a rotation matrix; inverse of rpy_to_matrix.
 
     Parameters
     ----------
     R : array-like, shape (3, 3)
+        Rotation matrix.
 
     Returns
     -------
     rpy : array, shape (3,)
+
     """
     R = np.asarray(R, dtype=float)
     pitch = np.arctan2(-R[2, 0], np.hypot(R[0, 0], R[1, 0]))
@@ -117,11 +127,13 @@ def matrix_to_rpy(R):
 
 
 def xyz_rpy_to_transform(xyz, rpy):
-    """Homogeneous transform from a translation in m and roll, pitch, yaw in rad.
+    """
+    Homogeneous transform from a translation in m and roll, pitch, yaw in rad.
 
     Returns
     -------
     T : array, shape (4, 4)
+
     """
     T = np.eye(4)
     T[:3, :3] = rpy_to_matrix(rpy)

@@ -71,7 +71,8 @@ def chain_table(chain):
     kinds = ''.join(link.RP for link in chain.links)
     convention = 'modified' if chain.mdh else 'standard'
     title = f'Chain {chain.name!r}: ' if chain.name else 'Chain: '
-    lines = [f'{title}{chain.n} joints ({kinds}), {convention} DH (lengths m, angles rad)']
+    joints = f'{chain.n} joint' + ('s' if chain.n != 1 else '')
+    lines = [f'{title}{joints} ({kinds}), {convention} DH (lengths m, angles rad)']
     header = ('joint', 'θ', 'd', 'a', '⍺', 'q⁻', 'q⁺')
     rows = []
     for name, link in zip(chain.joint_names, chain.links):

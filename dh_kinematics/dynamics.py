@@ -12,7 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Inverse dynamics of a Chain: rne, gravload and the joint-space inertia matrix.
+"""
+Inverse dynamics of a Chain: rne, gravload and the joint-space inertia matrix.
 
 Torques include the motor inertia reflected through the gearbox (``G^2 Jm qdd``) and oppose
 friction: ``tau = rigid-body torque + G^2 Jm qdd - friction(qd)``. Units are SI.
@@ -20,11 +21,10 @@ friction: ``tau = rigid-body torque + G^2 Jm qdd - friction(qd)``. Units are SI.
 
 import math
 
-import numpy as np
-
 from dh_kinematics.checks import check_array, check_joint_array, InvalidFieldError
 from dh_kinematics.link import friction_torque
 from dh_kinematics.rne import rigid_body_torques
+import numpy as np
 
 
 class ChainDynamics:
@@ -70,7 +70,8 @@ class ChainDynamics:
         return np.array(tau)[None] if single else np.array(tau).T
 
     def rne(self, q, qd=None, qdd=None, gravity=None, fext=None):
-        """Joint torques for a motion: recursive Newton-Euler inverse dynamics.
+        """
+        Joint torques for a motion: recursive Newton-Euler inverse dynamics.
 
         Parameters
         ----------
@@ -87,6 +88,7 @@ class ChainDynamics:
         tau : array, shape (n,) or (m, n)
             Joint torques (N m) or forces (N):
             rigid-body torque + G^2 Jm qdd - friction(qd).
+
         """
         q, qd, qdd, single = self._motion(q, qd, qdd)
         if fext is not None:
@@ -98,21 +100,25 @@ class ChainDynamics:
         return tau[0] if single else tau
 
     def gravload(self, q, gravity=None):
-        """Joint torques (N m) or forces (N) that hold the arm still against gravity.
+        """
+        Joint torques (N m) or forces (N) that hold the arm still against gravity.
 
         Returns
         -------
         tau : array, shape (n,) or (m, n)
+
         """
         return self.rne(q, gravity=gravity)
 
     def inertia(self, q):
-        """Joint-space inertia matrix, including the reflected motor inertia G^2 Jm.
+        """
+        Joint-space inertia matrix, including the reflected motor inertia G^2 Jm.
 
         Returns
         -------
         M : array, shape (n, n) or (m, n, n)
             In kg m^2 (revolute) or kg (prismatic) rows and columns.
+
         """
         q, single = check_joint_array('q', q, self.n)
         m, n = q.shape

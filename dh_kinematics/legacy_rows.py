@@ -12,7 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Rows of DH tables in the layouts of the toolboxes people move from.
+"""
+Rows of DH tables in the layouts of the toolboxes people move from.
 
 Each reader returns the keyword arguments of :class:`dh_kinematics.Link`. Layouts:
 
@@ -25,9 +26,8 @@ Each reader returns the keyword arguments of :class:`dh_kinematics.Link`. Layout
 ``sigma`` is 0 for a revolute joint and 1 for a prismatic one. Angles in rad, lengths in m.
 """
 
-import numpy as np
-
 from dh_kinematics.checks import check_choice, InvalidFieldError
+import numpy as np
 
 CORKE_LAYOUT = '[theta d a alpha (sigma (offset))] (Corke dh row, 4 to 6 elements)'
 SCILAB_LAYOUT = ('[alpha A theta D (sigma)] (Scilab dh row, 4 or 5 elements) or '
@@ -59,8 +59,8 @@ def corke_row(row, convention):
     theta, d, a, alpha = values[:4]
     sigma = values[4] if len(values) > 4 else 0.0
     offset = values[5] if len(values) > 5 else 0.0
-    return dict(joint=_joint_from_sigma(sigma, row, CORKE_LAYOUT), convention=convention,
-                theta=theta, d=d, a=a, alpha=alpha, offset=offset)
+    return {'joint': _joint_from_sigma(sigma, row, CORKE_LAYOUT), 'convention': convention,
+            'theta': theta, 'd': d, 'a': a, 'alpha': alpha, 'offset': offset}
 
 
 def scilab_row(row, convention):
@@ -68,8 +68,8 @@ def scilab_row(row, convention):
     values = _row_values(row, (4, 5, 20), SCILAB_LAYOUT)
     alpha, a, theta, d = values[:4]
     sigma = values[4] if len(values) > 4 else 0.0
-    kwargs = dict(joint=_joint_from_sigma(sigma, row, SCILAB_LAYOUT), convention=convention,
-                  alpha=alpha, a=a, theta=theta, d=d)
+    kwargs = {'joint': _joint_from_sigma(sigma, row, SCILAB_LAYOUT), 'convention': convention,
+              'alpha': alpha, 'a': a, 'theta': theta, 'd': d}
     if len(values) == 20:
         kwargs.update(m=values[5], r=values[6:9], I=values[9:15], Jm=values[15], G=values[16],
                       B=values[17], Tc=values[18:20])
@@ -81,8 +81,8 @@ def matlab_row(row, convention, joint):
     values = _row_values(row, (4,), MATLAB_LAYOUT)
     name = check_choice('convention', convention, ('dh', 'mdh'), min_prefix=2)
     a, alpha, d, theta = values
-    return dict(joint=joint, convention='modified' if name == 'mdh' else 'standard',
-                a=a, alpha=alpha, d=d, theta=theta)
+    return {'joint': joint, 'convention': 'modified' if name == 'mdh' else 'standard',
+            'a': a, 'alpha': alpha, 'd': d, 'theta': theta}
 
 
 def link_from_row(factory, reader, row, *args):

@@ -14,14 +14,13 @@
 
 """One joint of a serial arm: its DH parameters and the dynamics of the body it moves."""
 
-import numpy as np
-
 from dh_kinematics import display
 from dh_kinematics import legacy_rows
 from dh_kinematics.checks import (
-    check_bool, check_choice, check_coulomb, check_inertia, check_array, check_qlim,
+    check_array, check_bool, check_choice, check_coulomb, check_inertia, check_qlim,
     check_scalar, InvalidFieldError)
 from dh_kinematics.dh_transforms import dh_transforms, fixed_transforms
+import numpy as np
 
 JOINT_TYPES = ('revolute', 'prismatic')
 CONVENTIONS = ('standard', 'modified')
@@ -31,7 +30,8 @@ _FIELDS = ('joint', 'convention', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 
 
 
 def friction_torque(qd, G, B, tc_pos, tc_neg):
-    """Joint friction, opposing motion and referred to the link side.
+    """
+    Joint friction, opposing motion and referred to the link side.
 
     ``-|G| * (B * |G| * qd + (Tc+ if qd > 0, Tc- if qd < 0, 0 if qd == 0))``.
 
@@ -47,6 +47,7 @@ def friction_torque(qd, G, B, tc_pos, tc_neg):
     -------
     tau : float or array
         Friction torque (N m) or force (N); negative for positive velocity.
+
     """
     gain = np.abs(G)
     coulomb = np.where(qd > 0, tc_pos, np.where(qd < 0, tc_neg, 0.0))
@@ -54,7 +55,8 @@ def friction_torque(qd, G, B, tc_pos, tc_neg):
 
 
 class Link:
-    """One joint and the body it moves, in standard or modified DH convention.
+    """
+    One joint and the body it moves, in standard or modified DH convention.
 
     All parameters are keyword arguments, in SI units and radians:
 
@@ -94,6 +96,7 @@ class Link:
         Joint name, e.g. as in ``joint_states``.
 
     Links are immutable: use :meth:`replace` to change a field.
+
     """
 
     __slots__ = _FIELDS
@@ -101,17 +104,17 @@ class Link:
     def __init__(self, *, joint='revolute', convention='standard', a=0.0, alpha=0.0, d=0.0,
                  theta=0.0, offset=0.0, flip=False, qlim=None, m=0.0, r=(0.0, 0.0, 0.0),
                  I=(0.0, 0.0, 0.0), Jm=0.0, G=1.0, B=0.0, Tc=0.0, name=None):  # noqa: E741
-        values = dict(
-            joint=check_choice('joint', joint, JOINT_TYPES),
-            convention=check_choice('convention', convention, CONVENTIONS),
-            a=check_scalar('a', a), alpha=check_scalar('alpha', alpha),
-            d=check_scalar('d', d), theta=check_scalar('theta', theta),
-            offset=check_scalar('offset', offset), flip=check_bool('flip', flip),
-            qlim=check_qlim('qlim', qlim),
-            m=check_scalar('m', m, minimum=0.0), r=check_array('r', r, [(3,)]),
-            I=check_inertia('I', I), Jm=check_scalar('Jm', Jm, minimum=0.0),
-            G=check_scalar('G', G, nonzero=True), B=check_scalar('B', B, minimum=0.0),
-            Tc=check_coulomb('Tc', Tc), name=name)
+        values = {
+            'joint': check_choice('joint', joint, JOINT_TYPES),
+            'convention': check_choice('convention', convention, CONVENTIONS),
+            'a': check_scalar('a', a), 'alpha': check_scalar('alpha', alpha),
+            'd': check_scalar('d', d), 'theta': check_scalar('theta', theta),
+            'offset': check_scalar('offset', offset), 'flip': check_bool('flip', flip),
+            'qlim': check_qlim('qlim', qlim),
+            'm': check_scalar('m', m, minimum=0.0), 'r': check_array('r', r, [(3,)]),
+            'I': check_inertia('I', I), 'Jm': check_scalar('Jm', Jm, minimum=0.0),
+            'G': check_scalar('G', G, nonzero=True), 'B': check_scalar('B', B, minimum=0.0),
+            'Tc': check_coulomb('Tc', Tc), 'name': name}
         if name is not None and (not isinstance(name, str) or not name):
             raise InvalidFieldError('name', name, 'must be a non-empty string or None')
         replaced = 'theta' if values['joint'] == 'revolute' else 'd'
@@ -151,7 +154,7 @@ class Link:
 
     @property
     def mdh(self):
-        """True for the modified DH convention."""
+        """Tell whether the link uses the modified DH convention."""
         return self.convention == 'modified'
 
     def isrevolute(self):
@@ -168,12 +171,14 @@ class Link:
         return 'R' if self.isrevolute() else 'P'
 
     def A(self, q):
-        """Link transform for joint value ``q`` (rad or m).
+        """
+        Link transform for joint value ``q`` (rad or m).
 
         Returns
         -------
         T_prev_link : array, shape (4, 4)
             From this link's frame to the previous link's frame.
+
         """
         value = (-1.0 if self.flip else 1.0) * check_scalar('q', q) + self.offset
         theta, d = (value, self.d) if self.isrevolute() else (self.theta, value)
@@ -181,7 +186,8 @@ class Link:
         return dh_transforms(np.array([theta]), np.array([d]), fixed, self.mdh)[0]
 
     def friction(self, qd):
-        """Friction torque (N m) or force (N) at joint velocity ``qd``, link side.
+        """
+        Friction torque (N m) or force (N) at joint velocity ``qd``, link side.
 
         Opposes motion: ``-|G| * (B * |G| * qd + Tc+ if qd > 0, Tc- if qd < 0)``.
         """
@@ -215,7 +221,8 @@ class Link:
 
     @classmethod
     def from_scilab_row(cls, row, convention='standard'):
-        """Build a Link from a Scilab dh row or 20-element legacy dyn row.
+        """
+        Build a Link from a Scilab dh row or 20-element legacy dyn row.
 
         Layouts: ``[alpha A theta D (sigma)]`` and
         ``[alpha A theta D sigma m rx ry rz Ixx Iyy Izz Ixy Iyz Ixz Jm G B Tc+ Tc-]``.
@@ -224,7 +231,8 @@ class Link:
 
     @classmethod
     def from_matlab_row(cls, row, convention='dh', joint='revolute'):
-        """Build a Link from MATLAB ``setFixedTransform`` order ``[a alpha d theta]``.
+        """
+        Build a Link from MATLAB ``setFixedTransform`` order ``[a alpha d theta]``.
 
         ``convention`` is ``'dh'`` (standard) or ``'mdh'`` (modified).
         """

@@ -12,7 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Robot models as ROS 2 parameters: read a chain from a parameter dict or YAML file.
+"""
+Robot models as ROS 2 parameters: read a chain from a parameter dict or YAML file.
 
 The layout, under ``ros__parameters`` (lengths in m, angles in rad, SI throughout)::
 
@@ -46,10 +47,9 @@ Nested blocks may also come flattened, as rclpy names them (``joint1.a``, ``base
 that are neither model fields nor joint blocks (node settings) are ignored.
 """
 
-import numpy as np
-
 from dh_kinematics.checks import check_array, check_choice, InvalidFieldError
 from dh_kinematics.dh_transforms import matrix_to_rpy, xyz_rpy_to_transform
+import numpy as np
 
 JOINT_FIELDS = ('type', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim', 'm', 'r', 'I',
                 'Jm', 'G', 'B', 'Tc')
@@ -163,7 +163,8 @@ def chain_from_params(chain_class, params):
 
 
 def chain_from_yaml(chain_class, path, node_name=None):
-    """Build a chain from a ROS 2 parameter file.
+    """
+    Build a chain from a ROS 2 parameter file.
 
     The ``ros__parameters`` block is taken from ``node_name`` (with or without a leading
     slash) if given, else from ``/**``, else from the file's only node.

@@ -12,7 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Recursive Newton-Euler inverse dynamics for DH chains, one code path for floats and arrays.
+"""
+Recursive Newton-Euler inverse dynamics for DH chains, one code path for floats and arrays.
 
 Vectors are tuples of three components. A component is a Python float for one configuration,
 which is fastest in CPython, or an array of shape (m,) for a batch of m configurations, which
@@ -79,13 +80,15 @@ def _to_previous(mdh, ct, st, link, v):
 
 
 def rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base_acceleration, fext):
-    """Joint torques of the rigid bodies alone (no motor inertia, no friction).
+    """
+    Joint torques of the rigid bodies alone (no motor inertia, no friction).
 
     Parameters
     ----------
     mdh : bool
         True for modified DH.
     links : sequence of LinkConstants, length n
+        Constants of each link, base to tip.
     ct, st : sequence, length n
         cos and sin of each joint's theta (joint value substituted), floats or (m,) arrays.
     d : sequence, length n
@@ -102,6 +105,7 @@ def rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base_acceleration, fext):
     -------
     tau : list, length n
         Joint torques (N m) or forces (N), floats or (m,) arrays.
+
     """
     zero = (0.0, 0.0, 0.0)
     w, wd, acc = zero, zero, base_acceleration

@@ -17,10 +17,9 @@
 import json
 import pathlib
 
+from dh_kinematics import Chain, Link
 import numpy as np
 import pytest
-
-from dh_kinematics import Chain, Link
 
 DATA = pathlib.Path(__file__).parent / 'data'
 PACKAGE = pathlib.Path(__file__).parents[1]

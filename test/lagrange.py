@@ -12,7 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Independent dynamics for tests: Lagrange's equations from finite differences of fkine_all.
+"""
+Independent dynamics for tests: Lagrange's equations from finite differences of fkine_all.
 
 Nothing here uses the recursive Newton-Euler code: link velocities come from central
 differences of link poses, the mass matrix from those Jacobians, and Coriolis terms from

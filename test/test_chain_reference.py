@@ -14,11 +14,10 @@
 
 """Chain against the reference vectors of all four models, single and batched."""
 
-import numpy as np
-import pytest
-
 from conftest import assert_torques, POSE_TOL
 from dh_kinematics import Chain
+import numpy as np
+import pytest
 
 KINEMATICS = (('link_A', 'link_transforms'), ('fkine_all', 'fkine_all'), ('fkine', 'fkine'),
               ('jacob0', 'jacob0'), ('jacobe', 'jacobe'))

@@ -12,27 +12,27 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Dynamics where the reference has no vectors: flipped joints, prismatic first joints.
+"""
+Dynamics where the reference has no vectors: flipped joints, prismatic first joints.
 
 The toolbox's own C rne is wrong for flipped joints and for a modified-DH arm whose first joint
 is prismatic, so these cases are checked against Lagrange's equations (test/lagrange.py), which
 share no code with the recursive Newton-Euler implementation.
 """
 
-import numpy as np
-import pytest
-
 from conftest import chain_from_reference, load_reference
 from dh_kinematics import Chain, Link
 from dh_kinematics.dh_transforms import xyz_rpy_to_transform
 from lagrange import lagrange_torques, numeric_jacob0
+import numpy as np
+import pytest
 
 INERTIA = [0.02, 0.03, 0.025, 0.002, -0.001, 0.003]
 
 
 def _arm(convention, flips):
-    """A four-joint arm: prismatic, revolute, revolute, prismatic, with full dynamics."""
-    common = dict(convention=convention, Jm=2e-4, G=-40.0, B=1e-3, Tc=[0.02, -0.03])
+    """Build a four-joint arm: prismatic, revolute, revolute, prismatic, with full dynamics."""
+    common = {'convention': convention, 'Jm': 2e-4, 'G': -40.0, 'B': 1e-3, 'Tc': [0.02, -0.03]}
     links = [
         Link(joint='prismatic', a=0.1, alpha=-np.pi / 2, theta=0.3, offset=0.2, m=3.0,
              r=[0.01, 0.02, -0.05], I=INERTIA, qlim=[0.0, 1.0], **common),

@@ -1,0 +1,188 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Robot models as ROS 2 parameter files: the shipped configs and every kind of bad input."""
+
+import copy
+import math
+
+from conftest import assert_torques, CONFIG_FILES, load_reference, MODELS, PACKAGE, POSE_TOL
+from dh_kinematics import Chain
+from dh_kinematics.model_params import flatten
+import numpy as np
+import pytest
+import yaml
+
+CONFIG = PACKAGE / 'config'
+
+
+def _params(model='puma560'):
+    with open(CONFIG / CONFIG_FILES[model], encoding='utf-8') as stream:
+        return yaml.safe_load(stream)['/**']['ros__parameters']
+
+
+@pytest.mark.parametrize('model', MODELS)
+def test_config_file_reproduces_reference(model):
+    reference = load_reference(model)
+    chain = Chain.from_yaml(CONFIG / CONFIG_FILES[model])
+    assert chain.n == reference['model']['n'] and chain.mdh == reference['model']['mdh']
+    configs = reference['configs']
+    q = np.array([c['q'] for c in configs])
+    for key in ('link_A', 'fkine_all', 'fkine', 'jacob0', 'jacobe'):
+        method = 'link_transforms' if key == 'link_A' else key
+        np.testing.assert_allclose(getattr(chain, method)(q), [c[key] for c in configs],
+                                   rtol=0, atol=POSE_TOL, err_msg=key)
+    assert_torques(chain.gravload(q), [c['gravload'] for c in configs])
+    assert_torques(chain.inertia(q), [c['inertia'] for c in configs])
+    qd, qdd = (np.array([c['rne'][k] for c in configs]) for k in ('qd', 'qdd'))
+    assert_torques(chain.rne(q, qd, qdd), [c['rne']['tau'] for c in configs])
+    for case in reference['friction']:
+        np.testing.assert_allclose(chain.friction(case['qd']), case['tau'], atol=1e-12)
+    for case in reference['islimit_cases']:
+        np.testing.assert_array_equal(chain.islimit(case['q']) != 0, case['islimit'])
+
+
+def test_frames_and_names_come_from_the_file():
+    panda = Chain.from_yaml(CONFIG / 'panda.yaml')
+    assert panda.name == 'panda'
+    assert panda.joint_names == tuple(f'panda_joint{i}' for i in range(1, 8))
+    assert panda.link_frames == tuple(f'panda_link{i}' for i in range(1, 8))
+    assert (panda.base_frame, panda.tool_frame) == ('panda_link0', 'panda_hand_tcp')
+    assert Chain.from_yaml(CONFIG / 'puma560_mdh.yaml').links[0].qlim is None
+
+
+def test_nested_flat_and_round_trip_forms_agree():
+    params = _params()
+    q = np.linspace(-1.0, 1.0, 6)
+    expected = Chain.from_params(params).rne(q, q, q)
+    np.testing.assert_array_equal(Chain.from_params(flatten(params)).rne(q, q, q), expected)
+    chain = Chain.from_params(params)
+    again = Chain.from_params(chain.to_params())
+    np.testing.assert_allclose(again.rne(q, q, q), expected, rtol=1e-14, atol=1e-12)
+    np.testing.assert_allclose(again.fkine(q), chain.fkine(q), atol=1e-14)
+    assert again.links == chain.links
+
+
+def test_node_settings_beside_the_model_are_ignored():
+    params = dict(_params(), frame_prefix='left/', use_sim_time=True)
+    params['qos_overrides'] = {'/joint_states': {'subscription': {'depth': 10}}}
+    assert Chain.from_params(params).n == 6
+
+
+def test_block_selection(tmp_path):
+    params = _params()
+    path = tmp_path / 'two.yaml'
+    path.write_text(yaml.safe_dump({'left': {'ros__parameters': params},
+                                    '/right': {'ros__parameters': params}}))
+    assert Chain.from_yaml(path, node_name='left').n == 6
+    assert Chain.from_yaml(path, node_name='right').n == 6
+    with pytest.raises(ValueError, match='cannot tell which node block'):
+        Chain.from_yaml(path)
+    with pytest.raises(ValueError, match='cannot tell which node block'):
+        Chain.from_yaml(path, node_name='middle')
+    path.write_text(yaml.safe_dump({'dh_kinematics': {'ros__parameters': params}}))
+    assert Chain.from_yaml(path).n == 6
+
+
+@pytest.mark.parametrize('text, message', [
+    ('[1, 2', 'not a valid YAML file'),
+    ('- 1\n- 2\n', 'expected a ROS 2 parameter file'),
+    ('/**:\n  parameters: {}\n', "block '/\\*\\*' has no ros__parameters mapping"),
+])
+def test_bad_files(tmp_path, text, message):
+    path = tmp_path / 'bad.yaml'
+    path.write_text(text)
+    with pytest.raises(ValueError, match=message):
+        Chain.from_yaml(path)
+
+
+def test_errors_from_a_file_name_the_file_and_parameter(tmp_path):
+    text = (CONFIG / 'puma560.yaml').read_text().replace('alpha: 0.0', 'alpha: .nan', 1)
+    path = tmp_path / 'nan.yaml'
+    path.write_text(text)
+    with pytest.raises(ValueError, match=r'nan.yaml: joint2.alpha: must be finite, got nan'):
+        Chain.from_yaml(path)
+
+
+def _mutated(change):
+    params = copy.deepcopy(_params())
+    change(params)
+    return params
+
+
+def _set(path, value):
+    def change(params):
+        *parents, last = path.split('.')
+        block = params
+        for parent in parents:
+            block = block[parent]
+        block[last] = value
+    return change
+
+
+def _delete(path):
+    def change(params):
+        *parents, last = path.split('.')
+        block = params
+        for parent in parents:
+            block = block[parent]
+        del block[last]
+    return change
+
+
+@pytest.mark.parametrize('change, message', [
+    (_delete('convention'), 'convention: is missing'),
+    (_delete('joints'), 'joints: is missing'),
+    (_delete('joint3'), 'joint3: is listed in joints but has no parameter block'),
+    (_delete('joint3.type'), 'joint3.type: is missing'),
+    (_delete('joint3.a'), 'joint3.a: is missing; a revolute joint needs a, alpha, d'),
+    (_delete('joint2.alpha'), 'joint2.alpha: is missing'),
+    (_set('joint2.type', 'prismatic'), 'joint2.theta: is missing; a prismatic joint needs'),
+    (_set('convention', 'std'), 'convention: must be .standard. or .modified.'),
+    (_set('joints', 'joint1'), 'joints: must be a non-empty list of strings'),
+    (_set('joints', ['joint1', 'joint1']), 'joints: must not repeat a name'),
+    (_set('joints', ['joint1', 2]), r'joints\[1\]: must be a non-empty string'),
+    (_set('joint4.a', 'zero'), "joint4.a: must be a real number, got 'zero'"),
+    (_set('joint4.a', [0.0]), 'joint4.a: must be a real number'),
+    (_set('joint4.d', True), 'joint4.d: must be a real number, got True'),
+    (_set('joint4.flip', 'no'), 'joint4.flip: must be true or false'),
+    (_set('joint5.m', math.nan), 'joint5.m: must be finite, got nan'),
+    (_set('joint5.r', [0.0, math.inf, 0.0]), 'joint5.r: must not contain NaN or inf'),
+    (_set('joint5.qlim', [1.0, -1.0]), 'joint5.qlim: must be .lower, upper. with lower <='),
+    (_set('joint5.qlim', [math.nan, 1.0]), 'joint5.qlim: must not contain NaN'),
+    (_set('joint6.I', [1.0, 0.1, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]),
+     'joint6.I: must be a symmetric 3x3 matrix'),
+    (_set('joint6.I', [1.0, 0.1]), 'joint6.I: must be an array of numbers of shape'),
+    (_set('joint6.I', [1.0, math.nan, 1.0]), 'joint6.I: must not contain NaN'),
+    (_set('joint6.G', 0.0), 'joint6.G: must be non-zero'),
+    (_set('joint6.Tc', [-0.1, 0.1]), 'joint6.Tc: must be .Tc.'),
+    (_set('joint6.alpah', 0.1), 'joint6.alpah: is not a joint field'),
+    (_set('joint7', {'type': 'revolute', 'a': 0.0}),
+     "joint7.type: belongs to a block 'joint7' that is not listed in joints"),
+    (_set('links', ['l1', 'l2']), 'links: must name 6 frames, one per joint'),
+    (_set('base.xyz', [0.0, 0.0]), r'base.xyz: must be an array of numbers of shape \(3,\)'),
+    (_set('tool.rpy', [0.0, math.nan, 0.0]), 'tool.rpy: must not contain NaN'),
+    (_set('gravity', 9.81), r'gravity: must be an array of numbers of shape \(3,\)'),
+    (_set('robot_name', 5), 'robot_name: must be a string'),
+    (_set('base_frame', ''), 'base_frame: must be a non-empty string'),
+    (_set('joint1.theta', 0.3), 'joint1.theta: must be 0 for a revolute joint'),
+])
+def test_bad_parameters_name_the_parameter(change, message):
+    with pytest.raises(ValueError, match=message):
+        Chain.from_params(_mutated(change))
+
+
+def test_integers_are_read_as_numbers():
+    params = _mutated(_set('joint2.alpha', 0))
+    assert Chain.from_params(params).links[1].alpha == 0.0
