@@ -31,7 +31,7 @@ $(BENCH_STAMP): requirements/bench.txt
 	@touch $@
 
 bench: $(BENCH_STAMP)
-	$(BENCH_VENV)/bin/python bench/bench_core.py
+	PYTHONPATH=. $(BENCH_VENV)/bin/python bench/bench_core.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build install log .pytest_cache

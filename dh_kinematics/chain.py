@@ -26,7 +26,7 @@ from dh_kinematics import display
 from dh_kinematics import model_params
 from dh_kinematics.checks import (
     check_array, check_joint_array, check_transform, InvalidFieldError)
-from dh_kinematics.dh_transforms import dh_transforms, fixed_transforms
+from dh_kinematics.dh_transforms import chain_poses, dh_transforms, fixed_transforms
 from dh_kinematics.dynamics import ChainDynamics
 from dh_kinematics.link import friction_torque, Link
 from dh_kinematics.rne import LinkConstants
@@ -100,8 +100,14 @@ class Chain(ChainDynamics):
         self._a, self._alpha, self._d, self._theta = map(column, ('a', 'alpha', 'd', 'theta'))
         self._offset = column('offset')
         self._fixed = fixed_transforms(self._a, self._alpha)
+        self._float_constants = (self._a.tolist(), np.cos(self._alpha).tolist(),
+                                 np.sin(self._alpha).tolist(), self._base[:3].tolist())
         self._sign = np.array([-1.0 if link.flip else 1.0 for link in links])
         self._prismatic = np.array([link.isprismatic() for link in links])
+        self._any_prismatic = bool(self._prismatic.any())
+        self._joint_map = tuple(zip(self._prismatic.tolist(), self._sign.tolist(),
+                                    self._offset.tolist(), self._theta.tolist(),
+                                    self._d.tolist()))
         self._lower = np.array([-np.inf if lk.qlim is None else lk.qlim[0] for lk in links])
         self._upper = np.array([np.inf if lk.qlim is None else lk.qlim[1] for lk in links])
         self._G, self._B = column('G'), column('B')
@@ -178,10 +184,19 @@ class Chain(ChainDynamics):
         Either may come back with shape (1, n) when it does not depend on q.
         """
         value = q * self._sign + self._offset
-        if not self._prismatic.any():
+        if not self._any_prismatic:
             return value, self._d[None, :]
         theta = np.where(self._prismatic, self._theta, value)
         d = np.where(self._prismatic, value, self._d)
+        return theta, d
+
+    def _dh_floats(self, q):
+        """Theta (rad) and d (m) lists for one configuration q of shape (n,)."""
+        theta, d = [], []
+        for value, (prismatic, sign, offset, theta0, d0) in zip(q.tolist(), self._joint_map):
+            value = value * sign + offset
+            theta.append(theta0 if prismatic else value)
+            d.append(value if prismatic else d0)
         return theta, d
 
     def _link_transforms(self, q):
@@ -202,17 +217,15 @@ class Chain(ChainDynamics):
         return A[0] if single else A
 
     def _fkine_all(self, q):
+        if q.shape[0] == 1:
+            # One configuration: Python floats beat numpy's per-call overhead.
+            flat = chain_poses(*self._dh_floats(q[0]), *self._float_constants, self.mdh)
+            return np.fromiter(flat, float, len(flat)).reshape(1, self.n + 1, 4, 4)
         A = self._link_transforms(q)
         T = np.empty((q.shape[0], self.n + 1, 4, 4))
         T[:, 0] = self._base
-        if q.shape[0] == 1:
-            # Products of single matrices dispatch faster than batches of one.
-            T_one, A_one = T[0], A[0]
-            for i in range(self.n):
-                np.dot(T_one[i], A_one[i], out=T_one[i + 1])
-        else:
-            for i in range(self.n):
-                np.matmul(T[:, i], A[:, i], out=T[:, i + 1])
+        for i in range(self.n):
+            np.matmul(T[:, i], A[:, i], out=T[:, i + 1])
         return T
 
     def fkine_all(self, q):

@@ -19,6 +19,8 @@ All angles are in radians and lengths in metres. Transforms are named by their f
 ``T_parent_child`` maps coordinates in the child frame to the parent frame.
 """
 
+import math
+
 import numpy as np
 
 
@@ -78,6 +80,50 @@ def dh_transforms(theta, d, fixed, modified):
     joint[..., 2, 3] = d
     joint[..., 3, 3] = 1.0
     return fixed @ joint if modified else joint @ fixed
+
+
+def chain_poses(theta, d, a, cos_alpha, sin_alpha, T_world_base, modified):
+    """
+    Compose the poses of one configuration with Python floats (faster than numpy for one).
+
+    Parameters
+    ----------
+    theta, d : sequence of float, length n
+        Joint angle (rad) and offset (m) of each link, joint values substituted.
+    a, cos_alpha, sin_alpha : sequence of float, length n
+        Link length (m) and the cosine and sine of the twist.
+    T_world_base : sequence of 3 rows of 4 floats
+        Top three rows of the base pose.
+    modified : bool
+        True for modified DH.
+
+    Returns
+    -------
+    flat : list of float, length 16 (n+1)
+        [base, base A1, ..., base A1...An], each 4x4 row-major.
+
+    """
+    (x0, x1, x2, x3), (y0, y1, y2, y3), (z0, z1, z2, z3) = T_world_base
+    flat = [x0, x1, x2, x3, y0, y1, y2, y3, z0, z1, z2, z3, 0.0, 0.0, 0.0, 1.0]
+    cos, sin = math.cos, math.sin
+    for t, dj, aj, ca, sa in zip(theta, d, a, cos_alpha, sin_alpha):
+        ct, st = cos(t), sin(t)
+        if not modified:
+            # Rows (x, y, z) times Rz(theta) Tz(d) ...
+            x0, x1, x3 = x0 * ct + x1 * st, x1 * ct - x0 * st, x2 * dj + x3
+            y0, y1, y3 = y0 * ct + y1 * st, y1 * ct - y0 * st, y2 * dj + y3
+            z0, z1, z3 = z0 * ct + z1 * st, z1 * ct - z0 * st, z2 * dj + z3
+        # ... times Tx(a) Rx(alpha) ...
+        x1, x2, x3 = x1 * ca + x2 * sa, x2 * ca - x1 * sa, x0 * aj + x3
+        y1, y2, y3 = y1 * ca + y2 * sa, y2 * ca - y1 * sa, y0 * aj + y3
+        z1, z2, z3 = z1 * ca + z2 * sa, z2 * ca - z1 * sa, z0 * aj + z3
+        if modified:
+            # ... times Rz(theta) Tz(d) last in modified DH.
+            x0, x1, x3 = x0 * ct + x1 * st, x1 * ct - x0 * st, x2 * dj + x3
+            y0, y1, y3 = y0 * ct + y1 * st, y1 * ct - y0 * st, y2 * dj + y3
+            z0, z1, z3 = z0 * ct + z1 * st, z1 * ct - z0 * st, z2 * dj + z3
+        flat += (x0, x1, x2, x3, y0, y1, y2, y3, z0, z1, z2, z3, 0.0, 0.0, 0.0, 1.0)
+    return flat
 
 
 def rpy_to_matrix(rpy):

@@ -54,13 +54,13 @@ class ChainDynamics:
 
     def _rigid_body(self, q, qd, qdd, base_acceleration, fext, single):
         """Rigid-body torques, shape (m, n); fext is None or an array of shape (m, 6)."""
-        theta, d = self._dh_values(q)
         if single:
-            theta = theta[0].tolist()
+            theta, d = self._dh_floats(q[0])
             ct, st = [math.cos(t) for t in theta], [math.sin(t) for t in theta]
-            columns = (d[0].tolist(), qd[0].tolist(), qdd[0].tolist())
+            columns = (d, qd[0].tolist(), qdd[0].tolist())
             fext = (0.0,) * 6 if fext is None else tuple(fext[0].tolist())
         else:
+            theta, d = self._dh_values(q)
             ct, st = np.cos(theta.T), np.sin(theta.T)
             columns = (np.ascontiguousarray(d.T), np.ascontiguousarray(qd.T),
                        np.ascontiguousarray(qdd.T))
