@@ -19,7 +19,7 @@ $(STAMP): requirements/test.txt
 	@touch $@
 
 demo: $(STAMP)
-	$(VPY) examples/core_demo.py
+	PYTHONPATH=. $(VPY) examples/core_demo.py
 
 test: $(STAMP)
 	$(VPY) -m pytest test
