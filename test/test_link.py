@@ -15,6 +15,7 @@
 """Link: construction, validation, transforms, friction, limits, copies and display."""
 
 import math
+import re
 
 from conftest import link_from_reference, load_reference, MODELS
 from dh_kinematics import InvalidFieldError, Link
@@ -205,3 +206,22 @@ def test_one_line_summary():
         'PrismaticMDH slide: θ=-1.5708, d=-q + 0.1, a=0.0203, ⍺=0')
     assert str(Link(offset=-0.25)).startswith('RevoluteDH: θ=q - 0.25,')
     assert '\n' not in str(Link()) and repr(Link()).startswith('Link(')
+
+
+def _display_values(text):
+    """Return {symbol: value} from a one-line summary, numbers rounded to 5 significant digits."""
+    values = {}
+    for key, value in re.findall(r'([θda⍺])=([^,\s]+)', text):
+        try:
+            values[key] = float(f'{float(value):.5g}')
+        except ValueError:
+            values[key] = value
+    return values
+
+
+@pytest.mark.parametrize('model', MODELS)
+def test_one_line_summary_says_what_the_toolbox_says(model):
+    for row in load_reference(model)['model']['links']:
+        ours = str(link_from_reference(row))
+        assert ours.split(':')[0] == row['str'].split(':')[0]
+        assert _display_values(ours) == _display_values(row['str']), (ours, row['str'])
