@@ -116,10 +116,10 @@ class Chain(ChainDynamics):
         self._motor_inertia = column('Jm') * self._G ** 2
         self._base_acceleration = tuple((-self._base[:3, :3].T @ self._gravity).tolist())
         self._rne_links = tuple(
-            LinkConstants(link.isprismatic(), -1.0 if link.flip else 1.0, link.a,
-                          math.cos(link.alpha), math.sin(link.alpha), link.m,
-                          tuple(link.r.tolist()), tuple(map(tuple, link.I.tolist())))
-            for link in links)
+            LinkConstants(link.isprismatic(), sign, link.a, math.cos(link.alpha),
+                          math.sin(link.alpha), link.m, tuple(link.r.tolist()),
+                          tuple(map(tuple, link.I.tolist())))
+            for link, sign in zip(links, self._sign.tolist()))
 
     # Attributes -------------------------------------------------------------------------
 
