@@ -1,5 +1,5 @@
 # dh_kinematics: `make demo` and `make test` work on a fresh clone; each creates .venv when it
-# is missing (or when requirements/test.txt changed) and is quick when it is already there.
+# is missing (or when its requirements changed) and is quick when it is already there.
 
 PYTHON ?= python3
 VENV := .venv
@@ -13,9 +13,13 @@ PIP_FLAGS := --disable-pip-version-check --quiet
 
 all: test
 
-$(STAMP): requirements/test.txt
+# The venv: test tools, ROS 2 wheels, tf2_msgs built from its interface definition (PyPI has no
+# wheel for it), and this package installed in editable mode (console scripts on PATH).
+$(STAMP): requirements/test.txt requirements/ros.txt tools/build_tf2_msgs.py setup.py
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
-	$(VPY) -m pip install $(PIP_FLAGS) -r requirements/test.txt
+	$(VPY) -m pip install $(PIP_FLAGS) -r requirements/test.txt -r requirements/ros.txt
+	$(VPY) tools/build_tf2_msgs.py
+	$(VPY) -m pip install $(PIP_FLAGS) --no-deps --no-build-isolation -e .
 	@touch $@
 
 demo: $(STAMP)

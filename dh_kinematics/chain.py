@@ -49,6 +49,8 @@ class Chain(ChainDynamics):
         Gravitational acceleration in the world frame, m/s^2.
     name : str
         Robot name.
+    world_frame : str
+        Name of the world frame, the parent of the base transform on TF.
     base_frame : str
         Name of the frame the chain starts from (frame 0), as published on TF.
     link_frames : sequence of str, optional
@@ -59,7 +61,8 @@ class Chain(ChainDynamics):
     """
 
     def __init__(self, links, base=None, tool=None, gravity=(0.0, 0.0, -9.81), name='',
-                 base_frame='base_link', link_frames=None, tool_frame='tool0'):
+                 base_frame='base_link', link_frames=None, tool_frame='tool0',
+                 world_frame='world'):
         links = tuple(links)
         if not links or not all(isinstance(link, Link) for link in links):
             raise InvalidFieldError('links', links, 'must be a non-empty sequence of Link')
@@ -77,7 +80,7 @@ class Chain(ChainDynamics):
         n = len(links)
         link_frames = [f'link{i + 1}' for i in range(n)] if link_frames is None else link_frames
         self._frames = self._check_names(
-            [base_frame] + list(link_frames) + [tool_frame], n + 2, 'frames')
+            [base_frame] + list(link_frames) + [tool_frame, world_frame], n + 3, 'frames')
         self._joint_names = self._check_names(
             [link.name or f'q{i + 1}' for i, link in enumerate(links)], n, 'joint names')
         for array in (self._base, self._tool, self._gravity):
@@ -132,8 +135,9 @@ class Chain(ChainDynamics):
     mdh = property(lambda self: self._links[0].mdh, doc='True for modified DH.')
     joint_names = property(lambda self: self._joint_names, doc='Joint names, a tuple.')
     base_frame = property(lambda self: self._frames[0], doc='Name of frame 0.')
-    link_frames = property(lambda self: self._frames[1:-1], doc='Names of the n link frames.')
-    tool_frame = property(lambda self: self._frames[-1], doc='Name of the tool frame.')
+    link_frames = property(lambda self: self._frames[1:-2], doc='Names of the n link frames.')
+    tool_frame = property(lambda self: self._frames[-2], doc='Name of the tool frame.')
+    world_frame = property(lambda self: self._frames[-1], doc='Name of the world frame.')
 
     def __str__(self):
         return display.chain_table(self)
@@ -144,7 +148,7 @@ class Chain(ChainDynamics):
     def _replaced(self, links):
         return Chain(links, base=self._base, tool=self._tool, gravity=self._gravity,
                      name=self._name, base_frame=self.base_frame, link_frames=self.link_frames,
-                     tool_frame=self.tool_frame)
+                     tool_frame=self.tool_frame, world_frame=self.world_frame)
 
     def nofriction(self, coulomb=True, viscous=False):
         """Return a copy with Coulomb (default) and/or viscous friction removed."""

@@ -126,6 +126,40 @@ def chain_poses(theta, d, a, cos_alpha, sin_alpha, T_world_base, modified):
     return flat
 
 
+def rotation_to_quaternion(R):
+    """
+    Return the unit quaternions of rotation matrices, in ROS order [x, y, z, w], w >= 0.
+
+    Parameters
+    ----------
+    R : array-like, shape (..., 3, 3)
+        Rotation matrices.
+
+    Returns
+    -------
+    q : array, shape (..., 4)
+
+    """
+    R = np.asarray(R, dtype=float)
+    m00, m01, m02 = R[..., 0, 0], R[..., 0, 1], R[..., 0, 2]
+    m10, m11, m12 = R[..., 1, 0], R[..., 1, 1], R[..., 1, 2]
+    m20, m21, m22 = R[..., 2, 0], R[..., 2, 1], R[..., 2, 2]
+    # Shepperd's method: use the largest of 4w^2, 4x^2, 4y^2, 4z^2 as the divisor.
+    squares = np.stack([1.0 + m00 + m11 + m22, 1.0 + m00 - m11 - m22,
+                        1.0 - m00 + m11 - m22, 1.0 - m00 - m11 + m22], axis=-1)
+    s = 2.0 * np.sqrt(np.maximum(squares, 1e-300))
+    candidates = np.stack([
+        np.stack([(m21 - m12), (m02 - m20), (m10 - m01), s[..., 0] ** 2 / 4.0], -1) / s[..., 0:1],
+        np.stack([s[..., 1] ** 2 / 4.0, (m01 + m10), (m02 + m20), (m21 - m12)], -1) / s[..., 1:2],
+        np.stack([(m01 + m10), s[..., 2] ** 2 / 4.0, (m12 + m21), (m02 - m20)], -1) / s[..., 2:3],
+        np.stack([(m02 + m20), (m12 + m21), s[..., 3] ** 2 / 4.0, (m10 - m01)], -1) / s[..., 3:4],
+    ], axis=-2)
+    best = np.argmax(squares, axis=-1)[..., None, None]
+    q = np.take_along_axis(candidates, best, axis=-2)[..., 0, :]
+    q = q / np.linalg.norm(q, axis=-1, keepdims=True)
+    return np.where(q[..., 3:4] < 0.0, -q, q)
+
+
 def rpy_to_matrix(rpy):
     """
     Rotation matrix from roll, pitch, yaw about fixed x, y, z axes (URDF convention).

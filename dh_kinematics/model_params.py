@@ -21,6 +21,7 @@ The layout, under ``ros__parameters`` (lengths in m, angles in rad, SI throughou
     convention: standard           # or modified; required
     joints: [joint1, joint2]       # joint names as in joint_states; required
     links: [link1, link2]          # child frame names; optional
+    world_frame: world             # optional, parent of the base transform
     base_frame: base_link          # optional
     tool_frame: tool0              # optional
     gravity: [0.0, 0.0, -9.81]     # optional, world frame
@@ -133,7 +134,7 @@ def chain_from_params(chain_class, params):
     joints = _strings('joints', flat['joints'])
     if len(set(joints)) != len(joints):
         raise InvalidFieldError('joints', joints, 'must not repeat a name')
-    reserved = {'base', 'tool', 'links', 'gravity'}
+    reserved = {'base', 'tool', 'links', 'gravity', 'diagnostics', 'qos_overrides'}
     for key in flat:
         head, _, field = key.partition('.')
         if field in JOINT_FIELDS and head not in joints and head not in reserved:
@@ -158,6 +159,7 @@ def chain_from_params(chain_class, params):
         links, base=_pose(flat, 'base'), tool=_pose(flat, 'tool'),
         gravity=check_array('gravity', flat.get('gravity', (0.0, 0.0, -9.81)), [(3,)]),
         name=robot_name, link_frames=link_frames,
+        world_frame=_string('world_frame', flat.get('world_frame', 'world')),
         base_frame=_string('base_frame', flat.get('base_frame', 'base_link')),
         tool_frame=_string('tool_frame', flat.get('tool_frame', 'tool0')))
 
@@ -198,7 +200,8 @@ def chain_to_params(chain):
     """Return the ``ros__parameters`` dict (nested) that rebuilds ``chain``."""
     params = {'robot_name': chain.name, 'convention': 'modified' if chain.mdh else 'standard',
               'joints': list(chain.joint_names), 'links': list(chain.link_frames),
-              'base_frame': chain.base_frame, 'tool_frame': chain.tool_frame,
+              'world_frame': chain.world_frame, 'base_frame': chain.base_frame,
+              'tool_frame': chain.tool_frame,
               'gravity': chain.gravity.tolist()}
     for name, T in (('base', chain.base), ('tool', chain.tool)):
         params[name] = {'xyz': T[:3, 3].tolist(), 'rpy': matrix_to_rpy(T[:3, :3]).tolist()}

@@ -32,6 +32,7 @@ def test_attributes(puma):
     assert puma.name == 'Puma 560'
     assert puma.joint_names == ('q1', 'q2', 'q3', 'q4', 'q5', 'q6')
     assert puma.base_frame == 'base_link' and puma.tool_frame == 'tool0'
+    assert puma.world_frame == 'world'
     assert puma.link_frames == tuple(f'link{i}' for i in range(1, 7))
     np.testing.assert_array_equal(puma.gravity, [0.0, 0.0, -9.81])
     with pytest.raises(ValueError):
@@ -53,7 +54,7 @@ def test_construction_errors():
         Chain([Link()], base=np.eye(3))
     with pytest.raises(ValueError, match='gravity: must not contain NaN'):
         Chain([Link()], gravity=[0.0, 0.0, math.nan])
-    with pytest.raises(ValueError, match='frames: must be 4 distinct non-empty strings'):
+    with pytest.raises(ValueError, match='frames: must be 5 distinct non-empty strings'):
         Chain([Link(), Link()], link_frames=['a', 'a'])
     with pytest.raises(ValueError, match='joint names: must be 2 distinct'):
         Chain([Link(name='j'), Link(name='j')])

@@ -22,8 +22,9 @@ import pydocstyle
 import pytest
 
 PACKAGE = pathlib.Path(__file__).parents[1]
-SOURCES = sorted(str(p) for d in ('dh_kinematics', 'test', 'bench', 'examples', 'launch')
-                 for p in (PACKAGE / d).rglob('*.py')) + [str(PACKAGE / 'setup.py')]
+FOLDERS = ('dh_kinematics', 'test', 'bench', 'examples', 'launch', 'tools')
+SOURCES = sorted(str(p) for d in FOLDERS for p in (PACKAGE / d).rglob('*.py')) + [
+    str(PACKAGE / 'setup.py')]
 # ament_lint's settings: ament_flake8.ini and ament_pep257's default ignore list.
 AMENT_FLAKE8_INI = """[flake8]
 extend-ignore = C816,D100,D101,D102,D103,D104,D105,D106,D107,D203,D212,D404,I202

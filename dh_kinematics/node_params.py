@@ -1,0 +1,101 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The node's ROS parameters: names, types, descriptions and ranges, without importing ROS.
+
+The model parameters follow :mod:`dh_kinematics.model_params`; optional model fields have no
+default here, so that an unset parameter means "use the core's default", exactly as a missing
+key in a YAML file. Node settings have defaults.
+"""
+
+from collections import namedtuple
+import sys
+
+ParameterSpec = namedtuple('ParameterSpec', 'name kind description default minimum maximum '
+                                            'read_only')
+ParameterSpec.__new__.__defaults__ = (None, None, None, False)
+ParameterSpec.__doc__ = """One parameter: kind is 'string', 'string_array', 'double',
+'double_array', 'bool' or 'dynamic' (any type, checked by the core)."""
+
+HUGE = sys.float_info.max
+
+MODEL = (
+    ParameterSpec('robot_name', 'string', 'Robot name; the hardware_id of the diagnostics.'),
+    ParameterSpec('convention', 'string', "DH convention: 'standard' or 'modified'. Required."),
+    ParameterSpec('joints', 'string_array', 'Joint names as in joint_states, base to tip. '
+                  'Required; fixed at start-up.', read_only=True),
+    ParameterSpec('links', 'string_array', 'Child frame name of each joint (default link1...).'),
+    ParameterSpec('world_frame', 'string', "Parent of the base transform (default 'world'); "
+                  'never prefixed.'),
+    ParameterSpec('base_frame', 'string', "Frame 0 of the chain (default 'base_link')."),
+    ParameterSpec('tool_frame', 'string', "Tool frame after the last link (default 'tool0')."),
+    ParameterSpec('gravity', 'double_array', 'Gravity in the world frame, m/s^2 '
+                  '(default [0, 0, -9.81]).'),
+    ParameterSpec('base.xyz', 'double_array', 'Base position in the world frame, m.'),
+    ParameterSpec('base.rpy', 'double_array', 'Base roll, pitch, yaw (fixed axes), rad.'),
+    ParameterSpec('tool.xyz', 'double_array', 'Tool position in the last link frame, m.'),
+    ParameterSpec('tool.rpy', 'double_array', 'Tool roll, pitch, yaw (fixed axes), rad.'),
+)
+
+JOINT = (
+    ParameterSpec('type', 'string', "Joint type: 'revolute' or 'prismatic'. Required."),
+    ParameterSpec('a', 'double', 'DH link length a, m. Required.'),
+    ParameterSpec('alpha', 'double', 'DH link twist alpha, rad. Required.'),
+    ParameterSpec('d', 'double', 'DH offset d, m. Required for revolute joints; 0 for '
+                  'prismatic ones.'),
+    ParameterSpec('theta', 'double', 'DH angle theta, rad. Required for prismatic joints; 0 '
+                  'for revolute ones.'),
+    ParameterSpec('offset', 'double', 'Added to the joint value, rad or m (default 0).'),
+    ParameterSpec('flip', 'bool', 'The joint moves in the opposite direction (default false).'),
+    ParameterSpec('qlim', 'double_array', '[lower, upper] joint limits, rad or m; unset for '
+                  'none.'),
+    ParameterSpec('m', 'double', 'Link mass, kg (default 0).', minimum=0.0, maximum=HUGE),
+    ParameterSpec('r', 'double_array', 'Centre of mass in the link frame, m.'),
+    ParameterSpec('I', 'double_array', 'Inertia about the centre of mass, kg m^2: [Ixx Iyy Izz],'
+                  ' [Ixx Iyy Izz Ixy Iyz Ixz] or 9 values row-major.'),
+    ParameterSpec('Jm', 'double', 'Motor inertia, motor side, kg m^2 (default 0).',
+                  minimum=0.0, maximum=HUGE),
+    ParameterSpec('G', 'double', 'Gear ratio, motor over link velocity; not 0 (default 1).'),
+    ParameterSpec('B', 'double', 'Viscous friction, motor side, N m s/rad (default 0).',
+                  minimum=0.0, maximum=HUGE),
+    ParameterSpec('Tc', 'dynamic', 'Coulomb friction, motor side, N m: T for [T, -T], or '
+                  '[Tc+, Tc-] (default 0).'),
+)
+
+NODE = (
+    ParameterSpec('frame_prefix', 'string', 'Prefix for every frame name except the world frame, '
+                  "as in robot_state_publisher (e.g. 'left/').", default=''),
+    ParameterSpec('diagnostics.warn_margin', 'double', 'WARN when a joint is this close to a '
+                  'limit, rad or m.', default=0.05, minimum=0.0, maximum=HUGE),
+    ParameterSpec('diagnostics.stale_timeout', 'double', 'STALE when a joint has no '
+                  'joint_states for this long, s.', default=1.0, minimum=1e-3, maximum=3600.0),
+    ParameterSpec('diagnostics.period', 'double', 'Diagnostics are published this often, s '
+                  '(and at once when a level changes).', default=1.0, minimum=1e-2,
+                  maximum=60.0),
+)
+
+
+def joint_specs(joint):
+    """Return the parameter specs of one joint block, named ``<joint>.<field>``."""
+    return tuple(spec._replace(name=f'{joint}.{spec.name}', description=f'{joint}: '
+                               f'{spec.description}') for spec in JOINT)
+
+
+def model_values(values):
+    """Keep the model parameters that are set: a dict for ``Chain.from_params``."""
+    names = {spec.name for spec in MODEL}
+    return {name: value for name, value in values.items()
+            if value is not None and (name in names or '.' in name)
+            and not name.startswith(('diagnostics.', 'qos_overrides.'))}
