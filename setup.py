@@ -38,6 +38,9 @@ setup(
                 'from a DH table.',
     license='Apache-2.0',
     entry_points={
-        'console_scripts': [],
+        'console_scripts': [
+            'dh_kinematics_node = dh_kinematics.node:main',
+            'sim_arm = dh_kinematics.sim_arm:main',
+        ],
     },
 )

@@ -113,6 +113,8 @@ class Chain(ChainDynamics):
                                     self._d.tolist()))
         self._lower = np.array([-np.inf if lk.qlim is None else lk.qlim[0] for lk in links])
         self._upper = np.array([np.inf if lk.qlim is None else lk.qlim[1] for lk in links])
+        self._qlim = np.stack([self._lower, self._upper], axis=1)
+        self._qlim.flags.writeable = False
         self._G, self._B = column('G'), column('B')
         self._tc_pos = np.array([link.Tc[0] for link in links])
         self._tc_neg = np.array([link.Tc[1] for link in links])
@@ -138,6 +140,8 @@ class Chain(ChainDynamics):
     link_frames = property(lambda self: self._frames[1:-2], doc='Names of the n link frames.')
     tool_frame = property(lambda self: self._frames[-2], doc='Name of the tool frame.')
     world_frame = property(lambda self: self._frames[-1], doc='Name of the world frame.')
+    qlim = property(lambda self: self._qlim, doc='Joint limits, shape (n, 2): lower, upper '
+                    'in rad or m; -inf and inf where a joint has none.')
 
     def __str__(self):
         return display.chain_table(self)

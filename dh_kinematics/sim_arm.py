@@ -1,0 +1,83 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""sim_arm: publish joint_states that sweep a model's joints, for demos and tests."""
+
+import sys
+
+from dh_kinematics.chain import Chain
+from dh_kinematics.node_params import model_values
+from dh_kinematics.ros_parameters import declare_model
+from dh_kinematics.sweep import sweep
+from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
+import rclpy
+from rclpy.exceptions import ParameterException
+from rclpy.executors import ExternalShutdownException
+from rclpy.node import Node
+from sensor_msgs.msg import JointState
+
+
+class SimArm(Node):
+    """Sweep every joint of the model smoothly through its range, optionally past a limit."""
+
+    def __init__(self, **kwargs):
+        super().__init__('sim_arm', **kwargs)
+        names = declare_model(self)
+        self._chain = Chain.from_params(model_values(
+            {name: self.get_parameter_or(name).value for name in names}))
+        rate = self.declare_parameter('rate', 100.0, ParameterDescriptor(
+            description='Publishing rate, Hz.', floating_point_range=[
+                FloatingPointRange(from_value=0.1, to_value=10000.0)])).value
+        self._period = self.declare_parameter('period', 10.0, ParameterDescriptor(
+            description='Seconds per full sweep.', floating_point_range=[
+                FloatingPointRange(from_value=0.01, to_value=3600.0)])).value
+        self._overshoot = self.declare_parameter('overshoot', 0.0, ParameterDescriptor(
+            description='How far past both limits to sweep, rad or m (0: stay inside).',
+            floating_point_range=[FloatingPointRange(from_value=0.0, to_value=10.0)])).value
+        self._prismatic = [link.isprismatic() for link in self._chain.links]
+        self._publisher = self.create_publisher(JointState, 'joint_states', 10)
+        self._start = self.get_clock().now()
+        self.create_timer(1.0 / rate, self._publish)
+
+    def _publish(self):
+        now = self.get_clock().now()
+        t = (now - self._start).nanoseconds * 1e-9
+        q, qd = sweep(t, self._chain.qlim, self._prismatic, self._period, self._overshoot)
+        message = JointState(name=list(self._chain.joint_names), position=q.tolist(),
+                             velocity=qd.tolist())
+        message.header.stamp = now.to_msg()
+        self._publisher.publish(message)
+
+
+def main(args=None):
+    """Run sim_arm; exit 1 with one clear message when the model is invalid."""
+    rclpy.init(args=args)
+    try:
+        node = SimArm()
+    except (ValueError, ParameterException) as error:
+        rclpy.logging.get_logger('sim_arm').fatal(f'invalid model: {error}')
+        rclpy.try_shutdown()
+        return 1
+    try:
+        rclpy.spin(node)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,71 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+TF frames of a chain: names with a prefix, per-link transforms and the fixed ones (pure numpy).
+
+Each moving link is published as its own transform, parent to child: the link's DH transform
+``A_i(q_i)`` from link i-1's frame (the base frame for i = 1) to link i's frame. The fixed
+transforms are world to base (``Chain.base``) and last link to tool (``Chain.tool``).
+"""
+
+from collections import namedtuple
+
+from dh_kinematics.dh_transforms import rotation_to_quaternion
+import numpy as np
+
+Frames = namedtuple('Frames', 'parents children translations rotations')
+Frames.__doc__ = """Transforms to publish: parent and child names, translations (k, 3) in m and
+rotations (k, 4) as quaternions [x, y, z, w]."""
+
+
+def frame_names(chain, prefix=''):
+    """Return (world, base, link frames..., tool), every name but the world's prefixed."""
+    return (chain.world_frame,) + tuple(prefix + name for name in (
+        (chain.base_frame,) + chain.link_frames + (chain.tool_frame,)))
+
+
+def _frames(parents, children, T):
+    return Frames(parents, children, T[:, :3, 3], rotation_to_quaternion(T[:, :3, :3]))
+
+
+def moving_frames(chain, names, positions, joints):
+    """
+    Return the transforms of the links moved by some joints.
+
+    Parameters
+    ----------
+    chain : Chain
+        The model.
+    names : tuple of str
+        From :func:`frame_names`.
+    positions : array, shape (n,)
+        Joint values in rad or m; only the ``joints`` entries are used (others may be NaN).
+    joints : array of int
+        Indices of the joints to publish.
+
+    Returns
+    -------
+    frames : Frames
+
+    """
+    q = np.where(np.isfinite(positions), positions, 0.0)
+    T = chain.link_transforms(q)[joints]
+    return _frames([names[1 + j] for j in joints], [names[2 + j] for j in joints], T)
+
+
+def static_frames(chain, names):
+    """Return the fixed transforms: world to base, and last link to tool."""
+    T = np.stack([chain.base, chain.tool])
+    return _frames([names[0], names[-2]], [names[1], names[-1]], T)
