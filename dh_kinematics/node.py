@@ -108,7 +108,7 @@ class DhKinematicsNode(Node):
             self._pending = (self._make_model(values), self._read_settings(values))
         except ValueError as error:
             self._pending = None
-            self.get_logger().warn(f'parameter change refused: {error}')
+            self.get_logger().warning(f'parameter change refused: {error}')
             return SetParametersResult(successful=False, reason=str(error))
         return SetParametersResult(successful=True)
 
@@ -138,7 +138,7 @@ class DhKinematicsNode(Node):
         now = time.monotonic()
         if now - self._last_log.get(key, -LOG_EVERY_S) >= LOG_EVERY_S:
             self._last_log[key] = now
-            self.get_logger().warn(f'{text} (counts: {dict(self._cache.counts)})')
+            self.get_logger().warning(f'{text} (counts: {dict(self._cache.counts)})')
 
     def _publish_static(self):
         frames = tf_frames.static_frames(self._model.chain, self._model.names)

@@ -47,9 +47,9 @@ def sweep(t, qlim, prismatic, period, overshoot=0.0):
         Positions (rad or m) and velocities (rad/s or m/s).
 
     """
-    lower, upper = qlim[:, 0], qlim[:, 1]
-    limited = np.isfinite(lower) & np.isfinite(upper)
-    middle = np.where(limited, (lower + upper) / 2.0, 0.0)
+    limited = np.isfinite(qlim).all(axis=1)
+    lower, upper = np.where(limited[:, None], qlim, 0.0).T
+    middle = (lower + upper) / 2.0
     fallback = np.where(prismatic, UNLIMITED_PRISMATIC, UNLIMITED_REVOLUTE)
     amplitude = np.where(limited, (upper - lower) / 2.0 + overshoot, fallback)
     omega = 2.0 * np.pi / period

@@ -1,0 +1,104 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""JointStateCache: every kind of bad input has one outcome, and every drop is counted."""
+
+import math
+
+from dh_kinematics.joint_state_cache import JointStateCache
+import numpy as np
+import pytest
+
+NAN, INF = math.nan, math.inf
+
+
+@pytest.fixture
+def cache():
+    return JointStateCache(['a', 'b', 'c'])
+
+
+def test_matches_by_name_and_remembers_each_joint(cache):
+    update = cache.update(['c', 'a'], [3.0, 1.0], [0.3, 0.1], 10, 100)
+    assert update.dropped is None and update.notes == ()
+    assert sorted(update.positions.tolist()) == [0, 2]
+    cache.update(['b'], [2.0], [], 11, 101)
+    np.testing.assert_array_equal(cache.positions, [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(cache.velocities, [0.1, NAN, 0.3])
+    np.testing.assert_array_equal(cache.stamps_ns, [10, 11, 10])
+    np.testing.assert_array_equal(cache.received_ns, [100, 101, 100])
+    assert cache.counts['accepted'] == 2 and cache.dropped_total() == 0
+
+
+@pytest.mark.parametrize('names, positions, velocities, reason', [
+    ([], [], [], 'empty'),
+    (['a', 'b'], [1.0], [], 'length_mismatch'),
+    (['a'], [1.0, 2.0], [], 'length_mismatch'),
+    (['a', 'a'], [1.0, 2.0], [], 'duplicate_name'),
+    (['x', 'y'], [1.0, 2.0], [], 'no_known_joint'),
+])
+def test_dropped_messages(cache, names, positions, velocities, reason):
+    update = cache.update(names, positions, velocities, 10, 100)
+    assert update.dropped == reason and len(update.positions) == 0
+    assert cache.counts[reason] == 1 and cache.dropped_total() == 1
+    assert np.isnan(cache.positions).all() and (cache.stamps_ns == -1).all()
+
+
+def test_unknown_names_are_ignored(cache):
+    update = cache.update(['a', 'x'], [1.0, 9.0], [], 10, 100)
+    assert update.dropped is None and update.notes == ('unknown_joint',)
+    assert update.positions.tolist() == [0] and cache.counts['unknown_joint'] == 1
+
+
+def test_non_finite_positions_mark_the_joint_and_keep_the_rest(cache):
+    cache.update(['a', 'b'], [1.0, 2.0], [], 10, 100)
+    update = cache.update(['a', 'b', 'c'], [NAN, 5.0, INF], [0.0, 0.0, 0.0], 11, 101)
+    assert update.notes == ('non_finite_position',)
+    assert update.positions.tolist() == [1] and update.velocities.tolist() == [1]
+    np.testing.assert_array_equal(cache.positions, [1.0, 5.0, NAN])
+    np.testing.assert_array_equal(cache.non_finite, [True, False, True])
+    cache.update(['a'], [1.5], [], 12, 102)
+    assert not cache.non_finite[0]
+
+
+def test_huge_values_are_finite_and_kept(cache):
+    update = cache.update(['a'], [1e308], [-1e308], 10, 100)
+    assert update.positions.tolist() == [0] and cache.positions[0] == 1e308
+
+
+def test_velocities(cache):
+    update = cache.update(['a', 'b'], [1.0, 2.0], [0.5], 10, 100)
+    assert update.notes == ('velocity_length',) and len(update.velocities) == 0
+    update = cache.update(['a', 'b'], [1.0, 2.0], [NAN, 0.2], 11, 101)
+    assert update.notes == ('non_finite_velocity',) and update.velocities.tolist() == [1]
+
+
+def test_zero_stamp_is_replaced_by_now(cache):
+    update = cache.update(['a'], [1.0], [], 0, 555)
+    assert update.stamp_ns == 555 and update.notes == ('zero_stamp',)
+
+
+def test_old_and_repeated_stamps_are_dropped_per_joint(cache):
+    cache.update(['a'], [1.0], [], 20, 100)
+    assert cache.update(['a'], [2.0], [], 10, 101).dropped == 'old_stamp'
+    assert cache.update(['a', 'b'], [2.0, 3.0], [], 20, 102).dropped == 'repeated_stamp'
+    # Another publisher's joints may carry an older stamp than joint a's.
+    assert cache.update(['b'], [3.0], [], 15, 103).dropped is None
+    assert cache.positions[0] == 1.0 and cache.counts['old_stamp'] == 1
+
+
+def test_clock_jump_back_resets_the_stamps(cache):
+    cache.update(['a'], [1.0], [], 1_000, 1_000)
+    cache.reset_stamps(50)
+    assert cache.update(['a'], [2.0], [], 10, 60).dropped is None
+    assert cache.received_ns[0] == 60 and cache.received_ns[1] == -1

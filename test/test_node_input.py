@@ -1,0 +1,209 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The node over real DDS: each kind of bad input, parameter changes, start-up failures."""
+
+import math
+import os
+import subprocess
+import sys
+
+from conftest import PACKAGE
+import pytest
+from ros_fixtures import DEADLINE_S, Running, stamp_ns
+
+from rcl_interfaces.msg import Parameter as ParameterMsg  # noqa: I100
+from rcl_interfaces.srv import SetParameters  # noqa: I100
+from rclpy.parameter import Parameter  # noqa: I100
+from rosgraph_msgs.msg import Clock  # noqa: I100
+
+PANDA = str(PACKAGE / 'config' / 'panda.yaml')
+JOINTS = [f'panda_joint{i}' for i in range(1, 8)]
+HOME = [0.0, 0.0, 0.0, -1.5, 0.0, 1.8, 0.0]
+
+
+@pytest.fixture
+def running():
+    run = Running(['--params-file', PANDA, '-p', 'diagnostics.period:=0.1'])
+    yield run
+    run.stop()
+
+
+def _children(message):
+    return [t.child_frame_id for t in message.transforms]
+
+
+def _sentinel(run, stamp=None):
+    """Send a good message and wait for its frames; return every TF message so far."""
+    stamp = run.probe.send(JOINTS, HOME, stamp_ns=stamp)
+    run.probe.wait_for('tf', lambda m: stamp_ns(m.transforms[0].header) == stamp)
+    return list(run.probe.messages['tf'])
+
+
+def _arm_values(diagnostics):
+    arm, = [s for s in diagnostics.status if s.name.endswith(': arm')]
+    return {v.key: v.value for v in arm.values}
+
+
+def _wait_counts(run, **expected):
+    """Wait until the arm's diagnostics show these counter values."""
+    run.probe.wait_for('diagnostics', lambda d: all(
+        _arm_values(d).get(key.replace('_', ' ', 1) if key.startswith('count_') else key)
+        == value for key, value in expected.items()))
+
+
+@pytest.mark.parametrize('names, positions, reason', [
+    ([], [], 'empty'),
+    (JOINTS[:2], [0.1], 'length_mismatch'),
+    (JOINTS[:1] * 2, [0.1, 0.2], 'duplicate_name'),
+    (['elbow', 'wrist'], [0.1, 0.2], 'no_known_joint'),
+])
+def test_dropped_messages_never_reach_tf_and_are_counted(running, names, positions, reason):
+    bad = running.probe.send(names, positions)
+    frames = _sentinel(running)
+    assert not [m for m in frames if any(stamp_ns(t.header) == bad for t in m.transforms)]
+    _wait_counts(running, dropped='1', **{f'count_{reason}': '1'})
+
+
+def test_unknown_names_are_ignored_and_the_rest_used(running):
+    stamp = running.probe.send(['elbow', JOINTS[1]], [9.0, 0.3])
+    message = running.probe.wait_for('tf', lambda m: stamp_ns(m.transforms[0].header) == stamp)
+    assert _children(message) == ['panda_link2']
+    _wait_counts(running, count_unknown_joint='1')
+
+
+def test_non_finite_positions_are_left_out_of_tf(running):
+    stamp = running.probe.send(JOINTS[:3], [math.nan, 0.2, math.inf])
+    message = running.probe.wait_for('tf', lambda m: stamp_ns(m.transforms[0].header) == stamp)
+    assert _children(message) == ['panda_link2']
+    running.probe.send(JOINTS[:1], [1e308])
+    frames = _sentinel(running)
+    for message in frames:
+        for t in message.transforms:
+            values = (t.transform.translation.x, t.transform.translation.y,
+                      t.transform.translation.z, t.transform.rotation.x, t.transform.rotation.y,
+                      t.transform.rotation.z, t.transform.rotation.w)
+            assert all(math.isfinite(v) for v in values)
+            assert sum(v * v for v in values[3:]) == pytest.approx(1.0)
+
+
+def test_zero_stamp_is_replaced_by_the_node_clock(running):
+    before = running.probe.node.get_clock().now().nanoseconds
+    running.probe.send(JOINTS, HOME, stamp_ns=0)
+    message = running.probe.wait_for('tf', lambda m: True)
+    assert stamp_ns(message.transforms[0].header) >= before
+
+
+def test_older_and_repeated_stamps_are_dropped(running):
+    first = running.probe.send(JOINTS, HOME)
+    running.probe.wait_for('tf', lambda m: stamp_ns(m.transforms[0].header) == first)
+    running.probe.send(JOINTS, HOME, stamp_ns=first)
+    running.probe.send(JOINTS, HOME, stamp_ns=first - 1000)
+    frames = _sentinel(running, stamp=first + 1000)
+    assert len(frames) == 2
+    _wait_counts(running, dropped='2', count_old_stamp='1', count_repeated_stamp='1')
+
+
+def test_clock_jumping_back_is_accepted():
+    run = Running(['--params-file', PANDA, '-p', 'use_sim_time:=true'])
+    try:
+        clock = run.probe.node.create_publisher(Clock, '/clock', 10)
+
+        def set_clock(seconds):
+            message = Clock()
+            message.clock.sec = seconds
+            clock.publish(message)
+            run.probe.wait_until(
+                lambda: run.node.get_clock().now().nanoseconds == seconds * 10 ** 9,
+                'the node did not see /clock')
+
+        set_clock(100)
+        _sentinel(run, stamp=100 * 10 ** 9)
+        set_clock(50)
+        _sentinel(run, stamp=50 * 10 ** 9)
+    finally:
+        run.stop()
+
+
+def test_a_good_parameter_change_is_applied_atomically(running):
+    running.probe.wait_for('tf_static', lambda m: True)
+    result = running.node.set_parameters_atomically([
+        Parameter('tool.xyz', value=[0.0, 0.0, 0.2]), Parameter('frame_prefix', value='p/')])
+    assert result.successful
+    static = running.probe.wait_for('tf_static', lambda m: m.transforms[1].child_frame_id ==
+                                    'p/panda_hand_tcp')
+    assert static.transforms[1].transform.translation.z == pytest.approx(0.2)
+    stamp = running.probe.send(JOINTS, HOME)
+    message = running.probe.wait_for('tf', lambda m: stamp_ns(m.transforms[0].header) == stamp)
+    assert _children(message)[0] == 'p/panda_link1'
+
+
+@pytest.mark.parametrize('name, value, reason', [
+    ('panda_joint2.qlim', [1.0, -1.0], 'panda_joint2.qlim: must be (lower, upper)'),
+    ('panda_joint3.I', [1.0, 2.0], 'panda_joint3.I: must be an array of numbers of shape'),
+    ('panda_joint3.I', [1.0, 0.1, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
+     'panda_joint3.I: must be a symmetric 3x3 matrix'),
+    ('panda_joint1.a', math.nan, 'panda_joint1.a: must be finite'),
+    ('panda_joint4.Tc', 'high', 'panda_joint4.Tc: must be'),
+    ('panda_joint4.type', 'hinge', 'panda_joint4.type: must be'),
+    ('convention', 'std', 'convention: must be'),
+    ('gravity', [0.0, 9.81], 'gravity: must be an array of numbers of shape (3,)'),
+])
+def test_a_bad_parameter_change_is_refused_over_the_service(running, name, value, reason):
+    before = running.node._model
+    client = running.probe.node.create_client(SetParameters, '/dh_kinematics/set_parameters')
+    assert client.wait_for_service(timeout_sec=DEADLINE_S)
+    request = SetParameters.Request(parameters=[
+        ParameterMsg(name=name, value=Parameter(name, value=value).get_parameter_value())])
+    future = client.call_async(request)
+    running.probe.wait_until(future.done, 'no answer from the node')
+    result = future.result().results[0]
+    assert not result.successful and reason in result.reason
+    assert running.node._model is before
+
+
+def test_joints_are_read_only(running):
+    result = running.node.set_parameters([Parameter('joints', value=['a'])])[0]
+    assert not result.successful and 'read-only' in result.reason
+
+
+@pytest.mark.parametrize('change, message', [
+    ('panda_joint2.alpha: 0.0', 'panda_joint2.alpha: is missing'),
+    ('panda_joint2.qlim: [-1.7628, 1.7628]', 'panda_joint2.qlim: must be'),
+    ('panda_joint2.m: 0.646926', 'panda_joint2.m'),
+])
+def test_an_invalid_model_stops_the_node_with_one_clear_message(tmp_path, change, message):
+    text = open(PANDA).read()
+    field, _, value = change.partition(': ')
+    joint, _, key = field.partition('.')
+    block = text.split(f'    {joint}:\n')[1]
+    line = next(line for line in block.split('\n') if line.startswith(f'      {key}:'))
+    if 'missing' in message:
+        replacement = ''
+    elif key == 'qlim':
+        replacement = '      qlim: [1.7628, -1.7628]'
+    else:
+        replacement = '      m: 1'
+    path = tmp_path / 'bad.yaml'
+    path.write_text(text.replace(f'    {joint}:\n' + block, f'    {joint}:\n' + block.replace(
+        line + '\n', replacement + ('\n' if replacement else ''), 1)))
+    env = dict(os.environ)
+    result = subprocess.run(
+        [sys.executable, '-m', 'dh_kinematics.node', '--ros-args', '--params-file', str(path)],
+        capture_output=True, text=True, timeout=60, env=env)
+    assert result.returncode == 1
+    output = result.stdout + result.stderr
+    assert 'invalid model' in output and message in output and 'Traceback' not in output
+    if key == 'm':
+        assert 'decimal point' in output

@@ -1,0 +1,132 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Limit levels, statuses, TF frames, sweeps and parameter specs: the node's pure parts."""
+
+import math
+
+from conftest import CONFIG_FILES, load_reference, PACKAGE
+from dh_kinematics import Chain
+from dh_kinematics import limit_monitor as lm
+from dh_kinematics.dh_transforms import rotation_to_quaternion, rpy_to_matrix
+from dh_kinematics.joint_state_cache import JointStateCache
+from dh_kinematics.node_params import JOINT, joint_specs, MODEL, model_values, NODE
+from dh_kinematics.sweep import sweep
+from dh_kinematics.tf_frames import frame_names, moving_frames, static_frames
+import numpy as np
+import pytest
+
+LOWER, UPPER = np.array([-1.0, 0.0, -np.inf]), np.array([1.0, 2.0, np.inf])
+SECOND = 1_000_000_000
+
+
+def _levels(positions, now_ns=SECOND, received=0, margin=0.1, timeout=1.0):
+    cache = JointStateCache(['a', 'b', 'c'])
+    cache.update(['a', 'b', 'c'], positions, [], 1, received)
+    return cache, lm.joint_levels(cache, LOWER, UPPER, margin, timeout, now_ns)
+
+
+@pytest.mark.parametrize('positions, expected', [
+    ([0.0, 1.0, 5.0], [lm.OK, lm.OK, lm.OK]),
+    ([-1.0, 2.0, -1e9], [lm.WARN, lm.WARN, lm.OK]),
+    ([0.95, 0.05, 0.0], [lm.WARN, lm.WARN, lm.OK]),
+    ([-1.0001, 2.5, 0.0], [lm.ERROR, lm.ERROR, lm.OK]),
+    ([math.nan, 1.0, math.inf], [lm.ERROR, lm.OK, lm.ERROR]),
+])
+def test_levels(positions, expected):
+    _, levels = _levels(positions)
+    assert levels.tolist() == expected
+
+
+def test_stale_after_timeout_and_before_any_value():
+    cache, levels = _levels([0.0, 1.0, 0.0], now_ns=2 * SECOND)
+    assert levels.tolist() == [lm.STALE] * 3
+    empty = JointStateCache(['a', 'b', 'c'])
+    assert lm.joint_levels(empty, LOWER, UPPER, 0.1, 1.0, 0).tolist() == [lm.STALE] * 3
+    status = lm.joint_status(empty, 0, lm.STALE, LOWER, UPPER, 0.1, 0)
+    assert status.message == 'no joint_states value yet'
+    assert lm.joint_status(cache, 0, lm.STALE, LOWER, UPPER, 0.1, 2 * SECOND).message == (
+        'no joint_states for 2 s')
+
+
+def test_statuses_name_the_problem_and_carry_the_values():
+    cache, levels = _levels([-1.5, 1.95, math.nan])
+    statuses = [lm.joint_status(cache, j, level, LOWER, UPPER, 0.1, SECOND)
+                for j, level in enumerate(levels)]
+    assert [s.message for s in statuses] == ['below lower limit by 0.5',
+                                             'within 0.1 of upper limit', 'non-finite position']
+    assert dict(statuses[0].values) == {'position': '-1.5', 'lower': '-1', 'upper': '1',
+                                        'distance_to_limit': '-0.5'}
+    arm = lm.arm_status(cache, levels, received=1, rate_hz=0.0)
+    assert arm.level == lm.ERROR and arm.message == 'ERROR: a, c' and arm.task == 'arm'
+    assert ('dropped', '0') in arm.values and ('count accepted', '1') in arm.values
+
+
+def test_quaternions_rebuild_the_rotation():
+    rng = np.random.default_rng(3)
+    R = np.array([rpy_to_matrix(rpy) for rpy in rng.uniform(-3.2, 3.2, size=(200, 3))])
+    R = np.concatenate([R, [np.diag([1.0, -1.0, -1.0]), np.diag([-1.0, 1.0, -1.0]),
+                            np.diag([-1.0, -1.0, 1.0]), np.eye(3)]])
+    x, y, z, w = np.moveaxis(rotation_to_quaternion(R), -1, 0)
+    rebuilt = np.stack([
+        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
+        np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
+        np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1)], -2)
+    np.testing.assert_allclose(rebuilt, R, atol=1e-14)
+    assert (w >= 0).all()
+
+
+def test_frames_reproduce_the_reference():
+    reference = load_reference('panda')
+    chain = Chain.from_yaml(PACKAGE / 'config' / CONFIG_FILES['panda'])
+    names = frame_names(chain, 'left/')
+    assert names[:3] == ('world', 'left/panda_link0', 'left/panda_link1')
+    assert names[-1] == 'left/panda_hand_tcp'
+    config = reference['configs'][-1]
+    q = np.array(config['q'])
+    frames = moving_frames(chain, names, q, np.arange(chain.n))
+    assert frames.parents[0] == 'left/panda_link0' and frames.children[-1] == 'left/panda_link7'
+    A = np.array(config['link_A'])
+    np.testing.assert_allclose(frames.translations, A[:, :3, 3], atol=1e-12)
+    np.testing.assert_allclose(frames.rotations, rotation_to_quaternion(A[:, :3, :3]),
+                               atol=1e-12)
+    partial = moving_frames(chain, names, np.where(np.arange(7) == 3, q, np.nan), np.array([3]))
+    assert partial.children == ['left/panda_link4']
+    static = static_frames(chain, names)
+    assert list(zip(static.parents, static.children)) == [
+        ('world', 'left/panda_link0'), ('left/panda_link7', 'left/panda_hand_tcp')]
+    np.testing.assert_allclose(static.translations[1], [0.0, 0.0, 0.103], atol=1e-15)
+
+
+def test_sweep_covers_the_range_and_overshoots_on_request():
+    qlim = np.array([[-1.0, 1.0], [0.2, 0.5], [-np.inf, np.inf]])
+    prismatic = np.array([False, True, True])
+    t = np.linspace(0.0, 10.0, 2001)
+    q, qd = np.array([sweep(ti, qlim, prismatic, 10.0) for ti in t]).transpose(1, 0, 2)
+    assert (q[:, :2] >= qlim[:2, 0] - 1e-12).all() and (q[:, :2] <= qlim[:2, 1] + 1e-12).all()
+    np.testing.assert_allclose(q.min(axis=0), [-1.0, 0.2, -0.1], atol=1e-4)
+    np.testing.assert_allclose(np.gradient(q, t, axis=0)[1:-1], qd[1:-1], atol=1e-3)
+    beyond, _ = np.array([sweep(ti, qlim, prismatic, 10.0, 0.05) for ti in t]).transpose(1, 0, 2)
+    np.testing.assert_allclose(beyond.max(axis=0)[:2], [1.05, 0.55], atol=1e-4)
+
+
+def test_parameter_specs():
+    for spec in NODE + MODEL + JOINT:
+        assert spec.description and spec.kind in ('string', 'string_array', 'double',
+                                                  'double_array', 'bool', 'dynamic')
+    assert {s.name for s in joint_specs('j1')} == {f'j1.{s.name}' for s in JOINT}
+    values = {'convention': 'standard', 'joints': ['j1'], 'j1.a': 0.1, 'j1.qlim': None,
+              'frame_prefix': 'x/', 'diagnostics.warn_margin': 0.1,
+              'qos_overrides./joint_states.subscription.depth': 5}
+    assert model_values(values) == {'convention': 'standard', 'joints': ['j1'], 'j1.a': 0.1}

@@ -1,0 +1,176 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The node over real DDS: frames, stamps, static frames, friction, diagnostics, bad input."""
+
+import math
+
+from conftest import load_reference, PACKAGE
+import numpy as np
+import pytest
+from ros_fixtures import DEADLINE_S, Running, stamp_ns
+
+from dh_kinematics import Chain  # noqa: I100
+from dh_kinematics.dh_transforms import rotation_to_quaternion  # noqa: I100
+from dh_kinematics.node import TF_QOS, TF_STATIC_QOS  # noqa: I100
+
+PANDA = str(PACKAGE / 'config' / 'panda.yaml')
+JOINTS = [f'panda_joint{i}' for i in range(1, 8)]
+
+
+@pytest.fixture
+def running():
+    run = Running(['--params-file', PANDA, '-p', 'diagnostics.period:=30.0'])
+    yield run
+    run.stop()
+
+
+def _tf_with_stamp(stamp):
+    return lambda message: any(stamp_ns(t.header) == stamp for t in message.transforms)
+
+
+def test_frames_match_the_reference_in_one_message(running):
+    reference = load_reference('panda')
+    for config in reference['configs']:
+        stamp = running.probe.send(JOINTS, config['q'])
+        message = running.probe.wait_for('tf', _tf_with_stamp(stamp))
+        assert len(message.transforms) == 7
+        assert all(stamp_ns(t.header) == stamp for t in message.transforms)
+        assert [t.header.frame_id for t in message.transforms] == ['panda_link0'] + [
+            f'panda_link{i}' for i in range(1, 7)]
+        assert [t.child_frame_id for t in message.transforms] == [
+            f'panda_link{i}' for i in range(1, 8)]
+        A = np.array(config['link_A'])
+        xyz = [[t.transform.translation.x, t.transform.translation.y,
+                t.transform.translation.z] for t in message.transforms]
+        quat = [[t.transform.rotation.x, t.transform.rotation.y, t.transform.rotation.z,
+                 t.transform.rotation.w] for t in message.transforms]
+        np.testing.assert_allclose(xyz, A[:, :3, 3], atol=1e-12)
+        np.testing.assert_allclose(quat, rotation_to_quaternion(A[:, :3, :3]), atol=1e-12)
+
+
+def test_static_frames_and_the_qos_of_tf2s_broadcasters(running):
+    message = running.probe.wait_for('tf_static', lambda m: True)
+    pairs = [(t.header.frame_id, t.child_frame_id) for t in message.transforms]
+    assert pairs == [('world', 'panda_link0'), ('panda_link7', 'panda_hand_tcp')]
+    tool = message.transforms[1].transform
+    assert (tool.translation.z, tool.rotation.z) == pytest.approx(
+        (0.103, -math.sin(math.pi / 8)))
+    assert running.node._tf.qos_profile == TF_QOS
+    assert running.node._tf_static.qos_profile == TF_STATIC_QOS
+    for topic, durability in (('/tf', 'VOLATILE'), ('/tf_static', 'TRANSIENT_LOCAL')):
+        info, = [i for i in running.probe.node.get_publishers_info_by_topic(topic)
+                 if i.node_name == 'dh_kinematics']
+        assert info.qos_profile.reliability.name == 'RELIABLE'
+        assert info.qos_profile.durability.name == durability
+    assert not [i for i in running.probe.node.get_publishers_info_by_topic('/joint_states')
+                if i.node_name == 'dh_kinematics']
+
+
+def test_subsets_from_reliable_and_best_effort_publishers(running):
+    first = running.probe.send(JOINTS[:3], [0.1, 0.2, 0.3])
+    second = running.probe.send(JOINTS[3:], [-1.0, 0.0, 1.0, 0.0],
+                                publisher=running.probe.best_effort)
+    one = running.probe.wait_for('tf', _tf_with_stamp(first))
+    two = running.probe.wait_for('tf', _tf_with_stamp(second))
+    assert [t.child_frame_id for t in one.transforms] == ['panda_link1', 'panda_link2',
+                                                          'panda_link3']
+    assert [t.child_frame_id for t in two.transforms] == [f'panda_link{i}' for i in (4, 5, 6, 7)]
+
+
+def test_friction_is_stamped_like_tf_for_joints_with_velocity():
+    config = str(PACKAGE / 'config' / 'puma560.yaml')
+    run = Running(['--params-file', config])
+    try:
+        chain = Chain.from_yaml(config)
+        names = list(chain.joint_names)
+        qd = [0.5, -0.5, 0.0, 1e-12, 2.0, -2.0]
+        stamp = run.probe.send(names, [0.0] * 6, qd)
+        message = run.probe.wait_for('friction', lambda m: stamp_ns(m.header) == stamp)
+        assert list(message.name) == names and not message.position and not message.velocity
+        np.testing.assert_allclose(message.effort, chain.friction(qd), rtol=1e-12)
+        stamp = run.probe.send(names[:2], [0.0, 0.0], [0.3, math.nan])
+        message = run.probe.wait_for('friction', lambda m: stamp_ns(m.header) == stamp)
+        assert list(message.name) == names[:1]
+    finally:
+        run.stop()
+
+
+def _arm(diagnostics):
+    status, = [s for s in diagnostics.status if s.name == 'dh_kinematics: arm']
+    return status
+
+
+def _joint(diagnostics, joint):
+    status, = [s for s in diagnostics.status if s.name == f'dh_kinematics: {joint}']
+    return status
+
+
+@pytest.mark.parametrize('value, level, message', [
+    (0.0, 0, 'within limits'),
+    (2.86, 1, 'within 0.05 of upper limit'),
+    (2.9, 2, 'above upper limit by'),
+    (-3.0, 2, 'below lower limit by'),
+    (math.nan, 2, 'non-finite position'),
+])
+def test_limit_levels_are_published_at_once(running, value, level, message):
+    # The periodic publication is 30 s away: only the publication on change can pass.
+    running.probe.send(JOINTS, [value, 0.0, 0.0, -1.5, 0.0, 1.8, 0.0])
+    diagnostics = running.probe.wait_for(
+        'diagnostics', lambda d: _joint(d, 'panda_joint1').level == bytes([level]))
+    status = _joint(diagnostics, 'panda_joint1')
+    assert status.message.startswith(message) and status.hardware_id == 'panda'
+    keys = [v.key for v in status.values]
+    assert keys == ['position', 'lower', 'upper', 'distance_to_limit']
+    assert _arm(diagnostics).level == bytes([level])
+
+
+def test_stale_when_joint_states_stop_and_ok_when_they_return():
+    run = Running(['--params-file', PANDA, '-p', 'diagnostics.stale_timeout:=0.3',
+                   '-p', 'diagnostics.period:=0.1'])
+    try:
+        run.probe.wait_for('diagnostics', lambda d: _arm(d).level == bytes([3]))
+        run.probe.send(JOINTS, [0.0, 0.0, 0.0, -1.5, 0.0, 1.8, 0.0])
+        run.probe.wait_for('diagnostics', lambda d: _arm(d).level == bytes([0]))
+        run.probe.clear('diagnostics')
+        stale = run.probe.wait_for('diagnostics', lambda d: _arm(d).level == bytes([3]),
+                                   timeout=DEADLINE_S)
+        assert _joint(stale, 'panda_joint1').message.startswith('no joint_states for')
+        run.probe.clear('diagnostics')
+        run.probe.send(JOINTS, [0.0, 0.0, 0.0, -1.5, 0.0, 1.8, 0.0])
+        run.probe.wait_for('diagnostics', lambda d: _arm(d).level == bytes([0]))
+    finally:
+        run.stop()
+
+
+def _subscription_reliability(run):
+    info, = [i for i in run.probe.node.get_subscriptions_info_by_topic('/joint_states')
+             if i.node_name == 'dh_kinematics']
+    return info.qos_profile.reliability.name
+
+
+def test_joint_states_qos_is_best_effort_and_can_be_overridden():
+    run = Running(['--params-file', PANDA])
+    try:
+        assert _subscription_reliability(run) == 'BEST_EFFORT'
+    finally:
+        run.stop()
+    run = Running(['--params-file', PANDA, '-p',
+                   'qos_overrides./joint_states.subscription.reliability:=reliable'])
+    try:
+        assert _subscription_reliability(run) == 'RELIABLE'
+        stamp = run.probe.send(JOINTS, [0.0] * 7, publisher=run.probe.reliable)
+        run.probe.wait_for('tf', _tf_with_stamp(stamp))
+    finally:
+        run.stop()
