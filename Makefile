@@ -22,8 +22,10 @@ $(STAMP): requirements/test.txt requirements/ros.txt tools/build_tf2_msgs.py set
 	$(VPY) -m pip install $(PIP_FLAGS) --no-deps --no-build-isolation -e .
 	@touch $@
 
+# The node and sim_arm on the Puma 560 with a live summary; DURATION=0 runs until Ctrl-C.
+DURATION ?= 15
 demo: $(STAMP)
-	PYTHONPATH=. $(VPY) examples/core_demo.py
+	$(VPY) -m dh_kinematics.demo --duration $(DURATION)
 
 test: $(STAMP)
 	$(VPY) -m pytest test

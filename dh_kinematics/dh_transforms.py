@@ -160,6 +160,26 @@ def rotation_to_quaternion(R):
     return np.where(q[..., 3:4] < 0.0, -q, q)
 
 
+def quaternion_to_matrix(q):
+    """
+    Return the rotation matrix of a unit quaternion in ROS order [x, y, z, w].
+
+    Parameters
+    ----------
+    q : array-like, shape (4,)
+        Unit quaternion.
+
+    Returns
+    -------
+    R : array, shape (3, 3)
+
+    """
+    x, y, z, w = q
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+
+
 def rpy_to_matrix(rpy):
     """
     Rotation matrix from roll, pitch, yaw about fixed x, y, z axes (URDF convention).

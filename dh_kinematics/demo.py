@@ -1,0 +1,168 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+make demo: run the node and sim_arm on a built-in model and print a live summary.
+
+Every second it prints a few frame positions composed from /tf, the friction torques, and the
+diagnostics level of each joint. It runs for ``--duration`` seconds (0: until Ctrl-C). DDS
+traffic stays on this machine unless ROS_AUTOMATIC_DISCOVERY_RANGE says otherwise.
+"""
+
+import argparse
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import time
+
+LEVELS = {0: 'OK', 1: 'WARN', 2: 'ERROR', 3: 'STALE'}
+
+
+def config_path(robot):
+    """Return the parameter file of a built-in model, installed or in this source tree."""
+    try:
+        from ament_index_python.packages import get_package_share_directory
+        path = pathlib.Path(get_package_share_directory('dh_kinematics'), 'config')
+    except (ImportError, LookupError, OSError, ValueError):
+        path = pathlib.Path(__file__).resolve().parents[1] / 'config'
+    if not (path / f'{robot}.yaml').exists():
+        path = pathlib.Path(__file__).resolve().parents[1] / 'config'
+    return path / f'{robot}.yaml'
+
+
+class Summary:
+    """Collect /tf, /tf_static, friction and diagnostics; print one block per call."""
+
+    def __init__(self, node, chain):
+        from diagnostic_msgs.msg import DiagnosticArray
+        from rclpy.qos import DurabilityPolicy, QoSProfile
+        from sensor_msgs.msg import JointState
+        from tf2_msgs.msg import TFMessage
+
+        self.chain, self.transforms, self.friction, self.levels = chain, {}, None, {}
+        self.count = 0
+        node.create_subscription(TFMessage, '/tf', self._on_tf, 100)
+        node.create_subscription(TFMessage, '/tf_static', self._on_tf, QoSProfile(
+            depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        node.create_subscription(JointState, '/dh_kinematics/friction_torque',
+                                 self._on_friction, 10)
+        node.create_subscription(DiagnosticArray, '/diagnostics', self._on_diagnostics, 10)
+
+    def _on_tf(self, message):
+        import numpy as np
+        from dh_kinematics.dh_transforms import quaternion_to_matrix
+
+        for t in message.transforms:
+            T = np.eye(4)
+            r, p = t.transform.rotation, t.transform.translation
+            T[:3, :3] = quaternion_to_matrix([r.x, r.y, r.z, r.w])
+            T[:3, 3] = (p.x, p.y, p.z)
+            self.transforms[t.child_frame_id] = (t.header.frame_id, T)
+        self.count += 1
+
+    def _on_friction(self, message):
+        self.friction = dict(zip(message.name, message.effort))
+
+    def _on_diagnostics(self, message):
+        for status in message.status:
+            self.levels[status.name.split(': ', 1)[1]] = (status.level[0], status.message)
+
+    def position(self, frame, root):
+        """Compose /tf from ``root`` to ``frame``; return xyz in m, or None."""
+        import numpy as np
+        T = np.eye(4)
+        while frame != root:
+            if frame not in self.transforms:
+                return None
+            frame, A = self.transforms[frame][0], self.transforms[frame][1] @ T
+            T = A
+        return T[:3, 3]
+
+    def text(self, elapsed):
+        chain = self.chain
+        lines = [f'--- {elapsed:5.1f} s: {self.count} TF messages ---']
+        shown = [chain.link_frames[1], chain.link_frames[len(chain.link_frames) // 2],
+                 chain.tool_frame]
+        cells = []
+        for frame in shown:
+            xyz = self.position(frame, chain.base_frame)
+            cells.append(f'{frame} ' + ('-' if xyz is None else
+                                        '[' + ' '.join(f'{v:+.3f}' for v in xyz) + ']'))
+        lines.append(f'frames in {chain.base_frame} (m): ' + '  '.join(cells))
+        if self.friction:
+            lines.append('friction (N m or N): ' + '  '.join(
+                f'{name} {value:+.3f}' for name, value in self.friction.items()))
+        if self.levels:
+            lines.append('diagnostics: ' + '  '.join(
+                f'{task} {LEVELS.get(level, level)}' for task, (level, _) in self.levels.items()))
+            problems = [f'{task}: {text}' for task, (level, text) in self.levels.items()
+                        if level and task != 'arm']
+            lines += [f'  {problem}' for problem in problems]
+        return '\n'.join(lines)
+
+
+def _interrupt(*_):
+    raise KeyboardInterrupt
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
+    parser.add_argument('--robot', default='puma560', help='a model in config/')
+    parser.add_argument('--duration', type=float, default=15.0,
+                        help='seconds to run; 0 runs until Ctrl-C')
+    parser.add_argument('--overshoot', type=float, default=0.05,
+                        help='how far sim_arm sweeps past the limits, rad or m')
+    args = parser.parse_args(argv)
+    os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
+    import rclpy
+    from dh_kinematics import Chain
+
+    params = str(config_path(args.robot))
+    chain = Chain.from_yaml(params)
+    children = [
+        subprocess.Popen([sys.executable, '-m', 'dh_kinematics.node', '--ros-args',
+                          '--params-file', params]),
+        subprocess.Popen([sys.executable, '-m', 'dh_kinematics.sim_arm', '--ros-args',
+                          '--params-file', params, '-p', f'overshoot:={args.overshoot}'])]
+    signal.signal(signal.SIGTERM, _interrupt)
+    rclpy.init()
+    node = rclpy.create_node('dh_kinematics_demo')
+    summary = Summary(node, chain)
+    start = next_print = time.monotonic()
+    try:
+        while args.duration <= 0 or time.monotonic() - start < args.duration:
+            rclpy.spin_once(node, timeout_sec=0.05)
+            if time.monotonic() >= next_print:
+                print(summary.text(time.monotonic() - start), flush=True)
+                next_print += 1.0
+            if any(child.poll() is not None for child in children):
+                print('a child process ended early', file=sys.stderr)
+                return 1
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.send_signal(signal.SIGINT)
+        for child in children:
+            child.wait(timeout=10)
+        node.destroy_node()
+        rclpy.try_shutdown()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
