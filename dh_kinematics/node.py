@@ -26,13 +26,11 @@ import time
 from dh_kinematics import limit_monitor, node_params, ros_messages, tf_frames
 from dh_kinematics.chain import Chain
 from dh_kinematics.joint_state_cache import JointStateCache
+from dh_kinematics.ros_main import run
 from dh_kinematics.ros_parameters import declare, declare_model
 from diagnostic_msgs.msg import DiagnosticArray
 import numpy as np
 from rcl_interfaces.msg import SetParametersResult
-import rclpy
-from rclpy.exceptions import ParameterException
-from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.qos_overriding_options import QoSOverridingOptions
@@ -202,24 +200,7 @@ class DhKinematicsNode(Node):
 
 def main(args=None):
     """Run the node; exit 1 with one clear message when the model is invalid."""
-    rclpy.init(args=args)
-    try:
-        node = DhKinematicsNode()
-    except (ValueError, ParameterException) as error:
-        detail = str(error)
-        if 'of type' in detail:
-            detail += ' (write double parameters with a decimal point, e.g. 0.0)'
-        rclpy.logging.get_logger('dh_kinematics').fatal(f'invalid model: {detail}')
-        rclpy.try_shutdown()
-        return 1
-    try:
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+    return run(DhKinematicsNode, 'dh_kinematics', args)
 
 
 if __name__ == '__main__':

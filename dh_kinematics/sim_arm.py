@@ -18,12 +18,10 @@ import sys
 
 from dh_kinematics.chain import Chain
 from dh_kinematics.node_params import model_values
+from dh_kinematics.ros_main import run
 from dh_kinematics.ros_parameters import declare_model
 from dh_kinematics.sweep import sweep
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
-import rclpy
-from rclpy.exceptions import ParameterException
-from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from sensor_msgs.msg import JointState
 
@@ -62,21 +60,7 @@ class SimArm(Node):
 
 def main(args=None):
     """Run sim_arm; exit 1 with one clear message when the model is invalid."""
-    rclpy.init(args=args)
-    try:
-        node = SimArm()
-    except (ValueError, ParameterException) as error:
-        rclpy.logging.get_logger('sim_arm').fatal(f'invalid model: {error}')
-        rclpy.try_shutdown()
-        return 1
-    try:
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+    return run(SimArm, 'sim_arm', args)
 
 
 if __name__ == '__main__':
