@@ -87,8 +87,8 @@ class Summary:
         while frame != root:
             if frame not in self.transforms:
                 return None
-            frame, A = self.transforms[frame][0], self.transforms[frame][1] @ T
-            T = A
+            frame, A = self.transforms[frame]
+            T = A @ T
         return T[:3, 3]
 
     def text(self, elapsed):

@@ -30,12 +30,18 @@ def joint_expression(link):
     return f'{variable} {sign} {_number(abs(link.offset))}'
 
 
+def _theta_and_d(link):
+    """Return the theta and d cells of a link: the joint expression in the one it replaces."""
+    if link.isrevolute():
+        return joint_expression(link), _number(link.d)
+    return _number(link.theta), joint_expression(link)
+
+
 def link_summary(link):
     """One line: kind, name and the four DH parameters of a link."""
     kind = ('Revolute' if link.isrevolute() else 'Prismatic') + ('MDH' if link.mdh else 'DH')
     name = f' {link.name}' if link.name else ''
-    theta = joint_expression(link) if link.isrevolute() else _number(link.theta)
-    d = _number(link.d) if link.isrevolute() else joint_expression(link)
+    theta, d = _theta_and_d(link)
     return f'{kind}{name}: θ={theta}, d={d}, a={_number(link.a)}, ⍺={_number(link.alpha)}'
 
 
@@ -76,8 +82,7 @@ def chain_table(chain):
     header = ('joint', 'θ', 'd', 'a', '⍺', 'q⁻', 'q⁺')
     rows = []
     for name, link in zip(chain.joint_names, chain.links):
-        theta = joint_expression(link) if link.isrevolute() else _number(link.theta)
-        d = _number(link.d) if link.isrevolute() else joint_expression(link)
+        theta, d = _theta_and_d(link)
         lower, upper = ('-', '-') if link.qlim is None else map(_number, link.qlim)
         rows.append((name, theta, d, _number(link.a), _number(link.alpha), lower, upper))
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
