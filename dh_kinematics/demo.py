@@ -22,25 +22,14 @@ traffic stays on this machine unless ROS_AUTOMATIC_DISCOVERY_RANGE says otherwis
 
 import argparse
 import os
-import pathlib
 import signal
 import subprocess
 import sys
 import time
 
+from dh_kinematics import launch_config
+
 LEVELS = {0: 'OK', 1: 'WARN', 2: 'ERROR', 3: 'STALE'}
-
-
-def config_path(robot):
-    """Return the parameter file of a built-in model, installed or in this source tree."""
-    try:
-        from ament_index_python.packages import get_package_share_directory
-        path = pathlib.Path(get_package_share_directory('dh_kinematics'), 'config')
-    except (ImportError, LookupError, OSError, ValueError):
-        path = pathlib.Path(__file__).resolve().parents[1] / 'config'
-    if not (path / f'{robot}.yaml').exists():
-        path = pathlib.Path(__file__).resolve().parents[1] / 'config'
-    return path / f'{robot}.yaml'
 
 
 class Summary:
@@ -120,7 +109,8 @@ def _interrupt(*_):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
-    parser.add_argument('--robot', default='puma560', help='a model in config/')
+    parser.add_argument('--robot', default='puma560', help='a built-in model: ' +
+                        ', '.join(launch_config.builtin_models()))
     parser.add_argument('--duration', type=float, default=15.0,
                         help='seconds to run; 0 runs until Ctrl-C')
     parser.add_argument('--overshoot', type=float, default=0.05,
@@ -128,10 +118,12 @@ def main(argv=None):
     args = parser.parse_args(argv)
     os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
     import rclpy
-    from dh_kinematics import Chain
 
-    params = str(config_path(args.robot))
-    chain = Chain.from_yaml(params)
+    try:
+        params = str(launch_config.model_file(args.robot))
+        chain = launch_config.load_model(params)
+    except ValueError as error:
+        parser.error(str(error))
     children = [
         subprocess.Popen([sys.executable, '-m', 'dh_kinematics.node', '--ros-args',
                           '--params-file', params]),

@@ -169,7 +169,8 @@ def chain_from_yaml(chain_class, path, node_name=None):
     Build a chain from a ROS 2 parameter file.
 
     The ``ros__parameters`` block is taken from ``node_name`` (with or without a leading
-    slash) if given, else from ``/**``, else from the file's only node.
+    slash) if given and present, else from ``/**``; without ``node_name``, from the file's
+    only node when it has no ``/**`` block.
     """
     import yaml
 
@@ -180,10 +181,12 @@ def chain_from_yaml(chain_class, path, node_name=None):
             raise ValueError(f'{path}: not a valid YAML file: {error}') from None
     if not isinstance(document, dict) or not document:
         raise ValueError(f'{path}: expected a ROS 2 parameter file (node: ros__parameters: ...)')
+    wildcard = ['/**'] if '/**' in document else []
     if node_name is not None:
         keys = [key for key in (node_name, '/' + node_name.lstrip('/')) if key in document]
+        keys = keys or wildcard
     else:
-        keys = ['/**'] if '/**' in document else list(document)
+        keys = wildcard or list(document)
     if len(keys) != 1:
         raise ValueError(f'{path}: cannot tell which node block to read among '
                          f'{sorted(document)}; name one with node_name')

@@ -60,6 +60,11 @@ class Probe:
             JointState, f'{namespace}/joint_states',
             QoSProfile(depth=100, reliability=ReliabilityPolicy.BEST_EFFORT))
 
+    def record(self, key, message_type, topic, qos=100):
+        """Also record the messages on ``topic`` under ``key``."""
+        self.messages[key] = []
+        self.node.create_subscription(message_type, topic, self._recorder(key), qos)
+
     def _recorder(self, key):
         def record(message):
             with self.condition:

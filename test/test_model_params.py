@@ -93,6 +93,9 @@ def test_block_selection(tmp_path):
         Chain.from_yaml(path, node_name='middle')
     path.write_text(yaml.safe_dump({'dh_kinematics': {'ros__parameters': params}}))
     assert Chain.from_yaml(path).n == 6
+    path.write_text(yaml.safe_dump({'/**': {'ros__parameters': params},
+                                    'rviz': {'ros__parameters': {}}}))
+    assert Chain.from_yaml(path, node_name='dh_kinematics').n == 6
 
 
 @pytest.mark.parametrize('text, message', [

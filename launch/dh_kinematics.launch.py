@@ -1,0 +1,47 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+Launch the dh_kinematics node on a built-in model or on a parameter file of your own.
+
+    ros2 launch dh_kinematics dh_kinematics.launch.py robot:=panda
+    ros2 launch dh_kinematics dh_kinematics.launch.py params_file:=/path/to/my_arm.yaml \
+        namespace:=left frame_prefix:=left/
+
+The model is checked before the node starts: a bad file stops the launch with one message
+naming the parameter. The node subscribes to ``joint_states`` in its namespace.
+"""
+
+from dh_kinematics import launch_config
+from launch import LaunchDescription
+from launch.actions import DeclareLaunchArgument, OpaqueFunction
+from launch_ros.actions import Node
+
+
+def _node(context):
+    settings = launch_config.node_settings(context.launch_configurations)
+    return [Node(
+        package='dh_kinematics', executable='dh_kinematics_node', name=launch_config.NODE_NAME,
+        namespace=settings.namespace, output='screen', parameters=[
+            str(settings.params_file),
+            {'frame_prefix': settings.frame_prefix, 'use_sim_time': settings.use_sim_time}])]
+
+
+def generate_launch_description():
+    """Declare the arguments and start the node."""
+    return LaunchDescription([
+        DeclareLaunchArgument(name, default_value=default, description=description)
+        for name, (default, description) in launch_config.NODE_ARGUMENTS.items()
+    ] + [OpaqueFunction(function=_node)])

@@ -1,0 +1,155 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+The real launch files under launch_pytest: demo.launch.py, which includes dh_kinematics.launch.py.
+
+It starts the node and sim_arm on the Panda in a namespace and with a frame prefix, then checks
+/tf against the model at the published joint_states, /tf_static, ~/friction_torque and
+/diagnostics, and that every process ends with exit code 0. It skips cleanly where launch_pytest
+or launch_ros is missing, or where dh_kinematics is not installed in an ament prefix (after
+``colcon build`` and sourcing the workspace, it runs).
+"""
+
+import os
+import threading
+
+from conftest import PACKAGE
+import numpy as np
+import pytest
+
+launch_pytest = pytest.importorskip('launch_pytest')
+pytest.importorskip('launch_ros')
+
+from ament_index_python.packages import get_package_share_directory  # noqa: E402,I100
+from dh_kinematics import launch_config  # noqa: E402,I100
+from dh_kinematics.dh_transforms import rotation_to_quaternion  # noqa: E402
+from launch import LaunchDescription  # noqa: E402
+from launch.actions import IncludeLaunchDescription, RegisterEventHandler  # noqa: E402
+from launch.event_handlers import OnProcessExit  # noqa: E402
+from launch.launch_description_sources import PythonLaunchDescriptionSource  # noqa: E402
+from ros_fixtures import DEADLINE_S, Probe, rclpy, stamp_ns  # noqa: E402,I100
+from rclpy.executors import SingleThreadedExecutor  # noqa: E402,I100
+from rclpy.qos import QoSProfile, ReliabilityPolicy  # noqa: E402
+from sensor_msgs.msg import JointState  # noqa: E402
+
+try:
+    get_package_share_directory('dh_kinematics')
+except (LookupError, OSError, ValueError):
+    pytest.skip('dh_kinematics is not installed in an ament prefix (colcon build, then source '
+                'the workspace)', allow_module_level=True)
+
+NAMESPACE, PREFIX = 'arm', 'left/'
+CHAIN = launch_config.load_model(PACKAGE / 'config' / 'panda.yaml')
+EXIT_CODES = {}
+
+
+@launch_pytest.fixture(scope='module')
+def demo():
+    """Return the demo with the Panda in namespace ``arm`` and frame prefix ``left/``."""
+    return LaunchDescription([
+        RegisterEventHandler(OnProcessExit(on_exit=lambda event, _: EXIT_CODES.__setitem__(
+            event.action.process_details['name'], event.returncode))),
+        IncludeLaunchDescription(
+            PythonLaunchDescriptionSource(str(PACKAGE / 'launch' / 'demo.launch.py')),
+            launch_arguments={'robot': 'panda', 'namespace': NAMESPACE,
+                              'frame_prefix': PREFIX, 'overshoot': '0.2'}.items()),
+        launch_pytest.actions.ReadyToTest(),
+    ])
+
+
+@pytest.fixture(scope='module')
+def probe():
+    """Record /tf, /tf_static, friction, diagnostics and the arm's joint_states."""
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    probe = Probe(context, f'/{NAMESPACE}')
+    probe.record('joint_states', JointState, f'/{NAMESPACE}/joint_states',
+                 QoSProfile(depth=100, reliability=ReliabilityPolicy.BEST_EFFORT))
+    executor = SingleThreadedExecutor(context=context)
+    executor.add_node(probe.node)
+    thread = threading.Thread(target=executor.spin, daemon=True)
+    thread.start()
+    yield probe
+    executor.shutdown()
+    probe.node.destroy_node()
+    rclpy.try_shutdown(context=context)
+    thread.join(timeout=DEADLINE_S)
+
+
+def _joint_states_with_tf(probe):
+    """Return a joint_states message and the /tf message stamped like it."""
+    tf = probe.wait_for('tf', lambda message: any(
+        stamp_ns(t.header) == stamp_ns(j.header)
+        for j in probe.messages['joint_states'] for t in message.transforms))
+    stamp = stamp_ns(tf.transforms[0].header)
+    joints = probe.wait_for('joint_states', lambda message: stamp_ns(message.header) == stamp)
+    return joints, tf
+
+
+@pytest.mark.launch(fixture=demo)
+def test_tf_follows_joint_states_with_prefixed_frames(probe):
+    joints, tf = _joint_states_with_tf(probe)
+    frames = (CHAIN.base_frame,) + CHAIN.link_frames
+    assert [t.header.frame_id for t in tf.transforms] == [PREFIX + f for f in frames[:-1]]
+    assert [t.child_frame_id for t in tf.transforms] == [PREFIX + f for f in frames[1:]]
+    q = [dict(zip(joints.name, joints.position))[name] for name in CHAIN.joint_names]
+    A = CHAIN.link_transforms(q)
+    xyz = [[t.transform.translation.x, t.transform.translation.y, t.transform.translation.z]
+           for t in tf.transforms]
+    quat = [[t.transform.rotation.x, t.transform.rotation.y, t.transform.rotation.z,
+             t.transform.rotation.w] for t in tf.transforms]
+    np.testing.assert_allclose(xyz, A[:, :3, 3], atol=1e-12)
+    np.testing.assert_allclose(quat, rotation_to_quaternion(A[:, :3, :3]), atol=1e-12)
+
+
+@pytest.mark.launch(fixture=demo)
+def test_tf_static_holds_the_fixed_frames(probe):
+    message = probe.wait_for('tf_static', lambda message: len(message.transforms) == 2)
+    assert [(t.header.frame_id, t.child_frame_id) for t in message.transforms] == [
+        (CHAIN.world_frame, PREFIX + CHAIN.base_frame),
+        (PREFIX + CHAIN.link_frames[-1], PREFIX + CHAIN.tool_frame)]
+
+
+@pytest.mark.launch(fixture=demo)
+def test_friction_torque_follows_joint_velocities(probe):
+    friction = probe.wait_for('friction', lambda message: any(
+        stamp_ns(j.header) == stamp_ns(message.header) for j in probe.messages['joint_states']))
+    joints = probe.wait_for(
+        'joint_states', lambda message: stamp_ns(message.header) == stamp_ns(friction.header))
+    assert list(friction.name) == list(CHAIN.joint_names)
+    qd = [dict(zip(joints.name, joints.velocity))[name] for name in CHAIN.joint_names]
+    np.testing.assert_allclose(friction.effort, CHAIN.friction(qd), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.launch(fixture=demo)
+def test_diagnostics_report_every_joint_and_see_the_overshoot(probe):
+    names = {f'dh_kinematics: {joint}' for joint in CHAIN.joint_names} | {'dh_kinematics: arm'}
+    message = probe.wait_for('diagnostics', lambda message: {
+        status.name for status in message.status} == names)
+    assert {status.hardware_id for status in message.status} == {CHAIN.name}
+    probe.wait_for('diagnostics', lambda message: any(
+        status.level == b'\x02' for status in message.status), timeout=3 * DEADLINE_S)
+
+
+@pytest.mark.launch(fixture=demo, shutdown=True)
+def test_every_process_ends_with_exit_code_0():
+    assert sorted(name.rsplit('-', 1)[0] for name in EXIT_CODES) == [
+        'dh_kinematics_node', 'sim_arm']
+    assert set(EXIT_CODES.values()) == {0}
+
+
+def test_the_environment_keeps_dds_on_loopback():
+    assert os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] == 'LOCALHOST'

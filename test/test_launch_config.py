@@ -1,0 +1,126 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""launch_config: what the launch files resolve and check before they start any process."""
+
+from conftest import PACKAGE
+import pytest
+import yaml
+
+from dh_kinematics import launch_config  # noqa: I100
+
+MODELS = ['panda', 'puma560', 'puma560_mdh', 'stanford']
+
+
+def test_builtin_models_are_the_config_files():
+    assert launch_config.builtin_models() == MODELS
+    assert launch_config.model_file('panda') == launch_config.config_dir() / 'panda.yaml'
+
+
+def test_every_argument_has_a_default_and_a_description():
+    arguments = dict(launch_config.NODE_ARGUMENTS, **launch_config.DEMO_ARGUMENTS)
+    assert sorted(arguments) == ['frame_prefix', 'namespace', 'overshoot', 'params_file',
+                                 'rate', 'robot', 'rviz', 'use_sim_time']
+    for name, (default, description) in arguments.items():
+        assert isinstance(default, str), name
+        assert description.endswith('.') and len(description) > 20, name
+
+
+def test_node_settings_defaults():
+    settings = launch_config.node_settings({})
+    assert settings.params_file.name == 'puma560.yaml'
+    assert settings.chain.name == 'puma560'
+    assert (settings.frame_prefix, settings.namespace, settings.use_sim_time) == ('', '', False)
+
+
+def test_params_file_replaces_robot(tmp_path):
+    path = tmp_path / 'my_arm.yaml'
+    path.write_text((PACKAGE / 'config' / 'stanford.yaml').read_text())
+    settings = launch_config.node_settings({
+        'robot': 'panda', 'params_file': str(path), 'frame_prefix': 'left/',
+        'namespace': 'arm', 'use_sim_time': 'True'})
+    assert settings.params_file == path
+    assert settings.chain.name == 'stanford'
+    assert (settings.frame_prefix, settings.namespace, settings.use_sim_time) == (
+        'left/', 'arm', True)
+
+
+@pytest.mark.parametrize('configurations, message', [
+    ({'robot': 'ur5'}, "robot: 'ur5' is not a built-in model; choose one of panda, puma560"),
+    ({'params_file': '/no/such/arm.yaml'}, "params_file: no such file: '/no/such/arm.yaml'"),
+    ({'use_sim_time': 'maybe'}, "use_sim_time: expected true or false, got 'maybe'"),
+])
+def test_bad_node_arguments_are_named(configurations, message):
+    with pytest.raises(ValueError, match=message):
+        launch_config.node_settings(configurations)
+
+
+def test_a_bad_model_file_stops_the_launch_naming_the_parameter(tmp_path):
+    params = yaml.safe_load((PACKAGE / 'config' / 'puma560.yaml').read_text())
+    params['/**']['ros__parameters']['joint2']['qlim'] = [1.0, -1.0]
+    path = tmp_path / 'bad.yaml'
+    path.write_text(yaml.safe_dump(params))
+    with pytest.raises(ValueError, match='joint2.qlim'):
+        launch_config.node_settings({'params_file': str(path)})
+
+
+def test_demo_settings():
+    settings, sim_arm, rviz = launch_config.demo_settings({'robot': 'panda', 'rate': '250'})
+    assert settings.chain.name == 'panda'
+    assert sim_arm == {'rate': 250.0, 'overshoot': 0.05}
+    assert rviz is None
+
+
+@pytest.mark.parametrize('configurations, message', [
+    ({'rate': 'fast'}, "rate: expected a finite number, got 'fast'"),
+    ({'overshoot': 'nan'}, "overshoot: expected a finite number, got 'nan'"),
+    ({'rviz': 'perhaps'}, "rviz: expected true or false, got 'perhaps'"),
+])
+def test_bad_demo_arguments_are_named(configurations, message):
+    with pytest.raises(ValueError, match=message):
+        launch_config.demo_settings(configurations)
+
+
+def test_rviz_fixes_the_prefixed_base_frame(monkeypatch):
+    monkeypatch.setattr(launch_config, '_installed', lambda package: package == 'rviz2')
+    _, _, rviz = launch_config.demo_settings({'robot': 'panda', 'frame_prefix': 'left/',
+                                              'rviz': 'true'})
+    assert rviz == ['-d', str(launch_config.rviz_config()), '-f', 'left/panda_link0']
+    monkeypatch.setattr(launch_config, '_installed', lambda package: False)
+    with pytest.raises(ValueError, match='rviz: true, but the rviz2 package is not installed'):
+        launch_config.demo_settings({'rviz': 'true'})
+
+
+def test_rviz_config_shows_tf_in_the_fixed_frame():
+    config = yaml.safe_load(launch_config.rviz_config().read_text())
+    manager = config['Visualization Manager']
+    displays = {display['Class']: display for display in manager['Displays']}
+    assert displays['rviz_default_plugins/TF']['Enabled'] is True
+    assert displays['rviz_default_plugins/TF']['Show Names'] is True
+    assert displays['rviz_default_plugins/Grid']['Reference Frame'] == '<Fixed Frame>'
+    assert manager['Global Options']['Fixed Frame'] == 'base_link'
+
+
+@pytest.mark.parametrize('text, value', [
+    ('true', True), ('False', False), ('1', True), ('0', False), (' on ', True), ('no', False)])
+def test_parse_bool(text, value):
+    assert launch_config.parse_bool('rviz', text) is value
+
+
+def test_launch_files_are_installed_with_the_configs():
+    setup = (PACKAGE / 'setup.py').read_text()
+    assert "glob('launch/*.launch.py')" in setup and "glob('config/*.rviz')" in setup
+    assert sorted(path.name for path in (PACKAGE / 'launch').glob('*.launch.py')) == [
+        'demo.launch.py', 'dh_kinematics.launch.py']
