@@ -111,6 +111,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
     parser.add_argument('--robot', default='puma560', help='a built-in model: ' +
                         ', '.join(launch_config.builtin_models()))
+    parser.add_argument('--params-file', default='',
+                        help='a parameter file of your own; replaces --robot')
     parser.add_argument('--duration', type=float, default=15.0,
                         help='seconds to run; 0 runs until Ctrl-C')
     parser.add_argument('--overshoot', type=float, default=0.05,
@@ -120,7 +122,7 @@ def main(argv=None):
     import rclpy
 
     try:
-        params = str(launch_config.model_file(args.robot))
+        params = str(launch_config.model_file(args.robot, args.params_file))
         chain = launch_config.load_model(params)
     except ValueError as error:
         parser.error(str(error))
