@@ -9,7 +9,7 @@ BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.requirements-installed
 PIP_FLAGS := --disable-pip-version-check --quiet
 
-.PHONY: all demo test bench clean
+.PHONY: all demo test bench bench-node soak clean
 
 all: test
 
@@ -38,6 +38,15 @@ $(BENCH_STAMP): requirements/bench.txt
 
 bench: $(BENCH_STAMP)
 	PYTHONPATH=. $(BENCH_VENV)/bin/python bench/bench_core.py
+
+# The node against a minimal rclpy baseline at 100 Hz, 1 kHz and flat out; prints a table and
+# writes bench/results/node_rate.json (see README). About 4 minutes.
+bench-node: $(STAMP)
+	$(VPY) bench/node_rate.py
+
+# The node at 1 kHz for 10 minutes: memory growth and loss; writes bench/results/soak.json.
+soak: $(STAMP)
+	$(VPY) bench/soak.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build install log .pytest_cache

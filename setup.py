@@ -31,7 +31,7 @@ setup(
         (os.path.join('share', package_name, 'launch'), glob('launch/*.launch.py')),
     ],
     install_requires=['setuptools', 'numpy'],
-    extras_require={'yaml': ['PyYAML'], 'test': ['pytest']},
+    extras_require={'yaml': ['PyYAML'], 'test': ['pytest', 'hypothesis']},
     zip_safe=True,
     maintainer='dh_kinematics maintainers',
     maintainer_email='maintainers@dh-kinematics.org',

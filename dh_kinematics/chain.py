@@ -26,7 +26,7 @@ from dh_kinematics import display
 from dh_kinematics import model_params
 from dh_kinematics.checks import (
     check_array, check_joint_array, check_transform, InvalidFieldError)
-from dh_kinematics.dh_transforms import chain_poses, dh_transforms, fixed_transforms
+from dh_kinematics.dh_transforms import chain_poses, dh_transforms, fixed_transforms, link_poses
 from dh_kinematics.dynamics import ChainDynamics
 from dh_kinematics.link import friction_torque, Link
 from dh_kinematics.rne import LinkConstants
@@ -103,7 +103,8 @@ class Chain(ChainDynamics):
         self._a, self._alpha, self._d, self._theta = map(column, ('a', 'alpha', 'd', 'theta'))
         self._offset = column('offset')
         self._fixed = fixed_transforms(self._a, self._alpha)
-        self._float_constants = (self._a.tolist(), np.cos(self._alpha).tolist(),
+        self._a_list, self._alpha_list = self._a.tolist(), self._alpha.tolist()
+        self._float_constants = (self._a_list, np.cos(self._alpha).tolist(),
                                  np.sin(self._alpha).tolist(), self._base[:3].tolist())
         self._sign = np.array([-1.0 if link.flip else 1.0 for link in links])
         self._prismatic = np.array([link.isprismatic() for link in links])
@@ -223,6 +224,24 @@ class Chain(ChainDynamics):
         q, single = self._joint_input('q', q)
         A = self._link_transforms(q)
         return A[0] if single else A
+
+    def link_poses(self, q):
+        """
+        Each link's own transform for one configuration, as a translation and a quaternion.
+
+        Returns
+        -------
+        poses : array, shape (n, 7)
+            Per link [x, y, z, qx, qy, qz, qw]: the translation of :meth:`link_transforms` in
+            m and its rotation as a unit quaternion (ROS order, qw >= 0).
+
+        """
+        q, single = self._joint_input('q', q)
+        if not single:
+            raise ValueError(f'q: one configuration of shape ({self.n},) expected, '
+                             f'got shape {q.shape}')
+        flat = link_poses(*self._dh_floats(q[0]), self._a_list, self._alpha_list, self.mdh)
+        return np.array(flat).reshape(self.n, 7)
 
     def _fkine_all(self, q):
         if q.shape[0] == 1:

@@ -126,6 +126,42 @@ def chain_poses(theta, d, a, cos_alpha, sin_alpha, T_world_base, modified):
     return flat
 
 
+def link_poses(theta, d, a, alpha, modified):
+    """
+    Each link's own transform as a translation and a unit quaternion, with Python floats.
+
+    The rotation of a DH link is two elementary rotations, so its quaternion follows from the
+    half angles exactly: Rz(theta) Rx(alpha) for standard DH, Rx(alpha) Rz(theta) for modified.
+
+    Parameters
+    ----------
+    theta, d, a, alpha : sequence of float, length n
+        Joint angle (rad), offset (m), length (m) and twist (rad) of each link, joint values
+        substituted.
+    modified : bool
+        True for modified DH.
+
+    Returns
+    -------
+    flat : list of float, length 7 n
+        Per link [x, y, z, qx, qy, qz, qw], translation in m, quaternion in ROS order with
+        qw >= 0.
+
+    """
+    flat = []
+    cos, sin = math.cos, math.sin
+    for t, dj, aj, al in zip(theta, d, a, alpha):
+        ct2, st2, ca2, sa2 = cos(0.5 * t), sin(0.5 * t), cos(0.5 * al), sin(0.5 * al)
+        if modified:
+            pose = [aj, -dj * sin(al), dj * cos(al), ct2 * sa2, -st2 * sa2, st2 * ca2, ct2 * ca2]
+        else:
+            pose = [aj * cos(t), aj * sin(t), dj, ct2 * sa2, st2 * sa2, st2 * ca2, ct2 * ca2]
+        if pose[6] < 0.0:
+            pose[3:] = [-pose[3], -pose[4], -pose[5], -pose[6]]
+        flat += pose
+    return flat
+
+
 def rotation_to_quaternion(R):
     """
     Return the unit quaternions of rotation matrices, in ROS order [x, y, z, w], w >= 0.

@@ -21,10 +21,11 @@ dropped message and every ignored entry is counted.
 """
 
 from collections import Counter, namedtuple
+from math import isfinite
 
 import numpy as np
 
-Update = namedtuple('Update', 'dropped notes stamp_ns positions velocities')
+Update = namedtuple('Update', 'dropped notes stamp_ns positions velocities q qd')
 Update.__doc__ = """What one message changed.
 
 dropped : str or None
@@ -34,14 +35,18 @@ notes : tuple of str
     'non_finite_velocity', 'velocity_length') and 'zero_stamp' when the stamp was replaced.
 stamp_ns : int
     The stamp to publish with, in ns.
-positions : array of int
+positions : tuple of int
     Indices (model order) of the joints whose position this message set.
-velocities : array of int
+velocities : tuple of int
     Indices of the joints whose velocity this message set.
+q, qd : tuple of float
+    Those positions (rad or m) and velocities (rad/s or m/s).
 """
 
-DROP_REASONS = ('empty', 'length_mismatch', 'duplicate_name', 'no_known_joint', 'old_stamp',
-                'repeated_stamp')
+DROP_REASONS = ('empty', 'length_mismatch', 'duplicate_name', 'no_known_joint', 'bad_stamp',
+                'old_stamp', 'repeated_stamp')
+# A stamp must fit builtin_interfaces/Time once normalised: int32 seconds.
+STAMP_RANGE_NS = (-2 ** 31 * 1_000_000_000, 2 ** 31 * 1_000_000_000)
 
 
 class JointStateCache:
@@ -65,6 +70,7 @@ class JointStateCache:
         self.received_ns = np.full(n, -1, dtype=np.int64)
         self.non_finite = np.zeros(n, dtype=bool)
         self.counts = Counter()
+        self._last_names, self._last_match = None, None
 
     def update(self, names, positions, velocities, stamp_ns, now_ns):
         """
@@ -77,6 +83,8 @@ class JointStateCache:
         - a name twice: dropped ('duplicate_name');
         - names the model does not have are ignored ('unknown_joint'); none known: dropped
           ('no_known_joint');
+        - a stamp whose seconds do not fit int32 once nanoseconds over 1e9 are carried: dropped
+          ('bad_stamp');
         - stamp 0: replaced by ``now_ns`` ('zero_stamp');
         - a stamp older than, or equal to, the last one of any joint in the message: dropped
           ('old_stamp', 'repeated_stamp'), as TF would refuse it;
@@ -102,54 +110,72 @@ class JointStateCache:
 
         """
         count = len(names)
-        dropped = None
-        if count == 0:
-            dropped = 'empty'
-        elif len(positions) != count:
-            dropped = 'length_mismatch'
-        elif len(set(names)) != count:
-            dropped = 'duplicate_name'
-        notes = []
-        known = [(k, self._index[name]) for k, name in enumerate(names) if name in self._index]
-        if dropped is None and len(known) < count:
-            notes.append('unknown_joint')
-        if dropped is None and not known:
-            dropped = 'no_known_joint'
+        dropped, notes, message_rows, joints = self._match(names)
+        notes = list(notes)
+        if count and len(positions) != count:
+            dropped, notes = 'length_mismatch', []
+        if dropped is None and not STAMP_RANGE_NS[0] <= stamp_ns < STAMP_RANGE_NS[1]:
+            dropped = 'bad_stamp'
         if dropped is None:
-            message_rows = [k for k, _ in known]
-            joints = np.array([j for _, j in known])
             if stamp_ns == 0:
                 stamp_ns = now_ns
                 notes.append('zero_stamp')
-            last = self.stamps_ns[joints].max()
+            last = max(self.stamps_ns[j] for j in joints)
             if stamp_ns <= last:
                 dropped = 'old_stamp' if stamp_ns < last else 'repeated_stamp'
         if dropped is not None:
             self.counts[dropped] += 1
-            empty = np.zeros(0, dtype=int)
-            return Update(dropped, tuple(notes), stamp_ns, empty, empty)
-
-        values = np.asarray(positions, dtype=float)[message_rows]
-        finite = np.isfinite(values)
-        if not finite.all():
+            return Update(dropped, tuple(notes), stamp_ns, (), (), (), ())
+        # Python floats: for a handful of joints, numpy's per-call overhead costs more.
+        values = np.asarray(positions, dtype=float).tolist()
+        moved, q, finite = [], [], []
+        for k, j in zip(message_rows, joints):
+            value = values[k]
+            finite.append(isfinite(value))
+            self.non_finite[j] = not finite[-1]
+            if finite[-1]:
+                self.positions[j] = value
+                moved.append(j)
+                q.append(value)
+        if len(moved) < len(joints):
             notes.append('non_finite_position')
-        self.positions[joints[finite]] = values[finite]
-        self.non_finite[joints] = ~finite
-        with_velocity = joints[:0]
+        with_velocity, qd = [], []
         if len(velocities) == count:
-            rates = np.asarray(velocities, dtype=float)[message_rows]
-            rate_finite = np.isfinite(rates)
-            if not rate_finite.all():
+            rates = np.asarray(velocities, dtype=float).tolist()
+            for k, j, position_finite in zip(message_rows, joints, finite):
+                rate = rates[k]
+                if isfinite(rate) and position_finite:
+                    self.velocities[j] = rate
+                    with_velocity.append(j)
+                    qd.append(rate)
+            if not all(isfinite(rates[k]) for k in message_rows):
                 notes.append('non_finite_velocity')
-            with_velocity = joints[rate_finite & finite]
-            self.velocities[with_velocity] = rates[rate_finite & finite]
         elif len(velocities):
             notes.append('velocity_length')
         self.stamps_ns[joints] = stamp_ns
         self.received_ns[joints] = now_ns
         self.counts['accepted'] += 1
         self.counts.update(notes)
-        return Update(None, tuple(notes), stamp_ns, joints[finite], with_velocity)
+        return Update(None, tuple(notes), stamp_ns, tuple(moved), tuple(with_velocity),
+                      tuple(q), tuple(qd))
+
+    def _match(self, names):
+        """Return (dropped, notes, message rows, joints) for a list of names, remembered."""
+        if names == self._last_names:
+            return self._last_match
+        count = len(names)
+        dropped = None
+        if count == 0:
+            dropped = 'empty'
+        elif len(set(names)) != count:
+            dropped = 'duplicate_name'
+        known = [(k, self._index[name]) for k, name in enumerate(names) if name in self._index]
+        notes = ('unknown_joint',) if dropped is None and len(known) < count else ()
+        if dropped is None and not known:
+            dropped = 'no_known_joint'
+        match = (dropped, notes, [k for k, _ in known], [j for _, j in known])
+        self._last_names, self._last_match = list(names), match
+        return match
 
     def reset_stamps(self, now_ns):
         """Forget the last stamps after the clock jumped back; restart the stale timers."""

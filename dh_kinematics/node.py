@@ -23,17 +23,19 @@ from collections import namedtuple
 import sys
 import time
 
-from dh_kinematics import limit_monitor, node_params, ros_messages, tf_frames
+from dh_kinematics import cdr, limit_monitor, node_params, ros_messages, tf_frames
 from dh_kinematics.chain import Chain
 from dh_kinematics.joint_state_cache import JointStateCache
 from dh_kinematics.ros_main import run
-from dh_kinematics.ros_parameters import declare, declare_model
+from dh_kinematics.ros_parameters import declare, declare_model, refusal
+from dh_kinematics.stream_math import StreamMath
 from diagnostic_msgs.msg import DiagnosticArray
 import numpy as np
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.qos_overriding_options import QoSOverridingOptions
+from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
 from tf2_msgs.msg import TFMessage
 
@@ -47,7 +49,7 @@ TF_STATIC_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
 JOINT_STATES_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.BEST_EFFORT)
 LOG_EVERY_S = 5.0
 
-Model = namedtuple('Model', 'chain names prefix')
+Model = namedtuple('Model', 'chain names prefix math messages')
 
 
 class DhKinematicsNode(Node):
@@ -61,6 +63,8 @@ class DhKinematicsNode(Node):
         self._settings = self._read_settings(self._values())
         self._cache = JointStateCache(self._model.chain.joint_names)
         self._levels = None
+        self._full_check_ns = 0
+        self._reader = cdr.JointStateReader()
         self._received = 0
         self._rate = (0, time.monotonic(), 0.0)
         self._last_now_ns = 0
@@ -71,10 +75,10 @@ class DhKinematicsNode(Node):
         self._friction = self.create_publisher(JointState, '~/friction_torque', 10)
         self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
         self.create_subscription(
-            JointState, 'joint_states', self._on_joint_states, JOINT_STATES_QOS,
+            JointState, 'joint_states', self._on_joint_states, JOINT_STATES_QOS, raw=True,
             qos_overriding_options=QoSOverridingOptions.with_default_policies())
         self._timer = self.create_timer(self._settings['diagnostics.period'],
-                                        self._publish_diagnostics)
+                                        self._on_timer)
         self._pending = None
         self.add_on_set_parameters_callback(self._check_change)
         self.add_post_set_parameters_callback(self._apply_change)
@@ -93,11 +97,25 @@ class DhKinematicsNode(Node):
     def _make_model(self, values):
         chain = Chain.from_params(node_params.model_values(values))
         prefix = values['frame_prefix']
-        return Model(chain, tf_frames.frame_names(chain, prefix), prefix)
+        names = tf_frames.frame_names(chain, prefix)
+        return Model(chain, names, prefix, StreamMath(chain, values['diagnostics.warn_margin']),
+                     ros_messages.SerializedMessages(names, chain.joint_names))
 
     @staticmethod
     def _read_settings(values):
         return {spec.name: values[spec.name] for spec in node_params.NODE}
+
+    def set_parameters_atomically(self, parameter_list):
+        """Refuse undeclared or wrongly typed parameters by name, then set as rclpy does."""
+        reason = refusal(self, parameter_list)
+        if reason is not None:
+            self.get_logger().warning(f'parameter change refused: {reason}')
+            return SetParametersResult(successful=False, reason=reason)
+        return super().set_parameters_atomically(parameter_list)
+
+    def set_parameters(self, parameter_list):
+        """Set each parameter on its own, as rclpy does, with the checks above."""
+        return [self.set_parameters_atomically([parameter]) for parameter in parameter_list]
 
     def _check_change(self, parameters):
         """Validate a change as a whole; refuse it with the reason, or keep it for applying."""
@@ -116,16 +134,18 @@ class DhKinematicsNode(Node):
         (self._model, settings), self._pending = self._pending, None
         if settings['diagnostics.period'] != self._settings['diagnostics.period']:
             self._timer.cancel()
-            self._timer = self.create_timer(settings['diagnostics.period'],
-                                            self._publish_diagnostics)
+            self._timer = self.create_timer(settings['diagnostics.period'], self._on_timer)
         self._settings = settings
+        self._full_check_ns = 0  # limits, margin or timeout may have changed
         self._publish_static()
         self.get_logger().info(f'model updated: {", ".join(p.name for p in parameters)}')
 
     # Publishing ---------------------------------------------------------------------------
 
     def _now_ns(self):
-        now_ns = self.get_clock().now().nanoseconds
+        clock = self.get_clock()
+        # Without sim time the ROS clock is the system clock; time.time_ns() reads it faster.
+        now_ns = clock.now().nanoseconds if clock.ros_time_is_active else time.time_ns()
         if now_ns < self._last_now_ns:
             self._cache.reset_stamps(now_ns)
             self._log('clock_jump', 'the clock jumped back; accepting older stamps from now on')
@@ -142,36 +162,49 @@ class DhKinematicsNode(Node):
         frames = tf_frames.static_frames(self._model.chain, self._model.names)
         self._tf_static.publish(ros_messages.tf_message(frames, self.get_clock().now().to_msg()))
 
-    def _on_joint_states(self, message):
+    def _on_joint_states(self, data):
+        """Take one serialized JointState: update the cache, publish TF and friction."""
         now_ns = self._now_ns()
-        stamp_ns = message.header.stamp.sec * 1_000_000_000 + message.header.stamp.nanosec
-        update = self._cache.update(message.name, message.position, message.velocity,
-                                    stamp_ns, now_ns)
+        try:
+            stamp_ns, names, positions, velocities = self._reader.read(data)
+        except ValueError:  # not plain CDR: let the middleware decode it
+            message = deserialize_message(data, JointState)
+            stamp_ns = message.header.stamp.sec * 1_000_000_000 + message.header.stamp.nanosec
+            names, positions, velocities = message.name, message.position, message.velocity
+        update = self._cache.update(names, positions, velocities, stamp_ns, now_ns)
         self._received += 1
         if update.dropped:
             self._log(update.dropped, f'dropped a joint_states message: {update.dropped}')
         for note in update.notes:
             self._log(note, f'joint_states: {note.replace("_", " ")}')
         model = self._model
-        time_msg = ros_messages.stamp(update.stamp_ns)
-        if len(update.positions):
-            frames = tf_frames.moving_frames(model.chain, model.names, self._cache.positions,
-                                             update.positions)
-            self._tf.publish(ros_messages.tf_message(frames, time_msg))
-        if len(update.velocities):
-            joints = update.velocities
-            efforts = model.chain.friction(np.nan_to_num(self._cache.velocities))[joints]
-            self._friction.publish(ros_messages.joint_efforts(
-                [model.chain.joint_names[j] for j in joints], efforts, time_msg))
-        levels = self._joint_levels(now_ns)
-        if self._levels is None or not np.array_equal(levels, self._levels):
-            self._publish_diagnostics(levels, now_ns)
+        joints, moving = update.positions, update.velocities
+        if joints:
+            self._tf.publish(model.messages.tf(joints, update.stamp_ns,
+                                               model.math.link_poses(joints, update.q)))
+        if moving:
+            self._friction.publish(model.messages.efforts(
+                moving, update.stamp_ns, model.math.friction(moving, update.qd)))
+        if self._levels_changed(model, joints, update.q, update.notes, now_ns):
+            self._publish_diagnostics(None, now_ns)
+
+    def _levels_changed(self, model, joints, q, notes, now_ns):
+        """Tell whether a joint's level changed; check every joint only when one might."""
+        levels = self._levels
+        if (levels is None or now_ns >= self._full_check_ns
+                or 'non_finite_position' in notes):
+            return not np.array_equal(self._joint_levels(now_ns), levels)
+        return any(levels[j] != level for j, level in zip(joints, model.math.levels(joints, q)))
 
     def _joint_levels(self, now_ns):
         lower, upper = self._model.chain.qlim.T
         return limit_monitor.joint_levels(
             self._cache, lower, upper, self._settings['diagnostics.warn_margin'],
             self._settings['diagnostics.stale_timeout'], now_ns)
+
+    def _on_timer(self):
+        # No arguments: some executors pass a TimerInfo to callbacks that take one.
+        self._publish_diagnostics()
 
     def _publish_diagnostics(self, levels=None, now_ns=None):
         now_ns = self._now_ns() if now_ns is None else now_ns
@@ -187,6 +220,10 @@ class DhKinematicsNode(Node):
             statuses, self.get_name(), chain.name or self.get_name(),
             ros_messages.stamp(now_ns)))
         self._levels = levels
+        # No joint that is fresh now can go stale before this.
+        fresh = self._cache.received_ns[levels != limit_monitor.STALE]
+        timeout_ns = int(self._settings['diagnostics.stale_timeout'] * 1e9)
+        self._full_check_ns = fresh.min() + timeout_ns if len(fresh) else float('inf')
 
     def _update_rate(self):
         """Return the joint_states rate in Hz over the last diagnostics period or longer."""

@@ -16,26 +16,67 @@
 
 import rclpy
 from rclpy.exceptions import ParameterException
-from rclpy.executors import ExternalShutdownException
+from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+
+try:  # rclpy 7.1.4 (Jazzy) and later
+    from rclpy.experimental import EventsExecutor
+except ImportError:
+    EventsExecutor = None
+
+SPIN_TIMEOUT_S = 0.1
+
+
+def make_executor(context=None):
+    """
+    Return rclpy's EventsExecutor where this rclpy has it, else a SingleThreadedExecutor.
+
+    The EventsExecutor dispatches in C++ and takes about a third less CPU per message. Spin it
+    with ``spin_once`` in a loop (see :func:`spin`): its ``spin()`` busy-waits in some builds.
+    """
+    if EventsExecutor is None:
+        return SingleThreadedExecutor(context=context)
+    return EventsExecutor(context=context)
+
+
+def spin(executor, context=None):
+    """Spin until the context shuts down (Ctrl-C, SIGTERM or ``rclpy.shutdown``)."""
+    try:
+        while rclpy.ok(context=context):
+            executor.spin_once(timeout_sec=SPIN_TIMEOUT_S)
+    except ExternalShutdownException:
+        pass
+    except RuntimeError:  # rclpy's RCLError when a signal shuts the context down mid-call
+        if rclpy.ok(context=context):
+            raise
 
 
 def run(factory, name, args=None):
-    """Build the node with ``factory()`` and spin it; return the process exit code."""
+    """
+    Build the node with ``factory()`` and spin it; return the process exit code.
+
+    0 after Ctrl-C or SIGTERM, at any point once rclpy is initialised (no traceback); 1, with
+    one clear message, when the factory refuses the model.
+    """
     rclpy.init(args=args)
+    node = executor = None
     try:
-        node = factory()
-    except (ValueError, ParameterException) as error:
-        detail = str(error)
-        if 'of type' in detail:
-            detail += ' (write double parameters with a decimal point, e.g. 0.0)'
-        rclpy.logging.get_logger(name).fatal(f'invalid model: {detail}')
-        rclpy.try_shutdown()
-        return 1
-    try:
-        rclpy.spin(node)
+        try:
+            node = factory()
+        except (ValueError, ParameterException) as error:
+            detail = str(error)
+            if 'of type' in detail:
+                detail += ' (write double parameters with a decimal point, e.g. 0.0)'
+            rclpy.logging.get_logger(name).fatal(f'invalid model: {detail}')
+            return 1
+        executor = make_executor()
+        executor.add_node(node)
+        spin(executor)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:
-        node.destroy_node()
+        if executor is not None:
+            executor.shutdown()
+        if node is not None:
+            node.destroy_node()
         rclpy.try_shutdown()
     return 0

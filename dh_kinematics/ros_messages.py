@@ -15,10 +15,16 @@
 """Conversions from the core's plain results to ROS messages (no rclpy node code)."""
 
 from builtin_interfaces.msg import Time
+from dh_kinematics import cdr
+from dh_kinematics.tf_frames import Frames
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import TransformStamped
+import numpy as np
+from rclpy.serialization import serialize_message
 from sensor_msgs.msg import JointState
 from tf2_msgs.msg import TFMessage
+
+TEMPLATES_PER_MODEL = 64
 
 
 def stamp(nanoseconds):
@@ -61,3 +67,91 @@ def diagnostic_array(statuses, node_name, hardware_id, time):
             message=status.message, hardware_id=hardware_id,
             values=[KeyValue(key=key, value=value) for key, value in status.values]))
     return array
+
+
+def _tf_serializer(frames):
+    def serialize(stamps, values):
+        values = np.reshape(values, (len(frames.parents), 7))
+        message = tf_message(frames._replace(translations=values[:, :3],
+                                             rotations=values[:, 3:]), Time())
+        for transform, (sec, nanosec) in zip(message.transforms, stamps):
+            transform.header.stamp = Time(sec=sec, nanosec=nanosec)
+        return serialize_message(message)
+    return serialize
+
+
+def _efforts_serializer(names):
+    def serialize(stamps, values):
+        time = Time(sec=stamps[0][0], nanosec=stamps[0][1])
+        return serialize_message(joint_efforts(names, values, time))
+    return serialize
+
+
+class SerializedMessages:
+    """
+    A model's TFMessages and effort JointStates as ready-to-publish bytes.
+
+    Each distinct set of joints gets a :class:`cdr.Template` (at most ``TEMPLATES_PER_MODEL``);
+    after that, or if a template cannot be made, the methods return message objects instead.
+    ``Publisher.publish`` takes either, and the content is the same.
+
+    Parameters
+    ----------
+    frame_names : tuple of str
+        From :func:`tf_frames.frame_names`: the parent of joint j's frame is
+        ``frame_names[1 + j]``, its child ``frame_names[2 + j]``.
+    joint_names : tuple of str
+        The model's joints.
+
+    """
+
+    def __init__(self, frame_names, joint_names):
+        self._frames, self._joints = frame_names, joint_names
+        self._templates = {}
+
+    def _template(self, key, make):
+        template = self._templates.get(key, False)
+        if template is False:
+            template = None
+            if len(self._templates) < TEMPLATES_PER_MODEL:
+                try:
+                    template = make()
+                except ValueError:
+                    pass
+                self._templates[key] = template
+        return template
+
+    def _tf_frames(self, joints, poses):
+        values = np.reshape(np.asarray(poses, dtype=float), (len(joints), 7))
+        return Frames([self._frames[1 + j] for j in joints], [self._frames[2 + j] for j in joints],
+                      values[:, :3], values[:, 3:])
+
+    def tf(self, joints, stamp_ns, poses):
+        """
+        Return the TFMessage of the chosen links, all stamped ``stamp_ns``.
+
+        Parameters
+        ----------
+        joints : tuple of int
+            Joint indices; each publishes its link's frame.
+        stamp_ns : int
+            Stamp in ns.
+        poses : sequence of float, length 7 len(joints)
+            Per joint [x, y, z, qx, qy, qz, qw], as :meth:`StreamMath.link_poses` gives.
+
+        """
+        template = self._template(('tf', joints), lambda: cdr.Template(
+            _tf_serializer(self._tf_frames(joints, [0.0] * 7 * len(joints))), len(joints),
+            7 * len(joints)))
+        if template is None:
+            return tf_message(self._tf_frames(joints, poses), stamp(stamp_ns))
+        return template.fill(stamp_ns, poses)
+
+    def efforts(self, joints, stamp_ns, efforts):
+        """Return the JointState of the chosen joints with ``efforts`` (N m or N), stamped."""
+        names = [self._joints[j] for j in joints]
+        template = self._template(('efforts', joints), lambda: cdr.Template(
+            _efforts_serializer(names), 1, len(joints)))
+        if template is None:
+            return joint_efforts(names, efforts, stamp(stamp_ns))
+        return template.fill(stamp_ns, efforts)

@@ -48,3 +48,25 @@ def declare_model(node):
     for joint in joints:
         names += [declare(node, spec) for spec in joint_specs(joint)]
     return names
+
+
+def refusal(node, parameters):
+    """
+    Return why rclpy would refuse a change, naming the parameter, or None.
+
+    rclpy's own reasons for an undeclared parameter or a wrong type do not say which parameter
+    they mean; these do.
+    """
+    for parameter in parameters:
+        if not node.has_parameter(parameter.name):
+            return f'{parameter.name}: no such parameter'
+        descriptor = node.describe_parameter(parameter.name)
+        if descriptor.dynamic_typing or parameter.type_ == Parameter.Type.NOT_SET:
+            continue
+        if parameter.type_.value != descriptor.type:
+            expected = Parameter.Type(descriptor.type).name.lower().replace('_', ' ')
+            hint = (' (write doubles with a decimal point, e.g. 1.0)'
+                    if parameter.type_ in (Parameter.Type.INTEGER, Parameter.Type.INTEGER_ARRAY)
+                    else '')
+            return f'{parameter.name}: must be of type {expected}, got {parameter.value!r}{hint}'
+    return None

@@ -47,6 +47,8 @@ class SimArm(Node):
         self._publisher = self.create_publisher(JointState, 'joint_states', 10)
         self._start = self.get_clock().now()
         self.create_timer(1.0 / rate, self._publish)
+        self.get_logger().info(f'sweeping {self._chain.name or "arm"} ({self._chain.n} joints) '
+                               f'at {rate:g} Hz, overshoot {self._overshoot:g}')
 
     def _publish(self):
         now = self.get_clock().now()

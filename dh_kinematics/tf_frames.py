@@ -61,8 +61,9 @@ def moving_frames(chain, names, positions, joints):
 
     """
     q = np.where(np.isfinite(positions), positions, 0.0)
-    T = chain.link_transforms(q)[joints]
-    return _frames([names[1 + j] for j in joints], [names[2 + j] for j in joints], T)
+    poses = chain.link_poses(q)[joints]
+    return Frames([names[1 + j] for j in joints], [names[2 + j] for j in joints],
+                  poses[:, :3], poses[:, 3:])
 
 
 def static_frames(chain, names):

@@ -18,8 +18,13 @@ import json
 import pathlib
 
 from dh_kinematics import Chain, Link
+from hypothesis import settings
 import numpy as np
 import pytest
+
+# Property-based tests draw from a fixed seed: every run tries the same examples.
+settings.register_profile('seeded', derandomize=True, database=None, print_blob=True)
+settings.load_profile('seeded')
 
 DATA = pathlib.Path(__file__).parent / 'data'
 PACKAGE = pathlib.Path(__file__).parents[1]

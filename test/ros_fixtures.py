@@ -20,6 +20,10 @@ in a background thread. Waiting is always on a condition with a deadline, never 
 """
 
 import os
+import select
+import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -99,6 +103,13 @@ class Probe:
         (publisher or self.reliable).publish(message)
         return stamp_ns
 
+    def send_fields(self, names, positions, velocities, sec, nanosec):
+        """Publish a JointState of any content, as it is, on the reliable publisher."""
+        message = JointState(name=list(names), position=list(positions),
+                             velocity=list(velocities))
+        message.header.stamp.sec, message.header.stamp.nanosec = sec, nanosec
+        self.reliable.publish(message)
+
     def wait_until(self, predicate, what, timeout=DEADLINE_S):
         """Re-check ``predicate`` every 10 ms, and whenever a message arrives, until true."""
         deadline = time.monotonic() + timeout
@@ -137,3 +148,60 @@ class Running:
         self.probe.node.destroy_node()
         rclpy.try_shutdown(context=self.context)
         self.thread.join(timeout=DEADLINE_S)
+
+
+class Streamer:
+    """Publish joint_states from the probe on a timer, recording each stamp's positions."""
+
+    def __init__(self, probe, names, configurations, period=0.005):
+        self.probe, self.names = probe, list(names)
+        self.configurations = configurations
+        self.sent = {}
+        self.lock = threading.Lock()
+        self.timer = probe.node.create_timer(period, self._send)
+
+    def _send(self):
+        q = self.configurations[len(self.sent) % len(self.configurations)]
+        stamp = self.probe.send(self.names, q)
+        with self.lock:
+            self.sent[stamp] = q
+
+    def count(self):
+        """Return how many messages were sent so far."""
+        with self.lock:
+            return len(self.sent)
+
+    def stop(self):
+        """Stop sending; return the last stamp sent, in ns."""
+        self.timer.cancel()
+        self.probe.node.destroy_timer(self.timer)
+        with self.lock:
+            return max(self.sent)
+
+
+def start_node(module, ros_args):
+    """Start ``python -m module --ros-args ...`` in a process; wait for its first log line."""
+    process = subprocess.Popen([sys.executable, '-m', module, '--ros-args'] + ros_args,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = _read_line(process, DEADLINE_S)
+    if '[INFO]' not in line:
+        process.kill()
+        raise AssertionError(f'{module} did not start: {line}{process.communicate()[1]}')
+    return process
+
+
+def _read_line(process, timeout):
+    ready = select.select([process.stderr], [], [], timeout)[0]
+    return process.stderr.readline() if ready else ''
+
+
+def interrupt(process, sig=signal.SIGINT, timeout=DEADLINE_S):
+    """Send ``sig``; return (exit code, stderr), killing the process after ``timeout``."""
+    process.send_signal(sig)
+    try:
+        _, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, err = process.communicate()
+        return None, err
+    return process.returncode, err

@@ -159,6 +159,11 @@ def test_a_good_parameter_change_is_applied_atomically(running):
     ('panda_joint4.type', 'hinge', 'panda_joint4.type: must be'),
     ('convention', 'std', 'convention: must be'),
     ('gravity', [0.0, 9.81], 'gravity: must be an array of numbers of shape (3,)'),
+    ('panda_joint1.a', 'long', 'panda_joint1.a'),
+    ('panda_joint2.qlim', [1.0], 'panda_joint2.qlim: must be'),
+    ('panda_joint2.r', [0.0, 0.0], 'panda_joint2.r: must be'),
+    ('panda_joint9.a', 0.1, 'panda_joint9.a'),
+    ('base.xyz', [0.0, math.inf, 0.0], 'base.xyz: must not contain NaN or inf'),
 ])
 def test_a_bad_parameter_change_is_refused_over_the_service(running, name, value, reason):
     before = running.node._model

@@ -1,0 +1,180 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+Node throughput benchmark: dh_kinematics_node against a minimal rclpy baseline.
+
+Each node runs in a process of its own: the baseline (receive JointState, republish 7
+precomputed transforms), the same baseline on serialized messages (``baseline_raw``: bytes in,
+bytes out, as the dh_kinematics node does it) and dh_kinematics_node on the 7-joint Panda with
+friction (with a subscriber) and diagnostics on. All three use the same executor. A driver
+process publishes joint_states at 100 Hz, at 1 kHz and as fast as it
+can; a raw /tf subscription here records every arrival. Then a ramp of rates finds the highest
+one with no loss. For each run it reports messages sent, received on /tf and lost; the latency
+from publish to arrival on /tf (p50, p99, max); and the node's CPU in % of one core and per
+message. Prints a table and writes JSON.
+
+    .venv/bin/python bench/node_rate.py [--duration 5] [--json bench/results/node_rate.json]
+"""
+
+import argparse
+import json
+import pathlib
+import select
+import sys
+import time
+
+import numpy as np
+from rate_tools import (cpu_seconds, PANDA, ROOT, ros_environment, start, stop,
+                        target_command, TfReceiver)
+
+TARGETS = ('baseline', 'baseline_raw', 'dh_kinematics')
+RAMP_HZ = (500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 6000, 8000)
+
+
+def measure(receiver, pid, rate, duration):
+    """Drive one node at ``rate`` Hz (0: flat out) for ``duration`` s; return the results."""
+    return measure_with(receiver, pid, rate, duration, None, None)
+
+
+def measure_with(receiver, pid, rate, duration, sample, every):
+    """:func:`measure`, calling ``sample(elapsed s)`` at the start, every ``every`` s, the end."""
+    receiver.clear()
+    driver = start([ROOT / 'bench' / 'drive_joint_states.py', '--params-file', PANDA,
+                    '--rate', rate, '--duration', duration])
+    if driver.stdout.readline().strip() != 'start':
+        raise RuntimeError(f'driver failed: {stop(driver)[1]}')
+    cpu0, wall0 = cpu_seconds(pid), time.monotonic()
+    while sample is not None:
+        sample(time.monotonic() - wall0)
+        if select.select([driver.stdout], [], [], every)[0]:
+            break
+    line = driver.stdout.readline()
+    cpu1, wall1 = cpu_seconds(pid), time.monotonic()
+    if sample is not None:
+        sample(wall1 - wall0)
+    if not line:
+        raise RuntimeError(f'driver failed: {stop(driver)[1]}')
+    report = json.loads(line)
+    stop(driver)
+    _drain(receiver)
+    latency = receiver.between(report['first_ns'], report['last_ns'])
+    received = len(latency)
+    quantiles = np.percentile(latency, [50, 99, 100]) * 1e3 if received else [np.nan] * 3
+    return {
+        'rate_hz': rate, 'sent_rate_hz': round(report['rate_hz'], 1), 'sent': report['sent'],
+        'received': received, 'lost': report['sent'] - received,
+        'friction_received': receiver.friction,
+        'latency_ms': dict(zip(('p50', 'p99', 'max'), np.round(quantiles, 3).tolist())),
+        'cpu_percent': round(100.0 * (cpu1 - cpu0) / (wall1 - wall0), 1),
+        'cpu_us_per_message': round(1e6 * (cpu1 - cpu0) / max(report['sent'], 1), 1),
+    }
+
+
+def _drain(receiver, quiet_s=0.3, limit_s=10.0):
+    """Wait until no /tf message arrived for ``quiet_s`` (at most ``limit_s``)."""
+    end = time.monotonic() + limit_s
+    count = -1
+    while count != len(receiver.arrivals) and time.monotonic() < end:
+        count = len(receiver.arrivals)
+        time.sleep(quiet_s)
+
+
+def bench_target(receiver, target, args):
+    """Run one node through the fixed rates and the ramp; return its results."""
+    node = start(target_command(target))
+    try:
+        receiver.wait_for_publisher()
+        measure(receiver, node.pid, 1000, 1.0)  # warm up
+        runs = [measure(receiver, node.pid, rate, args.duration) for rate in (100, 1000, 0)]
+        ramp = []
+        for rate in RAMP_HZ:
+            ramp.append(measure(receiver, node.pid, rate, args.ramp_duration))
+            if ramp[-1]['lost'] or ramp[-1]['sent_rate_hz'] < 0.95 * rate:
+                break
+        lossless = [run['rate_hz'] for run in ramp if not run['lost']
+                    and run['sent_rate_hz'] >= 0.95 * run['rate_hz']]
+    finally:
+        stop(node)
+        receiver.wait_for_publisher(0)
+    return {'runs': runs, 'ramp': ramp, 'max_lossless_hz': max(lossless, default=0)}
+
+
+def table(results):
+    """Return the results as a Markdown table."""
+    lines = ['| node | rate | sent | received | lost | p50 ms | p99 ms | max ms | CPU % '
+             '| CPU µs/msg |', '|' + '---|' * 10]
+    for target, result in results['targets'].items():
+        for run in result['runs']:
+            rate = f'{run["rate_hz"]} Hz' if run['rate_hz'] else (
+                f'max ({run["sent_rate_hz"]:.0f} Hz)')
+            lat = run['latency_ms']
+            lines.append(f'| {target} | {rate} | {run["sent"]} | {run["received"]} | '
+                         f'{run["lost"]} | {lat["p50"]} | {lat["p99"]} | {lat["max"]} | '
+                         f'{run["cpu_percent"]} | {run["cpu_us_per_message"]} |')
+    lines.append('')
+    for target, result in results['targets'].items():
+        lines.append(f'{target}: highest rate with no loss {result["max_lossless_hz"]} Hz')
+    return '\n'.join(lines)
+
+
+def verdict(results):
+    """Return the targets of the issue, each with its measured value and pass/fail."""
+    base, ours = results['targets']['baseline'], results['targets']['dh_kinematics']
+    at_1k = ours['runs'][1]
+    per_message = at_1k['cpu_us_per_message'] / base['runs'][1]['cpu_us_per_message']
+    lossless = ours['max_lossless_hz'] / max(base['max_lossless_hz'], 1)
+    return [
+        ('no loss at 1 kHz', at_1k['lost'], at_1k['lost'] == 0),
+        ('p99 latency at 1 kHz < 2 ms', at_1k['latency_ms']['p99'],
+         at_1k['latency_ms']['p99'] < 2.0),
+        ('CPU at 1 kHz < 30 % of a core', at_1k['cpu_percent'], at_1k['cpu_percent'] < 30.0),
+        ('CPU per message <= 1.3x baseline', round(per_message, 2), per_message <= 1.3),
+        ('highest lossless rate >= 0.8x baseline', round(lossless, 2), lossless >= 0.8),
+    ]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
+    parser.add_argument('--duration', type=float, default=5.0, help='s per fixed-rate run')
+    parser.add_argument('--ramp-duration', type=float, default=3.0, help='s per ramp step')
+    parser.add_argument('--json', default=str(ROOT / 'bench' / 'results' / 'node_rate.json'))
+    parser.add_argument('--targets', nargs='+', default=list(TARGETS), choices=TARGETS)
+    args = parser.parse_args(argv)
+    ros_environment()
+    receiver = TfReceiver()
+    try:
+        results = {'machine': f'{sys.platform}, {len(__import__("os").sched_getaffinity(0))} '
+                              'cores', 'duration_s': args.duration, 'targets': {}}
+        for target in args.targets:
+            print(f'{target} ...', flush=True)
+            results['targets'][target] = bench_target(receiver, target, args)
+    finally:
+        receiver.close()
+    print(table(results))
+    if {'baseline', 'dh_kinematics'} <= set(results['targets']):
+        results['verdict'] = [
+            {'target': name, 'value': value, 'met': met} for name, value, met in verdict(results)]
+        for name, value, met in verdict(results):
+            print(f'{"met" if met else "MISSED"}: {name} ({value})')
+    path = pathlib.Path(args.json)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(results, indent=1) + '\n')
+    print(f'wrote {path}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

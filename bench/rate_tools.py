@@ -1,0 +1,152 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+Helpers for the node benchmarks: processes, their CPU and memory, and a /tf receiver.
+
+Every process gets ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST and the benchmark's own
+ROS_DOMAIN_ID, so DDS traffic stays on this machine.
+"""
+
+import os
+import pathlib
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PANDA = ROOT / 'config' / 'panda.yaml'
+CLOCK_TICK_S = 1.0 / os.sysconf('SC_CLK_TCK')
+
+
+def ros_environment(domain_id=None):
+    """Set (and return) the environment that keeps DDS on loopback in a domain of our own."""
+    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+    os.environ['ROS_DOMAIN_ID'] = str(domain_id if domain_id is not None
+                                      else 150 + os.getpid() % 50)
+    os.environ['PYTHONUNBUFFERED'] = '1'
+    return dict(os.environ)
+
+
+def start(command):
+    """Start a Python process of this benchmark (``command`` after the interpreter)."""
+    return subprocess.Popen([sys.executable] + [str(part) for part in command],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def target_command(target):
+    """Return the command of a node: ``baseline``, ``baseline_raw`` or ``dh_kinematics``."""
+    if target.startswith('baseline'):
+        return [ROOT / 'bench' / 'baseline_node.py', '--transforms', '7'] + (
+            ['--raw'] if target == 'baseline_raw' else [])
+    return ['-m', 'dh_kinematics.node', '--ros-args', '--params-file', PANDA]
+
+
+def stop(process, timeout=5.0):
+    """SIGINT a process, wait for it, kill it if it hangs; return its stdout and stderr."""
+    if process.poll() is None:
+        process.send_signal(2)
+    try:
+        return process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        return process.communicate()
+
+
+def cpu_seconds(pid):
+    """Return the user + system CPU time of a process, in s (10 ms resolution)."""
+    fields = pathlib.Path(f'/proc/{pid}/stat').read_text().rsplit(')', 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * CLOCK_TICK_S
+
+
+def rss_bytes(pid):
+    """Return the resident memory of a process, in bytes."""
+    for line in pathlib.Path(f'/proc/{pid}/status').read_text().splitlines():
+        if line.startswith('VmRSS:'):
+            return int(line.split()[1]) * 1024
+    raise ValueError(f'pid: no VmRSS for process {pid}')
+
+
+class TfReceiver:
+    """
+    Record the arrival time and stamp of every /tf message, without deserialising it.
+
+    A raw subscription reads the first transform's stamp straight from the CDR bytes
+    (encapsulation 4 bytes, sequence length 4, then sec int32 and nanosec uint32), so the
+    receiver stays far faster than the nodes it measures. Spun in a thread by the executor the
+    nodes use.
+    """
+
+    def __init__(self):
+        import rclpy
+        from sensor_msgs.msg import JointState
+        from tf2_msgs.msg import TFMessage
+        from dh_kinematics.node import TF_QOS
+        from dh_kinematics.ros_main import make_executor, spin
+
+        self._rclpy = rclpy
+        self.context = rclpy.Context()
+        rclpy.init(context=self.context)
+        self.node = rclpy.create_node('bench_receiver', context=self.context)
+        self.arrivals, self.stamps = [], []
+        self.subscription = self.node.create_subscription(
+            TFMessage, '/tf', self._on_tf, TF_QOS, raw=True)
+        # A subscriber on the friction torques too, so that the node really publishes them.
+        self.friction = 0
+        self.node.create_subscription(JointState, '/dh_kinematics/friction_torque',
+                                      self._on_friction, 100, raw=True)
+        self.executor = make_executor(self.context)
+        self.executor.add_node(self.node)
+        self.thread = threading.Thread(target=spin, args=(self.executor, self.context),
+                                       daemon=True)
+        self.thread.start()
+
+    def _on_friction(self, data):
+        self.friction += 1
+
+    def _on_tf(self, data):
+        self.arrivals.append(time.time_ns())
+        sec, nanosec = struct.unpack_from('<iI', data, 8)
+        self.stamps.append(sec * 1_000_000_000 + nanosec)
+
+    def wait_for_publisher(self, count=1, timeout=20.0):
+        """Wait until ``count`` nodes publish on /tf; raise RuntimeError at the deadline."""
+        deadline = time.monotonic() + timeout
+        while self.subscription.get_publisher_count() != count:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f'not {count} /tf publishers within {timeout} s')
+            time.sleep(0.01)
+
+    def clear(self):
+        """Forget what was received."""
+        self.arrivals, self.stamps, self.friction = [], [], 0
+
+    def between(self, first_ns, last_ns):
+        """Return the latencies in s of the messages stamped in [first_ns, last_ns], unique."""
+        arrivals, stamps = np.array(self.arrivals), np.array(self.stamps)
+        inside = (stamps >= first_ns) & (stamps <= last_ns)
+        _, unique = np.unique(stamps[inside], return_index=True)
+        return (arrivals[inside][unique] - stamps[inside][unique]) * 1e-9
+
+    def close(self):
+        """Stop spinning and shut the context down."""
+        self._rclpy.try_shutdown(context=self.context)
+        self.thread.join(timeout=5.0)
+        self.executor.shutdown()
+        self.node.destroy_node()

@@ -1,0 +1,99 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+The node's per-message arithmetic for one model, in Python floats.
+
+For one configuration of a 7-joint arm, numpy's per-call overhead costs more than the
+arithmetic, so the node's hot path uses these float versions. Each gives the same numbers as
+its numpy counterpart (:meth:`Chain.link_poses`, :meth:`Chain.friction`,
+:func:`limit_monitor.joint_levels`), which the tests check.
+"""
+
+from dh_kinematics.dh_transforms import link_poses
+from dh_kinematics.limit_monitor import ERROR, OK, WARN
+
+
+class StreamMath:
+    """
+    Link poses, friction and limit levels of chosen joints, one configuration at a time.
+
+    Parameters
+    ----------
+    chain : Chain
+        The model.
+    margin : float
+        WARN distance from a limit, rad or m.
+
+    """
+
+    def __init__(self, chain, margin):
+        links = chain.links
+        self._joint = [(link.isprismatic(), -1.0 if link.flip else 1.0, link.offset, link.theta,
+                        link.d, link.a, link.alpha) for link in links]
+        self._friction = [(abs(link.G), link.B, link.Tc[0], link.Tc[1]) for link in links]
+        lower, upper = chain.qlim.T
+        self._limits = list(zip(lower.tolist(), upper.tolist(), (lower + margin).tolist(),
+                                (upper - margin).tolist()))
+        self._modified = chain.mdh
+
+    def link_poses(self, joints, q):
+        """
+        Return the transform of each chosen link from its joint value.
+
+        Parameters
+        ----------
+        joints : sequence of int
+            Joint indices (model order).
+        q : sequence of float
+            Their values, rad or m.
+
+        Returns
+        -------
+        flat : list of float
+            Per joint [x, y, z, qx, qy, qz, qw] (m; unit quaternion in ROS order, qw >= 0).
+
+        """
+        theta, d, a, alpha = [], [], [], []
+        for j, value in zip(joints, q):
+            prismatic, sign, offset, theta0, d0, aj, alphaj = self._joint[j]
+            value = value * sign + offset
+            theta.append(theta0 if prismatic else value)
+            d.append(value if prismatic else d0)
+            a.append(aj)
+            alpha.append(alphaj)
+        return link_poses(theta, d, a, alpha, self._modified)
+
+    def friction(self, joints, qd):
+        """Return the friction torque (N m) or force (N) of each chosen joint at ``qd``."""
+        torques = []
+        for j, v in zip(joints, qd):
+            gain, viscous, tc_pos, tc_neg = self._friction[j]
+            coulomb = tc_pos if v > 0 else (tc_neg if v < 0 else 0.0)
+            torques.append(-gain * (viscous * gain * v + coulomb))
+        return torques
+
+    def levels(self, joints, q):
+        """Return the limit level (OK, WARN or ERROR) of each chosen joint at finite ``q``."""
+        levels = []
+        for j, value in zip(joints, q):
+            lower, upper, warn_lower, warn_upper = self._limits[j]
+            if value < lower or value > upper:
+                levels.append(ERROR)
+            elif value < warn_lower or value > warn_upper:
+                levels.append(WARN)
+            else:
+                levels.append(OK)
+        return levels

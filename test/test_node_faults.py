@@ -1,0 +1,193 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+Faults over real DDS: random messages, model changes mid-stream, a source that dies, signals.
+
+Each test keeps DDS on loopback in its own domain (see ros_fixtures) and waits on conditions
+with deadlines, never on sleeps.
+"""
+
+import signal
+import threading
+
+from conftest import PACKAGE
+from dh_kinematics import Chain
+from dh_kinematics.dh_transforms import quaternion_to_matrix
+from hypothesis import given, HealthCheck, settings, strategies as st
+import numpy as np
+import pytest
+from ros_fixtures import interrupt, Probe, Running, stamp_ns, start_node, Streamer
+from test_message_handling import messages
+
+import rclpy  # noqa: I100
+from rclpy.parameter import Parameter  # noqa: I100
+from rclpy.qos import DurabilityPolicy, QoSProfile  # noqa: I100
+from tf2_msgs.msg import TFMessage  # noqa: I100
+
+PANDA = str(PACKAGE / 'config' / 'panda.yaml')
+CHAIN = Chain.from_yaml(PANDA)
+JOINTS = list(CHAIN.joint_names)
+SCHEDULING_S = 0.1  # delivery and timer latency on a loaded 2-core machine
+SWEEP = np.random.default_rng(7).uniform(-1.0, 1.0, size=(40, CHAIN.n)).tolist()
+
+
+@pytest.fixture(scope='module')
+def shared():
+    run = Running(['--params-file', PANDA, '-p', 'diagnostics.period:=0.2'])
+    yield run
+    run.stop()
+
+
+def _poses(message):
+    return np.array([[t.transform.translation.x, t.transform.translation.y,
+                      t.transform.translation.z, t.transform.rotation.x, t.transform.rotation.y,
+                      t.transform.rotation.z, t.transform.rotation.w]
+                     for t in message.transforms])
+
+
+STAMPS = st.tuples(st.integers(-2 ** 31, 2 ** 31 - 1), st.integers(0, 2 ** 32 - 1))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(stream=st.lists(st.tuples(messages(CHAIN), STAMPS), min_size=1, max_size=10))
+def test_random_messages_over_dds_never_break_tf_and_are_all_counted(shared, stream):
+    node, probe = shared.node, shared.probe
+    probe.clear('tf')
+    received = node._received
+    for (names, positions, velocities, _), stamp in stream:
+        probe.send_fields(names, positions, velocities, *stamp)
+    probe.wait_until(lambda: node._received == received + len(stream),
+                     'the node did not take every message')
+    counts = node._cache.counts
+    assert counts['accepted'] + node._cache.dropped_total() == node._received
+    for message in list(probe.messages['tf']):
+        poses = _poses(message)
+        assert np.isfinite(poses).all()
+        np.testing.assert_allclose(np.linalg.norm(poses[:, 3:], axis=1), 1.0, atol=1e-12)
+        for quaternion in poses[:, 3:]:
+            R = quaternion_to_matrix(quaternion)
+            np.testing.assert_allclose(R @ R.T, np.eye(3), atol=1e-12)
+
+
+def test_each_tf_message_belongs_wholly_to_the_old_or_the_new_model():
+    run = Running(['--params-file', PANDA])
+    try:
+        streamer = Streamer(run.probe, JOINTS, SWEEP, period=0.002)
+        run.probe.wait_until(lambda: streamer.count() > 100, 'streaming did not start')
+        result = run.node.set_parameters_atomically([
+            Parameter('frame_prefix', value='new/'), Parameter('panda_joint3.a', value=0.2),
+            Parameter('panda_joint5.d', value=0.5)])
+        assert result.successful
+        sent_at_change = streamer.count()
+        run.probe.wait_until(lambda: streamer.count() > sent_at_change + 100,
+                             'streaming stopped')
+        last = streamer.stop()
+        run.probe.wait_for('tf', lambda m: stamp_ns(m.transforms[0].header) == last)
+        models = {'': CHAIN, 'new/': _changed_chain()}
+        seen = set()
+        for message in list(run.probe.messages['tf']):
+            prefixes = {t.child_frame_id.rpartition('/')[0] + '/' if '/' in t.child_frame_id
+                        else '' for t in message.transforms}
+            assert len(prefixes) == 1, f'a TF message mixes models: {prefixes}'
+            prefix, = prefixes
+            seen.add(prefix)
+            q = streamer.sent[stamp_ns(message.transforms[0].header)]
+            np.testing.assert_allclose(_poses(message), models[prefix].link_poses(q),
+                                       rtol=0, atol=1e-12)
+        assert seen == {'', 'new/'}
+    finally:
+        run.stop()
+
+
+def _changed_chain():
+    params = CHAIN.to_params()
+    params['panda_joint3']['a'], params['panda_joint5']['d'] = 0.2, 0.5
+    return Chain.from_params(params)
+
+
+def test_stale_within_timeout_plus_a_period_and_ok_again_without_a_restart():
+    timeout, period = 0.4, 0.2
+    run = Running(['--params-file', PANDA, '-p', f'diagnostics.stale_timeout:={timeout}',
+                   '-p', f'diagnostics.period:={period}'])
+    try:
+        node = run.node
+        for _ in range(2):
+            streamer = Streamer(run.probe, JOINTS, SWEEP, period=0.01)
+            run.probe.wait_for('diagnostics', lambda d: _arm(d).level == b'\x00')
+            run.probe.wait_until(lambda: streamer.count() > 20, 'streaming did not start')
+            last = streamer.stop()
+            run.probe.clear('diagnostics')
+            stale = run.probe.wait_for('diagnostics', lambda d: _arm(d).level == b'\x03')
+            delay = (stamp_ns(stale.header) - last) * 1e-9
+            assert delay <= timeout + period + SCHEDULING_S, f'STALE after {delay:.3f} s'
+
+            run.probe.clear('diagnostics')
+        assert run.node is node
+    finally:
+        run.stop()
+
+
+def _arm(diagnostics):
+    arm, = [s for s in diagnostics.status if s.name.endswith(': arm')]
+    return arm
+
+
+@pytest.mark.parametrize('module', ['dh_kinematics.node', 'dh_kinematics.sim_arm'])
+@pytest.mark.parametrize('sig', [signal.SIGINT, signal.SIGTERM])
+def test_signals_end_the_process_within_2_s_with_code_0(module, sig):
+    process = start_node(module, ['--params-file', PANDA])
+    code, err = interrupt(process, sig, timeout=2.0)
+    assert code == 0 and 'Traceback' not in err, err
+
+
+def test_two_nodes_side_by_side_publish_only_their_own_frames():
+    left = start_node('dh_kinematics.node', ['--params-file', PANDA, '-r', '__ns:=/left',
+                                             '-p', 'frame_prefix:=l/'])
+    right = start_node('dh_kinematics.node', ['--params-file', PANDA, '-r', '__ns:=/right',
+                                              '-p', 'frame_prefix:=r/'])
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    try:
+        probes = {side: Probe(context, f'/{side}') for side in ('left', 'right')}
+        probes['left'].record('static', TFMessage, '/tf_static', QoSProfile(
+            depth=10, durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        executor = rclpy.executors.SingleThreadedExecutor(context=context)
+        for probe in probes.values():
+            executor.add_node(probe.node)
+        spin = threading.Thread(target=executor.spin, daemon=True)
+        spin.start()
+        probe = probes['left']
+        for side, prefix in (('left', 'l/'), ('right', 'r/')):
+            sender = probes[side]
+            sender.wait_until(lambda: sender.reliable.get_subscription_count() == 1,
+                              f'{side} did not subscribe')
+            stamp = sender.send(JOINTS, SWEEP[0])
+            message = probe.wait_for('tf', lambda m: stamp_ns(m.transforms[0].header) == stamp)
+            assert {t.child_frame_id[:2] for t in message.transforms} == {prefix}
+            assert [m for m in probe.messages['tf'] if stamp_ns(m.transforms[0].header) == stamp
+                    ] == [message]
+
+        def static():  # other tests' nodes may share the domain: look at l/ and r/ only
+            return {t.child_frame_id for m in probe.messages['static'] for t in m.transforms
+                    if t.child_frame_id[:2] in ('l/', 'r/')}
+
+        expected = {'l/panda_link0', 'l/panda_hand_tcp', 'r/panda_link0', 'r/panda_hand_tcp'}
+        probe.wait_until(lambda: static() == expected, 'no static frames of both nodes')
+        executor.shutdown()
+    finally:
+        rclpy.try_shutdown(context=context)
+        for process in (left, right):
+            assert interrupt(process)[0] == 0
