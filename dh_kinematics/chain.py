@@ -199,10 +199,11 @@ class Chain(ChainDynamics):
         d = np.where(self._prismatic, value, self._d)
         return theta, d
 
-    def _dh_floats(self, q):
-        """Theta (rad) and d (m) lists for one configuration q of shape (n,)."""
+    def _dh_floats(self, q, joints=None):
+        """Theta (rad) and d (m) lists for joint values q (floats): all joints, or ``joints``."""
+        rows = self._joint_map if joints is None else [self._joint_map[j] for j in joints]
         theta, d = [], []
-        for value, (prismatic, sign, offset, theta0, d0) in zip(q.tolist(), self._joint_map):
+        for value, (prismatic, sign, offset, theta0, d0) in zip(q, rows):
             value = value * sign + offset
             theta.append(theta0 if prismatic else value)
             d.append(value if prismatic else d0)
@@ -240,13 +241,24 @@ class Chain(ChainDynamics):
         if not single:
             raise ValueError(f'q: one configuration of shape ({self.n},) expected, '
                              f'got shape {q.shape}')
-        flat = link_poses(*self._dh_floats(q[0]), self._a_list, self._alpha_list, self.mdh)
-        return np.array(flat).reshape(self.n, 7)
+        return np.array(self.chosen_link_poses(range(self.n), q[0].tolist())).reshape(self.n, 7)
+
+    def chosen_link_poses(self, joints, q):
+        """
+        :meth:`link_poses` of the chosen links only, unchecked, as a flat list of float.
+
+        For the node's per-message path: ``joints`` are joint indices (model order), ``q``
+        their values (rad or m), and the result is 7 floats per joint, as :meth:`link_poses`.
+        """
+        theta, d = self._dh_floats(q, joints)
+        return link_poses(theta, d, [self._a_list[j] for j in joints],
+                          [self._alpha_list[j] for j in joints], self.mdh)
 
     def _fkine_all(self, q):
         if q.shape[0] == 1:
             # One configuration: Python floats beat numpy's per-call overhead.
-            flat = chain_poses(*self._dh_floats(q[0]), *self._float_constants, self.mdh)
+            flat = chain_poses(*self._dh_floats(q[0].tolist()), *self._float_constants,
+                               self.mdh)
             return np.fromiter(flat, float, len(flat)).reshape(1, self.n + 1, 4, 4)
         A = self._link_transforms(q)
         T = np.empty((q.shape[0], self.n + 1, 4, 4))

@@ -55,7 +55,7 @@ class ChainDynamics:
     def _rigid_body(self, q, qd, qdd, base_acceleration, fext, single):
         """Rigid-body torques, shape (m, n); fext is None or an array of shape (m, 6)."""
         if single:
-            theta, d = self._dh_floats(q[0])
+            theta, d = self._dh_floats(q[0].tolist())
             ct, st = [math.cos(t) for t in theta], [math.sin(t) for t in theta]
             columns = (d, qd[0].tolist(), qdd[0].tolist())
             fext = (0.0,) * 6 if fext is None else tuple(fext[0].tolist())

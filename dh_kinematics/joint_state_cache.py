@@ -142,13 +142,16 @@ class JointStateCache:
         with_velocity, qd = [], []
         if len(velocities) == count:
             rates = np.asarray(velocities, dtype=float).tolist()
+            rates_finite = True
             for k, j, position_finite in zip(message_rows, joints, finite):
                 rate = rates[k]
-                if isfinite(rate) and position_finite:
+                if not isfinite(rate):
+                    rates_finite = False
+                elif position_finite:
                     self.velocities[j] = rate
                     with_velocity.append(j)
                     qd.append(rate)
-            if not all(isfinite(rates[k]) for k in message_rows):
+            if not rates_finite:
                 notes.append('non_finite_velocity')
         elif len(velocities):
             notes.append('velocity_length')

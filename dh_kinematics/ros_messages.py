@@ -16,10 +16,9 @@
 
 from builtin_interfaces.msg import Time
 from dh_kinematics import cdr
-from dh_kinematics.tf_frames import Frames
+from dh_kinematics.tf_frames import link_frames
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import TransformStamped
-import numpy as np
 from rclpy.serialization import serialize_message
 from sensor_msgs.msg import JointState
 from tf2_msgs.msg import TFMessage
@@ -69,11 +68,9 @@ def diagnostic_array(statuses, node_name, hardware_id, time):
     return array
 
 
-def _tf_serializer(frames):
+def _tf_serializer(frame_names, joints):
     def serialize(stamps, values):
-        values = np.reshape(values, (len(frames.parents), 7))
-        message = tf_message(frames._replace(translations=values[:, :3],
-                                             rotations=values[:, 3:]), Time())
+        message = tf_message(link_frames(frame_names, joints, values), Time())
         for transform, (sec, nanosec) in zip(message.transforms, stamps):
             transform.header.stamp = Time(sec=sec, nanosec=nanosec)
         return serialize_message(message)
@@ -121,10 +118,8 @@ class SerializedMessages:
                 self._templates[key] = template
         return template
 
-    def _tf_frames(self, joints, poses):
-        values = np.reshape(np.asarray(poses, dtype=float), (len(joints), 7))
-        return Frames([self._frames[1 + j] for j in joints], [self._frames[2 + j] for j in joints],
-                      values[:, :3], values[:, 3:])
+    def _names(self, joints):
+        return [self._joints[j] for j in joints]
 
     def tf(self, joints, stamp_ns, poses):
         """
@@ -141,17 +136,15 @@ class SerializedMessages:
 
         """
         template = self._template(('tf', joints), lambda: cdr.Template(
-            _tf_serializer(self._tf_frames(joints, [0.0] * 7 * len(joints))), len(joints),
-            7 * len(joints)))
+            _tf_serializer(self._frames, joints), len(joints), 7 * len(joints)))
         if template is None:
-            return tf_message(self._tf_frames(joints, poses), stamp(stamp_ns))
+            return tf_message(link_frames(self._frames, joints, poses), stamp(stamp_ns))
         return template.fill(stamp_ns, poses)
 
     def efforts(self, joints, stamp_ns, efforts):
         """Return the JointState of the chosen joints with ``efforts`` (N m or N), stamped."""
-        names = [self._joints[j] for j in joints]
         template = self._template(('efforts', joints), lambda: cdr.Template(
-            _efforts_serializer(names), 1, len(joints)))
+            _efforts_serializer(self._names(joints)), 1, len(joints)))
         if template is None:
-            return joint_efforts(names, efforts, stamp(stamp_ns))
+            return joint_efforts(self._names(joints), efforts, stamp(stamp_ns))
         return template.fill(stamp_ns, efforts)

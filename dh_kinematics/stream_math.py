@@ -17,12 +17,12 @@
 The node's per-message arithmetic for one model, in Python floats.
 
 For one configuration of a 7-joint arm, numpy's per-call overhead costs more than the
-arithmetic, so the node's hot path uses these float versions. Each gives the same numbers as
-its numpy counterpart (:meth:`Chain.link_poses`, :meth:`Chain.friction`,
-:func:`limit_monitor.joint_levels`), which the tests check.
+arithmetic, so the node's hot path uses these float versions. Friction and limit levels give
+the same numbers as their numpy counterparts (:meth:`Chain.friction`,
+:func:`limit_monitor.joint_levels`), which the tests check; link poses come from
+:meth:`Chain.chosen_link_poses`, the float form of :meth:`Chain.link_poses`.
 """
 
-from dh_kinematics.dh_transforms import link_poses
 from dh_kinematics.limit_monitor import ERROR, OK, WARN
 
 
@@ -41,13 +41,11 @@ class StreamMath:
 
     def __init__(self, chain, margin):
         links = chain.links
-        self._joint = [(link.isprismatic(), -1.0 if link.flip else 1.0, link.offset, link.theta,
-                        link.d, link.a, link.alpha) for link in links]
+        self._chain = chain
         self._friction = [(abs(link.G), link.B, link.Tc[0], link.Tc[1]) for link in links]
         lower, upper = chain.qlim.T
         self._limits = list(zip(lower.tolist(), upper.tolist(), (lower + margin).tolist(),
                                 (upper - margin).tolist()))
-        self._modified = chain.mdh
 
     def link_poses(self, joints, q):
         """
@@ -66,15 +64,7 @@ class StreamMath:
             Per joint [x, y, z, qx, qy, qz, qw] (m; unit quaternion in ROS order, qw >= 0).
 
         """
-        theta, d, a, alpha = [], [], [], []
-        for j, value in zip(joints, q):
-            prismatic, sign, offset, theta0, d0, aj, alphaj = self._joint[j]
-            value = value * sign + offset
-            theta.append(theta0 if prismatic else value)
-            d.append(value if prismatic else d0)
-            a.append(aj)
-            alpha.append(alphaj)
-        return link_poses(theta, d, a, alpha, self._modified)
+        return self._chain.chosen_link_poses(joints, q)
 
     def friction(self, joints, qd):
         """Return the friction torque (N m) or force (N) of each chosen joint at ``qd``."""

@@ -40,6 +40,29 @@ def _frames(parents, children, T):
     return Frames(parents, children, T[:, :3, 3], rotation_to_quaternion(T[:, :3, :3]))
 
 
+def link_frames(names, joints, poses):
+    """
+    Return the transforms of the chosen links from their poses.
+
+    Parameters
+    ----------
+    names : tuple of str
+        From :func:`frame_names`: joint j moves the frame ``names[2 + j]`` in ``names[1 + j]``.
+    joints : sequence of int
+        Joint indices.
+    poses : array-like, shape (len(joints), 7) or (7 len(joints),)
+        Per joint [x, y, z, qx, qy, qz, qw], in m.
+
+    Returns
+    -------
+    frames : Frames
+
+    """
+    poses = np.reshape(np.asarray(poses, dtype=float), (len(joints), 7))
+    return Frames([names[1 + j] for j in joints], [names[2 + j] for j in joints],
+                  poses[:, :3], poses[:, 3:])
+
+
 def moving_frames(chain, names, positions, joints):
     """
     Return the transforms of the links moved by some joints.
@@ -61,9 +84,7 @@ def moving_frames(chain, names, positions, joints):
 
     """
     q = np.where(np.isfinite(positions), positions, 0.0)
-    poses = chain.link_poses(q)[joints]
-    return Frames([names[1 + j] for j in joints], [names[2 + j] for j in joints],
-                  poses[:, :3], poses[:, 3:])
+    return link_frames(names, joints, chain.link_poses(q)[joints])
 
 
 def static_frames(chain, names):
