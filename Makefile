@@ -2,7 +2,23 @@
 # is missing (or when its requirements changed) and is quick when it is already there.
 
 PYTHON ?= python3
+# Which ROS 2 wheels the venv gets: kilted (.venv) by default, or jazzy (.venv-jazzy) with
+# `make test ROS_DISTRO=jazzy`. Only a command-line value counts: the ROS_DISTRO that a sourced
+# ROS install exports does not switch the venv.
+ifeq ($(origin ROS_DISTRO),command line)
+DISTRO := $(ROS_DISTRO)
+else
+DISTRO := kilted
+endif
+ifeq ($(DISTRO),kilted)
 VENV := .venv
+ROS_REQUIREMENTS := requirements/ros.txt
+else ifeq ($(DISTRO),jazzy)
+VENV := .venv-jazzy
+ROS_REQUIREMENTS := requirements/ros-jazzy.txt
+else
+$(error ROS_DISTRO=$(DISTRO): the wheels are pinned for kilted and jazzy only)
+endif
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements-installed
 BENCH_VENV := .venv-bench
@@ -13,11 +29,11 @@ PIP_FLAGS := --disable-pip-version-check --quiet
 
 all: test
 
-# The venv: test tools, ROS 2 wheels, tf2_msgs built from its interface definition (PyPI has no
+# The venv: test tools, ROS 2 wheels of $(DISTRO), tf2_msgs built from its interface definition (PyPI has no
 # wheel for it), and this package installed in editable mode (console scripts on PATH).
-$(STAMP): requirements/test.txt requirements/ros.txt tools/build_tf2_msgs.py setup.py
+$(STAMP): requirements/test.txt $(ROS_REQUIREMENTS) tools/build_tf2_msgs.py setup.py
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
-	$(VPY) -m pip install $(PIP_FLAGS) -r requirements/test.txt -r requirements/ros.txt
+	$(VPY) -m pip install $(PIP_FLAGS) -r requirements/test.txt -r $(ROS_REQUIREMENTS)
 	$(VPY) tools/build_tf2_msgs.py
 	$(VPY) -m pip install $(PIP_FLAGS) --no-deps --no-build-isolation -e .
 	@touch $@
@@ -28,6 +44,7 @@ demo: $(STAMP)
 	$(VPY) -m dh_kinematics.demo --duration $(DURATION)
 
 test: $(STAMP)
+	@echo "make test: ROS 2 $(DISTRO) wheels in $(VENV)"
 	$(VPY) -m pytest test
 
 # Optional: times the core against roboticstoolbox-python and pinocchio (see README).
@@ -49,4 +66,4 @@ soak: $(STAMP)
 	$(VPY) bench/soak.py
 
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) build install log .pytest_cache
+	rm -rf .venv .venv-jazzy $(BENCH_VENV) build install log .pytest_cache

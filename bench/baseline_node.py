@@ -42,8 +42,8 @@ from tf2_msgs.msg import TFMessage
 class Baseline(Node):
     """Republish a fixed TFMessage for every JointState, stamped like it."""
 
-    def __init__(self, transforms, raw=False):
-        super().__init__('baseline')
+    def __init__(self, transforms, raw=False, **kwargs):
+        super().__init__('baseline', **kwargs)
         self._message = TFMessage()
         for i in range(transforms):
             transform = TransformStamped(child_frame_id=f'link{i + 1}')
@@ -77,7 +77,8 @@ def main(argv=None):
     parser.add_argument('--transforms', type=int, default=7, help='transforms per message')
     parser.add_argument('--raw', action='store_true', help='serialized messages in and out')
     args, ros_args = parser.parse_known_args(argv)
-    return run(lambda: Baseline(args.transforms, args.raw), 'baseline', ros_args)
+    return run(lambda **kwargs: Baseline(args.transforms, args.raw, **kwargs), 'baseline',
+               ros_args)
 
 
 if __name__ == '__main__':

@@ -178,8 +178,20 @@ class Chain(ChainDynamics):
         return model_params.chain_from_yaml(cls, path, node_name)
 
     def to_params(self):
-        """Return the ``ros__parameters`` dict (nested) that :meth:`from_params` reads back."""
+        """
+        Return the ``ros__parameters`` dict that :meth:`from_params` reads back.
+
+        Nested, of plain Python numbers, strings, bools and lists: ``yaml.safe_dump`` takes it.
+        """
         return model_params.chain_to_params(self)
+
+    def to_yaml(self, path=None):
+        """
+        Return the model as a ROS 2 parameter file (text); write it to ``path`` if given.
+
+        :meth:`from_yaml` and the node read it back. Needs PyYAML.
+        """
+        return model_params.chain_to_yaml(self, path)
 
     # Kinematics -------------------------------------------------------------------------
 

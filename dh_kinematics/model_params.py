@@ -199,8 +199,37 @@ def chain_from_yaml(chain_class, path, node_name=None):
         raise InvalidFieldError(f'{path}: {error.field}', error.value, error.reason) from None
 
 
+def _plain(value):
+    """Return ``value`` with numpy scalars and arrays turned into Python numbers and lists."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_plain(item) for item in value]
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def chain_to_yaml(chain, path=None):
+    """
+    Return ``chain`` as a ROS 2 parameter file (a ``/**`` block); write it to ``path`` if given.
+
+    Needs PyYAML. Every number is written as a real number, as the node expects.
+    """
+    import yaml
+
+    text = yaml.safe_dump({'/**': {'ros__parameters': chain_to_params(chain)}},
+                          sort_keys=False, default_flow_style=None)
+    if path is not None:
+        with open(path, 'w', encoding='utf-8') as stream:
+            stream.write(text)
+    return text
+
+
 def chain_to_params(chain):
-    """Return the ``ros__parameters`` dict (nested) that rebuilds ``chain``."""
+    """Return the ``ros__parameters`` dict (nested, plain Python) that rebuilds ``chain``."""
+    return _plain(_params(chain))
+
+
+def _params(chain):
     params = {'robot_name': chain.name, 'convention': 'modified' if chain.mdh else 'standard',
               'joints': list(chain.joint_names), 'links': list(chain.link_frames),
               'world_frame': chain.world_frame, 'base_frame': chain.base_frame,

@@ -20,6 +20,7 @@ A thin layer over the core: it declares the parameters, converts messages, calls
 """
 
 from collections import namedtuple
+import copy
 import sys
 import time
 
@@ -75,7 +76,9 @@ class DhKinematicsNode(Node):
         self._friction = self.create_publisher(JointState, '~/friction_torque', 10)
         self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
         self.create_subscription(
-            JointState, 'joint_states', self._on_joint_states, JOINT_STATES_QOS, raw=True,
+            # A copy: rclpy writes the qos_overrides parameters into the profile it is given.
+            JointState, 'joint_states', self._on_joint_states, copy.copy(JOINT_STATES_QOS),
+            raw=True,
             qos_overriding_options=QoSOverridingOptions.with_default_policies())
         self._timer = self.create_timer(self._settings['diagnostics.period'],
                                         self._on_timer)

@@ -24,7 +24,6 @@ or launch_ros is missing, or where dh_kinematics is not installed in an ament pr
 """
 
 import os
-import threading
 
 from conftest import PACKAGE
 import numpy as np
@@ -40,9 +39,8 @@ from launch import LaunchDescription  # noqa: E402
 from launch.actions import IncludeLaunchDescription, RegisterEventHandler  # noqa: E402
 from launch.event_handlers import OnProcessExit  # noqa: E402
 from launch.launch_description_sources import PythonLaunchDescriptionSource  # noqa: E402
-from ros_fixtures import DEADLINE_S, Probe, rclpy, stamp_ns  # noqa: E402,I100
-from rclpy.executors import SingleThreadedExecutor  # noqa: E402,I100
-from rclpy.qos import QoSProfile, ReliabilityPolicy  # noqa: E402
+from rclpy.qos import QoSProfile, ReliabilityPolicy  # noqa: E402,I100
+from ros_fixtures import Probe, stamp_ns  # noqa: E402,I100
 from sensor_msgs.msg import JointState  # noqa: E402
 
 try:
@@ -73,20 +71,11 @@ def demo():
 @pytest.fixture(scope='module')
 def probe():
     """Record /tf, /tf_static, friction, diagnostics and the arm's joint_states."""
-    context = rclpy.Context()
-    rclpy.init(context=context)
-    probe = Probe(context, f'/{NAMESPACE}')
+    probe = Probe(f'/{NAMESPACE}')
     probe.record('joint_states', JointState, f'/{NAMESPACE}/joint_states',
                  QoSProfile(depth=100, reliability=ReliabilityPolicy.BEST_EFFORT))
-    executor = SingleThreadedExecutor(context=context)
-    executor.add_node(probe.node)
-    thread = threading.Thread(target=executor.spin, daemon=True)
-    thread.start()
     yield probe
-    executor.shutdown()
-    probe.node.destroy_node()
-    rclpy.try_shutdown(context=context)
-    thread.join(timeout=DEADLINE_S)
+    probe.close()
 
 
 def _joint_states_with_tf(probe):
@@ -141,7 +130,7 @@ def test_diagnostics_report_every_joint_and_see_the_overshoot(probe):
         status.name for status in message.status} == names)
     assert {status.hardware_id for status in message.status} == {CHAIN.name}
     probe.wait_for('diagnostics', lambda message: any(
-        status.level == b'\x02' for status in message.status), timeout=3 * DEADLINE_S)
+        status.level == b'\x02' for status in message.status))
 
 
 @pytest.mark.launch(fixture=demo, shutdown=True)

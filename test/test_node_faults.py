@@ -17,11 +17,12 @@
 Faults over real DDS: random messages, model changes mid-stream, a source that dies, signals.
 
 Each test keeps DDS on loopback in its own domain (see ros_fixtures) and waits on conditions
-with deadlines, never on sleeps.
+with deadlines, never on sleeps. A bound on time is judged by the node's own clock, with its
+scheduling allowance stated where it is used.
 """
 
+import re
 import signal
-import threading
 
 from conftest import PACKAGE
 from dh_kinematics import Chain
@@ -29,10 +30,10 @@ from dh_kinematics.dh_transforms import quaternion_to_matrix
 from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest
-from ros_fixtures import interrupt, Probe, Running, stamp_ns, start_node, Streamer
+from ros_fixtures import (DEADLINE_S, interrupt, Probe, RESEND_S, Running, stamp_ns,
+                          start_node, Streamer)
 from test_message_handling import messages
 
-import rclpy  # noqa: I100
 from rclpy.parameter import Parameter  # noqa: I100
 from rclpy.qos import DurabilityPolicy, QoSProfile  # noqa: I100
 from tf2_msgs.msg import TFMessage  # noqa: I100
@@ -40,12 +41,21 @@ from tf2_msgs.msg import TFMessage  # noqa: I100
 PANDA = str(PACKAGE / 'config' / 'panda.yaml')
 CHAIN = Chain.from_yaml(PANDA)
 JOINTS = list(CHAIN.joint_names)
-SCHEDULING_S = 0.1  # delivery and timer latency on a loaded 2-core machine
+HOME = [0.0, 0.0, 0.0, -1.5, 0.0, 1.8, 0.0]
 SWEEP = np.random.default_rng(7).uniform(-1.0, 1.0, size=(40, CHAIN.n)).tolist()
+# How late the node's diagnostics timer may fire on a loaded 2-core machine: a woken thread
+# waits for a core behind the busy processes (a few scheduler slices of up to ~24 ms each) and
+# for the GIL behind the probe's threads (5 ms switch interval), or a garbage collection.
+# Measured under ../shared/tools/with-load (a busy process per core): in 60 cycles STALE never
+# came later than the timeout plus one period. 0.25 s leaves room for ten such delays at once.
+SCHEDULING_S = 0.25
+# SIGINT or SIGTERM to exit code 0: the spin loop wakes every 0.1 s, then DDS is torn down.
+# Measured under with-load, sim_arm with a subscriber on its topic: at most 0.27 s in 550 runs.
+EXIT_S = 2.0
 
 
-@pytest.fixture(scope='module')
-def shared():
+@pytest.fixture
+def running():
     run = Running(['--params-file', PANDA, '-p', 'diagnostics.period:=0.2'])
     yield run
     run.stop()
@@ -61,16 +71,26 @@ def _poses(message):
 STAMPS = st.tuples(st.integers(-2 ** 31, 2 ** 31 - 1), st.integers(0, 2 ** 32 - 1))
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(stream=st.lists(st.tuples(messages(CHAIN), STAMPS), min_size=1, max_size=10))
-def test_random_messages_over_dds_never_break_tf_and_are_all_counted(shared, stream):
-    node, probe = shared.node, shared.probe
-    probe.clear('tf')
-    received = node._received
-    for (names, positions, velocities, _), stamp in stream:
+def _deliver(run, names, positions, velocities, stamp):
+    """Send one message until the node has taken it (joint_states is best effort)."""
+    node, probe = run.node, run.probe
+    while True:
+        received = node._received
         probe.send_fields(names, positions, velocities, *stamp)
-    probe.wait_until(lambda: node._received == received + len(stream),
-                     'the node did not take every message')
+        if probe.wait_until(lambda: node._received > received, '', RESEND_S, fail=False):
+            return
+
+
+# One node for every example: the fixture is shared on purpose, and each example checks only
+# what it sent.
+@settings(max_examples=12, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(stream=st.lists(st.tuples(messages(CHAIN), STAMPS), min_size=1, max_size=10))
+def test_random_messages_over_dds_never_break_tf_and_are_all_counted(running, stream):
+    node, probe = running.node, running.probe
+    probe.clear('tf')
+    for (names, positions, velocities, _), stamp in stream:
+        _deliver(running, names, positions, velocities, stamp)
     counts = node._cache.counts
     assert counts['accepted'] + node._cache.dropped_total() == node._received
     for message in list(probe.messages['tf']):
@@ -85,17 +105,16 @@ def test_random_messages_over_dds_never_break_tf_and_are_all_counted(shared, str
 def test_each_tf_message_belongs_wholly_to_the_old_or_the_new_model():
     run = Running(['--params-file', PANDA])
     try:
-        streamer = Streamer(run.probe, JOINTS, SWEEP, period=0.002)
-        run.probe.wait_until(lambda: streamer.count() > 100, 'streaming did not start')
-        result = run.node.set_parameters_atomically([
+        streamer = Streamer(run.probe, JOINTS, SWEEP)
+        run.probe.wait_until(lambda: streamer.count() > 50, 'streaming did not start')
+        result, = run.probe.set_parameters('/dh_kinematics', [
             Parameter('frame_prefix', value='new/'), Parameter('panda_joint3.a', value=0.2),
-            Parameter('panda_joint5.d', value=0.5)])
-        assert result.successful
-        sent_at_change = streamer.count()
-        run.probe.wait_until(lambda: streamer.count() > sent_at_change + 100,
+            Parameter('panda_joint5.d', value=0.5)], atomically=True)
+        assert result.successful, result.reason
+        seen_at_change = streamer.count()
+        run.probe.wait_until(lambda: streamer.count() > seen_at_change + 50,
                              'streaming stopped')
-        last = streamer.stop()
-        run.probe.wait_for('tf', lambda m: stamp_ns(m.transforms[0].header) == last)
+        streamer.stop()
         models = {'': CHAIN, 'new/': _changed_chain()}
         seen = set()
         for message in list(run.probe.messages['tf']):
@@ -125,19 +144,26 @@ def test_stale_within_timeout_plus_a_period_and_ok_again_without_a_restart():
     try:
         node = run.node
         for _ in range(2):
-            streamer = Streamer(run.probe, JOINTS, SWEEP, period=0.01)
-            run.probe.wait_for('diagnostics', lambda d: _arm(d).level == b'\x00')
-            run.probe.wait_until(lambda: streamer.count() > 20, 'streaming did not start')
-            last = streamer.stop()
             run.probe.clear('diagnostics')
-            stale = run.probe.wait_for('diagnostics', lambda d: _arm(d).level == b'\x03')
-            delay = (stamp_ns(stale.header) - last) * 1e-9
-            assert delay <= timeout + period + SCHEDULING_S, f'STALE after {delay:.3f} s'
-
-            run.probe.clear('diagnostics')
+            run.probe.send_until_seen(JOINTS, HOME)
+            ok = run.probe.wait_for('diagnostics', lambda d: _arm(d).level == b'\x00')
+            stale = run.probe.wait_for('diagnostics', lambda d: _arm(d).level == b'\x03',
+                                       after=ok)
+            # The node's own clock: how long it had gone without joint_states when it said so.
+            # Its timer checks every period, so STALE comes between the timeout and the timeout
+            # plus a period, plus the timer's scheduling delay.
+            ages = {_age(s.message) for s in stale.status if not s.name.endswith(': arm')}
+            assert len(ages) == 1, ages
+            age, = ages
+            assert timeout < age <= timeout + period + SCHEDULING_S, f'STALE after {age} s'
         assert run.node is node
     finally:
         run.stop()
+
+
+def _age(message):
+    """Return the seconds in 'no joint_states for X s'."""
+    return float(re.fullmatch(r'no joint_states for (\S+) s', message).group(1))
 
 
 def _arm(diagnostics):
@@ -147,9 +173,9 @@ def _arm(diagnostics):
 
 @pytest.mark.parametrize('module', ['dh_kinematics.node', 'dh_kinematics.sim_arm'])
 @pytest.mark.parametrize('sig', [signal.SIGINT, signal.SIGTERM])
-def test_signals_end_the_process_within_2_s_with_code_0(module, sig):
+def test_signals_end_the_process_with_code_0(module, sig):
     process = start_node(module, ['--params-file', PANDA])
-    code, err = interrupt(process, sig, timeout=2.0)
+    code, err = interrupt(process, sig, timeout=EXIT_S)
     assert code == 0 and 'Traceback' not in err, err
 
 
@@ -158,24 +184,16 @@ def test_two_nodes_side_by_side_publish_only_their_own_frames():
                                              '-p', 'frame_prefix:=l/'])
     right = start_node('dh_kinematics.node', ['--params-file', PANDA, '-r', '__ns:=/right',
                                               '-p', 'frame_prefix:=r/'])
-    context = rclpy.Context()
-    rclpy.init(context=context)
+    probes = {}
     try:
-        probes = {side: Probe(context, f'/{side}') for side in ('left', 'right')}
-        probes['left'].record('static', TFMessage, '/tf_static', QoSProfile(
-            depth=10, durability=DurabilityPolicy.TRANSIENT_LOCAL))
-        executor = rclpy.executors.SingleThreadedExecutor(context=context)
-        for probe in probes.values():
-            executor.add_node(probe.node)
-        spin = threading.Thread(target=executor.spin, daemon=True)
-        spin.start()
+        probes = {side: Probe(f'/{side}', name=f'probe_{side}') for side in ('left', 'right')}
         probe = probes['left']
+        probe.record('static', TFMessage, '/tf_static', QoSProfile(
+            depth=10, durability=DurabilityPolicy.TRANSIENT_LOCAL))
         for side, prefix in (('left', 'l/'), ('right', 'r/')):
-            sender = probes[side]
-            sender.wait_until(lambda: sender.reliable.get_subscription_count() == 1,
-                              f'{side} did not subscribe')
-            stamp = sender.send(JOINTS, SWEEP[0])
-            message = probe.wait_for('tf', lambda m: stamp_ns(m.transforms[0].header) == stamp)
+            # The other process's writers match on their own time: send until the frames come.
+            stamp = probes[side].send_until_seen(JOINTS, SWEEP[0], seen_by=probe)
+            message = probe.wait_for_stamp('tf', stamp)
             assert {t.child_frame_id[:2] for t in message.transforms} == {prefix}
             assert [m for m in probe.messages['tf'] if stamp_ns(m.transforms[0].header) == stamp
                     ] == [message]
@@ -186,8 +204,8 @@ def test_two_nodes_side_by_side_publish_only_their_own_frames():
 
         expected = {'l/panda_link0', 'l/panda_hand_tcp', 'r/panda_link0', 'r/panda_hand_tcp'}
         probe.wait_until(lambda: static() == expected, 'no static frames of both nodes')
-        executor.shutdown()
     finally:
-        rclpy.try_shutdown(context=context)
+        for each in probes.values():
+            each.close()
         for process in (left, right):
-            assert interrupt(process)[0] == 0
+            assert interrupt(process, timeout=DEADLINE_S)[0] == 0

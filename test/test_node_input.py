@@ -21,10 +21,8 @@ import sys
 
 from conftest import PACKAGE
 import pytest
-from ros_fixtures import DEADLINE_S, Running, stamp_ns
+from ros_fixtures import Running, stamp_ns
 
-from rcl_interfaces.msg import Parameter as ParameterMsg  # noqa: I100
-from rcl_interfaces.srv import SetParameters  # noqa: I100
 from rclpy.parameter import Parameter  # noqa: I100
 from rosgraph_msgs.msg import Clock  # noqa: I100
 
@@ -47,7 +45,7 @@ def _children(message):
 def _sentinel(run, stamp=None):
     """Send a good message and wait for its frames; return every TF message so far."""
     stamp = run.probe.send(JOINTS, HOME, stamp_ns=stamp)
-    run.probe.wait_for('tf', lambda m: stamp_ns(m.transforms[0].header) == stamp)
+    run.probe.wait_for_stamp('tf', stamp)
     return list(run.probe.messages['tf'])
 
 
@@ -78,14 +76,14 @@ def test_dropped_messages_never_reach_tf_and_are_counted(running, names, positio
 
 def test_unknown_names_are_ignored_and_the_rest_used(running):
     stamp = running.probe.send(['elbow', JOINTS[1]], [9.0, 0.3])
-    message = running.probe.wait_for('tf', lambda m: stamp_ns(m.transforms[0].header) == stamp)
+    message = running.probe.wait_for_stamp('tf', stamp)
     assert _children(message) == ['panda_link2']
     _wait_counts(running, count_unknown_joint='1')
 
 
 def test_non_finite_positions_are_left_out_of_tf(running):
     stamp = running.probe.send(JOINTS[:3], [math.nan, 0.2, math.inf])
-    message = running.probe.wait_for('tf', lambda m: stamp_ns(m.transforms[0].header) == stamp)
+    message = running.probe.wait_for_stamp('tf', stamp)
     assert _children(message) == ['panda_link2']
     running.probe.send(JOINTS[:1], [1e308])
     frames = _sentinel(running)
@@ -107,7 +105,7 @@ def test_zero_stamp_is_replaced_by_the_node_clock(running):
 
 def test_older_and_repeated_stamps_are_dropped(running):
     first = running.probe.send(JOINTS, HOME)
-    running.probe.wait_for('tf', lambda m: stamp_ns(m.transforms[0].header) == first)
+    running.probe.wait_for_stamp('tf', first)
     running.probe.send(JOINTS, HOME, stamp_ns=first)
     running.probe.send(JOINTS, HOME, stamp_ns=first - 1000)
     frames = _sentinel(running, stamp=first + 1000)
@@ -119,6 +117,7 @@ def test_clock_jumping_back_is_accepted():
     run = Running(['--params-file', PANDA, '-p', 'use_sim_time:=true'])
     try:
         clock = run.probe.node.create_publisher(Clock, '/clock', 10)
+        run.wait_matched(run.node)
 
         def set_clock(seconds):
             message = Clock()
@@ -138,14 +137,15 @@ def test_clock_jumping_back_is_accepted():
 
 def test_a_good_parameter_change_is_applied_atomically(running):
     running.probe.wait_for('tf_static', lambda m: True)
-    result = running.node.set_parameters_atomically([
-        Parameter('tool.xyz', value=[0.0, 0.0, 0.2]), Parameter('frame_prefix', value='p/')])
-    assert result.successful
+    result, = running.probe.set_parameters('/dh_kinematics', [
+        Parameter('tool.xyz', value=[0.0, 0.0, 0.2]), Parameter('frame_prefix', value='p/')],
+        atomically=True)
+    assert result.successful, result.reason
     static = running.probe.wait_for('tf_static', lambda m: m.transforms[1].child_frame_id ==
                                     'p/panda_hand_tcp')
     assert static.transforms[1].transform.translation.z == pytest.approx(0.2)
     stamp = running.probe.send(JOINTS, HOME)
-    message = running.probe.wait_for('tf', lambda m: stamp_ns(m.transforms[0].header) == stamp)
+    message = running.probe.wait_for_stamp('tf', stamp)
     assert _children(message)[0] == 'p/panda_link1'
 
 
@@ -167,19 +167,13 @@ def test_a_good_parameter_change_is_applied_atomically(running):
 ])
 def test_a_bad_parameter_change_is_refused_over_the_service(running, name, value, reason):
     before = running.node._model
-    client = running.probe.node.create_client(SetParameters, '/dh_kinematics/set_parameters')
-    assert client.wait_for_service(timeout_sec=DEADLINE_S)
-    request = SetParameters.Request(parameters=[
-        ParameterMsg(name=name, value=Parameter(name, value=value).get_parameter_value())])
-    future = client.call_async(request)
-    running.probe.wait_until(future.done, 'no answer from the node')
-    result = future.result().results[0]
+    result, = running.probe.set_parameters('/dh_kinematics', [Parameter(name, value=value)])
     assert not result.successful and reason in result.reason
     assert running.node._model is before
 
 
 def test_joints_are_read_only(running):
-    result = running.node.set_parameters([Parameter('joints', value=['a'])])[0]
+    result, = running.probe.set_parameters('/dh_kinematics', [Parameter('joints', value=['a'])])
     assert not result.successful and 'read-only' in result.reason
 
 

@@ -19,7 +19,7 @@ import math
 from conftest import load_reference, PACKAGE
 import numpy as np
 import pytest
-from ros_fixtures import DEADLINE_S, Running, stamp_ns
+from ros_fixtures import Running, stamp_ns
 
 from dh_kinematics import Chain  # noqa: I100
 from dh_kinematics.dh_transforms import rotation_to_quaternion  # noqa: I100
@@ -31,7 +31,8 @@ JOINTS = [f'panda_joint{i}' for i in range(1, 8)]
 
 @pytest.fixture
 def running():
-    run = Running(['--params-file', PANDA, '-p', 'diagnostics.period:=30.0'])
+    # The longest period there is: no periodic diagnostics come within a test's deadline.
+    run = Running(['--params-file', PANDA, '-p', 'diagnostics.period:=60.0'])
     yield run
     run.stop()
 
@@ -44,7 +45,7 @@ def test_frames_match_the_reference_in_one_message(running):
     reference = load_reference('panda')
     for config in reference['configs']:
         stamp = running.probe.send(JOINTS, config['q'])
-        message = running.probe.wait_for('tf', _tf_with_stamp(stamp))
+        message = running.probe.wait_for_stamp('tf', stamp)
         assert len(message.transforms) == 7
         assert all(stamp_ns(t.header) == stamp for t in message.transforms)
         assert [t.header.frame_id for t in message.transforms] == ['panda_link0'] + [
@@ -70,8 +71,7 @@ def test_static_frames_and_the_qos_of_tf2s_broadcasters(running):
     assert running.node._tf.qos_profile == TF_QOS
     assert running.node._tf_static.qos_profile == TF_STATIC_QOS
     for topic, durability in (('/tf', 'VOLATILE'), ('/tf_static', 'TRANSIENT_LOCAL')):
-        info, = [i for i in running.probe.node.get_publishers_info_by_topic(topic)
-                 if i.node_name == 'dh_kinematics']
+        info, = _graph(running, 'get_publishers_info_by_topic', topic)
         assert info.qos_profile.reliability.name == 'RELIABLE'
         assert info.qos_profile.durability.name == durability
     assert not [i for i in running.probe.node.get_publishers_info_by_topic('/joint_states')
@@ -97,11 +97,11 @@ def test_friction_is_stamped_like_tf_for_joints_with_velocity():
         names = list(chain.joint_names)
         qd = [0.5, -0.5, 0.0, 1e-12, 2.0, -2.0]
         stamp = run.probe.send(names, [0.0] * 6, qd)
-        message = run.probe.wait_for('friction', lambda m: stamp_ns(m.header) == stamp)
+        message = run.probe.wait_for_stamp('friction', stamp)
         assert list(message.name) == names and not message.position and not message.velocity
         np.testing.assert_allclose(message.effort, chain.friction(qd), rtol=1e-12)
         stamp = run.probe.send(names[:2], [0.0, 0.0], [0.3, math.nan])
-        message = run.probe.wait_for('friction', lambda m: stamp_ns(m.header) == stamp)
+        message = run.probe.wait_for_stamp('friction', stamp)
         assert list(message.name) == names[:1]
     finally:
         run.stop()
@@ -125,7 +125,7 @@ def _joint(diagnostics, joint):
     (math.nan, 2, 'non-finite position'),
 ])
 def test_limit_levels_are_published_at_once(running, value, level, message):
-    # The periodic publication is 30 s away: only the publication on change can pass.
+    # The periodic publication is 60 s away: only the publication on change can pass.
     running.probe.send(JOINTS, [value, 0.0, 0.0, -1.5, 0.0, 1.8, 0.0])
     diagnostics = running.probe.wait_for(
         'diagnostics', lambda d: _joint(d, 'panda_joint1').level == bytes([level]))
@@ -144,8 +144,7 @@ def test_stale_when_joint_states_stop_and_ok_when_they_return():
         run.probe.send(JOINTS, [0.0, 0.0, 0.0, -1.5, 0.0, 1.8, 0.0])
         run.probe.wait_for('diagnostics', lambda d: _arm(d).level == bytes([0]))
         run.probe.clear('diagnostics')
-        stale = run.probe.wait_for('diagnostics', lambda d: _arm(d).level == bytes([3]),
-                                   timeout=DEADLINE_S)
+        stale = run.probe.wait_for('diagnostics', lambda d: _arm(d).level == bytes([3]))
         assert _joint(stale, 'panda_joint1').message.startswith('no joint_states for')
         run.probe.clear('diagnostics')
         run.probe.send(JOINTS, [0.0, 0.0, 0.0, -1.5, 0.0, 1.8, 0.0])
@@ -154,23 +153,38 @@ def test_stale_when_joint_states_stop_and_ok_when_they_return():
         run.stop()
 
 
+def _graph(run, query, topic):
+    """Return the node's endpoints on ``topic`` once the probe's graph names it."""
+    found = []
+
+    def named():
+        found[:] = [i for i in getattr(run.probe.node, query)(topic)
+                    if i.node_name == 'dh_kinematics']
+        return found
+    # The ROS graph learns node names after DDS has matched: wait for them.
+    run.probe.wait_until(named, f'the graph did not name the node on {topic}')
+    return found
+
+
 def _subscription_reliability(run):
-    info, = [i for i in run.probe.node.get_subscriptions_info_by_topic('/joint_states')
-             if i.node_name == 'dh_kinematics']
+    info, = _graph(run, 'get_subscriptions_info_by_topic', '/joint_states')
     return info.qos_profile.reliability.name
 
 
 def test_joint_states_qos_is_best_effort_and_can_be_overridden():
-    run = Running(['--params-file', PANDA])
-    try:
-        assert _subscription_reliability(run) == 'BEST_EFFORT'
-    finally:
-        run.stop()
+    # A best-effort publisher would never match the reliable subscription: the probe has none.
     run = Running(['--params-file', PANDA, '-p',
-                   'qos_overrides./joint_states.subscription.reliability:=reliable'])
+                   'qos_overrides./joint_states.subscription.reliability:=reliable'],
+                  best_effort=False)
     try:
         assert _subscription_reliability(run) == 'RELIABLE'
         stamp = run.probe.send(JOINTS, [0.0] * 7, publisher=run.probe.reliable)
-        run.probe.wait_for('tf', _tf_with_stamp(stamp))
+        run.probe.wait_for_stamp('tf', stamp)
+    finally:
+        run.stop()
+    # The override was that node's alone: the next node in this process is best effort again.
+    run = Running(['--params-file', PANDA])
+    try:
+        assert _subscription_reliability(run) == 'BEST_EFFORT'
     finally:
         run.stop()

@@ -14,9 +14,12 @@
 
 """sim_arm drives the node: a smooth sweep, velocities for friction, and a limit overshoot."""
 
+import subprocess
+import sys
+
 from conftest import PACKAGE
 import pytest
-from ros_fixtures import Running, stamp_ns
+from ros_fixtures import NodeThread, Running, stamp_ns
 
 from dh_kinematics.sim_arm import SimArm  # noqa: I100
 
@@ -31,10 +34,8 @@ def running():
 
 
 def test_sweep_with_overshoot_reaches_error_and_stays_smooth(running):
-    sim = SimArm(context=running.context, cli_args=[
-        '--ros-args', '--params-file', PUMA, '-p', 'overshoot:=0.1', '-p', 'period:=0.5',
-        '-p', 'rate:=200.0'])
-    running.executor.add_node(sim)
+    sim = NodeThread(SimArm, 'sim_arm', ['--params-file', PUMA, '-p', 'overshoot:=0.1',
+                                         '-p', 'period:=0.5', '-p', 'rate:=200.0'])
     try:
         running.probe.wait_for('diagnostics', lambda d: any(
             s.level == bytes([2]) and 'limit by' in s.message for s in d.status))
@@ -43,11 +44,12 @@ def test_sweep_with_overshoot_reaches_error_and_stays_smooth(running):
         frames = running.probe.wait_for('tf', lambda m: len(m.transforms) == 6)
         assert stamp_ns(frames.transforms[0].header) > 0
     finally:
-        running.executor.remove_node(sim)
-        sim.destroy_node()
+        assert sim.stop() == 0
 
 
-def test_invalid_sim_arm_parameters_are_refused(running):
-    with pytest.raises(Exception, match='rate'):
-        SimArm(context=running.context, cli_args=[
-            '--ros-args', '--params-file', PUMA, '-p', 'rate:=0.0'])
+def test_invalid_sim_arm_parameters_are_refused():
+    result = subprocess.run(
+        [sys.executable, '-m', 'dh_kinematics.sim_arm', '--ros-args', '--params-file', PUMA,
+         '-p', 'rate:=0.0'], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1, result.stderr
+    assert 'rate' in result.stderr and 'Traceback' not in result.stderr, result.stderr
