@@ -27,7 +27,7 @@ import time
 from dh_kinematics import cdr, limit_monitor, node_params, ros_messages, tf_frames
 from dh_kinematics.chain import Chain
 from dh_kinematics.joint_state_cache import JointStateCache
-from dh_kinematics.ros_main import run
+from dh_kinematics.ros_main import quiet_at_shutdown, run
 from dh_kinematics.ros_parameters import declare, declare_model, refusal
 from dh_kinematics.stream_math import StreamMath
 from diagnostic_msgs.msg import DiagnosticArray
@@ -165,6 +165,7 @@ class DhKinematicsNode(Node):
         frames = tf_frames.static_frames(self._model.chain, self._model.names)
         self._tf_static.publish(ros_messages.tf_message(frames, self.get_clock().now().to_msg()))
 
+    @quiet_at_shutdown
     def _on_joint_states(self, data):
         """Take one serialized JointState: update the cache, publish TF and friction."""
         now_ns = self._now_ns()
@@ -205,6 +206,7 @@ class DhKinematicsNode(Node):
             self._cache, lower, upper, self._settings['diagnostics.warn_margin'],
             self._settings['diagnostics.stale_timeout'], now_ns)
 
+    @quiet_at_shutdown
     def _on_timer(self):
         # No arguments: some executors pass a TimerInfo to callbacks that take one.
         self._publish_diagnostics()

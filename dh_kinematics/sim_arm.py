@@ -18,7 +18,7 @@ import sys
 
 from dh_kinematics.chain import Chain
 from dh_kinematics.node_params import model_values
-from dh_kinematics.ros_main import run
+from dh_kinematics.ros_main import quiet_at_shutdown, run
 from dh_kinematics.ros_parameters import declare_model
 from dh_kinematics.sweep import sweep
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
@@ -50,6 +50,7 @@ class SimArm(Node):
         self.get_logger().info(f'sweeping {self._chain.name or "arm"} ({self._chain.n} joints) '
                                f'at {rate:g} Hz, overshoot {self._overshoot:g}')
 
+    @quiet_at_shutdown
     def _publish(self):
         now = self.get_clock().now()
         t = (now - self._start).nanoseconds * 1e-9

@@ -40,7 +40,7 @@ from launch.actions import IncludeLaunchDescription, RegisterEventHandler  # noq
 from launch.event_handlers import OnProcessExit  # noqa: E402
 from launch.launch_description_sources import PythonLaunchDescriptionSource  # noqa: E402
 from rclpy.qos import QoSProfile, ReliabilityPolicy  # noqa: E402,I100
-from ros_fixtures import Probe, stamp_ns  # noqa: E402,I100
+from ros_probe import Probe, stamp_ns  # noqa: E402,I100
 from sensor_msgs.msg import JointState  # noqa: E402
 
 try:
