@@ -29,8 +29,9 @@ PIP_FLAGS := --disable-pip-version-check --quiet
 
 all: test
 
-# The venv: test tools, ROS 2 wheels of $(DISTRO), tf2_msgs built from its interface definition (PyPI has no
-# wheel for it), and this package installed in editable mode (console scripts on PATH).
+# The venv: test tools, ROS 2 wheels of $(DISTRO), tf2_msgs built from its interface definition
+# (PyPI has no wheel for it), and this package installed in editable mode (console scripts on
+# PATH).
 $(STAMP): requirements/test.txt $(ROS_REQUIREMENTS) tools/build_tf2_msgs.py setup.py
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install $(PIP_FLAGS) -r requirements/test.txt -r $(ROS_REQUIREMENTS)
