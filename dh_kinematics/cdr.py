@@ -85,7 +85,8 @@ class _Reader:
         start = self._take(size, 1)
         if size and self.data[start + size - 1] != 0:
             raise ValueError(f'string: not NUL-terminated at {start}')
-        return self.data[start:start + max(size - 1, 0)].decode()
+        # As rclpy reads it: a C string, up to its first NUL.
+        return self.data[start:start + max(size - 1, 0)].split(b'\0', 1)[0].decode()
 
     def strings(self):
         count = self.uint32()

@@ -43,8 +43,8 @@ q, qd : tuple of float
     Those positions (rad or m) and velocities (rad/s or m/s).
 """
 
-DROP_REASONS = ('empty', 'length_mismatch', 'duplicate_name', 'no_known_joint', 'bad_stamp',
-                'old_stamp', 'repeated_stamp')
+DROP_REASONS = ('malformed', 'empty', 'length_mismatch', 'duplicate_name', 'no_known_joint',
+                'bad_stamp', 'old_stamp', 'repeated_stamp')
 # A stamp must fit builtin_interfaces/Time once normalised: int32 seconds.
 STAMP_RANGE_NS = (-2 ** 31 * 1_000_000_000, 2 ** 31 * 1_000_000_000)
 
@@ -179,6 +179,10 @@ class JointStateCache:
         match = (dropped, notes, [k for k, _ in known], [j for _, j in known])
         self._last_names, self._last_match = list(names), match
         return match
+
+    def drop(self, reason):
+        """Count a message dropped before it could be read (``reason`` from DROP_REASONS)."""
+        self.counts[reason] += 1
 
     def reset_stamps(self, now_ns):
         """Forget the last stamps after the clock jumped back; restart the stale timers."""

@@ -172,7 +172,13 @@ class DhKinematicsNode(Node):
         try:
             stamp_ns, names, positions, velocities = self._reader.read(data)
         except ValueError:  # not plain CDR: let the middleware decode it
-            message = deserialize_message(data, JointState)
+            try:
+                message = deserialize_message(data, JointState)
+            except (RuntimeError, ValueError):  # rclpy's RMWError, or bad UTF-8
+                self._cache.drop('malformed')
+                self._received += 1
+                self._log('malformed', 'dropped a joint_states message: malformed')
+                return
             stamp_ns = message.header.stamp.sec * 1_000_000_000 + message.header.stamp.nanosec
             names, positions, velocities = message.name, message.position, message.velocity
         update = self._cache.update(names, positions, velocities, stamp_ns, now_ns)

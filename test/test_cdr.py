@@ -137,3 +137,13 @@ def test_a_template_refuses_markers_it_cannot_find_once():
     assert template.fill(0, [1.0, 2.0])[4:] == np.array([1.0, 2.0], '<f8').tobytes()
     with pytest.raises(ValueError, match='values: 1 given'):
         template.fill(0, [1.0])
+
+
+def test_a_name_with_an_embedded_nul_reads_as_rclpy_reads_it():
+    # Hand-made bytes: rclpy never writes a NUL inside a string, but a raw publisher can.
+    data = bytearray(serialization.serialize_message(_joint_state(
+        ['abc', 'e'], [1.0, 2.0], [], [], (1, 2))))
+    at = bytes(data).index(b'abc\x00')
+    data[at + 1] = 0  # 'a\0c'
+    expected = serialization.deserialize_message(bytes(data), JointState).name
+    assert cdr.read_joint_state(bytes(data))[1] == list(expected) == ['a', 'e']
