@@ -19,6 +19,7 @@ A thin layer over the core: it declares the parameters, converts messages, calls
 (:class:`Chain`, :class:`JointStateCache`, :mod:`limit_monitor`, :mod:`tf_frames`) and publishes.
 """
 
+import array
 from collections import namedtuple
 import copy
 import sys
@@ -75,7 +76,7 @@ class DhKinematicsNode(Node):
         self._tf_static = self.create_publisher(TFMessage, '/tf_static', TF_STATIC_QOS)
         self._friction = self.create_publisher(JointState, '~/friction_torque', 10)
         self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
-        self.create_subscription(
+        joint_states = self.create_subscription(
             # A copy: rclpy writes the qos_overrides parameters into the profile it is given.
             JointState, 'joint_states', self._on_joint_states, copy.copy(JOINT_STATES_QOS),
             raw=True,
@@ -86,16 +87,20 @@ class DhKinematicsNode(Node):
         self.add_on_set_parameters_callback(self._check_change)
         self.add_post_set_parameters_callback(self._apply_change)
         self._publish_static()
+        names = self._model.names
         self.get_logger().info(
-            f'{self._model.chain.name or "arm"}: {self._model.chain.n} joints, '
-            f'frames {self._model.names[1]} .. {self._model.names[-1]}')
+            f'{self._model.chain.name or "arm"}: {self._model.chain.n} joints, frames '
+            f'{names[0]} -> {names[1]} .. {names[-1]} (prefix {self._model.prefix!r}), '
+            f'joint_states from {joint_states.topic_name}')
 
     # Parameters ---------------------------------------------------------------------------
 
     def _values(self, changes=()):
+        """Return the parameter values with ``changes`` applied; arrays as lists."""
         values = {name: self.get_parameter_or(name).value for name in self._declared}
         values.update((parameter.name, parameter.value) for parameter in changes)
-        return values
+        return {name: value.tolist() if isinstance(value, array.array) else value
+                for name, value in values.items()}
 
     def _make_model(self, values):
         chain = Chain.from_params(node_params.model_values(values))

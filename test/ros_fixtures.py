@@ -145,10 +145,14 @@ class Streamer:
 
 
 def start_node(module, ros_args):
-    """Start ``python -m module --ros-args ...`` in a process; wait for its first log line."""
+    """
+    Start ``python -m module --ros-args ...`` in a process; wait for its first log line.
+
+    Return the process; that line is its ``first_line``.
+    """
     process = subprocess.Popen([sys.executable, '-m', module, '--ros-args'] + ros_args,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = _read_line(process, DEADLINE_S)
+    line = process.first_line = _read_line(process, DEADLINE_S)
     if '[INFO]' not in line:
         process.kill()
         raise AssertionError(f'{module} did not start: {line}{process.communicate()[1]}')

@@ -21,7 +21,7 @@ import sys
 
 from conftest import PACKAGE
 import pytest
-from ros_fixtures import Running, stamp_ns
+from ros_fixtures import interrupt, Running, stamp_ns, start_node
 
 from rclpy.parameter import Parameter  # noqa: I100
 from rosgraph_msgs.msg import Clock  # noqa: I100
@@ -169,7 +169,18 @@ def test_a_bad_parameter_change_is_refused_over_the_service(running, name, value
     before = running.node._model
     result, = running.probe.set_parameters('/dh_kinematics', [Parameter(name, value=value)])
     assert not result.successful and reason in result.reason
+    assert 'array(' not in result.reason  # the value as the user wrote it, not rclpy's type
     assert running.node._model is before
+
+
+def test_the_start_up_log_names_the_frames_the_prefix_and_the_input_topic():
+    process = start_node('dh_kinematics.node', [
+        '--params-file', PANDA, '-r', '__ns:=/left', '-p', 'frame_prefix:=l/'])
+    code, err = interrupt(process)
+    assert code == 0, err
+    line = process.first_line
+    assert "world -> l/panda_link0 .. l/panda_hand_tcp (prefix 'l/')" in line, line
+    assert 'joint_states from /left/joint_states' in line, line
 
 
 def test_joints_are_read_only(running):
