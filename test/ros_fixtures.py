@@ -127,9 +127,8 @@ class Streamer:
     def _run(self):
         while not self._stop.is_set():
             q = self.configurations[len(self.seen) % len(self.configurations)]
-            stamp = self.probe.node.get_clock().now().nanoseconds
+            stamp = self.probe.send(self.names, q)
             self.sent[stamp] = q
-            self.probe.send(self.names, q, stamp_ns=stamp)
             if self.probe.wait_for_stamp('tf', stamp, RESEND_S, fail=False) is not None:
                 self.seen.append(stamp)
 
@@ -138,10 +137,9 @@ class Streamer:
         return len(self.seen)
 
     def stop(self):
-        """Stop sending; return the stamp of the last message that reached /tf, in ns."""
+        """Stop sending, and wait for the thread to end."""
         self._stop.set()
         self._thread.join(DEADLINE_S)
-        return self.seen[-1]
 
 
 def start_node(module, ros_args):

@@ -25,6 +25,7 @@ import os
 import threading
 import time
 
+import numpy as np
 import pytest
 
 rclpy = pytest.importorskip('rclpy')
@@ -49,6 +50,14 @@ RESEND_S = 1.0
 def stamp_ns(header):
     """Return a header's stamp in ns."""
     return header.stamp.sec * 10 ** 9 + header.stamp.nanosec
+
+
+def tf_poses(message):
+    """Return a TFMessage's transforms as an array of [x, y, z, qx, qy, qz, qw] rows."""
+    return np.array([[t.transform.translation.x, t.transform.translation.y,
+                      t.transform.translation.z, t.transform.rotation.x, t.transform.rotation.y,
+                      t.transform.rotation.z, t.transform.rotation.w]
+                     for t in message.transforms])
 
 
 def _message_stamp(message):

@@ -32,6 +32,7 @@ import numpy as np
 import pytest
 from ros_fixtures import (DEADLINE_S, interrupt, Probe, RESEND_S, Running, stamp_ns,
                           start_node, Streamer)
+from ros_probe import tf_poses
 from test_message_handling import messages
 
 from rclpy.parameter import Parameter  # noqa: I100
@@ -61,13 +62,6 @@ def running():
     run.stop()
 
 
-def _poses(message):
-    return np.array([[t.transform.translation.x, t.transform.translation.y,
-                      t.transform.translation.z, t.transform.rotation.x, t.transform.rotation.y,
-                      t.transform.rotation.z, t.transform.rotation.w]
-                     for t in message.transforms])
-
-
 STAMPS = st.tuples(st.integers(-2 ** 31, 2 ** 31 - 1), st.integers(0, 2 ** 32 - 1))
 
 
@@ -94,7 +88,7 @@ def test_random_messages_over_dds_never_break_tf_and_are_all_counted(running, st
     counts = node._cache.counts
     assert counts['accepted'] + node._cache.dropped_total() == node._received
     for message in list(probe.messages['tf']):
-        poses = _poses(message)
+        poses = tf_poses(message)
         assert np.isfinite(poses).all()
         np.testing.assert_allclose(np.linalg.norm(poses[:, 3:], axis=1), 1.0, atol=1e-12)
         for quaternion in poses[:, 3:]:
@@ -124,7 +118,7 @@ def test_each_tf_message_belongs_wholly_to_the_old_or_the_new_model():
             prefix, = prefixes
             seen.add(prefix)
             q = streamer.sent[stamp_ns(message.transforms[0].header)]
-            np.testing.assert_allclose(_poses(message), models[prefix].link_poses(q),
+            np.testing.assert_allclose(tf_poses(message), models[prefix].link_poses(q),
                                        rtol=0, atol=1e-12)
         assert seen == {'', 'new/'}
     finally:

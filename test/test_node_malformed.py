@@ -26,6 +26,7 @@ from dh_kinematics import cdr, Chain
 import numpy as np
 import pytest
 from ros_fixtures import Running, stamp_ns
+from ros_probe import tf_poses
 
 from rclpy.serialization import deserialize_message, serialize_message  # noqa: I100
 from sensor_msgs.msg import JointState  # noqa: I100
@@ -100,10 +101,7 @@ def test_payloads_that_are_no_joint_state_are_counted_and_tf_stays_exact(running
         message = probe.wait_for_stamp('tf', stamp)
         assert node._received == received + len(batch) + 1
         assert stamp_ns(message.transforms[0].header) == stamp
-        poses = [[t.transform.translation.x, t.transform.translation.y,
-                  t.transform.translation.z, t.transform.rotation.x, t.transform.rotation.y,
-                  t.transform.rotation.z, t.transform.rotation.w] for t in message.transforms]
-        np.testing.assert_allclose(poses, expected, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(tf_poses(message), expected, rtol=0, atol=1e-12)
     counts = node._cache.counts
     assert counts['malformed'] == len(payloads)
     assert counts['accepted'] == len(payloads) // BATCH

@@ -37,10 +37,6 @@ def running():
     run.stop()
 
 
-def _tf_with_stamp(stamp):
-    return lambda message: any(stamp_ns(t.header) == stamp for t in message.transforms)
-
-
 def test_frames_match_the_reference_in_one_message(running):
     reference = load_reference('panda')
     for config in reference['configs']:
@@ -82,8 +78,8 @@ def test_subsets_from_reliable_and_best_effort_publishers(running):
     first = running.probe.send(JOINTS[:3], [0.1, 0.2, 0.3])
     second = running.probe.send(JOINTS[3:], [-1.0, 0.0, 1.0, 0.0],
                                 publisher=running.probe.best_effort)
-    one = running.probe.wait_for('tf', _tf_with_stamp(first))
-    two = running.probe.wait_for('tf', _tf_with_stamp(second))
+    one = running.probe.wait_for_stamp('tf', first)
+    two = running.probe.wait_for_stamp('tf', second)
     assert [t.child_frame_id for t in one.transforms] == ['panda_link1', 'panda_link2',
                                                           'panda_link3']
     assert [t.child_frame_id for t in two.transforms] == [f'panda_link{i}' for i in (4, 5, 6, 7)]
