@@ -167,7 +167,8 @@ def check_qlim(field, value):
     """
     Check joint limits ``(lower, upper)`` in rad or m, or ``None`` for no limits.
 
-    Infinite bounds are accepted; NaN and ``lower > upper`` are not.
+    Infinite bounds are accepted (``[-inf, inf]`` is no limits: None); NaN and
+    ``lower > upper`` are not.
 
     Returns
     -------
@@ -179,6 +180,8 @@ def check_qlim(field, value):
     lower, upper = check_array(field, value, [(2,)], allow_inf=True)
     if lower > upper:
         raise InvalidFieldError(field, value, 'must be (lower, upper) with lower <= upper')
+    if lower == -math.inf and upper == math.inf:
+        return None
     return (float(lower), float(upper))
 
 

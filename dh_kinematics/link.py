@@ -14,8 +14,7 @@
 
 """One joint of a serial arm: its DH parameters and the dynamics of the body it moves."""
 
-from dh_kinematics import display
-from dh_kinematics import legacy_rows
+from dh_kinematics import bounds, display, legacy_rows
 from dh_kinematics.checks import (
     check_array, check_bool, check_choice, check_coulomb, check_inertia, check_qlim,
     check_scalar, InvalidFieldError)
@@ -25,8 +24,11 @@ import numpy as np
 JOINT_TYPES = ('revolute', 'prismatic')
 CONVENTIONS = ('standard', 'modified')
 
-_FIELDS = ('joint', 'convention', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim',
-           'm', 'r', 'I', 'Jm', 'G', 'B', 'Tc', 'name')
+# The fields of a joint block in a parameter file (``type`` is Link's ``joint``): the one list
+# that the file reader, the node's parameters and Link itself are built from.
+JOINT_FIELDS = ('type', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim', 'm', 'r', 'I',
+                'Jm', 'G', 'B', 'Tc')
+_FIELDS = ('joint', 'convention') + JOINT_FIELDS[1:] + ('name',)
 
 
 def friction_torque(qd, G, B, tc_pos, tc_neg):
@@ -95,7 +97,8 @@ class Link:
     name : str or None
         Joint name, e.g. as in ``joint_states``.
 
-    Links are immutable: use :meth:`replace` to change a field.
+    Values no arm has are refused (angles beyond +-2 pi rad, lengths beyond 1000 m, ...; see
+    :mod:`dh_kinematics.bounds`). Links are immutable: use :meth:`replace` to change a field.
 
     """
 
@@ -117,6 +120,7 @@ class Link:
             'Tc': check_coulomb('Tc', Tc), 'name': name}
         if name is not None and (not isinstance(name, str) or not name):
             raise InvalidFieldError('name', name, 'must be a non-empty string or None')
+        bounds.check_link(values)
         replaced = 'theta' if values['joint'] == 'revolute' else 'd'
         if values[replaced] != 0.0:
             raise InvalidFieldError(

@@ -44,17 +44,22 @@ The layout, under ``ros__parameters`` (lengths in m, angles in rad, SI throughou
       B: 0.00148
       Tc: [0.395, -0.435]          # or one number T for [T, -T]
 
-Nested blocks may also come flattened, as rclpy names them (``joint1.a``, ``base.xyz``). Keys
-that are neither model fields nor joint blocks (node settings) are ignored.
+Nested blocks may also come flattened, as rclpy names them (``joint1.a``, ``base.xyz``).
+Integers are accepted wherever a real number is expected. The settings of the node, sim_arm and
+rclpy (:func:`node_params.is_setting`) are left alone; any other key is refused with the names
+it was probably meant to be (a typo such as ``alpah``, ``qlimit`` or ``bsae.xyz``), so that no
+typo silently drops a limit.
 """
 
+import difflib
+
+from dh_kinematics import bounds, node_params, parameter_file
 from dh_kinematics.checks import check_array, check_choice, InvalidFieldError
 from dh_kinematics.dh_transforms import matrix_to_rpy, xyz_rpy_to_transform
+from dh_kinematics.link import JOINT_FIELDS, Link
 import numpy as np
 
-JOINT_FIELDS = ('type', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim', 'm', 'r', 'I',
-                'Jm', 'G', 'B', 'Tc')
-POSE_FIELDS = ('xyz', 'rpy')
+MODEL_FIELDS = tuple(spec.name for spec in node_params.MODEL)
 _LINK_ARGUMENT = {'type': 'joint'}
 
 
@@ -87,7 +92,35 @@ def _strings(name, value):
 def _pose(flat, name):
     xyz = check_array(f'{name}.xyz', flat.get(f'{name}.xyz', (0.0, 0.0, 0.0)), [(3,)])
     rpy = check_array(f'{name}.rpy', flat.get(f'{name}.rpy', (0.0, 0.0, 0.0)), [(3,)])
-    return xyz_rpy_to_transform(xyz, rpy)
+    bounds.check_magnitude(f'{name}.xyz', xyz, bounds.LENGTH_MAX, 'm')
+    return xyz_rpy_to_transform(xyz, bounds.check_angles(f'{name}.rpy', rpy))
+
+
+def _suggestion(key, candidates):
+    close = difflib.get_close_matches(key, candidates, n=1, cutoff=0.6)
+    return f' (did you mean {close[0]}?)' if close else ''
+
+
+def _check_keys(flat, joints):
+    """Refuse every key that is neither a model field, a joint field nor a setting."""
+    for key, value in flat.items():
+        if key in MODEL_FIELDS or node_params.is_setting(key):
+            continue
+        head, _, field = key.partition('.')
+        if joints is not None and head in joints:
+            if field in JOINT_FIELDS:
+                continue
+            reason = f'is not a joint field (fields: {", ".join(JOINT_FIELDS)})'
+            raise InvalidFieldError(key, value, reason + _suggestion(field, JOINT_FIELDS))
+        if field in JOINT_FIELDS:
+            if joints is None:
+                continue  # a joint block; 'joints: is missing' follows
+            raise InvalidFieldError(key, value, f'belongs to a block {head!r} that is not '
+                                    f'listed in joints {joints}' + _suggestion(head, joints))
+        candidates = list(MODEL_FIELDS) + sorted(node_params.SETTINGS) + [
+            f'{joint}.{field}' for joint in joints or () for field in JOINT_FIELDS]
+        raise InvalidFieldError(key, value, 'is not a model parameter or a setting of the '
+                                'node' + _suggestion(key, candidates))
 
 
 def _inertia(name, value):
@@ -102,10 +135,6 @@ def _link_arguments(flat, joint, convention):
              if key.startswith(joint + '.')}
     if not block:
         raise InvalidFieldError(joint, None, 'is listed in joints but has no parameter block')
-    for field in block:
-        if field not in JOINT_FIELDS:
-            raise InvalidFieldError(f'{joint}.{field}', block[field],
-                                    f'is not a joint field (fields: {", ".join(JOINT_FIELDS)})')
     if 'type' not in block:
         raise InvalidFieldError(f'{joint}.type', None, "is missing; give 'revolute' or "
                                 "'prismatic'")
@@ -124,22 +153,15 @@ def _link_arguments(flat, joint, convention):
 
 def chain_from_params(chain_class, params):
     """Build a chain from a ``ros__parameters`` dict (nested or flat); see the module doc."""
-    from dh_kinematics.link import Link
-
     flat = flatten(params)
+    joints = _strings('joints', flat['joints']) if 'joints' in flat else None
+    if joints is not None and len(set(joints)) != len(joints):
+        raise InvalidFieldError('joints', joints, 'must not repeat a name')
+    _check_keys(flat, joints)
     for required in ('convention', 'joints'):
         if required not in flat:
             raise InvalidFieldError(required, None, 'is missing')
     convention = check_choice('convention', flat['convention'], ('standard', 'modified'))
-    joints = _strings('joints', flat['joints'])
-    if len(set(joints)) != len(joints):
-        raise InvalidFieldError('joints', joints, 'must not repeat a name')
-    reserved = {'base', 'tool', 'links', 'gravity', 'diagnostics', 'qos_overrides'}
-    for key in flat:
-        head, _, field = key.partition('.')
-        if field in JOINT_FIELDS and head not in joints and head not in reserved:
-            raise InvalidFieldError(key, flat[key], f'belongs to a block {head!r} that is not '
-                                    f'listed in joints {joints}')
     links = []
     for joint in joints:
         try:
@@ -157,7 +179,9 @@ def chain_from_params(chain_class, params):
         raise InvalidFieldError('robot_name', robot_name, 'must be a string')
     return chain_class(
         links, base=_pose(flat, 'base'), tool=_pose(flat, 'tool'),
-        gravity=check_array('gravity', flat.get('gravity', (0.0, 0.0, -9.81)), [(3,)]),
+        gravity=bounds.check_magnitude('gravity', check_array(
+            'gravity', flat.get('gravity', (0.0, 0.0, -9.81)), [(3,)]), bounds.GRAVITY_MAX,
+            'm/s^2'),
         name=robot_name, link_frames=link_frames,
         world_frame=_string('world_frame', flat.get('world_frame', 'world')),
         base_frame=_string('base_frame', flat.get('base_frame', 'base_link')),
@@ -166,35 +190,15 @@ def chain_from_params(chain_class, params):
 
 def chain_from_yaml(chain_class, path, node_name=None):
     """
-    Build a chain from a ROS 2 parameter file.
+    Build a chain from a ROS 2 parameter file, read as rcl reads it (:mod:`parameter_file`).
 
     The ``ros__parameters`` block is taken from ``node_name`` (with or without a leading
     slash) if given and present, else from ``/**``; without ``node_name``, from the file's
     only node when it has no ``/**`` block.
     """
-    import yaml
-
-    with open(path, encoding='utf-8') as stream:
-        try:
-            document = yaml.safe_load(stream)
-        except yaml.YAMLError as error:
-            raise ValueError(f'{path}: not a valid YAML file: {error}') from None
-    if not isinstance(document, dict) or not document:
-        raise ValueError(f'{path}: expected a ROS 2 parameter file (node: ros__parameters: ...)')
-    wildcard = ['/**'] if '/**' in document else []
-    if node_name is not None:
-        keys = [key for key in (node_name, '/' + node_name.lstrip('/')) if key in document]
-        keys = keys or wildcard
-    else:
-        keys = wildcard or list(document)
-    if len(keys) != 1:
-        raise ValueError(f'{path}: cannot tell which node block to read among '
-                         f'{sorted(document)}; name one with node_name')
-    block = document[keys[0]]
-    if not isinstance(block, dict) or not isinstance(block.get('ros__parameters'), dict):
-        raise ValueError(f'{path}: block {keys[0]!r} has no ros__parameters mapping')
+    params = parameter_file.node_parameters(path, node_name)
     try:
-        return chain_from_params(chain_class, block['ros__parameters'])
+        return chain_from_params(chain_class, params)
     except InvalidFieldError as error:
         raise InvalidFieldError(f'{path}: {error.field}', error.value, error.reason) from None
 

@@ -25,11 +25,12 @@ import copy
 import sys
 import time
 
-from dh_kinematics import cdr, limit_monitor, node_params, ros_messages, tf_frames
+from dh_kinematics import bounds, cdr, limit_monitor, node_params, ros_messages, tf_frames
 from dh_kinematics.chain import Chain
 from dh_kinematics.joint_state_cache import JointStateCache
 from dh_kinematics.ros_main import quiet_at_shutdown, run
-from dh_kinematics.ros_parameters import declare, declare_model, refusal
+from dh_kinematics.ros_parameters import (
+    AtomicParameterService, changed, declare_model, declare_settings, refusal, with_reals)
 from dh_kinematics.stream_math import StreamMath
 from diagnostic_msgs.msg import DiagnosticArray
 import numpy as np
@@ -58,9 +59,10 @@ class DhKinematicsNode(Node):
     """Publish TF, friction and joint-limit diagnostics for a DH arm from joint_states."""
 
     def __init__(self, node_name='dh_kinematics', **kwargs):
-        super().__init__(node_name, **kwargs)
-        self._declared = [declare(self, spec) for spec in node_params.NODE]
-        self._declared += declare_model(self)
+        super().__init__(node_name, start_parameter_services=False, **kwargs)
+        self._parameter_service = AtomicParameterService(self)
+        self._declared = declare_settings(self, node_params.NODE)
+        self._declared += declare_model(self)[0]
         self._model = self._make_model(self._values())
         self._settings = self._read_settings(self._values())
         self._cache = JointStateCache(self._model.chain.joint_names)
@@ -92,12 +94,13 @@ class DhKinematicsNode(Node):
             f'{self._model.chain.name or "arm"}: {self._model.chain.n} joints, frames '
             f'{names[0]} -> {names[1]} .. {names[-1]} (prefix {self._model.prefix!r}), '
             f'joint_states from {joint_states.topic_name}')
+        self._warn_unusual()
 
     # Parameters ---------------------------------------------------------------------------
 
     def _values(self, changes=()):
         """Return the parameter values with ``changes`` applied; arrays as lists."""
-        values = {name: self.get_parameter_or(name).value for name in self._declared}
+        values = {name: self.get_parameter(name).value for name in self._declared}
         values.update((parameter.name, parameter.value) for parameter in changes)
         return {name: value.tolist() if isinstance(value, array.array) else value
                 for name, value in values.items()}
@@ -114,16 +117,37 @@ class DhKinematicsNode(Node):
         return {spec.name: values[spec.name] for spec in node_params.NODE}
 
     def set_parameters_atomically(self, parameter_list):
-        """Refuse undeclared or wrongly typed parameters by name, then set as rclpy does."""
-        reason = refusal(self, parameter_list)
+        """
+        Take a change wholly or refuse it wholly, with a reason that names the parameter.
+
+        Integers are taken where reals are declared; parameters that keep their value are no
+        change (so that a dumped file loads back); the joint set and joint types need a
+        restart.
+        """
+        parameters = changed(self, with_reals(self, parameter_list))
+        reason = refusal(self, parameters) or self._needs_restart(parameters)
         if reason is not None:
-            self.get_logger().warning(f'parameter change refused: {reason}')
+            self._log('refused', f'parameter change refused: {reason}', counts=False)
             return SetParametersResult(successful=False, reason=reason)
-        return super().set_parameters_atomically(parameter_list)
+        if not parameters:
+            return SetParametersResult(successful=True)
+        return super().set_parameters_atomically(parameters)
 
     def set_parameters(self, parameter_list):
-        """Set each parameter on its own, as rclpy does, with the checks above."""
-        return [self.set_parameters_atomically([parameter]) for parameter in parameter_list]
+        """Set the parameters as one change (see :meth:`set_parameters_atomically`)."""
+        result = self.set_parameters_atomically(parameter_list)
+        return [result for _ in parameter_list]
+
+    def _needs_restart(self, parameters):
+        for parameter in parameters:
+            joint, _, field = parameter.name.rpartition('.')
+            if parameter.name == 'joints':
+                return ('joints: the joint set is fixed at start-up; restart the node with the '
+                        'new model to change it')
+            if field == 'type' and joint in self._model.chain.joint_names:
+                return (f'{parameter.name}: a joint type is fixed at start-up; restart the '
+                        'node with the new model to change it')
+        return None
 
     def _check_change(self, parameters):
         """Validate a change as a whole; refuse it with the reason, or keep it for applying."""
@@ -132,7 +156,7 @@ class DhKinematicsNode(Node):
             self._pending = (self._make_model(values), self._read_settings(values))
         except ValueError as error:
             self._pending = None
-            self.get_logger().warning(f'parameter change refused: {error}')
+            self._log('refused', f'parameter change refused: {error}', counts=False)
             return SetParametersResult(successful=False, reason=str(error))
         return SetParametersResult(successful=True)
 
@@ -141,12 +165,17 @@ class DhKinematicsNode(Node):
             return
         (self._model, settings), self._pending = self._pending, None
         if settings['diagnostics.period'] != self._settings['diagnostics.period']:
-            self._timer.cancel()
+            self.destroy_timer(self._timer)  # a cancelled timer is never freed
             self._timer = self.create_timer(settings['diagnostics.period'], self._on_timer)
         self._settings = settings
         self._full_check_ns = 0  # limits, margin or timeout may have changed
         self._publish_static()
         self.get_logger().info(f'model updated: {", ".join(p.name for p in parameters)}')
+        self._warn_unusual()
+
+    def _warn_unusual(self):
+        for note in bounds.model_warnings(self._model.chain):
+            self.get_logger().warning(f'unusual model value: {note}')
 
     # Publishing ---------------------------------------------------------------------------
 
@@ -160,11 +189,13 @@ class DhKinematicsNode(Node):
         self._last_now_ns = now_ns
         return now_ns
 
-    def _log(self, key, text):
+    def _log(self, key, text, counts=True):
+        """Log a warning, at most one per ``key`` every LOG_EVERY_S seconds."""
         now = time.monotonic()
         if now - self._last_log.get(key, -LOG_EVERY_S) >= LOG_EVERY_S:
             self._last_log[key] = now
-            self.get_logger().warning(f'{text} (counts: {dict(self._cache.counts)})')
+            suffix = f' (counts: {dict(self._cache.counts)})' if counts else ''
+            self.get_logger().warning(text + suffix)
 
     def _publish_static(self):
         frames = tf_frames.static_frames(self._model.chain, self._model.names)
@@ -253,7 +284,7 @@ class DhKinematicsNode(Node):
 
 def main(args=None):
     """Run the node; exit 1 with one clear message when the model is invalid."""
-    return run(DhKinematicsNode, 'dh_kinematics', args)
+    return run(DhKinematicsNode, 'dh_kinematics', args, executable='dh_kinematics_node')
 
 
 if __name__ == '__main__':

@@ -23,6 +23,8 @@ key in a YAML file. Node settings have defaults.
 from collections import namedtuple
 import sys
 
+from dh_kinematics.link import JOINT_FIELDS
+
 ParameterSpec = namedtuple('ParameterSpec', 'name kind description default minimum maximum '
                                             'read_only')
 ParameterSpec.__new__.__defaults__ = (None, None, None, False)
@@ -49,7 +51,7 @@ MODEL = (
     ParameterSpec('tool.rpy', 'double_array', 'Tool roll, pitch, yaw (fixed axes), rad.'),
 )
 
-JOINT = (
+_JOINT = (
     ParameterSpec('type', 'string', "Joint type: 'revolute' or 'prismatic'. Required."),
     ParameterSpec('a', 'double', 'DH link length a, m. Required.'),
     ParameterSpec('alpha', 'double', 'DH link twist alpha, rad. Required.'),
@@ -74,6 +76,9 @@ JOINT = (
                   '[Tc+, Tc-] (default 0).'),
 )
 
+# One spec per field of link.JOINT_FIELDS, in that order (a test checks they match).
+JOINT = tuple(sorted(_JOINT, key=lambda spec: JOINT_FIELDS.index(spec.name)))
+
 NODE = (
     ParameterSpec('frame_prefix', 'string', 'Prefix for every frame name except the world frame, '
                   "as in robot_state_publisher (e.g. 'left/').", default=''),
@@ -87,6 +92,27 @@ NODE = (
 )
 
 
+SIM_ARM = (
+    ParameterSpec('rate', 'double', 'Publishing rate, Hz.', default=100.0, minimum=0.1,
+                  maximum=10000.0),
+    ParameterSpec('period', 'double', 'Seconds per full sweep.', default=10.0, minimum=0.01,
+                  maximum=3600.0),
+    ParameterSpec('overshoot', 'double', 'How far past both limits to sweep, rad or m (0: stay '
+                  'inside).', default=0.0, minimum=0.0, maximum=10.0),
+)
+
+# Parameters that rclpy declares on every node.
+RCLPY = ('use_sim_time', 'start_type_description_service')
+RCLPY_PREFIXES = ('qos_overrides.',)
+SETTINGS = frozenset(spec.name for spec in NODE + SIM_ARM) | frozenset(RCLPY)
+"""Names a parameter file may hold besides the model: the node's, sim_arm's and rclpy's."""
+
+
+def is_setting(name):
+    """Tell whether ``name`` is a setting of the node, of sim_arm or of rclpy, not the model."""
+    return name in SETTINGS or name.startswith(RCLPY_PREFIXES)
+
+
 def joint_specs(joint):
     """Return the parameter specs of one joint block, named ``<joint>.<field>``."""
     return tuple(spec._replace(name=f'{joint}.{spec.name}', description=f'{joint}: '
@@ -95,7 +121,5 @@ def joint_specs(joint):
 
 def model_values(values):
     """Keep the model parameters that are set: a dict for ``Chain.from_params``."""
-    names = {spec.name for spec in MODEL}
     return {name: value for name, value in values.items()
-            if value is not None and (name in names or '.' in name)
-            and not name.startswith(('diagnostics.', 'qos_overrides.'))}
+            if value is not None and not is_setting(name)}

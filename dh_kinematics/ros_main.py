@@ -16,7 +16,10 @@
 
 import ctypes
 import functools
+import sys
 
+from dh_kinematics import startup
+from dh_kinematics.ros_parameters import NoModelError
 import rclpy
 from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
@@ -85,25 +88,37 @@ def _keep_until_exit(executor):
         ctypes.pythonapi.Py_IncRef(ctypes.py_object(executor))
 
 
-def run(factory, name, args=None, context=None):
+def run(factory, name, args=None, context=None, executable=None):
     """
     Build the node with ``factory(context=context)`` and spin it; return the exit code.
 
     0 after Ctrl-C or SIGTERM, at any point once rclpy is initialised (no traceback), or once
-    ``context`` is shut down; 1, with one clear message, when the factory refuses the model.
-    ``context`` (default: rclpy's global one, with its signal handlers) lets a test run a node
-    exactly this way in a thread of its own.
+    ``context`` is shut down; 1, with one clear message, when a parameter file cannot be read
+    or the factory refuses the model. ``context`` (default: rclpy's global one, with its signal
+    handlers) lets a test run a node exactly this way in a thread of its own. ``executable``
+    (default ``name``) is named in the usage line.
     """
-    rclpy.init(args=args, context=context)
+    argv = sys.argv if args is None else args
+    logger = rclpy.logging.get_logger(name)
+    try:
+        startup.check_params_files(argv)
+    except ValueError as error:
+        logger.fatal(f'invalid parameters: {error}')
+        return 1
+    try:
+        rclpy.init(args=args, context=context)
+    except RuntimeError as error:  # rclpy's RCLError: an argument rcl cannot parse
+        logger.fatal(f'invalid arguments: {startup.rcl_error_message(str(error))}')
+        return 1
     node = executor = None
     try:
         try:
             node = factory(context=context)
+        except NoModelError as error:
+            logger.fatal(startup.no_model_message(str(error.args[1]), argv, executable or name))
+            return 1
         except (ValueError, ParameterException) as error:
-            detail = str(error)
-            if 'of type' in detail:
-                detail += ' (write double parameters with a decimal point, e.g. 0.0)'
-            rclpy.logging.get_logger(name).fatal(f'invalid model: {detail}')
+            logger.fatal(f'invalid parameters: {error}')
             return 1
         executor = make_executor(context)
         executor.add_node(node)

@@ -16,12 +16,10 @@
 
 import sys
 
-from dh_kinematics.chain import Chain
-from dh_kinematics.node_params import model_values
+from dh_kinematics.node_params import SIM_ARM
 from dh_kinematics.ros_main import quiet_at_shutdown, run
-from dh_kinematics.ros_parameters import declare_model
+from dh_kinematics.ros_parameters import declare_model, declare_settings
 from dh_kinematics.sweep import sweep
-from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
 from rclpy.node import Node
 from sensor_msgs.msg import JointState
 
@@ -31,18 +29,11 @@ class SimArm(Node):
 
     def __init__(self, **kwargs):
         super().__init__('sim_arm', **kwargs)
-        names = declare_model(self)
-        self._chain = Chain.from_params(model_values(
-            {name: self.get_parameter_or(name).value for name in names}))
-        rate = self.declare_parameter('rate', 100.0, ParameterDescriptor(
-            description='Publishing rate, Hz.', floating_point_range=[
-                FloatingPointRange(from_value=0.1, to_value=10000.0)])).value
-        self._period = self.declare_parameter('period', 10.0, ParameterDescriptor(
-            description='Seconds per full sweep.', floating_point_range=[
-                FloatingPointRange(from_value=0.01, to_value=3600.0)])).value
-        self._overshoot = self.declare_parameter('overshoot', 0.0, ParameterDescriptor(
-            description='How far past both limits to sweep, rad or m (0: stay inside).',
-            floating_point_range=[FloatingPointRange(from_value=0.0, to_value=10.0)])).value
+        declare_settings(self, SIM_ARM)
+        self._chain = declare_model(self)[1]
+        rate = self.get_parameter('rate').value
+        self._period = self.get_parameter('period').value
+        self._overshoot = self.get_parameter('overshoot').value
         self._prismatic = [link.isprismatic() for link in self._chain.links]
         self._publisher = self.create_publisher(JointState, 'joint_states', 10)
         self._start = self.get_clock().now()

@@ -21,11 +21,13 @@ to it has its own context and thread. Before a test sends anything, every topic 
 has matched both ways.
 """
 
+import os
 import select
 import signal
 import subprocess
 import sys
 import threading
+import time
 
 from ros_probe import DEADLINE_S, Probe, RESEND_S, stamp_ns  # noqa: F401 (for the tests)
 
@@ -150,16 +152,25 @@ def start_node(module, ros_args):
     """
     process = subprocess.Popen([sys.executable, '-m', module, '--ros-args'] + ros_args,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = process.first_line = _read_line(process, DEADLINE_S)
+    line = process.first_line = read_line(process)
     if '[INFO]' not in line:
         process.kill()
         raise AssertionError(f'{module} did not start: {line}{process.communicate()[1]}')
     return process
 
 
-def _read_line(process, timeout):
-    ready = select.select([process.stderr], [], [], timeout)[0]
-    return process.stderr.readline() if ready else ''
+def read_line(process, timeout=DEADLINE_S):
+    """Read stderr up to a newline, a byte at a time: nothing is buffered past it."""
+    deadline, line = time.monotonic() + timeout, b''
+    fd = process.stderr.fileno()
+    while not line.endswith(b'\n'):
+        if not select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0]:
+            break
+        byte = os.read(fd, 1)
+        if not byte:
+            break
+        line += byte
+    return line.decode()
 
 
 def interrupt(process, sig=signal.SIGINT, timeout=DEADLINE_S):

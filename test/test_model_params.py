@@ -89,7 +89,8 @@ def test_block_selection(tmp_path):
     assert Chain.from_yaml(path, node_name='right').n == 6
     with pytest.raises(ValueError, match='cannot tell which node block'):
         Chain.from_yaml(path)
-    with pytest.raises(ValueError, match='cannot tell which node block'):
+    with pytest.raises(ValueError, match="no parameters for node 'middle': the file has "
+                       "'/right', 'left'; key the file with '/\\*\\*:'"):
         Chain.from_yaml(path, node_name='middle')
     path.write_text(yaml.safe_dump({'dh_kinematics': {'ros__parameters': params}}))
     assert Chain.from_yaml(path).n == 6
@@ -99,7 +100,7 @@ def test_block_selection(tmp_path):
 
 
 @pytest.mark.parametrize('text, message', [
-    ('[1, 2', 'not a valid YAML file'),
+    ('[1, 2', 'line 1: not valid YAML'),
     ('- 1\n- 2\n', 'expected a ROS 2 parameter file'),
     ('/**:\n  parameters: {}\n', "block '/\\*\\*' has no ros__parameters mapping"),
 ])
@@ -170,7 +171,31 @@ def _delete(path):
     (_set('joint6.I', [1.0, math.nan, 1.0]), 'joint6.I: must not contain NaN'),
     (_set('joint6.G', 0.0), 'joint6.G: must be non-zero'),
     (_set('joint6.Tc', [-0.1, 0.1]), 'joint6.Tc: must be .Tc.'),
-    (_set('joint6.alpah', 0.1), 'joint6.alpah: is not a joint field'),
+    (_set('joint6.alpah', 0.1), 'joint6.alpah: is not a joint field .*did you mean alpha'),
+    (_delete('joint2.alpha'), 'joint2.alpha: is missing'),
+    (lambda p: p['joint2'].update(alpah=p['joint2'].pop('alpha')),
+     r'joint2.alpah: is not a joint field .*\(did you mean alpha\?\)'),  # not 'is missing'
+    (lambda p: p['joint2'].update(qlimit=p['joint2'].pop('qlim')),
+     r'joint2.qlimit: is not a joint field .*\(did you mean qlim\?\)'),
+    (lambda p: p['joint2'].update(ofset=p['joint2'].pop('offset')), 'joint2.ofset: .*offset'),
+    (lambda p: p.update(bsae=p.pop('base')),
+     r'bsae.xyz: is not a model parameter or a setting of the node \(did you mean base.xyz'),
+    (lambda p: p.update(convetion=p.pop('convention')),
+     r'convetion: is not a model parameter .*did you mean convention\?'),
+    (_set('diagnostics', {'perod': 1.0}), 'diagnostics.perod: .*did you mean diagnostics.period'),
+    (_set('joint2.alpha', 90.0), r'joint2.alpha: must be within \+-2 pi: radians are expected '
+     r'\(90 rad; did you mean \[?1.5708\]?\?\)'),
+    (_set('joint2.offset', -180.0), 'joint2.offset: .*radians are expected'),
+    (_set('tool.rpy', [0.0, 0.0, 90.0]), 'tool.rpy: .*radians are expected'),
+    (_set('joint2.a', -425.0e3), r'joint2.a: must be within \+-1000 m'),
+    (_set('joint2.offset', 1e308), 'joint2.offset: .*radians'),
+    (_set('base.xyz', [0.0, 0.0, 1e308]), r'base.xyz: must be within \+-1000 m'),
+    (_set('joint2.B', 1e308), r'joint2.B: must be within \+-1e\+06'),
+    (_set('joint2.G', -1e7), r'joint2.G: must be within \+-1e\+06'),
+    (_set('joint2.Tc', [1e300, -1.0]), 'joint2.Tc: must be within'),
+    (_set('joint2.I', [1e300, 1.0, 1.0]), 'joint2.I: must be within'),
+    (_set('joint2.qlim', [-1e7, 1.0]), 'joint2.qlim: must be within'),
+    (_set('gravity', [0.0, 0.0, -9.81e3]), 'gravity: must be within'),
     (_set('joint7', {'type': 'revolute', 'a': 0.0}),
      "joint7.type: belongs to a block 'joint7' that is not listed in joints"),
     (_set('links', ['l1', 'l2']), 'links: must name 6 frames, one per joint'),
@@ -184,6 +209,75 @@ def _delete(path):
 def test_bad_parameters_name_the_parameter(change, message):
     with pytest.raises(ValueError, match=message):
         Chain.from_params(_mutated(change))
+
+
+def test_settings_of_the_node_sim_arm_and_rclpy_are_left_alone():
+    params = _params()
+    params.update({'frame_prefix': 'l/', 'diagnostics': {'period': 2}, 'use_sim_time': True,
+                   'rate': 10.0, 'qos_overrides': {'/joint_states': {'subscription': {
+                       'reliability': 'reliable'}}}})
+    assert Chain.from_params(params).n == 6
+
+
+def test_a_prismatic_offset_is_a_length_not_an_angle():
+    chain = Chain.from_yaml(CONFIG / 'stanford.yaml')
+    j = [link.isprismatic() for link in chain.links].index(True)
+    params = chain.to_params()
+    params[chain.joint_names[j]]['offset'] = 7.0  # m: no radians error
+    assert Chain.from_params(params).links[j].offset == 7.0
+    params[chain.joint_names[j]]['offset'] = 1001.0
+    with pytest.raises(ValueError, match=r'offset: must be within \+-1000 m'):
+        Chain.from_params(params)
+
+
+def test_unusual_values_are_warned_about():
+    from dh_kinematics.bounds import model_warnings
+
+    assert model_warnings(Chain.from_yaml(CONFIG / 'puma560.yaml')) == []
+    params = _params()
+    params['joint2']['qlim'] = [-180.0, 180.0]
+    params['joint3']['a'] = -425.0
+    params['base'] = {'xyz': [0.0, 0.0, 12.0]}
+    notes = model_warnings(Chain.from_params(params))
+    assert notes == [
+        'joint2.qlim: [-180.0, 180.0] is beyond +-4 pi rad; radians are expected (degrees?)',
+        'joint3.a: -425 m is longer than 10 m; metres are expected (millimetres?)',
+        'base.xyz: [0.0, 0.0, 12.0] is farther than 10 m; metres are expected (millimetres?)']
+
+
+def test_infinite_limits_mean_no_limit():
+    params = _mutated(_set('joint2.qlim', [-math.inf, math.inf]))
+    assert Chain.from_params(params).links[1].islimit(1e9) == 0
+
+
+@pytest.mark.parametrize('text, message', [
+    ('/**:\n  ros__parameters:\n    x: [0, 0.0]\n',
+     r'bad.yaml: line 3: x: a list mixes types \(\[0, 0.0\]\), which ROS 2 cannot read; '
+     r'write them all as real numbers: \[0.0, 0.0\]'),
+    ('/**:\n  ros__parameters:\n    j1:\n      qlim: [-3, 3.0]\n',
+     r'line 4: j1.qlim: a list mixes types'),
+    ('/**:\n  ros__parameters:\n\tx: 1.0\n', 'line 3: not valid YAML: .*indent with spaces'),
+    ('/**:\n  ros__parameters:\n    x: [a, 1.0]\n', 'write them all as one type'),
+])
+def test_what_rcl_cannot_read_is_refused_with_the_line(tmp_path, text, message):
+    path = tmp_path / 'bad.yaml'
+    path.write_text(text)
+    with pytest.raises(ValueError, match=message):
+        Chain.from_yaml(path)
+
+
+def test_a_missing_file_is_named(tmp_path):
+    with pytest.raises(ValueError, match='nothere.yaml: cannot read the parameter file: No such'):
+        Chain.from_yaml(tmp_path / 'nothere.yaml')
+
+
+def test_exponents_without_a_point_are_numbers_as_in_rcl(tmp_path):
+    text = (CONFIG / 'puma560.yaml').read_text()
+    path = tmp_path / 'exp.yaml'
+    path.write_text(text.replace('B: 0.00148', 'B: 1.48e-3').replace(
+        'Jm: 0.0002', 'Jm: 2e-4', 1))
+    chain = Chain.from_yaml(path)
+    assert chain.links[0].Jm == 2e-4 and chain.links[0].B == 1.48e-3
 
 
 def test_integers_are_read_as_numbers():

@@ -15,9 +15,6 @@
 """The node over real DDS: each kind of bad input, parameter changes, start-up failures."""
 
 import math
-import os
-import subprocess
-import sys
 
 from conftest import PACKAGE
 import pytest
@@ -156,7 +153,7 @@ def test_a_good_parameter_change_is_applied_atomically(running):
      'panda_joint3.I: must be a symmetric 3x3 matrix'),
     ('panda_joint1.a', math.nan, 'panda_joint1.a: must be finite'),
     ('panda_joint4.Tc', 'high', 'panda_joint4.Tc: must be'),
-    ('panda_joint4.type', 'hinge', 'panda_joint4.type: must be'),
+    ('panda_joint4.type', 'hinge', 'panda_joint4.type: a joint type is fixed at start-up'),
     ('convention', 'std', 'convention: must be'),
     ('gravity', [0.0, 9.81], 'gravity: must be an array of numbers of shape (3,)'),
     ('panda_joint1.a', 'long', 'panda_joint1.a'),
@@ -181,39 +178,3 @@ def test_the_start_up_log_names_the_frames_the_prefix_and_the_input_topic():
     line = process.first_line
     assert "world -> l/panda_link0 .. l/panda_hand_tcp (prefix 'l/')" in line, line
     assert 'joint_states from /left/joint_states' in line, line
-
-
-def test_joints_are_read_only(running):
-    result, = running.probe.set_parameters('/dh_kinematics', [Parameter('joints', value=['a'])])
-    assert not result.successful and 'read-only' in result.reason
-
-
-@pytest.mark.parametrize('change, message', [
-    ('panda_joint2.alpha: 0.0', 'panda_joint2.alpha: is missing'),
-    ('panda_joint2.qlim: [-1.7628, 1.7628]', 'panda_joint2.qlim: must be'),
-    ('panda_joint2.m: 0.646926', 'panda_joint2.m'),
-])
-def test_an_invalid_model_stops_the_node_with_one_clear_message(tmp_path, change, message):
-    text = open(PANDA).read()
-    field, _, value = change.partition(': ')
-    joint, _, key = field.partition('.')
-    block = text.split(f'    {joint}:\n')[1]
-    line = next(line for line in block.split('\n') if line.startswith(f'      {key}:'))
-    if 'missing' in message:
-        replacement = ''
-    elif key == 'qlim':
-        replacement = '      qlim: [1.7628, -1.7628]'
-    else:
-        replacement = '      m: 1'
-    path = tmp_path / 'bad.yaml'
-    path.write_text(text.replace(f'    {joint}:\n' + block, f'    {joint}:\n' + block.replace(
-        line + '\n', replacement + ('\n' if replacement else ''), 1)))
-    env = dict(os.environ)
-    result = subprocess.run(
-        [sys.executable, '-m', 'dh_kinematics.node', '--ros-args', '--params-file', str(path)],
-        capture_output=True, text=True, timeout=60, env=env)
-    assert result.returncode == 1
-    output = result.stdout + result.stderr
-    assert 'invalid model' in output and message in output and 'Traceback' not in output
-    if key == 'm':
-        assert 'decimal point' in output

@@ -1,0 +1,134 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Read a ROS 2 parameter file as rcl reads it, with one clear error for what rcl would refuse.
+
+PyYAML follows YAML 1.1, where ``2e-4`` is a string; rcl reads it as a number, and so does
+:func:`read`. rcl refuses a list that mixes types (``[0, 0.0]``) and any YAML error, with a
+19-line traceback from ``rclpy.init``; :func:`read` refuses them in one line that names the
+file, the line and what to write instead. Needs PyYAML.
+"""
+
+import re
+
+NODE_NAME_HINT = "key the file with '/**:' (every node) or with the node's name"
+_EXPONENT = re.compile(r'^[-+]?[0-9]+[eE][-+]?[0-9]+$')
+
+
+def _loader():
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        """SafeLoader that reads ``2e-4`` and ``1E5`` as numbers, as rcl does."""
+
+    Loader.add_implicit_resolver('tag:yaml.org,2002:float', _EXPONENT, list('-+0123456789'))
+    return Loader
+
+
+def _walk(node, path=()):
+    import yaml
+
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            yield from _walk(value, path + (getattr(key, 'value', '?'),))
+    elif isinstance(node, yaml.SequenceNode):
+        yield node, path
+
+
+def _check_lists(root, path):
+    """Refuse a list that mixes types, as rcl does ('Sequence should be of same type')."""
+    import yaml
+
+    for node, keys in _walk(root):
+        tags = [item.tag for item in node.value if isinstance(item, yaml.ScalarNode)]
+        if len(set(tags)) < 2:
+            continue
+        name = '.'.join(str(key) for key in keys[2:] if key != 'ros__parameters') or keys[-1]
+        items = [item.value for item in node.value]
+        numbers = {'tag:yaml.org,2002:int', 'tag:yaml.org,2002:float'}
+        if set(tags) <= numbers:
+            fixed = ', '.join(value if '.' in value or 'e' in value.lower() else f'{value}.0'
+                              for value in items)
+            hint = f'write them all as real numbers: [{fixed}]'
+        else:
+            hint = 'write them all as one type'
+        raise ValueError(f'{path}: line {node.start_mark.line + 1}: {name}: a list mixes types '
+                         f'([{", ".join(items)}]), which ROS 2 cannot read; {hint}')
+
+
+def read(path):
+    """
+    Return the document of a ROS 2 parameter file (a dict), read as rcl reads it.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and, where it applies, the line: no such file, not YAML (a tab, say),
+        not a mapping, or a list that mixes types.
+
+    """
+    import yaml
+
+    try:
+        with open(path, encoding='utf-8') as stream:
+            text = stream.read()
+    except OSError as error:
+        raise ValueError(f'{path}: cannot read the parameter file: {error.strerror}') from None
+    loader = _loader()
+    try:
+        root = yaml.compose(text, Loader=loader)
+        document = yaml.load(text, Loader=loader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, 'problem_mark', None)
+        where = f'line {mark.line + 1}: ' if mark is not None else ''
+        problem = getattr(error, 'problem', None) or str(error)
+        hint = '; indent with spaces, not tabs' if '\\t' in problem or '\t' in text else ''
+        raise ValueError(f'{path}: {where}not valid YAML: {problem}{hint}') from None
+    if not isinstance(document, dict) or not document:
+        raise ValueError(f'{path}: expected a ROS 2 parameter file (node: ros__parameters: ...)')
+    _check_lists(root, path)
+    return document
+
+
+def node_keys(document, node_name):
+    """Return the keys of ``document`` whose block reaches node ``node_name``, or ``/**``."""
+    name = node_name.lstrip('/')
+    matches = [key for key in document if str(key).lstrip('/') == name]
+    return matches or (['/**'] if '/**' in document else [])
+
+
+def node_parameters(path, node_name=None):
+    """
+    Return the ``ros__parameters`` dict of a parameter file for one node.
+
+    The block is taken from ``node_name`` (with or without a leading slash) if present, else
+    from ``/**``; without ``node_name``, from the file's only node when it has no ``/**``.
+    """
+    document = read(path)
+    if node_name is not None:
+        keys = node_keys(document, node_name)
+        if not keys:
+            raise ValueError(f'{path}: no parameters for node {node_name!r}: the file has '
+                             f'{", ".join(repr(str(key)) for key in document)}; '
+                             f'{NODE_NAME_HINT}')
+    else:
+        keys = ['/**'] if '/**' in document else list(document)
+    if len(keys) != 1:
+        raise ValueError(f'{path}: cannot tell which node block to read among '
+                         f'{sorted(map(str, document))}; name one with node_name')
+    block = document[keys[0]]
+    if not isinstance(block, dict) or not isinstance(block.get('ros__parameters'), dict):
+        raise ValueError(f'{path}: block {keys[0]!r} has no ros__parameters mapping')
+    return block['ros__parameters']

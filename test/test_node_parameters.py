@@ -1,0 +1,225 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The node's parameters as an operator meets them: files, typos, dump and load, `param set`."""
+
+import subprocess
+import sys
+
+from conftest import PACKAGE
+from dh_kinematics import Chain
+import pytest
+from ros_fixtures import interrupt, read_line, Running, start_node
+import yaml
+
+from rcl_interfaces.msg import ParameterType  # noqa: I100
+from rcl_interfaces.srv import GetParameters, ListParameters  # noqa: I100
+from rclpy.parameter import Parameter, parameter_value_to_python  # noqa: I100
+
+PANDA = PACKAGE / 'config' / 'panda.yaml'
+STANFORD = PACKAGE / 'config' / 'stanford.yaml'
+PUMA = PACKAGE / 'config' / 'puma560.yaml'
+
+
+def _run(module, ros_args):
+    """Run an executable that is expected to refuse its parameters; return (code, output)."""
+    result = subprocess.run([sys.executable, '-m', module] + ros_args, capture_output=True,
+                            text=True, timeout=60)
+    return result.returncode, (result.stdout + result.stderr).strip()
+
+
+def _edited(tmp_path, old, new, source=PANDA):
+    text = source.read_text()
+    assert old in text, old
+    path = tmp_path / 'edited.yaml'
+    path.write_text(text.replace(old, new, 1))
+    return str(path)
+
+
+JOINT2 = '    panda_joint2:\n'
+FILE_MISTAKES = [
+    ('      qlim: [-1.7628, 1.7628]', '      qlimit: [-1.7628, 1.7628]',
+     'panda_joint2.qlimit: is not a joint field (fields: type, a, alpha, d, theta, offset, flip, '
+     'qlim, m, r, I, Jm, G, B, Tc) (did you mean qlim?)'),
+    ('      alpha: -1.5707963267948966', '      alpah: -1.5707963267948966',
+     'panda_joint2.alpah: is not a joint field'),
+    ('      offset: 0.0', '      ofset: 0.0', '.ofset: is not a joint field'),
+    ('    base:', '    bsae:', 'bsae.xyz: is not a model parameter or a setting of the node '
+     '(did you mean base.xyz?)'),
+    (JOINT2, '    panda_joint8:\n      qlim: [-1.0, 1.0]\n' + JOINT2,
+     "panda_joint8.qlim: belongs to a block 'panda_joint8' that is not listed in joints"),
+    ('      alpha: -1.5707963267948966', '      alpha: 90.0',
+     'panda_joint2.alpha: must be within +-2 pi: radians are expected (90 rad; did you mean '
+     '1.5708?)'),
+    ('      qlim: [-1.7628, 1.7628]', '      qlim: [1.7628, -1.7628]',
+     'panda_joint2.qlim: must be (lower, upper)'),
+    ('      qlim: [-1.7628, 1.7628]', '      qlim: [-2, 2.0]',
+     'line 45: panda_joint2.qlim: a list mixes types ([-2, 2.0]), which ROS 2 cannot read; write '
+     'them all as real numbers: [-2.0, 2.0]'),
+    ('      qlim: [-1.7628, 1.7628]', '\tqlim: [-1.7628, 1.7628]',
+     "not valid YAML: found character '\\t' that cannot start any token; indent with spaces"),
+    ('/**:', 'panda_arm:', "no model parameters reached node '/dh_kinematics': the parameter "
+     "file has 'panda_arm' in "),
+    ('      offset: 0.0', '      offset: 1.0e308', 'offset: must be within +-2 pi'),
+    ('      B: 0.0', '      B: 1.0e308', 'B: must be within +-1e+06 (SI units)'),
+]
+
+
+@pytest.mark.parametrize('old, new, message', FILE_MISTAKES)
+def test_a_file_mistake_stops_the_node_with_one_line(tmp_path, old, new, message):
+    path = _edited(tmp_path, old, new)
+    code, output = _run('dh_kinematics.node', ['--ros-args', '--params-file', path])
+    assert code == 1 and message in output, output
+    assert len(output.splitlines()) == 1 and 'Traceback' not in output, output
+    assert path in output or 'panda_joint' in output or 'bsae' in output
+
+
+@pytest.mark.parametrize('module, args, message', [
+    ('dh_kinematics.node', [], 'no model: give --params-file <model>.yaml; usage: ros2 run '
+     'dh_kinematics dh_kinematics_node --ros-args --params-file <model>.yaml'),
+    ('dh_kinematics.node', ['--ros-args', '--params-file', '/nonexistent/arm.yaml'],
+     '/nonexistent/arm.yaml: cannot read the parameter file: No such file or directory'),
+    ('dh_kinematics.node', ['--ros-args', '--params-file', str(PANDA), '-p',
+                            'diagnostics.period:=0.0'],
+     'diagnostics.period: must be within [0.01, 60], got 0.0'),
+    ('dh_kinematics.node', ['--ros-args', '--params-file', str(PANDA), '-p',
+                            'frame_prefix:=3'], 'frame_prefix: must be a string, got 3'),
+    ('dh_kinematics.sim_arm', ['--ros-args', '--params-file', str(PANDA), '-p', 'rate:=0.0'],
+     'rate: must be within [0.1, 10000], got 0.0'),
+    ('dh_kinematics.sim_arm', [], 'usage: ros2 run dh_kinematics sim_arm'),
+])
+def test_a_start_up_mistake_is_one_line(module, args, message):
+    code, output = _run(module, args)
+    assert code == 1 and message in output, output
+    assert len(output.splitlines()) == 1 and 'Traceback' not in output, output
+
+
+def test_integers_and_exponents_are_numbers(tmp_path):
+    text = PANDA.read_text().replace('      qlim: [-1.7628, 1.7628]', '      qlim: [-2, 2]', 1)
+    text = text.replace('      m: 0.0', '      m: 3', 1).replace('      a: 0.0', '      a: 0', 1)
+    text = text.replace('      B: 0.0', '      B: 2e-4', 1)
+    path = tmp_path / 'integers.yaml'
+    path.write_text(text)
+    run = Running(['--params-file', str(path), '-p', 'diagnostics.period:=2'])
+    try:
+        assert list(run.node.get_parameter('panda_joint2.qlim').value) == [-2.0, 2.0]
+        assert run.node.get_parameter('diagnostics.period').value == 2.0
+        chain = run.node._model.chain
+        assert chain.to_params() == Chain.from_yaml(path).to_params()
+        assert 2e-4 in [link.B for link in chain.links]
+        result, = run.probe.set_parameters('/dh_kinematics', [
+            Parameter('panda_joint1.qlim', value=[-1, 1])])
+        assert result.successful, result.reason
+        assert run.node._model.chain.links[0].qlim == (-1.0, 1.0)
+    finally:
+        run.stop()
+
+
+def _dump(probe, node):
+    """Return the node's parameters as `ros2 param dump` writes them (nested, by node name)."""
+    names = probe.call(ListParameters, f'{node}/list_parameters',
+                       ListParameters.Request()).result.names
+    values = probe.call(GetParameters, f'{node}/get_parameters',
+                        GetParameters.Request(names=names)).values
+    assert len(values) == len(names)
+    assert all(value.type != ParameterType.PARAMETER_NOT_SET for value in values)
+    params = {}
+    for name, value in zip(names, values):
+        *parents, last = name.split('.')
+        block = params
+        for parent in parents:
+            block = block.setdefault(parent, {})
+        block[last] = parameter_value_to_python(value)
+    return {node: {'ros__parameters': params}}
+
+
+def test_param_dump_gives_a_file_that_starts_an_identical_node(tmp_path):
+    first = Running(['--params-file', str(PUMA), '-p', 'frame_prefix:=a/'])
+    try:
+        dump = _dump(first.probe, '/dh_kinematics')
+    finally:
+        first.stop()
+    path = tmp_path / 'dump.yaml'
+    path.write_text(yaml.safe_dump(dump))
+    second = Running(['--params-file', str(path)])
+    try:
+        assert second.node._model.chain.to_params() == first.node._model.chain.to_params()
+        assert second.node._model.prefix == 'a/'
+        assert second.node._settings == first.node._settings
+        # Loading the dump back into the running node changes nothing, and succeeds.
+        params = [Parameter(name, value=value) for name, value in
+                  yaml.safe_load(path.read_text())['/dh_kinematics']['ros__parameters'].items()
+                  if not isinstance(value, dict)]
+        results = second.probe.set_parameters('/dh_kinematics', params)
+        assert all(result.successful for result in results), results
+    finally:
+        second.stop()
+
+
+def _flat(path):
+    from dh_kinematics.model_params import flatten
+
+    return flatten(yaml.safe_load(path.read_text())['/**']['ros__parameters'])
+
+
+def test_loading_another_arm_is_refused_wholly(tmp_path):
+    run = Running(['--params-file', str(PUMA)])
+    try:
+        before = run.node._model
+        params = [Parameter(name, value=value) for name, value in _flat(STANFORD).items()]
+        results = run.probe.set_parameters('/dh_kinematics', params)
+        assert len(results) == len(params)
+        assert all(not r.successful for r in results)
+        assert {r.reason for r in results} == {
+            'joint3.type: a joint type is fixed at start-up; restart the node with the new '
+            'model to change it'}
+        assert run.node._model is before
+        assert run.node.get_parameter('joint3.d').value == before.chain.links[2].d
+        result, = run.probe.set_parameters('/dh_kinematics', [Parameter('joints', value=['a'])])
+        assert not result.successful and 'joints: the joint set is fixed at start-up' in (
+            result.reason)
+    finally:
+        run.stop()
+
+
+def test_a_set_parameters_request_is_applied_wholly_or_not_at_all():
+    run = Running(['--params-file', str(PUMA)])
+    try:
+        before = run.node._model
+        results = run.probe.set_parameters('/dh_kinematics', [
+            Parameter('joint2.a', value=0.5), Parameter('joint3.alpha', value=90.0)])
+        assert [r.successful for r in results] == [False, False]
+        assert 'joint3.alpha: must be within +-2 pi: radians are expected' in results[0].reason
+        assert run.node._model is before and run.node.get_parameter('joint2.a').value != 0.5
+        results = run.probe.set_parameters('/dh_kinematics', [
+            Parameter('joint2.a', value=0.5), Parameter('joint3.d', value=0.2)])
+        assert all(r.successful for r in results), results
+        links = run.node._model.chain.links
+        assert (links[1].a, links[2].d) == (0.5, 0.2)
+        result, = run.probe.set_parameters('/dh_kinematics', [Parameter('joint2.m')])
+        assert not result.successful and result.reason == (
+            'joint2.m: cannot be unset; give a value')
+        assert run.node.get_parameter('joint2.m').value == links[1].m
+    finally:
+        run.stop()
+
+
+def test_unusual_values_are_warned_about_at_start_up(tmp_path):
+    path = _edited(tmp_path, '      qlim: [-1.7628, 1.7628]', '      qlim: [-100.0, 100.0]')
+    process = start_node('dh_kinematics.node', ['--params-file', path])
+    line = read_line(process)  # the warning follows the start-up line
+    code, err = interrupt(process)
+    assert code == 0, err
+    assert ('[WARN]' in line and 'unusual model value: panda_joint2.qlim: [-100.0, 100.0] is '
+            'beyond +-4 pi rad; radians are expected (degrees?)') in line, line + err

@@ -1,0 +1,54 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Start-up messages and the one list of parameter names, without ROS."""
+
+from dh_kinematics import node_params, startup
+from dh_kinematics.link import _FIELDS, JOINT_FIELDS
+from dh_kinematics.model_params import MODEL_FIELDS
+
+
+def test_joint_fields_have_one_owner():
+    assert tuple(spec.name for spec in node_params.JOINT) == JOINT_FIELDS
+    assert _FIELDS == ('joint', 'convention') + JOINT_FIELDS[1:] + ('name',)
+    assert MODEL_FIELDS == tuple(spec.name for spec in node_params.MODEL)
+    assert not set(MODEL_FIELDS) & node_params.SETTINGS
+
+
+def test_params_files_are_the_ros_arguments_only():
+    argv = ['node', '--params-file', 'not_ros.yaml', '--ros-args', '--params-file', 'a.yaml',
+            '-p', 'x:=1', '--', '--params-file', 'after.yaml', '--ros-args', '--params-file',
+            'b.yaml']
+    assert startup.params_files(argv) == ['a.yaml', 'b.yaml']
+
+
+def test_rcl_parse_errors_become_one_line():
+    text = ("failed to initialize rcl: Couldn't parse params file: '--params-file mixed.yaml'. "
+            "Error: Sequence should be of same type. Value type 'double' do not belong at "
+            'line_num 3, at /project/src/parse.c:391, at /project/src/rcl/arguments.c:415')
+    assert startup.rcl_error_message(text) == (
+        'mixed.yaml: ROS 2 cannot read this parameter file: Sequence should be of same type. '
+        "Value type 'double' do not belong at line_num 3")
+    assert startup.rcl_error_message('other\nlines') == 'other'
+
+
+def test_a_file_for_another_node_is_named(tmp_path):
+    path = tmp_path / 'ur5.yaml'
+    path.write_text('ur5_arm:\n  ros__parameters:\n    convention: standard\n')
+    message = startup.no_model_message('/left/dh_kinematics', ['x', '--ros-args',
+                                                               '--params-file', str(path)],
+                                       'dh_kinematics_node')
+    assert message == (f"no model parameters reached node '/left/dh_kinematics': the parameter "
+                       f"file has 'ur5_arm' in {path}; key the model with \"/**:\" (every node) "
+                       'or "dh_kinematics:"')
