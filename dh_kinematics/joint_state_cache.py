@@ -25,7 +25,8 @@ from math import isfinite
 
 import numpy as np
 
-Update = namedtuple('Update', 'dropped notes stamp_ns positions velocities q qd')
+Update = namedtuple('Update',
+                    'dropped notes stamp_ns positions velocities q qd new_unknown')
 Update.__doc__ = """What one message changed.
 
 dropped : str or None
@@ -33,6 +34,8 @@ dropped : str or None
 notes : tuple of str
     Entries ignored in an accepted message ('unknown_joint', 'non_finite_position',
     'non_finite_velocity', 'velocity_length') and 'zero_stamp' when the stamp was replaced.
+new_unknown : tuple of str
+    Unknown names seen for the first time (at most MAX_UNKNOWN_NAMES are ever remembered).
 stamp_ns : int
     The stamp to publish with, in ns.
 positions : tuple of int
@@ -43,8 +46,11 @@ q, qd : tuple of float
     Those positions (rad or m) and velocities (rad/s or m/s).
 """
 
-DROP_REASONS = ('malformed', 'empty', 'length_mismatch', 'duplicate_name', 'no_known_joint',
-                'bad_stamp', 'old_stamp', 'repeated_stamp')
+DROP_REASONS = ('malformed', 'no_clock', 'empty', 'length_mismatch', 'duplicate_name',
+                'no_known_joint', 'bad_stamp', 'future_stamp', 'old_stamp', 'repeated_stamp')
+# Unknown joint names remembered (to name each once); past this, they are only counted.
+MAX_UNKNOWN_NAMES = 100
+NO_STAMP = np.iinfo(np.int64).min
 # A stamp must fit builtin_interfaces/Time once normalised: int32 seconds.
 STAMP_RANGE_NS = (-2 ** 31 * 1_000_000_000, 2 ** 31 * 1_000_000_000)
 
@@ -57,20 +63,25 @@ class JointStateCache:
     ----------
     joint_names : sequence of str
         The model's joints, in model order.
+    future_tolerance_ns : int
+        Stamps more than this far ahead of the node's clock are dropped ('future_stamp').
 
     """
 
-    def __init__(self, joint_names):
+    def __init__(self, joint_names, future_tolerance_ns=1_000_000_000):
         self.names = tuple(joint_names)
         self._index = {name: i for i, name in enumerate(self.names)}
         n = len(self.names)
         self.positions = np.full(n, np.nan)
         self.velocities = np.full(n, np.nan)
-        self.stamps_ns = np.full(n, -1, dtype=np.int64)
+        self.future_tolerance_ns = future_tolerance_ns
+        self.stamps_ns = np.full(n, NO_STAMP, dtype=np.int64)
         self.received_ns = np.full(n, -1, dtype=np.int64)
         self.non_finite = np.zeros(n, dtype=bool)
         self.counts = Counter()
         self._last_names, self._last_match = None, None
+        self.unknown_names = set()
+        self._fresh = True
 
     def update(self, names, positions, velocities, stamp_ns, now_ns):
         """
@@ -86,6 +97,8 @@ class JointStateCache:
         - a stamp whose seconds do not fit int32 once nanoseconds over 1e9 are carried: dropped
           ('bad_stamp');
         - stamp 0: replaced by ``now_ns`` ('zero_stamp');
+        - a stamp more than ``future_tolerance_ns`` ahead of ``now_ns``: dropped
+          ('future_stamp'), so that one bad clock cannot lock every later message out;
         - a stamp older than, or equal to, the last one of any joint in the message: dropped
           ('old_stamp', 'repeated_stamp'), as TF would refuse it;
         - a NaN or inf position: that joint is marked non-finite and gets no new position
@@ -121,11 +134,15 @@ class JointStateCache:
                 stamp_ns = now_ns
                 notes.append('zero_stamp')
             last = max(self.stamps_ns[j] for j in joints)
-            if stamp_ns <= last:
+            if stamp_ns > now_ns + self.future_tolerance_ns:
+                dropped = 'future_stamp'
+            elif stamp_ns <= last:
                 dropped = 'old_stamp' if stamp_ns < last else 'repeated_stamp'
+        new_unknown = self._remember_unknown(names) if self._fresh and (
+            'unknown_joint' in notes or dropped == 'no_known_joint') else ()
         if dropped is not None:
             self.counts[dropped] += 1
-            return Update(dropped, tuple(notes), stamp_ns, (), (), (), ())
+            return Update(dropped, tuple(notes), stamp_ns, (), (), (), (), new_unknown)
         # Python floats: for a handful of joints, numpy's per-call overhead costs more.
         values = np.asarray(positions, dtype=float).tolist()
         moved, q, finite = [], [], []
@@ -160,11 +177,22 @@ class JointStateCache:
         self.counts['accepted'] += 1
         self.counts.update(notes)
         return Update(None, tuple(notes), stamp_ns, tuple(moved), tuple(with_velocity),
-                      tuple(q), tuple(qd))
+                      tuple(q), tuple(qd), new_unknown)
+
+    def _remember_unknown(self, names):
+        """Return the unknown names not seen before; remember at most MAX_UNKNOWN_NAMES."""
+        remembered = self.unknown_names
+        if len(remembered) >= MAX_UNKNOWN_NAMES:
+            return ()
+        new = [name for name in names if name not in self._index and name not in remembered]
+        new = new[:MAX_UNKNOWN_NAMES - len(remembered)]
+        remembered.update(new)
+        return tuple(new)
 
     def _match(self, names):
         """Return (dropped, notes, message rows, joints) for a list of names, remembered."""
-        if names == self._last_names:
+        self._fresh = names != self._last_names
+        if not self._fresh:
             return self._last_match
         count = len(names)
         dropped = None
@@ -186,7 +214,7 @@ class JointStateCache:
 
     def reset_stamps(self, now_ns):
         """Forget the last stamps after the clock jumped back; restart the stale timers."""
-        self.stamps_ns[:] = -1
+        self.stamps_ns[:] = NO_STAMP
         self.received_ns[self.received_ns >= 0] = now_ns
 
     def dropped_total(self):

@@ -22,6 +22,10 @@ Levels follow diagnostic_msgs: OK, WARN, ERROR, STALE (0 to 3). Per joint, in pr
 - WARN: within ``margin`` (rad or m) of a limit;
 - OK: otherwise, and always for a joint without limits.
 
+Hysteresis: a level only clears once the joint is back inside by ``band`` (rad or m): ERROR
+clears once the joint is ``band`` inside its limit, WARN once it is ``margin + band`` from it.
+A position dithering around a threshold therefore does not flip the level on every message.
+
 The arm's level is the highest of its joints'. Pure numpy; the node turns the statuses into a
 DiagnosticArray.
 """
@@ -41,7 +45,14 @@ def _number(value):
     return f'{value:.6g}'
 
 
-def joint_levels(cache, lower, upper, margin, timeout, now_ns):
+def _limit_levels(q, lower, upper, margin):
+    with np.errstate(invalid='ignore'):
+        beyond = (q < lower) | (q > upper)
+        near = (q < lower + margin) | (q > upper - margin)
+    return np.where(beyond, ERROR, np.where(near, WARN, OK))
+
+
+def joint_levels(cache, lower, upper, margin, timeout, now_ns, previous=None, band=0.0):
     """
     Return the level of each joint (array of int, model order); see the module docstring.
 
@@ -57,13 +68,18 @@ def joint_levels(cache, lower, upper, margin, timeout, now_ns):
         STALE after this many seconds without a value.
     now_ns : int
         The node's clock, ns.
+    previous : array of int, shape (n,), optional
+        The levels so far: a lower level needs the joint back inside by ``band``.
+    band : float
+        Hysteresis band, rad or m.
 
     """
     q = cache.positions
-    with np.errstate(invalid='ignore'):
-        beyond = (q < lower) | (q > upper)
-        near = (q < lower + margin) | (q > upper - margin)
-    levels = np.where(beyond, ERROR, np.where(near, WARN, OK))
+    levels = _limit_levels(q, lower, upper, margin)
+    if previous is not None and band > 0.0:
+        strict = _limit_levels(q, lower + band, upper - band, margin + band)
+        clearing = (levels < previous) & (previous <= ERROR)  # not when STALE ends
+        levels = np.where(clearing, np.minimum(previous, strict), levels)
     levels = np.where(cache.non_finite, ERROR, levels)
     age_ns = now_ns - cache.received_ns
     stale = (cache.received_ns < 0) | (age_ns > timeout * 1e9)

@@ -25,15 +25,15 @@ import copy
 import sys
 import time
 
-from dh_kinematics import bounds, cdr, limit_monitor, node_params, ros_messages, tf_frames
+from dh_kinematics import bounds, cdr, node_params, ros_messages, tf_frames
 from dh_kinematics.chain import Chain
-from dh_kinematics.joint_state_cache import JointStateCache
+from dh_kinematics.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
+from dh_kinematics.limit_diagnostics import LimitDiagnostics, TICK_S
 from dh_kinematics.ros_main import quiet_at_shutdown, run
 from dh_kinematics.ros_parameters import (
     AtomicParameterService, changed, declare_model, declare_settings, refusal, with_reals)
 from dh_kinematics.stream_math import StreamMath
 from diagnostic_msgs.msg import DiagnosticArray
-import numpy as np
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
@@ -66,8 +66,8 @@ class DhKinematicsNode(Node):
         self._model = self._make_model(self._values())
         self._settings = self._read_settings(self._values())
         self._cache = JointStateCache(self._model.chain.joint_names)
-        self._levels = None
-        self._full_check_ns = 0
+        self._limits = LimitDiagnostics(self._cache)
+        self._configure()
         self._reader = cdr.JointStateReader()
         self._received = 0
         self._rate = (0, time.monotonic(), 0.0)
@@ -83,8 +83,7 @@ class DhKinematicsNode(Node):
             JointState, 'joint_states', self._on_joint_states, copy.copy(JOINT_STATES_QOS),
             raw=True,
             qos_overriding_options=QoSOverridingOptions.with_default_policies())
-        self._timer = self.create_timer(self._settings['diagnostics.period'],
-                                        self._on_timer)
+        self._timer = self.create_timer(TICK_S, self._on_tick)
         self._pending = None
         self.add_on_set_parameters_callback(self._check_change)
         self.add_post_set_parameters_callback(self._apply_change)
@@ -109,8 +108,19 @@ class DhKinematicsNode(Node):
         chain = Chain.from_params(node_params.model_values(values))
         prefix = values['frame_prefix']
         names = tf_frames.frame_names(chain, prefix)
-        return Model(chain, names, prefix, StreamMath(chain, values['diagnostics.warn_margin']),
+        math = StreamMath(chain, values['diagnostics.warn_margin'],
+                          values['diagnostics.hysteresis'])
+        return Model(chain, names, prefix, math,
                      ros_messages.SerializedMessages(names, chain.joint_names))
+
+    def _configure(self):
+        """Hand the model and the settings to the cache and the limit diagnostics."""
+        settings = self._settings
+        self._cache.future_tolerance_ns = int(settings['future_stamp_tolerance'] * 1e9)
+        self._limits.configure(
+            self._model.chain, self._model.math, settings['diagnostics.warn_margin'],
+            settings['diagnostics.hysteresis'], settings['diagnostics.stale_timeout'],
+            settings['diagnostics.period'])
 
     @staticmethod
     def _read_settings(values):
@@ -163,12 +173,8 @@ class DhKinematicsNode(Node):
     def _apply_change(self, parameters):
         if self._pending is None:
             return
-        (self._model, settings), self._pending = self._pending, None
-        if settings['diagnostics.period'] != self._settings['diagnostics.period']:
-            self.destroy_timer(self._timer)  # a cancelled timer is never freed
-            self._timer = self.create_timer(settings['diagnostics.period'], self._on_timer)
-        self._settings = settings
-        self._full_check_ns = 0  # limits, margin or timeout may have changed
+        (self._model, self._settings), self._pending = self._pending, None
+        self._configure()
         self._publish_static()
         self.get_logger().info(f'model updated: {", ".join(p.name for p in parameters)}')
         self._warn_unusual()
@@ -180,6 +186,7 @@ class DhKinematicsNode(Node):
     # Publishing ---------------------------------------------------------------------------
 
     def _now_ns(self):
+        """Return the node's clock in ns; 0 while sim time has no /clock yet."""
         clock = self.get_clock()
         # Without sim time the ROS clock is the system clock; time.time_ns() reads it faster.
         now_ns = clock.now().nanoseconds if clock.ros_time_is_active else time.time_ns()
@@ -205,72 +212,87 @@ class DhKinematicsNode(Node):
     def _on_joint_states(self, data):
         """Take one serialized JointState: update the cache, publish TF and friction."""
         now_ns = self._now_ns()
+        if now_ns == 0:  # sim time, and no /clock yet: nothing to judge stamps by
+            return self._drop('no_clock', 'use_sim_time is true and /clock has not started')
         try:
             stamp_ns, names, positions, velocities = self._reader.read(data)
         except ValueError:  # not plain CDR: let the middleware decode it
             try:
                 message = deserialize_message(data, JointState)
             except (RuntimeError, ValueError):  # rclpy's RMWError, or bad UTF-8
-                self._cache.drop('malformed')
-                self._received += 1
-                self._log('malformed', 'dropped a joint_states message: malformed')
-                return
+                return self._drop('malformed', 'undecodable bytes')
             stamp_ns = message.header.stamp.sec * 1_000_000_000 + message.header.stamp.nanosec
             names, positions, velocities = message.name, message.position, message.velocity
         update = self._cache.update(names, positions, velocities, stamp_ns, now_ns)
         self._received += 1
+        if update.new_unknown:
+            self._name_unknown(update.new_unknown)
         if update.dropped:
-            self._log(update.dropped, f'dropped a joint_states message: {update.dropped}')
+            detail = (f'names {list(names)[:10]} match none of the joints '
+                      f'{list(self._model.chain.joint_names)}'
+                      if update.dropped == 'no_known_joint' else update.dropped)
+            self._log(update.dropped, f'dropped a joint_states message: {detail}')
         for note in update.notes:
-            self._log(note, f'joint_states: {note.replace("_", " ")}')
-        model = self._model
-        joints, moving = update.positions, update.velocities
+            if note != 'unknown_joint':
+                self._log(note, f'joint_states: {note.replace("_", " ")}')
+        model, notes = self._model, update.notes
+        joints, moving, q = update.positions, update.velocities, update.q
         if joints:
-            self._tf.publish(model.messages.tf(joints, update.stamp_ns,
-                                               model.math.link_poses(joints, update.q)))
+            joints, q, poses = model.math.finite_poses(joints, update.q)
+            if len(joints) < len(update.positions):
+                notes = self._non_finite_result(update.positions, joints, notes)
+            if joints:
+                self._tf.publish(model.messages.tf(joints, update.stamp_ns, poses))
         if moving:
-            self._friction.publish(model.messages.efforts(
-                moving, update.stamp_ns, model.math.friction(moving, update.qd)))
-        if self._levels_changed(model, joints, update.q, update.notes, now_ns):
-            self._publish_diagnostics(None, now_ns)
+            moving, torques = model.math.finite_friction(moving, update.qd)
+            if len(moving) < len(update.velocities):
+                notes = self._non_finite_result((), (), notes)
+            if moving:
+                self._friction.publish(model.messages.efforts(moving, update.stamp_ns, torques))
+        if self._limits.after_message(joints, q, notes, now_ns, time.monotonic_ns()):
+            self._publish_diagnostics(now_ns)
 
-    def _levels_changed(self, model, joints, q, notes, now_ns):
-        """Tell whether a joint's level changed; check every joint only when one might."""
-        levels = self._levels
-        if (levels is None or now_ns >= self._full_check_ns
-                or 'non_finite_position' in notes):
-            return not np.array_equal(self._joint_levels(now_ns), levels)
-        return any(levels[j] != level for j, level in zip(joints, model.math.levels(joints, q)))
+    def _drop(self, reason, detail):
+        self._cache.drop(reason)
+        self._received += 1
+        self._log(reason, f'dropped a joint_states message: {reason} ({detail})')
 
-    def _joint_levels(self, now_ns):
-        lower, upper = self._model.chain.qlim.T
-        return limit_monitor.joint_levels(
-            self._cache, lower, upper, self._settings['diagnostics.warn_margin'],
-            self._settings['diagnostics.stale_timeout'], now_ns)
+    def _name_unknown(self, names):
+        """Name each unknown joint once; past MAX_UNKNOWN_NAMES names, say so once."""
+        for name in names:
+            self.get_logger().warning(
+                f'joint_states: unknown joint {name!r} ignored (the model has '
+                f'{", ".join(self._model.chain.joint_names)})')
+        if len(self._cache.unknown_names) >= MAX_UNKNOWN_NAMES:
+            self.get_logger().warning(
+                f'joint_states: {MAX_UNKNOWN_NAMES} unknown joint names so far; further ones '
+                'are only counted (unknown_joint)')
+
+    def _non_finite_result(self, moved, kept, notes):
+        """Treat joints whose transform or torque overflowed like non-finite positions."""
+        for j in set(moved) - set(kept):
+            self._cache.non_finite[j] = True
+        if 'non_finite_result' not in notes:
+            self._cache.counts['non_finite_result'] += 1
+            self._log('non_finite_result', 'joint_states: a value overflowed to inf or NaN; '
+                      'left out of /tf and the friction torques')
+            notes = notes + ('non_finite_result',)
+        return notes
 
     @quiet_at_shutdown
-    def _on_timer(self):
+    def _on_tick(self):
         # No arguments: some executors pass a TimerInfo to callbacks that take one.
-        self._publish_diagnostics()
+        now_ns = self._now_ns()
+        if self._limits.on_tick(now_ns, time.monotonic_ns()):
+            self._publish_diagnostics(now_ns)
 
-    def _publish_diagnostics(self, levels=None, now_ns=None):
-        now_ns = self._now_ns() if now_ns is None else now_ns
-        levels = self._joint_levels(now_ns) if levels is None else levels
-        chain, margin = self._model.chain, self._settings['diagnostics.warn_margin']
-        lower, upper = chain.qlim.T
-        statuses = [limit_monitor.joint_status(self._cache, j, level, lower, upper, margin,
-                                               now_ns)
-                    for j, level in enumerate(levels.tolist())]
-        statuses.append(limit_monitor.arm_status(self._cache, levels, self._received,
-                                                 self._update_rate()))
+    def _publish_diagnostics(self, now_ns):
+        chain = self._model.chain
+        statuses = self._limits.statuses(now_ns, time.monotonic_ns(), self._received,
+                                         self._update_rate())
         self._diagnostics.publish(ros_messages.diagnostic_array(
-            statuses, self.get_name(), chain.name or self.get_name(),
+            statuses, self.get_fully_qualified_name(), chain.name or self.get_name(),
             ros_messages.stamp(now_ns)))
-        self._levels = levels
-        # No joint that is fresh now can go stale before this.
-        fresh = self._cache.received_ns[levels != limit_monitor.STALE]
-        timeout_ns = int(self._settings['diagnostics.stale_timeout'] * 1e9)
-        self._full_check_ns = fresh.min() + timeout_ns if len(fresh) else float('inf')
 
     def _update_rate(self):
         """Return the joint_states rate in Hz over the last diagnostics period or longer."""

@@ -87,10 +87,15 @@ NODE = (
     ParameterSpec('diagnostics.stale_timeout', 'double', 'STALE when a joint has no '
                   'joint_states for this long, s.', default=1.0, minimum=1e-3, maximum=3600.0),
     ParameterSpec('diagnostics.period', 'double', 'Diagnostics are published this often, s '
-                  '(and at once when a level changes).', default=1.0, minimum=1e-2,
+                  '(and on a level change, at most every 0.1 s).', default=1.0, minimum=0.02,
                   maximum=60.0),
+    ParameterSpec('diagnostics.hysteresis', 'double', 'A level clears only once the joint is '
+                  'back inside by this much, rad or m.', default=0.01, minimum=0.0,
+                  maximum=HUGE),
+    ParameterSpec('future_stamp_tolerance', 'double', 'joint_states stamped more than this '
+                  "far ahead of the node's clock are dropped, s.", default=1.0, minimum=0.0,
+                  maximum=86400.0),
 )
-
 
 SIM_ARM = (
     ParameterSpec('rate', 'double', 'Publishing rate, Hz.', default=100.0, minimum=0.1,

@@ -23,6 +23,8 @@ the same numbers as their numpy counterparts (:meth:`Chain.friction`,
 :meth:`Chain.chosen_link_poses`, the float form of :meth:`Chain.link_poses`.
 """
 
+from math import isfinite
+
 from dh_kinematics.limit_monitor import ERROR, OK, WARN
 
 
@@ -36,16 +38,21 @@ class StreamMath:
         The model.
     margin : float
         WARN distance from a limit, rad or m.
+    band : float
+        Hysteresis band of the levels, rad or m (see :mod:`limit_monitor`).
 
     """
 
-    def __init__(self, chain, margin):
+    def __init__(self, chain, margin, band=0.0):
         links = chain.links
         self._chain = chain
         self._friction = [(abs(link.G), link.B, link.Tc[0], link.Tc[1]) for link in links]
         lower, upper = chain.qlim.T
         self._limits = list(zip(lower.tolist(), upper.tolist(), (lower + margin).tolist(),
                                 (upper - margin).tolist()))
+        self._strict = list(zip((lower + band).tolist(), (upper - band).tolist(),
+                                (lower + margin + band).tolist(),
+                                (upper - margin - band).tolist()))
 
     def link_poses(self, joints, q):
         """
@@ -66,6 +73,40 @@ class StreamMath:
         """
         return self._chain.chosen_link_poses(joints, q)
 
+    def finite_poses(self, joints, q):
+        """
+        Return ``(joints, q, flat)`` for the chosen joints whose transform is finite.
+
+        A huge but finite joint value can overflow a transform to inf or NaN; such a joint is
+        left out, as a non-finite position is. Each link's transform depends on its own joint
+        value only, so the others are unaffected.
+        """
+        try:
+            flat = self.link_poses(joints, q)
+            if all(map(isfinite, flat)):
+                return joints, q, flat
+        except (ValueError, OverflowError):  # math.sin(inf), say
+            pass
+        kept, values, flat = [], [], []
+        for j, value in zip(joints, q):
+            try:
+                pose = self.link_poses([j], [value])
+            except (ValueError, OverflowError):
+                continue
+            if all(map(isfinite, pose)):
+                kept.append(j)
+                values.append(value)
+                flat += pose
+        return tuple(kept), tuple(values), flat
+
+    def finite_friction(self, joints, qd):
+        """Return ``(joints, torques)`` for the chosen joints whose friction is finite."""
+        torques = self.friction(joints, qd)
+        if all(map(isfinite, torques)):
+            return joints, torques
+        kept = [(j, tau) for j, tau in zip(joints, torques) if isfinite(tau)]
+        return tuple(j for j, _ in kept), [tau for _, tau in kept]
+
     def friction(self, joints, qd):
         """Return the friction torque (N m) or force (N) of each chosen joint at ``qd``."""
         torques = []
@@ -75,15 +116,26 @@ class StreamMath:
             torques.append(-gain * (viscous * gain * v + coulomb))
         return torques
 
-    def levels(self, joints, q):
-        """Return the limit level (OK, WARN or ERROR) of each chosen joint at finite ``q``."""
+    def levels(self, joints, q, previous):
+        """
+        Return the limit level (OK, WARN or ERROR) of each chosen joint at finite ``q``.
+
+        ``previous`` holds every joint's level so far: a lower level than before needs the
+        joint back inside by the hysteresis band.
+        """
         levels = []
         for j, value in zip(joints, q):
-            lower, upper, warn_lower, warn_upper = self._limits[j]
-            if value < lower or value > upper:
-                levels.append(ERROR)
-            elif value < warn_lower or value > warn_upper:
-                levels.append(WARN)
-            else:
-                levels.append(OK)
+            level = _level(value, *self._limits[j])
+            before = previous[j]
+            if level < before <= ERROR:
+                level = min(before, _level(value, *self._strict[j]))
+            levels.append(level)
         return levels
+
+
+def _level(value, lower, upper, warn_lower, warn_upper):
+    if value < lower or value > upper:
+        return ERROR
+    if value < warn_lower or value > warn_upper:
+        return WARN
+    return OK

@@ -16,7 +16,7 @@
 
 import math
 
-from dh_kinematics.joint_state_cache import JointStateCache
+from dh_kinematics.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES, NO_STAMP
 import numpy as np
 import pytest
 
@@ -51,13 +51,44 @@ def test_dropped_messages(cache, names, positions, velocities, reason):
     update = cache.update(names, positions, velocities, 10, 100)
     assert update.dropped == reason and len(update.positions) == 0
     assert cache.counts[reason] == 1 and cache.dropped_total() == 1
-    assert np.isnan(cache.positions).all() and (cache.stamps_ns == -1).all()
+    assert np.isnan(cache.positions).all() and (cache.stamps_ns == NO_STAMP).all()
 
 
 def test_unknown_names_are_ignored(cache):
     update = cache.update(['a', 'x'], [1.0, 9.0], [], 10, 100)
     assert update.dropped is None and update.notes == ('unknown_joint',)
     assert list(update.positions) == [0] and cache.counts['unknown_joint'] == 1
+
+
+def test_each_unknown_name_is_new_once(cache):
+    assert cache.update(['a', 'finger'], [1.0, 9.0], [], 10, 100).new_unknown == ('finger',)
+    assert cache.update(['a', 'finger'], [1.0, 9.0], [], 11, 101).new_unknown == ()
+    assert cache.update(['finger', 'a'], [9.0, 1.0], [], 12, 102).new_unknown == ()
+    update = cache.update(['x', 'y'], [1.0, 2.0], [], 13, 103)
+    assert update.dropped == 'no_known_joint' and update.new_unknown == ('x', 'y')
+
+
+def test_churning_unknown_names_are_remembered_up_to_a_bound(cache):
+    new = []
+    for k in range(10 * MAX_UNKNOWN_NAMES):
+        new += cache.update(['a', f'churn{k}'], [1.0, 0.0], [], 10 + k, 100 + k).new_unknown
+    assert new == [f'churn{k}' for k in range(MAX_UNKNOWN_NAMES)]
+    assert len(cache.unknown_names) == MAX_UNKNOWN_NAMES
+    assert cache.counts['unknown_joint'] == 10 * MAX_UNKNOWN_NAMES
+
+
+def test_future_stamps_are_dropped_and_do_not_lock_the_joint_out():
+    cache = JointStateCache(['a'], future_tolerance_ns=1_000)
+    now = 10 ** 12
+    assert cache.update(['a'], [1.0], [], now + 1_000, now).dropped is None
+    assert cache.update(['a'], [1.0], [], (2 ** 31 - 1) * 10 ** 9, now).dropped == 'future_stamp'
+    assert cache.update(['a'], [2.0], [], now + 2_000, now + 1_500).dropped is None
+    assert cache.counts['future_stamp'] == 1 and cache.positions[0] == 2.0
+
+
+def test_a_first_negative_stamp_is_taken(cache):
+    assert cache.update(['a'], [1.0], [], -5, 100).dropped is None
+    assert cache.update(['a'], [1.0], [], -6, 101).dropped == 'old_stamp'
 
 
 def test_non_finite_positions_mark_the_joint_and_keep_the_rest(cache):

@@ -84,7 +84,7 @@ def test_any_message_stream_is_handled_and_every_message_counted(model, data):
             _check_transforms(poses)
         efforts = math.friction(update.velocities, update.qd)
         assert np.isfinite(efforts).all() or not efforts
-        levels = math.levels(update.positions, update.q)
+        levels = math.levels(update.positions, update.q, [0] * chain.n)
         reference = joint_levels(cache, lower, upper, 0.1, 10.0, now_ns * 10 ** 9)
         assert levels == [reference[j] for j in update.positions]
         stamp = update.stamp_ns

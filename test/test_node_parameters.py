@@ -92,7 +92,7 @@ def test_a_file_mistake_stops_the_node_with_one_line(tmp_path, old, new, message
      '/nonexistent/arm.yaml: cannot read the parameter file: No such file or directory'),
     ('dh_kinematics.node', ['--ros-args', '--params-file', str(PANDA), '-p',
                             'diagnostics.period:=0.0'],
-     'diagnostics.period: must be within [0.01, 60], got 0.0'),
+     'diagnostics.period: must be within [0.02, 60], got 0.0'),
     ('dh_kinematics.node', ['--ros-args', '--params-file', str(PANDA), '-p',
                             'frame_prefix:=3'], 'frame_prefix: must be a string, got 3'),
     ('dh_kinematics.sim_arm', ['--ros-args', '--params-file', str(PANDA), '-p', 'rate:=0.0'],

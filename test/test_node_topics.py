@@ -104,12 +104,12 @@ def test_friction_is_stamped_like_tf_for_joints_with_velocity():
 
 
 def _arm(diagnostics):
-    status, = [s for s in diagnostics.status if s.name == 'dh_kinematics: arm']
+    status, = [s for s in diagnostics.status if s.name == '/dh_kinematics: arm']
     return status
 
 
 def _joint(diagnostics, joint):
-    status, = [s for s in diagnostics.status if s.name == f'dh_kinematics: {joint}']
+    status, = [s for s in diagnostics.status if s.name == f'/dh_kinematics: {joint}']
     return status
 
 
