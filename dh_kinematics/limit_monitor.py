@@ -77,7 +77,7 @@ def joint_levels(cache, lower, upper, margin, timeout, now_ns, previous=None, ba
     q = cache.positions
     levels = _limit_levels(q, lower, upper, margin)
     if previous is not None and band > 0.0:
-        strict = _limit_levels(q, lower + band, upper - band, margin + band)
+        strict = _limit_levels(q, lower + band, upper - band, margin)
         clearing = (levels < previous) & (previous <= ERROR)  # not when STALE ends
         levels = np.where(clearing, np.minimum(previous, strict), levels)
     levels = np.where(cache.non_finite, ERROR, levels)

@@ -29,7 +29,7 @@ from dh_kinematics import bounds, cdr, node_params, ros_messages, tf_frames
 from dh_kinematics.chain import Chain
 from dh_kinematics.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
 from dh_kinematics.limit_diagnostics import LimitDiagnostics, TICK_S
-from dh_kinematics.ros_main import quiet_at_shutdown, run
+from dh_kinematics.ros_main import guard_clock, quiet_at_shutdown, run
 from dh_kinematics.ros_parameters import (
     AtomicParameterService, changed, declare_model, declare_settings, refusal, with_reals)
 from dh_kinematics.stream_math import StreamMath
@@ -61,6 +61,7 @@ class DhKinematicsNode(Node):
     def __init__(self, node_name='dh_kinematics', **kwargs):
         super().__init__(node_name, start_parameter_services=False, **kwargs)
         self._parameter_service = AtomicParameterService(self)
+        guard_clock(self)
         self._declared = declare_settings(self, node_params.NODE)
         self._declared += declare_model(self)[0]
         self._model = self._make_model(self._values())

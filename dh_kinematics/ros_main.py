@@ -74,6 +74,32 @@ def quiet_at_shutdown(callback):
     return wrapper
 
 
+def guard_clock(node):
+    """
+    Make ``node`` ignore /clock messages with a negative time instead of dying of them.
+
+    rclpy's TimeSource raises ValueError for such a message inside the executor, which ends the
+    process. The guarded callback drops it and logs once; it also covers a /clock subscription
+    made later, when ``use_sim_time`` is set at run time.
+    """
+    source = node._time_source
+    take = source.clock_callback
+    warned = []
+
+    def clock_callback(message):
+        if message.clock.sec < 0:
+            if not warned:
+                warned.append(True)
+                node.get_logger().warning(
+                    f'/clock: ignored a negative time ({message.clock.sec} s); '
+                    'further ones are ignored silently')
+            return
+        take(message)
+    source.clock_callback = clock_callback
+    if source._clock_sub is not None:
+        source._clock_sub.callback = clock_callback
+
+
 def _keep_until_exit(executor):
     """
     Never destroy ``executor``: the process is about to exit, and the OS reclaims it.

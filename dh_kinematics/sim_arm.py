@@ -17,7 +17,7 @@
 import sys
 
 from dh_kinematics.node_params import SIM_ARM
-from dh_kinematics.ros_main import quiet_at_shutdown, run
+from dh_kinematics.ros_main import guard_clock, quiet_at_shutdown, run
 from dh_kinematics.ros_parameters import declare_model, declare_settings
 from dh_kinematics.sweep import sweep
 from rclpy.node import Node
@@ -29,6 +29,7 @@ class SimArm(Node):
 
     def __init__(self, **kwargs):
         super().__init__('sim_arm', **kwargs)
+        guard_clock(self)
         declare_settings(self, SIM_ARM)
         self._chain = declare_model(self)[1]
         rate = self.get_parameter('rate').value

@@ -17,7 +17,7 @@
 import math
 
 from conftest import CONFIG_FILES, load_reference, PACKAGE
-from dh_kinematics import Chain
+from dh_kinematics import Chain, Link
 from dh_kinematics import limit_monitor as lm
 from dh_kinematics.dh_transforms import rotation_to_quaternion, rpy_to_matrix
 from dh_kinematics.joint_state_cache import JointStateCache
@@ -130,3 +130,22 @@ def test_parameter_specs():
               'frame_prefix': 'x/', 'diagnostics.warn_margin': 0.1,
               'qos_overrides./joint_states.subscription.depth': 5}
     assert model_values(values) == {'convention': 'standard', 'joints': ['j1'], 'j1.a': 0.1}
+
+
+def test_overflowing_transforms_and_torques_are_left_out(monkeypatch):
+    from dh_kinematics.stream_math import StreamMath
+
+    chain = Chain([Link(a=0.3, name='a', G=1e6, B=1e6), Link(a=0.2, name='b')])
+    math = StreamMath(chain, 0.05)
+    poses = math.link_poses((0, 1), (0.1, 0.2))
+    assert math.finite_poses((0, 1), (0.1, 0.2)) == ((0, 1), (0.1, 0.2), poses)
+    good = math.link_poses([1], [0.2])
+    real = math.link_poses
+
+    math_inf = float('inf')  # joint 0's transform overflows
+    monkeypatch.setattr(math, 'link_poses', lambda joints, q: [
+        v for j, value in zip(joints, q) for v in (
+            [math_inf] * 7 if j == 0 else real([j], [value]))])
+    assert math.finite_poses((0, 1), (0.1, 0.2)) == ((1,), (0.2,), good)
+    moving, torques = math.finite_friction((0, 1), (1e308, 0.5))
+    assert moving == (1,) and torques == math.friction([1], [0.5])

@@ -1,0 +1,146 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""When limit diagnostics are published: hysteresis, rate limit, STALE deadline, period."""
+
+from dh_kinematics import Chain, Link
+from dh_kinematics import limit_monitor as lm
+from dh_kinematics.joint_state_cache import JointStateCache
+from dh_kinematics.limit_diagnostics import CHANGE_INTERVAL_S, LimitDiagnostics, TICK_S
+from dh_kinematics.stream_math import StreamMath
+import numpy as np
+import pytest
+
+MS = 1_000_000
+CHAIN = Chain([Link(a=0.3, qlim=(-1.0, 1.0), name='a'),
+               Link(joint='prismatic', qlim=(0.0, 0.5), name='b')])
+MARGIN, BAND, TIMEOUT, PERIOD = 0.05, 0.01, 1.0, 60.0
+
+
+class Feed:
+    """A cache, the diagnostics and a clock; counts what would be published."""
+
+    def __init__(self, band=BAND):
+        self.cache = JointStateCache(CHAIN.joint_names)
+        self.diagnostics = LimitDiagnostics(self.cache)
+        self.diagnostics.configure(CHAIN, StreamMath(CHAIN, MARGIN, band), MARGIN, band,
+                                   TIMEOUT, PERIOD)
+        self.now_ns = 1_000 * MS
+        self.published = []
+
+    def send(self, a, b=0.25, step_ns=MS):
+        self.now_ns += step_ns
+        update = self.cache.update(['a', 'b'], [a, b], [], self.now_ns, self.now_ns)
+        if self.diagnostics.after_message(update.positions, update.q, update.notes,
+                                          self.now_ns, self.now_ns):
+            self.publish()
+
+    def tick(self):
+        if self.diagnostics.on_tick(self.now_ns, self.now_ns):
+            self.publish()
+
+    def publish(self):
+        statuses = self.diagnostics.statuses(self.now_ns, self.now_ns, 0, 0.0)
+        self.published.append([status.level for status in statuses])
+
+
+def _dither(feed, centre, count=200, amplitude=1e-3):
+    rng = np.random.default_rng(7)
+    for value in centre + rng.uniform(-amplitude, amplitude, count):
+        feed.send(value, step_ns=10 * MS)
+        feed.tick()
+
+
+@pytest.mark.parametrize('threshold', [1.0 - MARGIN, 1.0])
+def test_dithering_around_a_threshold_publishes_once(threshold):
+    feed = Feed()
+    feed.send(0.0)
+    feed.tick()
+    _dither(feed, threshold)
+    assert len(feed.published) == 2, feed.published  # the first levels, then one change
+    without = Feed(band=0.0)
+    without.send(0.0)
+    _dither(without, threshold)
+    assert len(without.published) > 10  # at most one per 0.1 s, but many
+
+
+def test_a_level_clears_only_back_inside_by_the_band():
+    feed = Feed()
+    feed.send(1.01)
+    assert feed.diagnostics.levels[0] == lm.ERROR
+    feed.send(0.995, step_ns=200 * MS)  # inside, but by less than the band
+    assert feed.diagnostics.levels[0] == lm.ERROR
+    feed.send(0.985, step_ns=200 * MS)
+    assert feed.diagnostics.levels[0] == lm.WARN
+    feed.send(0.945, step_ns=200 * MS)  # out of the margin, but by less than the band
+    assert feed.diagnostics.levels[0] == lm.WARN
+    feed.send(0.935, step_ns=200 * MS)
+    assert feed.diagnostics.levels[0] == lm.OK
+    feed.send(1.5, step_ns=200 * MS)  # a worse level is immediate
+    assert feed.diagnostics.levels[0] == lm.ERROR
+
+
+def test_the_fast_path_and_the_full_check_agree_with_hysteresis():
+    math = StreamMath(CHAIN, MARGIN, BAND)
+    cache = JointStateCache(CHAIN.joint_names)
+    lower, upper = CHAIN.qlim.T
+    rng = np.random.default_rng(3)
+    previous = np.array([lm.OK, lm.OK])
+    for k, (a, b) in enumerate(zip(rng.uniform(-1.1, 1.1, 500), rng.uniform(-0.1, 0.6, 500))):
+        assert cache.update(['a', 'b'], [a, b], [], k + 1, k + 1).dropped is None
+        full = lm.joint_levels(cache, lower, upper, MARGIN, TIMEOUT, k + 1, previous, BAND)
+        assert math.levels((0, 1), (a, b), previous) == full.tolist()
+        previous = full
+
+
+def test_changes_are_published_at_most_every_interval_and_none_is_lost():
+    feed = Feed(band=0.0)
+    feed.send(0.0)
+    values = [1.5, 0.0] * 20 + [1.5]  # a change every 10 ms, ending in ERROR
+    for value in values:
+        feed.send(value, step_ns=10 * MS)
+        feed.tick()
+    times = []
+    for _ in range(int(CHANGE_INTERVAL_S / TICK_S) + 1):  # the node's timer goes on ticking
+        feed.now_ns += int(TICK_S * 1e9)
+        before = len(feed.published)
+        feed.tick()
+        if len(feed.published) > before:
+            times.append(feed.now_ns)
+    assert len(feed.published) <= 2 + len(values) * 10 * MS / (CHANGE_INTERVAL_S * 1e9)
+    assert feed.published[-1][0] == lm.ERROR  # the last change was published
+
+
+def test_stale_is_published_at_the_joint_deadline():
+    feed = Feed()
+    feed.send(0.0)
+    feed.tick()
+    sent_ns, count = feed.now_ns, len(feed.published)
+    while len(feed.published) == count:
+        feed.now_ns += int(TICK_S * 1e9)
+        feed.tick()
+    age_s = (feed.now_ns - sent_ns) / 1e9
+    assert TIMEOUT < age_s <= TIMEOUT + TICK_S + 1e-9  # not at the next period (60 s)
+    assert feed.published[-1] == [lm.STALE, lm.STALE, lm.STALE]
+
+
+def test_the_period_publishes_without_changes():
+    feed = Feed()
+    feed.send(0.0)
+    feed.tick()
+    count = len(feed.published)
+    for _ in range(10):
+        feed.send(0.0, step_ns=int(PERIOD * 1e9 / 10))
+        feed.tick()
+    assert len(feed.published) - count >= 1

@@ -1,0 +1,183 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The node over real DDS on hardware's bad days: flapping, unknown joints, clocks, overflow."""
+
+import math
+
+from conftest import PACKAGE
+import numpy as np
+import pytest
+from ros_fixtures import interrupt, Probe, read_line, Running, stamp_ns, start_node
+
+from rclpy.parameter import Parameter  # noqa: I100
+from rosgraph_msgs.msg import Clock  # noqa: I100
+
+PANDA = str(PACKAGE / 'config' / 'panda.yaml')
+JOINTS = [f'panda_joint{i}' for i in range(1, 8)]
+HOME = [0.0, 0.0, 0.0, -1.5, 0.0, 1.8, 0.0]
+UPPER1 = 2.8973  # panda_joint1's upper limit, rad
+
+
+def _arm(diagnostics):
+    arm, = [s for s in diagnostics.status if s.name.endswith(': arm')]
+    return arm
+
+
+def _counts(diagnostics):
+    return {v.key: v.value for v in _arm(diagnostics).values}
+
+
+def _send_and_see(run, names, positions, **kwargs):
+    stamp = run.probe.send(names, positions, **kwargs)
+    return run.probe.wait_for_stamp('tf', stamp)
+
+
+def test_a_joint_dithering_at_a_threshold_does_not_flood_diagnostics():
+    run = Running(['--params-file', PANDA, '-p', 'diagnostics.period:=60.0'])
+    try:
+        _send_and_see(run, JOINTS, HOME)
+        first = run.probe.wait_for('diagnostics', lambda d: _arm(d).level == b'\x00')
+        run.probe.clear('diagnostics')
+        rng = np.random.default_rng(11)
+        for value in UPPER1 - 0.05 + rng.uniform(-1e-3, 1e-3, 200):
+            _send_and_see(run, JOINTS, [value] + HOME[1:])
+        warn = run.probe.wait_for('diagnostics', lambda d: _arm(d).level == b'\x01')
+        # A sentinel change: once it is published, every earlier publication has arrived.
+        _send_and_see(run, JOINTS, [UPPER1 + 0.1] + HOME[1:])
+        run.probe.wait_for('diagnostics', lambda d: _arm(d).level == b'\x02', after=warn)
+        # 200 messages, two level changes: two DiagnosticArrays (160 before hysteresis).
+        assert len(run.probe.messages['diagnostics']) == 2
+        assert first is not None
+    finally:
+        run.stop()
+
+
+def test_each_unknown_joint_is_named_once(capfd):
+    run = Running(['--params-file', PANDA])
+    try:
+        for k in range(3):
+            _send_and_see(run, JOINTS + ['gripper_finger_joint'], HOME + [0.01])
+        stamp = run.probe.send(['elbow', 'wrist'], [0.1, 0.2])
+        _send_and_see(run, JOINTS, HOME)
+        run.probe.wait_for('diagnostics', lambda d: _counts(d).get('count no_known_joint') == '1')
+    finally:
+        run.stop()
+    err = capfd.readouterr().err
+    assert err.count("unknown joint 'gripper_finger_joint' ignored (the model has "
+                     'panda_joint1, ') == 1, err
+    assert "dropped a joint_states message: names ['elbow', 'wrist'] match none of the joints " \
+        "['panda_joint1'," in err, err
+    assert stamp
+
+
+def test_a_future_stamp_is_dropped_and_does_not_lock_the_arm_out():
+    run = Running(['--params-file', PANDA])
+    try:
+        run.probe.send_fields(JOINTS, HOME, [], 2 ** 31 - 1, 0)
+        _send_and_see(run, JOINTS, HOME)
+        run.probe.wait_for('diagnostics', lambda d: _counts(d).get('count future_stamp') == '1')
+    finally:
+        run.stop()
+
+
+def test_without_a_clock_sim_time_messages_are_dropped_and_counted():
+    run = Running(['--params-file', PANDA, '-p', 'use_sim_time:=true'])
+    try:
+        clock = run.probe.node.create_publisher(Clock, '/clock', 10)
+        run.wait_matched(run.node)
+        for _ in range(3):
+            run.probe.send(JOINTS, HOME, stamp_ns=0)
+        # Nothing can be judged without a clock: wait until the node has taken all three.
+        run.probe.wait_until(lambda: run.node._cache.counts['no_clock'] == 3,
+                             'the node did not drop the messages as no_clock')
+        assert not run.probe.messages['tf']
+        message = Clock()
+        message.clock.sec = 100
+        clock.publish(message)
+        run.probe.wait_until(lambda: run.node.get_clock().now().nanoseconds == 100 * 10 ** 9,
+                             'the node did not see /clock')
+        tf = _send_and_see(run, JOINTS, HOME, stamp_ns=100 * 10 ** 9 + 1)
+        assert stamp_ns(tf.transforms[0].header) == 100 * 10 ** 9 + 1
+    finally:
+        run.stop()
+
+
+def test_statuses_are_named_by_the_fully_qualified_node_name():
+    run = Running(['--params-file', PANDA], namespace='/left')
+    try:
+        message = run.probe.wait_for('diagnostics', lambda d: True)
+        names = {status.name for status in message.status}
+        assert names == {f'/left/dh_kinematics: {joint}' for joint in JOINTS} | {
+            '/left/dh_kinematics: arm'}
+    finally:
+        run.stop()
+
+
+def test_an_overflowing_friction_torque_is_left_out():
+    run = Running(['--params-file', PANDA, '-p', 'panda_joint1.G:=1.0e6', '-p',
+                   'panda_joint1.B:=1.0e6'])
+    try:
+        stamp = run.probe.send(JOINTS[:2], HOME[:2], [1e308, 0.5])
+        friction = run.probe.wait_for_stamp('friction', stamp)
+        assert list(friction.name) == JOINTS[1:2]
+        assert all(math.isfinite(value) for value in friction.effort)
+        run.probe.wait_for('diagnostics',
+                           lambda d: _counts(d).get('count non_finite_result') == '1')
+    finally:
+        run.stop()
+
+
+def test_period_changes_do_not_create_timers():
+    run = Running(['--params-file', PANDA])
+    try:
+        timers = len(list(run.node.timers))
+        for k in range(50):
+            result, = run.probe.set_parameters('/dh_kinematics', [
+                Parameter('diagnostics.period', value=0.5 + 0.01 * k)])
+            assert result.successful, result.reason
+        assert len(list(run.node.timers)) == timers
+    finally:
+        run.stop()
+
+
+@pytest.mark.parametrize('stale_timeout', [0.3])
+def test_stale_comes_at_the_joint_deadline_not_the_period(stale_timeout):
+    run = Running(['--params-file', PANDA, '-p', f'diagnostics.stale_timeout:={stale_timeout}',
+                   '-p', 'diagnostics.period:=60.0'])
+    try:
+        _send_and_see(run, JOINTS, HOME)
+        ok = run.probe.wait_for('diagnostics', lambda d: _arm(d).level == b'\x00')
+        stale = run.probe.wait_for('diagnostics', lambda d: _arm(d).level == b'\x03', after=ok)
+        assert stale is not None  # with a 60 s period: only the deadline can have published it
+    finally:
+        run.stop()
+
+
+@pytest.mark.parametrize('module', ['dh_kinematics.node', 'dh_kinematics.sim_arm'])
+def test_a_negative_clock_is_ignored(module):
+    process = start_node(module, ['--params-file', PANDA, '-p', 'use_sim_time:=true'])
+    probe = Probe()
+    try:
+        clock = probe.node.create_publisher(Clock, '/clock', 10)
+        probe.wait_until(lambda: clock.get_subscription_count() > 0, 'no /clock subscriber')
+        message = Clock()
+        message.clock.sec = -5
+        clock.publish(message)
+        line = read_line(process)
+    finally:
+        probe.close()
+    code, err = interrupt(process)
+    assert '/clock: ignored a negative time (-5 s)' in line, line + err
+    assert code == 0 and 'Traceback' not in err, err
