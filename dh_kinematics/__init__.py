@@ -12,10 +12,25 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""DH chains for ROS 2: a pure-numpy core with Link and Chain."""
+"""
+DH chains for ROS 2: a pure-numpy core with Link and Chain.
 
-from dh_kinematics.chain import Chain
-from dh_kinematics.checks import InvalidFieldError
-from dh_kinematics.link import Link
+The names are imported on first use, so that importing a submodule (the executables' entry
+points, which handle signals from their first instruction) costs nothing.
+"""
+
+import importlib
 
 __all__ = ['Chain', 'InvalidFieldError', 'Link']
+_MODULES = {'Chain': 'dh_kinematics.chain', 'InvalidFieldError': 'dh_kinematics.checks',
+            'Link': 'dh_kinematics.link'}
+
+
+def __getattr__(name):
+    if name not in _MODULES:
+        raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
+    return getattr(importlib.import_module(_MODULES[name]), name)
+
+
+def __dir__():
+    return sorted(list(globals()) + __all__)

@@ -25,7 +25,7 @@ import copy
 import sys
 import time
 
-from dh_kinematics import bounds, cdr, node_params, ros_messages, tf_frames
+from dh_kinematics import bounds, cdr, entry, node_params, ros_messages, tf_frames
 from dh_kinematics.chain import Chain
 from dh_kinematics.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
 from dh_kinematics.limit_diagnostics import LimitDiagnostics, TICK_S
@@ -307,7 +307,8 @@ class DhKinematicsNode(Node):
 
 def main(args=None):
     """Run the node; exit 1 with one clear message when the model is invalid."""
-    return run(DhKinematicsNode, 'dh_kinematics', args, executable='dh_kinematics_node')
+    return entry.guarded(run, DhKinematicsNode, 'dh_kinematics', args,
+                         executable='dh_kinematics_node')
 
 
 if __name__ == '__main__':

@@ -18,7 +18,7 @@ import ctypes
 import functools
 import sys
 
-from dh_kinematics import startup
+from dh_kinematics import entry, startup
 from dh_kinematics.ros_parameters import NoModelError
 import rclpy
 from rclpy.exceptions import ParameterException
@@ -131,6 +131,8 @@ def run(factory, name, args=None, context=None, executable=None):
     except ValueError as error:
         logger.fatal(f'invalid parameters: {error}')
         return 1
+    if entry.signalled():
+        return 0
     try:
         rclpy.init(args=args, context=context)
     except RuntimeError as error:  # rclpy's RCLError: an argument rcl cannot parse
@@ -138,19 +140,30 @@ def run(factory, name, args=None, context=None, executable=None):
         return 1
     node = executor = None
     try:
+        if entry.signalled():  # before rclpy's handler, which shuts the context down, was in
+            return 0
         try:
             node = factory(context=context)
         except NoModelError as error:
             logger.fatal(startup.no_model_message(str(error.args[1]), argv, executable or name))
             return 1
         except (ValueError, ParameterException) as error:
+            if not rclpy.ok(context=context):  # a signal during start-up
+                return 0
             logger.fatal(f'invalid parameters: {error}')
             return 1
+        except RuntimeError:  # rclpy's RCLError, once a signal shut the context down
+            if rclpy.ok(context=context):
+                raise
+            return 0
         executor = make_executor(context)
         executor.add_node(node)
         spin(executor, context)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
+    except RuntimeError:
+        if rclpy.ok(context=context):
+            raise
     finally:
         if executor is not None:
             executor.shutdown()

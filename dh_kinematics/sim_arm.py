@@ -16,6 +16,7 @@
 
 import sys
 
+from dh_kinematics import entry
 from dh_kinematics.node_params import SIM_ARM
 from dh_kinematics.ros_main import guard_clock, quiet_at_shutdown, run
 from dh_kinematics.ros_parameters import declare_model, declare_settings
@@ -55,7 +56,7 @@ class SimArm(Node):
 
 def main(args=None):
     """Run sim_arm; exit 1 with one clear message when the model is invalid."""
-    return run(SimArm, 'sim_arm', args)
+    return entry.guarded(run, SimArm, 'sim_arm', args)
 
 
 if __name__ == '__main__':

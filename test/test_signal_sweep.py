@@ -1,0 +1,107 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+SIGINT and SIGTERM at any moment of an executable's life end it with code 0, no traceback.
+
+Each executable (as installed: the console script) gets SIGINT or SIGTERM 0 to 0.5 s, every
+10 ms, after its first instruction: the moment its handler is in place, read from
+``/proc/<pid>/status``. Before that moment the interpreter itself is starting (about 40 ms,
+more on a busy machine), and no code of the package can run. Every other run gets a second
+signal 0 to 0.2 s after the first, during shutdown. The signals are the stimulus, sent on the
+clock; every wait for a result waits on the process itself.
+"""
+
+from concurrent.futures import ThreadPoolExecutor
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+from conftest import PACKAGE
+import pytest
+
+PANDA = str(PACKAGE / 'config' / 'panda.yaml')
+DEADLINE_S = 60.0
+OFFSETS_S = [k / 100 for k in range(51)]
+PARALLEL = 4
+
+
+def _executable(name):
+    """Return the installed console script ``name`` (a venv's bin, or a ROS install's lib)."""
+    found = shutil.which(name, path=os.path.dirname(sys.executable))
+    if found is None:
+        try:
+            from ament_index_python.packages import get_package_prefix
+            candidate = os.path.join(get_package_prefix('dh_kinematics'), 'lib',
+                                     'dh_kinematics', name)
+            found = candidate if os.access(candidate, os.X_OK) else None
+        except (ImportError, LookupError, ValueError):
+            pass
+    if found is None:
+        pytest.skip(f'{name} is not installed (pip install -e . or colcon build)')
+    return found
+
+
+def _handles_sigterm(pid):
+    """Tell whether the process catches SIGTERM (its handler is in place), or has ended."""
+    try:
+        with open(f'/proc/{pid}/status', encoding='ascii') as status:
+            for line in status:
+                if line.startswith('SigCgt:'):
+                    return bool(int(line.split()[1], 16) & (1 << (signal.SIGTERM - 1)))
+    except OSError:
+        return True
+    return False
+
+
+def _pause(seconds):
+    threading.Event().wait(seconds)
+
+
+def _run(command, sig, offset, second):
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               text=True)
+    deadline = time.monotonic() + DEADLINE_S
+    while not _handles_sigterm(process.pid) and process.poll() is None:
+        assert time.monotonic() < deadline, 'the handler never appeared'
+        _pause(0.0005)
+    start = time.monotonic()
+    _pause(max(0.0, start + offset - time.monotonic()))
+    process.send_signal(sig)
+    if second is not None:
+        _pause(second)
+        if process.poll() is None:
+            process.send_signal(sig)
+    try:
+        _, err = process.communicate(timeout=DEADLINE_S)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, err = process.communicate()
+    return process.returncode, err
+
+
+@pytest.mark.parametrize('name', ['dh_kinematics_node', 'sim_arm'])
+def test_a_signal_at_any_moment_exits_0_without_a_traceback(name):
+    command = [_executable(name), '--ros-args', '--params-file', PANDA]
+    cases = [(sig, offset, None if k % 2 == 0 else (k * 37) % 200 / 1000)
+             for sig in (signal.SIGINT, signal.SIGTERM) for k, offset in enumerate(OFFSETS_S)]
+    with ThreadPoolExecutor(PARALLEL) as pool:
+        results = list(pool.map(lambda case: _run(command, *case), cases))
+    bad = [(case, code, err[-2000:]) for case, (code, err) in zip(cases, results)
+           if code != 0 or 'Traceback' in err or 'FATAL' in err]
+    assert not bad, f'{len(bad)} of {len(cases)} runs: {bad[:3]}'
