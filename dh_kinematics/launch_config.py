@@ -24,6 +24,7 @@ from collections import namedtuple
 import pathlib
 
 from dh_kinematics.chain import Chain
+from dh_kinematics.node_params import SIM_ARM
 
 NODE_NAME = 'dh_kinematics'
 _TRUE, _FALSE = ('true', '1', 'yes', 'on'), ('false', '0', 'no', 'off')
@@ -100,9 +101,20 @@ def model_file(robot, params_file=''):
     return config_dir() / f'{robot}.yaml'
 
 
-def load_model(path):
-    """Read and validate the model the node will load from ``path``; return the Chain."""
-    return Chain.from_yaml(path, node_name=NODE_NAME)
+def node_name(namespace=''):
+    """Return the node's fully qualified name in ``namespace`` (``/left/dh_kinematics``)."""
+    return '/'.join(['', *namespace.strip('/').split('/'), NODE_NAME]).replace('//', '/')
+
+
+def load_model(path, namespace=''):
+    """
+    Read and check the model the node will load from ``path``; return the Chain.
+
+    As the node reads it: the blocks that reach the node in ``namespace`` (``/**``,
+    ``/**/dh_kinematics``, its full name), merged; a typo, a list rcl cannot read or a file keyed
+    for another node is refused, naming the file.
+    """
+    return Chain.from_yaml(path, node_name=node_name(namespace))
 
 
 def node_settings(configurations):
@@ -129,8 +141,8 @@ def node_settings(configurations):
         return configurations.get(name, NODE_ARGUMENTS[name][0])
 
     path = model_file(value('robot'), value('params_file'))
-    return NodeSettings(path, load_model(path), value('frame_prefix'), value('namespace'),
-                        parse_bool('use_sim_time', value('use_sim_time')))
+    return NodeSettings(path, load_model(path, value('namespace')), value('frame_prefix'),
+                        value('namespace'), parse_bool('use_sim_time', value('use_sim_time')))
 
 
 def demo_settings(configurations):
@@ -156,7 +168,9 @@ def demo_settings(configurations):
         return configurations.get(name, DEMO_ARGUMENTS[name][0])
 
     settings = node_settings(configurations)
-    sim_arm = {name: parse_float(name, value(name)) for name in ('rate', 'overshoot')}
+    specs = {spec.name: spec for spec in SIM_ARM}
+    sim_arm = {name: parse_float(name, value(name), specs[name].minimum, specs[name].maximum)
+               for name in ('rate', 'overshoot')}
     rviz = None
     if parse_bool('rviz', value('rviz')):
         if not _installed('rviz2'):
@@ -202,14 +216,14 @@ def parse_bool(name, text):
     raise ValueError(f'{name}: expected true or false, got {text!r}')
 
 
-def parse_float(name, text):
+def parse_float(name, text, minimum=None, maximum=None):
     """
-    Return the number a launch argument spells.
+    Return the number a launch argument spells, checked against [minimum, maximum].
 
     Raises
     ------
     ValueError
-        Naming the argument ``name``, if ``text`` is not a finite number.
+        Naming the argument ``name``, if ``text`` is not a finite number in range.
 
     """
     try:
@@ -218,4 +232,6 @@ def parse_float(name, text):
         number = float('nan')
     if number != number or number in (float('inf'), float('-inf')):
         raise ValueError(f'{name}: expected a finite number, got {text!r}')
+    if minimum is not None and not minimum <= number <= maximum:
+        raise ValueError(f'{name}: must be within [{minimum:g}, {maximum:g}], got {text!r}')
     return number

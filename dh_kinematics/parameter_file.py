@@ -102,33 +102,53 @@ def read(path):
     return document
 
 
+def _reaches(key, node_name):
+    """Tell whether a file's node key reaches ``node_name`` (``/ns/name`` or ``name``)."""
+    key, target = str(key), '/' + node_name.lstrip('/')
+    if key == '/**':
+        return True
+    if key.startswith('/**/'):
+        return target.rsplit('/', 1)[-1] == key[len('/**/'):]
+    return '/' + key.lstrip('/') == target
+
+
 def node_keys(document, node_name):
-    """Return the keys of ``document`` whose block reaches node ``node_name``, or ``/**``."""
-    name = node_name.lstrip('/')
-    matches = [key for key in document if str(key).lstrip('/') == name]
-    return matches or (['/**'] if '/**' in document else [])
+    """
+    Return the keys of ``document`` whose block reaches node ``node_name``, as rcl matches.
+
+    ``node_name`` is fully qualified (``/left/dh_kinematics``) or in the root namespace; the
+    keys that reach it are ``/**``, ``/**/<name>`` and its full name, with or without the
+    leading slash. An exact key comes first.
+    """
+    keys = [key for key in document if _reaches(key, node_name)]
+    return sorted(keys, key=lambda key: str(key) in ('/**',) or str(key).startswith('/**/'))
 
 
 def node_parameters(path, node_name=None):
     """
-    Return the ``ros__parameters`` dict of a parameter file for one node.
+    Return the ``ros__parameters`` of a parameter file for one node, as a flat dict.
 
-    The block is taken from ``node_name`` (with or without a leading slash) if present, else
-    from ``/**``; without ``node_name``, from the file's only node when it has no ``/**``.
+    With ``node_name``, every block that reaches it is merged as rcl merges them: wildcards
+    first, then its own name. Without, the ``/**`` block, or else the file's only block.
     """
+    from dh_kinematics.model_params import flatten
+
     document = read(path)
     if node_name is not None:
-        keys = node_keys(document, node_name)
+        keys = node_keys(document, node_name)[::-1]
         if not keys:
             raise ValueError(f'{path}: no parameters for node {node_name!r}: the file has '
                              f'{", ".join(repr(str(key)) for key in document)}; '
                              f'{NODE_NAME_HINT}')
     else:
         keys = ['/**'] if '/**' in document else list(document)
-    if len(keys) != 1:
-        raise ValueError(f'{path}: cannot tell which node block to read among '
-                         f'{sorted(map(str, document))}; name one with node_name')
-    block = document[keys[0]]
-    if not isinstance(block, dict) or not isinstance(block.get('ros__parameters'), dict):
-        raise ValueError(f'{path}: block {keys[0]!r} has no ros__parameters mapping')
-    return block['ros__parameters']
+        if len(keys) != 1:
+            raise ValueError(f'{path}: cannot tell which node block to read among '
+                             f'{sorted(map(str, document))}; name one with node_name')
+    params = {}
+    for key in keys:
+        block = document[key]
+        if not isinstance(block, dict) or not isinstance(block.get('ros__parameters'), dict):
+            raise ValueError(f'{path}: block {key!r} has no ros__parameters mapping')
+        params.update(flatten(block['ros__parameters']))
+    return params

@@ -20,14 +20,16 @@ Launch the node with sim_arm sweeping the joints, and RViz showing the frames if
     ros2 launch dh_kinematics demo.launch.py robot:=panda overshoot:=0.1
 
 It takes every argument of dh_kinematics.launch.py, plus rviz, rate and overshoot. All of them
-are checked before any process starts. sim_arm reads the same parameter file as the node and
-publishes ``joint_states`` in its namespace; RViz fixes the model's base frame (with
-frame_prefix).
+are checked before any process starts (rate and overshoot against sim_arm's ranges). The node
+and sim_arm are required: if either exits, the launch ends. sim_arm reads the same parameter
+file as the node and publishes ``joint_states`` in its namespace; RViz fixes the model's base
+frame (with frame_prefix).
 """
 
 import pathlib
 
 from dh_kinematics import launch_config
+from dh_kinematics.launch_actions import end_launch
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, IncludeLaunchDescription, OpaqueFunction
 from launch.launch_description_sources import PythonLaunchDescriptionSource
@@ -43,7 +45,7 @@ def _sim_arm_and_rviz(context):
     clock = {'use_sim_time': settings.use_sim_time}
     actions = [Node(
         package='dh_kinematics', executable='sim_arm', name='sim_arm',
-        namespace=settings.namespace, output='screen',
+        namespace=settings.namespace, output='screen', on_exit=end_launch,
         parameters=[str(settings.params_file), dict(sim_arm, **clock)])]
     if rviz is not None:
         actions.append(Node(package='rviz2', executable='rviz2', name='rviz2', output='screen',

@@ -20,11 +20,14 @@ Launch the dh_kinematics node on a built-in model or on a parameter file of your
     ros2 launch dh_kinematics dh_kinematics.launch.py params_file:=/path/to/my_arm.yaml \
         namespace:=left frame_prefix:=left/
 
-The model is checked before the node starts: a bad file stops the launch with one message
-naming the parameter. The node subscribes to ``joint_states`` in its namespace.
+The model is checked before the node starts, as the node reads it: a bad file (a typo, a list
+ROS cannot read, a file keyed for another node) stops the launch with one message naming the
+file and the parameter. The node subscribes to ``joint_states`` in its namespace. It is
+required: if it exits, the launch ends (with code 1 when the node failed).
 """
 
 from dh_kinematics import launch_config
+from dh_kinematics.launch_actions import end_launch
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch_ros.actions import Node
@@ -34,7 +37,7 @@ def _node(context):
     settings = launch_config.node_settings(context.launch_configurations)
     return [Node(
         package='dh_kinematics', executable='dh_kinematics_node', name=launch_config.NODE_NAME,
-        namespace=settings.namespace, output='screen', parameters=[
+        namespace=settings.namespace, output='screen', on_exit=end_launch, parameters=[
             str(settings.params_file),
             {'frame_prefix': settings.frame_prefix, 'use_sim_time': settings.use_sim_time}])]
 

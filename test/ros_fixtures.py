@@ -159,10 +159,30 @@ def start_node(module, ros_args):
     return process
 
 
-def read_line(process, timeout=DEADLINE_S):
-    """Read stderr up to a newline, a byte at a time: nothing is buffered past it."""
+def poll_until(predicate, what, timeout=DEADLINE_S, every=0.001):
+    """Re-check ``predicate`` every ``every`` s until it holds; fail at the deadline."""
+    deadline, pause = time.monotonic() + timeout, threading.Event()
+    while not predicate():
+        assert time.monotonic() < deadline, f'{what} within {timeout} s'
+        pause.wait(every)
+
+
+def handles_sigterm(pid):
+    """Tell whether a process catches SIGTERM (its own handler is in place), or has ended."""
+    try:
+        with open(f'/proc/{pid}/status', encoding='ascii') as status:
+            for line in status:
+                if line.startswith('SigCgt:'):
+                    return bool(int(line.split()[1], 16) & (1 << (signal.SIGTERM - 1)))
+    except OSError:
+        return True
+    return False
+
+
+def read_line(process, timeout=DEADLINE_S, stream=None):
+    """Read stderr (or ``stream``) up to a newline, a byte at a time: nothing is buffered."""
     deadline, line = time.monotonic() + timeout, b''
-    fd = process.stderr.fileno()
+    fd = (stream or process.stderr).fileno()
     while not line.endswith(b'\n'):
         if not select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0]:
             break

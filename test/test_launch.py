@@ -125,7 +125,8 @@ def test_friction_torque_follows_joint_velocities(probe):
 
 @pytest.mark.launch(fixture=demo)
 def test_diagnostics_report_every_joint_and_see_the_overshoot(probe):
-    names = {f'/dh_kinematics: {joint}' for joint in CHAIN.joint_names} | {'/dh_kinematics: arm'}
+    node = f'/{NAMESPACE}/dh_kinematics'
+    names = {f'{node}: {joint}' for joint in CHAIN.joint_names} | {f'{node}: arm'}
     message = probe.wait_for('diagnostics', lambda message: {
         status.name for status in message.status} == names)
     assert {status.hardware_id for status in message.status} == {CHAIN.name}

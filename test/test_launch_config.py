@@ -76,6 +76,42 @@ def test_a_bad_model_file_stops_the_launch_naming_the_parameter(tmp_path):
         launch_config.node_settings({'params_file': str(path)})
 
 
+@pytest.mark.parametrize('edit, message', [
+    (lambda text: text.replace('/**:', 'ur5_arm:'),
+     "no parameters for node '/dh_kinematics': the file has 'ur5_arm'"),
+    (lambda text: text.replace('      qlim: [-2.79', '      qlimit: [-2.79', 1),
+     'joint1.qlimit: is not a joint field'),
+    (lambda text: text.replace('      B: 0.00148', '      B: [0, 0.0]', 1),
+     'line 36: joint1.B: a list mixes types'),
+])
+def test_the_launch_checks_the_file_as_the_node_reads_it(tmp_path, edit, message):
+    path = tmp_path / 'arm.yaml'
+    path.write_text(edit((PACKAGE / 'config' / 'puma560.yaml').read_text()))
+    with pytest.raises(ValueError, match=message):
+        launch_config.node_settings({'params_file': str(path)})
+
+
+def test_integers_pass_the_launch_check(tmp_path):
+    path = tmp_path / 'arm.yaml'
+    path.write_text((PACKAGE / 'config' / 'puma560.yaml').read_text().replace(
+        '      a: 0.0', '      a: 0', 1))
+    assert launch_config.node_settings({'params_file': str(path)}).chain.n == 6
+
+
+def test_blocks_reach_the_node_as_rcl_merges_them(tmp_path):
+    params = yaml.safe_load((PACKAGE / 'config' / 'puma560.yaml').read_text())
+    model = params['/**']['ros__parameters']
+    path = tmp_path / 'arm.yaml'
+    path.write_text(yaml.safe_dump({
+        '/**': {'ros__parameters': {'frame_prefix': 'x/'}},
+        '/left/dh_kinematics': {'ros__parameters': model},
+        '/**/dh_kinematics': {'ros__parameters': {'robot_name': 'wild'}}}))
+    settings = launch_config.node_settings({'params_file': str(path), 'namespace': 'left'})
+    assert settings.chain.name == 'puma560'  # the node's own block wins over the wildcards
+    with pytest.raises(ValueError, match='convention: is missing'):
+        launch_config.node_settings({'params_file': str(path), 'namespace': 'right'})
+
+
 def test_demo_settings():
     settings, sim_arm, rviz = launch_config.demo_settings({'robot': 'panda', 'rate': '250'})
     assert settings.chain.name == 'panda'
@@ -87,6 +123,8 @@ def test_demo_settings():
     ({'rate': 'fast'}, "rate: expected a finite number, got 'fast'"),
     ({'overshoot': 'nan'}, "overshoot: expected a finite number, got 'nan'"),
     ({'rviz': 'perhaps'}, "rviz: expected true or false, got 'perhaps'"),
+    ({'rate': '0.0'}, r"rate: must be within \[0.1, 10000\], got '0.0'"),
+    ({'overshoot': '-1'}, r"overshoot: must be within \[0, 10\], got '-1'"),
 ])
 def test_bad_demo_arguments_are_named(configurations, message):
     with pytest.raises(ValueError, match=message):

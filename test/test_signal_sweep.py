@@ -34,6 +34,7 @@ import time
 
 from conftest import PACKAGE
 import pytest
+from ros_fixtures import handles_sigterm, poll_until
 
 PANDA = str(PACKAGE / 'config' / 'panda.yaml')
 DEADLINE_S = 60.0
@@ -57,18 +58,6 @@ def _executable(name):
     return found
 
 
-def _handles_sigterm(pid):
-    """Tell whether the process catches SIGTERM (its handler is in place), or has ended."""
-    try:
-        with open(f'/proc/{pid}/status', encoding='ascii') as status:
-            for line in status:
-                if line.startswith('SigCgt:'):
-                    return bool(int(line.split()[1], 16) & (1 << (signal.SIGTERM - 1)))
-    except OSError:
-        return True
-    return False
-
-
 def _pause(seconds):
     threading.Event().wait(seconds)
 
@@ -76,10 +65,8 @@ def _pause(seconds):
 def _run(command, sig, offset, second):
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                text=True)
-    deadline = time.monotonic() + DEADLINE_S
-    while not _handles_sigterm(process.pid) and process.poll() is None:
-        assert time.monotonic() < deadline, 'the handler never appeared'
-        _pause(0.0005)
+    poll_until(lambda: handles_sigterm(process.pid) or process.poll() is not None,
+               'the signal handler', every=0.0005)
     start = time.monotonic()
     _pause(max(0.0, start + offset - time.monotonic()))
     process.send_signal(sig)
