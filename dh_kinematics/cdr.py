@@ -41,15 +41,16 @@ STAMP_MARKER_SEC = 0x5A5A0000
 STAMP_MARKER_NANOSEC = 0x2A5A0000
 VALUE_MARKER = -1.2345678901234567e-123
 
-Layout = namedtuple('Layout', 'size fixed fixed_end counts names order positions velocities')
+Layout = namedtuple('Layout', 'size fixed segments counts names order positions velocities')
 Layout.__doc__ = """Where the parts of one serialized JointState are.
 
 size : int
     Length of the bytes.
 fixed : bytes
-    The encapsulation header, then everything from frame_id to the position count.
-fixed_end : int
-    Where that second part ends.
+    The encapsulation header, then everything from frame_id to the position count except the
+    alignment padding (which the middleware may leave uninitialised).
+segments : tuple of (int, int)
+    Where the parts of that second part are: (start, end) of each run without padding.
 counts : tuple of int
     Where the velocity and the effort count start (4 bytes each).
 names : list of str
@@ -69,9 +70,16 @@ class _Reader:
         if self.order is None:
             raise ValueError(f'encapsulation: not plain CDR: {self.data[:2].hex()}')
         self.pos = ORIGIN
+        self.padding = []
+
+    def _align(self, alignment):
+        padding = -(self.pos - ORIGIN) % alignment
+        if padding:
+            self.padding.append((self.pos, self.pos + padding))
+            self.pos += padding
 
     def _take(self, size, alignment):
-        self.pos += -(self.pos - ORIGIN) % alignment
+        self._align(alignment)
         start, self.pos = self.pos, self.pos + size
         if self.pos > len(self.data):
             raise ValueError(f'data: {size} bytes needed at {start}, {len(self.data)} in all')
@@ -96,7 +104,7 @@ class _Reader:
 
     def doubles(self):
         """Read a float64 sequence; return (where its count starts, its values' start, count)."""
-        self.pos += -(self.pos - ORIGIN) % 4
+        self._align(4)
         count_at = self.pos
         count = self.uint32()
         return count_at, (self._take(8 * count, 8) if count else self.pos), count
@@ -120,10 +128,21 @@ def read_layout(data):
     velocity_count_at, velocities_at, velocities = reader.doubles()
     effort_count_at = reader.doubles()[0]
     data = reader.data
-    fixed_end = positions_count_at + 4
-    return Layout(len(data), data[:4] + data[12:fixed_end], fixed_end,
+    segments, start = [], 12
+    for pad_start, pad_end in reader.padding:
+        if pad_start >= positions_count_at:
+            break
+        segments.append((start, pad_start))
+        start = pad_end
+    segments.append((start, positions_count_at + 4))
+    segments = tuple(segments)
+    return Layout(len(data), _fixed(data, segments), segments,
                   (velocity_count_at, effort_count_at), names, reader.order,
                   (positions_at, positions), (velocities_at, velocities))
+
+
+def _fixed(data, segments):
+    return data[:4] + b''.join([data[start:end] for start, end in segments])
 
 
 class JointStateReader:
@@ -143,7 +162,7 @@ class JointStateReader:
     def _layout_of(self, data):
         layout = self._layout
         if (layout is not None and len(data) == layout.size
-                and data[:4] + data[12:layout.fixed_end] == layout.fixed
+                and _fixed(data, layout.segments) == layout.fixed
                 and self._counts == tuple(data[at:at + 4] for at in layout.counts)):
             return layout
         layout = self._layout = read_layout(data)
