@@ -15,6 +15,7 @@
 """The node over real DDS on hardware's bad days: flapping, unknown joints, clocks, overflow."""
 
 import math
+import os
 
 from conftest import PACKAGE
 import numpy as np
@@ -181,3 +182,41 @@ def test_a_negative_clock_is_ignored(module):
     code, err = interrupt(process)
     assert '/clock: ignored a negative time (-5 s)' in line, line + err
     assert code == 0 and 'Traceback' not in err, err
+
+
+def _rss_bytes():
+    with open('/proc/self/statm', encoding='ascii') as statm:
+        return int(statm.read().split()[1]) * os.sysconf('SC_PAGE_SIZE')
+
+
+def test_a_hundred_thousand_churning_names_leave_memory_and_log_bounded(capfd):
+    import rclpy
+    from rclpy.serialization import serialize_message
+    from sensor_msgs.msg import JointState
+
+    from dh_kinematics.node import DhKinematicsNode
+
+    context = rclpy.Context()
+    rclpy.init(args=['test', '--ros-args', '--params-file', PANDA], context=context)
+    node = DhKinematicsNode(context=context)  # fed directly, without DDS: 100,000 in seconds
+    try:
+        template = bytearray(serialize_message(JointState(
+            name=JOINTS + ['churn_000000'], position=HOME + [0.0])))
+        at = template.index(b'churn_000000') + len('churn_')
+        sizes = []
+        for k in range(100_000):
+            template[4:8] = (1_000 + k).to_bytes(4, 'little')  # header.stamp.sec, increasing
+            template[at:at + 6] = b'%06d' % k
+            node._on_joint_states(bytes(template))
+            if k in (9_999, 99_999):
+                sizes.append(_rss_bytes())
+        counts = node._cache.counts
+        assert counts['accepted'] == counts['unknown_joint'] == 100_000
+        assert len(node._cache.unknown_names) == 100
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown(context=context)
+    growth = sizes[1] - sizes[0]
+    assert growth < 4 * 2 ** 20, f'memory grew by {growth / 2 ** 20:.1f} MB over 90,000 messages'
+    lines = [line for line in capfd.readouterr().err.splitlines() if 'unknown joint' in line]
+    assert len(lines) == 101, lines[-3:]  # each of the first 100 names once, then one notice
