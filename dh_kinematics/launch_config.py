@@ -64,9 +64,14 @@ def config_dir():
     return installed if installed.is_dir() else source
 
 
+NOT_MODELS = ('diagnostic_analyzers',)
+"""Parameter files in config/ that are not robot models."""
+
+
 def builtin_models():
     """Return the names of the built-in models, sorted (``puma560``, ``panda``, ...)."""
-    return sorted(path.stem for path in config_dir().glob('*.yaml'))
+    return sorted(path.stem for path in config_dir().glob('*.yaml')
+                  if path.stem not in NOT_MODELS)
 
 
 def model_file(robot, params_file=''):

@@ -162,3 +162,18 @@ def test_launch_files_are_installed_with_the_configs():
     assert "glob('launch/*.launch.py')" in setup and "glob('config/*.rviz')" in setup
     assert sorted(path.name for path in (PACKAGE / 'launch').glob('*.launch.py')) == [
         'demo.launch.py', 'dh_kinematics.launch.py']
+
+
+def test_the_diagnostic_analyzers_match_the_status_names_of_each_namespace():
+    from dh_kinematics.parameter_file import read
+
+    assert 'diagnostic_analyzers' not in launch_config.builtin_models()
+    document = read(PACKAGE / 'config' / 'diagnostic_analyzers.yaml')
+    groups = document['analyzers']['ros__parameters']['arms']['analyzers']
+    for namespace, key in (('', 'arm'), ('left', 'left'), ('right', 'right')):
+        node = launch_config.node_name(namespace)
+        prefixes = tuple(groups[key]['startswith'])
+        assert all(f'{node}: {task}'.startswith(prefixes) for task in ('joint1', 'arm'))
+        others = tuple(prefix for other, block in groups.items() if other != key
+                       for prefix in block['startswith'])
+        assert not f'{node}: joint1'.startswith(others)
