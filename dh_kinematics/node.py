@@ -214,7 +214,13 @@ class DhKinematicsNode(Node):
         """Take one serialized JointState: update the cache, publish TF and friction."""
         now_ns = self._now_ns()
         if now_ns == 0:  # sim time, and no /clock yet: nothing to judge stamps by
-            return self._drop('no_clock', 'use_sim_time is true and /clock has not started')
+            if not self._cache.counts['no_clock']:  # said once
+                self.get_logger().warning(
+                    'joint_states: dropped (no_clock) until /clock starts, as use_sim_time is '
+                    'true; they are counted in the diagnostics')
+            self._cache.drop('no_clock')
+            self._received += 1
+            return
         try:
             stamp_ns, names, positions, velocities = self._reader.read(data)
         except ValueError:  # not plain CDR: let the middleware decode it

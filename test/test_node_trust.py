@@ -16,6 +16,7 @@
 
 import math
 import os
+import time
 
 from conftest import PACKAGE
 import numpy as np
@@ -93,7 +94,7 @@ def test_a_future_stamp_is_dropped_and_does_not_lock_the_arm_out():
         run.stop()
 
 
-def test_without_a_clock_sim_time_messages_are_dropped_and_counted():
+def test_without_a_clock_sim_time_messages_are_dropped_and_counted(capfd):
     run = Running(['--params-file', PANDA, '-p', 'use_sim_time:=true'])
     try:
         clock = run.probe.node.create_publisher(Clock, '/clock', 10)
@@ -113,6 +114,22 @@ def test_without_a_clock_sim_time_messages_are_dropped_and_counted():
         assert stamp_ns(tf.transforms[0].header) == 100 * 10 ** 9 + 1
     finally:
         run.stop()
+    assert capfd.readouterr().err.count('dropped (no_clock) until /clock starts') == 1
+
+
+def test_refused_changes_are_logged_at_most_every_5_s(capfd):
+    run = Running(['--params-file', PANDA])
+    start = time.monotonic()
+    try:
+        for k in range(20):
+            result, = run.probe.set_parameters('/dh_kinematics', [
+                Parameter('panda_joint1.alpha', value=90.0 + k)])
+            assert not result.successful and 'radians are expected' in result.reason
+        elapsed = time.monotonic() - start
+    finally:
+        run.stop()
+    # One line, and one more for each 5 s the 20 refusals took (well under 5 s in practice).
+    assert capfd.readouterr().err.count('parameter change refused') <= 1 + int(elapsed / 5.0)
 
 
 def test_statuses_are_named_by_the_fully_qualified_node_name():
