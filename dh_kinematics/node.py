@@ -19,7 +19,6 @@ A thin layer over the core: it declares the parameters, converts messages, calls
 (:class:`Chain`, :class:`JointStateCache`, :mod:`limit_monitor`, :mod:`tf_frames`) and publishes.
 """
 
-import array
 from collections import namedtuple
 import copy
 import sys
@@ -31,7 +30,7 @@ from dh_kinematics.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
 from dh_kinematics.limit_diagnostics import LimitDiagnostics, TICK_S
 from dh_kinematics.ros_main import guard_clock, quiet_at_shutdown, run
 from dh_kinematics.ros_parameters import (
-    AtomicParameterService, changed, declare_model, declare_settings, refusal, with_reals)
+    AtomicParameterService, declare_model, declare_settings, plain, WholeChanges)
 from dh_kinematics.stream_math import StreamMath
 from diagnostic_msgs.msg import DiagnosticArray
 from rcl_interfaces.msg import SetParametersResult
@@ -55,7 +54,7 @@ LOG_EVERY_S = 5.0
 Model = namedtuple('Model', 'chain names prefix math messages')
 
 
-class DhKinematicsNode(Node):
+class DhKinematicsNode(WholeChanges, Node):
     """Publish TF, friction and joint-limit diagnostics for a DH arm from joint_states."""
 
     def __init__(self, node_name='dh_kinematics', **kwargs):
@@ -102,8 +101,7 @@ class DhKinematicsNode(Node):
         """Return the parameter values with ``changes`` applied; arrays as lists."""
         values = {name: self.get_parameter(name).value for name in self._declared}
         values.update((parameter.name, parameter.value) for parameter in changes)
-        return {name: value.tolist() if isinstance(value, array.array) else value
-                for name, value in values.items()}
+        return {name: plain(value) for name, value in values.items()}
 
     def _make_model(self, values):
         chain = Chain.from_params(node_params.model_values(values))
@@ -127,38 +125,8 @@ class DhKinematicsNode(Node):
     def _read_settings(values):
         return {spec.name: values[spec.name] for spec in node_params.NODE}
 
-    def set_parameters_atomically(self, parameter_list):
-        """
-        Take a change wholly or refuse it wholly, with a reason that names the parameter.
-
-        Integers are taken where reals are declared; parameters that keep their value are no
-        change (so that a dumped file loads back); the joint set and joint types need a
-        restart.
-        """
-        parameters = changed(self, with_reals(self, parameter_list))
-        reason = refusal(self, parameters) or self._needs_restart(parameters)
-        if reason is not None:
-            self._log('refused', f'parameter change refused: {reason}', counts=False)
-            return SetParametersResult(successful=False, reason=reason)
-        if not parameters:
-            return SetParametersResult(successful=True)
-        return super().set_parameters_atomically(parameters)
-
-    def set_parameters(self, parameter_list):
-        """Set the parameters as one change (see :meth:`set_parameters_atomically`)."""
-        result = self.set_parameters_atomically(parameter_list)
-        return [result for _ in parameter_list]
-
-    def _needs_restart(self, parameters):
-        for parameter in parameters:
-            joint, _, field = parameter.name.rpartition('.')
-            if parameter.name == 'joints':
-                return ('joints: the joint set is fixed at start-up; restart the node with the '
-                        'new model to change it')
-            if field == 'type' and joint in self._model.chain.joint_names:
-                return (f'{parameter.name}: a joint type is fixed at start-up; restart the '
-                        'node with the new model to change it')
-        return None
+    def _joint_names(self):
+        return self._model.chain.joint_names
 
     def _check_change(self, parameters):
         """Validate a change as a whole; refuse it with the reason, or keep it for applying."""

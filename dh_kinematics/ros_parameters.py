@@ -177,6 +177,47 @@ def changed(node, parameters):
             or plain(node.get_parameter(parameter.name).value) != plain(parameter.value)]
 
 
+class WholeChanges:
+    """
+    Node mixin: a change is taken wholly or refused wholly, naming the parameter.
+
+    The node provides ``_joint_names()`` and ``_log(key, text, counts)``.
+    """
+
+    def set_parameters_atomically(self, parameter_list):
+        """
+        Take a change wholly or refuse it wholly, with a reason that names the parameter.
+
+        Integers are taken where reals are declared; parameters that keep their value are no
+        change (so that a dumped file loads back); the joint set and joint types need a
+        restart.
+        """
+        parameters = changed(self, with_reals(self, parameter_list))
+        reason = refusal(self, parameters) or self._needs_restart(parameters)
+        if reason is not None:
+            self._log('refused', f'parameter change refused: {reason}', counts=False)
+            return SetParametersResult(successful=False, reason=reason)
+        if not parameters:
+            return SetParametersResult(successful=True)
+        return super().set_parameters_atomically(parameters)
+
+    def set_parameters(self, parameter_list):
+        """Set the parameters as one change (see :meth:`set_parameters_atomically`)."""
+        result = self.set_parameters_atomically(parameter_list)
+        return [result for _ in parameter_list]
+
+    def _needs_restart(self, parameters):
+        for parameter in parameters:
+            joint, _, field = parameter.name.rpartition('.')
+            if parameter.name == 'joints':
+                return ('joints: the joint set is fixed at start-up; restart the node with the '
+                        'new model to change it')
+            if field == 'type' and joint in self._joint_names():
+                return (f'{parameter.name}: a joint type is fixed at start-up; restart the '
+                        'node with the new model to change it')
+        return None
+
+
 class AtomicParameterService(ParameterService):
     """
     rclpy's parameter services, except that ``set_parameters`` takes a request as a whole.
