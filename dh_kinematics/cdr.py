@@ -201,11 +201,6 @@ class JointStateReader:
                 np.frombuffer(data, dtype, layout.velocities[1], layout.velocities[0]))
 
 
-def read_joint_state(data):
-    """Read one serialized sensor_msgs/JointState; see :meth:`JointStateReader.read`."""
-    return JointStateReader().read(data)
-
-
 def _marker_stamp(i):
     return STAMP_MARKER_SEC + i, STAMP_MARKER_NANOSEC + i
 

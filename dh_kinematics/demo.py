@@ -28,8 +28,7 @@ import sys
 import time
 
 from dh_kinematics import launch_config
-
-LEVELS = {0: 'OK', 1: 'WARN', 2: 'ERROR', 3: 'STALE'}
+from dh_kinematics.limit_monitor import LEVEL_NAMES
 
 
 class Summary:
@@ -96,7 +95,7 @@ class Summary:
                 f'{name} {value:+.3f}' for name, value in self.friction.items()))
         if self.levels:
             lines.append('diagnostics: ' + '  '.join(
-                f'{task} {LEVELS.get(level, level)}' for task, (level, _) in self.levels.items()))
+                f'{task} {LEVEL_NAMES[level]}' for task, (level, _) in self.levels.items()))
             problems = [f'{task}: {text}' for task, (level, text) in self.levels.items()
                         if level and task != 'arm']
             lines += [f'  {problem}' for problem in problems]

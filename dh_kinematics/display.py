@@ -17,7 +17,8 @@
 from dh_kinematics.dh_transforms import is_identity, matrix_to_rpy
 
 
-def _number(value):
+def format_number(value):
+    """Format a number with 6 significant digits, as the toolbox prints them."""
     return f'{value:.6g}'
 
 
@@ -27,14 +28,14 @@ def joint_expression(link):
     if link.offset == 0.0:
         return variable
     sign = '-' if link.offset < 0 else '+'
-    return f'{variable} {sign} {_number(abs(link.offset))}'
+    return f'{variable} {sign} {format_number(abs(link.offset))}'
 
 
 def _theta_and_d(link):
     """Return the theta and d cells of a link: the joint expression in the one it replaces."""
     if link.isrevolute():
-        return joint_expression(link), _number(link.d)
-    return _number(link.theta), joint_expression(link)
+        return joint_expression(link), format_number(link.d)
+    return format_number(link.theta), joint_expression(link)
 
 
 def link_summary(link):
@@ -42,7 +43,8 @@ def link_summary(link):
     kind = ('Revolute' if link.isrevolute() else 'Prismatic') + ('MDH' if link.mdh else 'DH')
     name = f' {link.name}' if link.name else ''
     theta, d = _theta_and_d(link)
-    return f'{kind}{name}: θ={theta}, d={d}, a={_number(link.a)}, ⍺={_number(link.alpha)}'
+    a, alpha = format_number(link.a), format_number(link.alpha)
+    return f'{kind}{name}: θ={theta}, d={d}, a={a}, ⍺={alpha}'
 
 
 def link_dynamics(link):
@@ -67,8 +69,8 @@ def link_dynamics(link):
 
 
 def _transform_line(label, T):
-    xyz = ', '.join(_number(v) for v in T[:3, 3])
-    rpy = ', '.join(_number(v) for v in matrix_to_rpy(T[:3, :3]))
+    xyz = ', '.join(format_number(v) for v in T[:3, 3])
+    rpy = ', '.join(format_number(v) for v in matrix_to_rpy(T[:3, :3]))
     return f'{label}: xyz=[{xyz}] m, rpy=[{rpy}] rad'
 
 
@@ -83,8 +85,9 @@ def chain_table(chain):
     rows = []
     for name, link in zip(chain.joint_names, chain.links):
         theta, d = _theta_and_d(link)
-        lower, upper = ('-', '-') if link.qlim is None else map(_number, link.qlim)
-        rows.append((name, theta, d, _number(link.a), _number(link.alpha), lower, upper))
+        lower, upper = ('-', '-') if link.qlim is None else map(format_number, link.qlim)
+        rows.append((name, theta, d, format_number(link.a), format_number(link.alpha), lower,
+                     upper))
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
 
     def fmt(cells):

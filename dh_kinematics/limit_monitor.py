@@ -32,6 +32,7 @@ DiagnosticArray.
 
 from collections import namedtuple
 
+from dh_kinematics.display import format_number
 import numpy as np
 
 OK, WARN, ERROR, STALE = 0, 1, 2, 3
@@ -39,10 +40,6 @@ LEVEL_NAMES = ('OK', 'WARN', 'ERROR', 'STALE')
 
 Status = namedtuple('Status', 'task level message values')
 Status.__doc__ = """One diagnostic status: task name, level, message and (key, value) strings."""
-
-
-def _number(value):
-    return f'{value:.6g}'
 
 
 def _limit_levels(q, lower, upper, margin):
@@ -98,16 +95,16 @@ def joint_status(cache, j, level, lower, upper, margin, now_ns):
     elif cache.non_finite[j]:
         message = 'non-finite position'
     elif q < lo:
-        message = f'below lower limit by {_number(lo - q)}'
+        message = f'below lower limit by {format_number(lo - q)}'
     elif q > hi:
-        message = f'above upper limit by {_number(q - hi)}'
+        message = f'above upper limit by {format_number(q - hi)}'
     elif level == WARN:
         side = 'lower' if q - lo < hi - q else 'upper'
-        message = f'within {_number(margin)} of {side} limit'
+        message = f'within {format_number(margin)} of {side} limit'
     else:
         message = 'within limits' if np.isfinite(lo) or np.isfinite(hi) else 'no limits'
-    values = (('position', _number(q)), ('lower', _number(lo)), ('upper', _number(hi)),
-              ('distance_to_limit', _number(distance)))
+    values = tuple((key, format_number(value)) for key, value in (
+        ('position', q), ('lower', lo), ('upper', hi), ('distance_to_limit', distance)))
     return Status(cache.names[j], int(level), message, values)
 
 
@@ -119,7 +116,7 @@ def arm_status(cache, levels, received, rate_hz):
         f'{LEVEL_NAMES[level]}: {", ".join(worst)}')
     counts = sorted(cache.counts.items())
     values = (('joint_states received', str(received)),
-              ('joint_states rate (Hz)', _number(rate_hz)),
+              ('joint_states rate (Hz)', format_number(rate_hz)),
               ('dropped', str(cache.dropped_total()))) + tuple(
         (f'count {reason}', str(number)) for reason, number in counts)
     return Status('arm', level, message, values)

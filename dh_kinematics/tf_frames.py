@@ -63,30 +63,6 @@ def link_frames(names, joints, poses):
                   poses[:, :3], poses[:, 3:])
 
 
-def moving_frames(chain, names, positions, joints):
-    """
-    Return the transforms of the links moved by some joints.
-
-    Parameters
-    ----------
-    chain : Chain
-        The model.
-    names : tuple of str
-        From :func:`frame_names`.
-    positions : array, shape (n,)
-        Joint values in rad or m; only the ``joints`` entries are used (others may be NaN).
-    joints : array of int
-        Indices of the joints to publish.
-
-    Returns
-    -------
-    frames : Frames
-
-    """
-    q = np.where(np.isfinite(positions), positions, 0.0)
-    return link_frames(names, joints, chain.link_poses(q)[joints])
-
-
 def static_frames(chain, names):
     """Return the fixed transforms: world to base, and last link to tool."""
     T = np.stack([chain.base, chain.tool])

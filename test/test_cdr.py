@@ -53,7 +53,7 @@ def test_the_reader_reads_what_rclpy_wrote(messages):
     for names, positions, velocities, efforts, stamp, frame_id in messages:
         data = serialization.serialize_message(
             _joint_state(names, positions, velocities, efforts, stamp, frame_id))
-        for got in (reader.read(data), reader.read(data), cdr.read_joint_state(data)):
+        for got in (reader.read(data), reader.read(data), cdr.JointStateReader().read(data)):
             stamp_ns, got_names, got_positions, got_velocities = got
             assert stamp_ns == stamp[0] * 10 ** 9 + stamp[1]
             assert got_names == names
@@ -146,7 +146,7 @@ def test_a_name_with_an_embedded_nul_reads_as_rclpy_reads_it():
     at = bytes(data).index(b'abc\x00')
     data[at + 1] = 0  # 'a\0c'
     expected = serialization.deserialize_message(bytes(data), JointState).name
-    assert cdr.read_joint_state(bytes(data))[1] == list(expected) == ['a', 'e']
+    assert cdr.JointStateReader().read(bytes(data))[1] == list(expected) == ['a', 'e']
 
 
 def test_padding_bytes_do_not_defeat_the_layout_cache():

@@ -23,7 +23,7 @@ from dh_kinematics.dh_transforms import rotation_to_quaternion, rpy_to_matrix
 from dh_kinematics.joint_state_cache import JointStateCache
 from dh_kinematics.node_params import JOINT, joint_specs, MODEL, model_values, NODE
 from dh_kinematics.sweep import sweep
-from dh_kinematics.tf_frames import frame_names, moving_frames, static_frames
+from dh_kinematics.tf_frames import frame_names, link_frames, static_frames
 import numpy as np
 import pytest
 
@@ -95,13 +95,13 @@ def test_frames_reproduce_the_reference():
     assert names[-1] == 'left/panda_hand_tcp'
     config = reference['configs'][-1]
     q = np.array(config['q'])
-    frames = moving_frames(chain, names, q, np.arange(chain.n))
+    frames = link_frames(names, range(chain.n), chain.link_poses(q))
     assert frames.parents[0] == 'left/panda_link0' and frames.children[-1] == 'left/panda_link7'
     A = np.array(config['link_A'])
     np.testing.assert_allclose(frames.translations, A[:, :3, 3], atol=1e-12)
     np.testing.assert_allclose(frames.rotations, rotation_to_quaternion(A[:, :3, :3]),
                                atol=1e-12)
-    partial = moving_frames(chain, names, np.where(np.arange(7) == 3, q, np.nan), np.array([3]))
+    partial = link_frames(names, [3], chain.link_poses(q)[[3]])
     assert partial.children == ['left/panda_link4']
     static = static_frames(chain, names)
     assert list(zip(static.parents, static.children)) == [
