@@ -35,7 +35,9 @@ def friction_torque(qd, G, B, tc_pos, tc_neg):
     """
     Joint friction, opposing motion and referred to the link side.
 
-    ``-|G| * (B * |G| * qd + (Tc+ if qd > 0, Tc- if qd < 0, 0 if qd == 0))``.
+    ``-|G| * (B * |G| * qd + (Tc+ if qd > 0, Tc- if qd < 0, 0 if qd == 0))``. One expression
+    for floats and arrays alike: the node's per-message path calls it with Python floats, the
+    batch path with arrays.
 
     Parameters
     ----------
@@ -51,9 +53,8 @@ def friction_torque(qd, G, B, tc_pos, tc_neg):
         Friction torque (N m) or force (N); negative for positive velocity.
 
     """
-    gain = np.abs(G)
-    coulomb = np.where(qd > 0, tc_pos, np.where(qd < 0, tc_neg, 0.0))
-    return -gain * (B * gain * qd + coulomb)
+    gain = abs(G)
+    return -gain * (B * gain * qd + tc_pos * (qd > 0) + tc_neg * (qd < 0))
 
 
 class Link:

@@ -26,6 +26,7 @@ the same numbers as their numpy counterparts (:meth:`Chain.friction`,
 from math import isfinite
 
 from dh_kinematics.limit_monitor import ERROR, OK, WARN
+from dh_kinematics.link import friction_torque
 
 
 class StreamMath:
@@ -46,7 +47,7 @@ class StreamMath:
     def __init__(self, chain, margin, band=0.0):
         links = chain.links
         self._chain = chain
-        self._friction = [(abs(link.G), link.B, link.Tc[0], link.Tc[1]) for link in links]
+        self._friction = [(link.G, link.B, link.Tc[0], link.Tc[1]) for link in links]
         lower, upper = chain.qlim.T
         self._limits = list(zip(lower.tolist(), upper.tolist(), (lower + margin).tolist(),
                                 (upper - margin).tolist()))
@@ -109,12 +110,8 @@ class StreamMath:
 
     def friction(self, joints, qd):
         """Return the friction torque (N m) or force (N) of each chosen joint at ``qd``."""
-        torques = []
-        for j, v in zip(joints, qd):
-            gain, viscous, tc_pos, tc_neg = self._friction[j]
-            coulomb = tc_pos if v > 0 else (tc_neg if v < 0 else 0.0)
-            torques.append(-gain * (viscous * gain * v + coulomb))
-        return torques
+        friction = self._friction
+        return [friction_torque(v, *friction[j]) for j, v in zip(joints, qd)]
 
     def levels(self, joints, q, previous):
         """

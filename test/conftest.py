@@ -20,6 +20,7 @@ import pathlib
 from dh_kinematics import Chain, Link
 from hypothesis import settings
 import numpy as np
+import processes
 import pytest
 
 # Property-based tests draw from a fixed seed: every run tries the same examples.
@@ -70,3 +71,10 @@ def model(request):
     """Each reference model: (name, reference dict, chain)."""
     reference = load_reference(request.param)
     return request.param, reference, chain_from_reference(reference)
+
+
+@pytest.fixture(autouse=True)
+def _no_process_outlives_its_test():
+    """Kill what a test started and left running (a failed one, typically)."""
+    yield
+    processes.reap()

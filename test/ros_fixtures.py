@@ -29,6 +29,7 @@ import sys
 import threading
 import time
 
+from processes import spawn
 from ros_probe import DEADLINE_S, Probe, RESEND_S, stamp_ns  # noqa: F401 (for the tests)
 
 from dh_kinematics.node import DhKinematicsNode  # noqa: E402,I100
@@ -150,8 +151,8 @@ def start_node(module, ros_args):
 
     Return the process; that line is its ``first_line``.
     """
-    process = subprocess.Popen([sys.executable, '-m', module, '--ros-args'] + ros_args,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = spawn([sys.executable, '-m', module, '--ros-args'] + ros_args,
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = process.first_line = read_line(process)
     if '[INFO]' not in line:
         process.kill()

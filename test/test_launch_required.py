@@ -24,6 +24,7 @@ import signal
 import subprocess
 import sys
 
+from processes import spawn
 import pytest
 from ros_fixtures import DEADLINE_S, handles_sigterm, poll_until, read_line
 
@@ -51,7 +52,7 @@ sys.exit(service.run())
 
 
 def _launch_until_both_started():
-    process = subprocess.Popen(
+    process = spawn(
         [sys.executable, '-c', LAUNCH, f'{SHARE}/launch/demo.launch.py'],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     pids, lines = {}, []

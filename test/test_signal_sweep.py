@@ -33,6 +33,7 @@ import threading
 import time
 
 from conftest import PACKAGE
+from processes import spawn
 import pytest
 from ros_fixtures import handles_sigterm, poll_until
 
@@ -63,8 +64,7 @@ def _pause(seconds):
 
 
 def _run(command, sig, offset, second):
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               text=True)
+    process = spawn(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     poll_until(lambda: handles_sigterm(process.pid) or process.poll() is not None,
                'the signal handler', every=0.0005)
     start = time.monotonic()

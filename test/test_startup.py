@@ -52,3 +52,16 @@ def test_a_file_for_another_node_is_named(tmp_path):
     assert message == (f"no model parameters reached node '/left/dh_kinematics': the parameter "
                        f"file has 'ur5_arm' in {path}; key the model with \"/**:\" (every node) "
                        'or "dh_kinematics:"')
+
+
+def test_no_process_a_test_starts_outlives_it():
+    import os
+    import subprocess
+
+    import processes
+    import pytest
+
+    parent = processes.spawn(['sh', '-c', 'sleep 60 & wait'], stdout=subprocess.PIPE)
+    assert processes.reap() == 1
+    with pytest.raises(ProcessLookupError):  # the group, the child `sleep` included, is gone
+        os.killpg(parent.pid, 0)

@@ -1,0 +1,51 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Processes that tests start: each in a session of its own, and none outlives its test.
+
+A node left running by a failed test would publish into the next run that picks the same
+ROS_DOMAIN_ID; so every process started through :func:`spawn` is killed, with everything it
+started (a LaunchService's nodes), when the test ends (conftest calls :func:`reap`).
+"""
+
+import os
+import signal
+import subprocess
+
+_SPAWNED = []
+
+
+def spawn(command, **kwargs):
+    """Start ``command`` like ``subprocess.Popen``, in a new session; remember it."""
+    process = subprocess.Popen(command, start_new_session=True, **kwargs)
+    _SPAWNED.append(process)
+    return process
+
+
+def reap():
+    """Kill every spawned process group that is still there; return how many were."""
+    killed = 0
+    while _SPAWNED:
+        process = _SPAWNED.pop()
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # the group outlives a reaped leader
+            killed += process.poll() is None
+        except ProcessLookupError:
+            pass
+        process.wait()
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+    return killed
