@@ -47,7 +47,9 @@ def _send_and_see(run, names, positions, **kwargs):
 
 
 def test_a_joint_dithering_at_a_threshold_does_not_flood_diagnostics():
-    run = Running(['--params-file', PANDA, '-p', 'diagnostics.period:=60.0'])
+    # No periodic publication and no STALE (however slow the machine) during the test.
+    run = Running(['--params-file', PANDA, '-p', 'diagnostics.period:=60.0', '-p',
+                   'diagnostics.stale_timeout:=60.0'])
     try:
         _send_and_see(run, JOINTS, HOME)
         first = run.probe.wait_for('diagnostics', lambda d: _arm(d).level == b'\x00')
