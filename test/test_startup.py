@@ -54,14 +54,33 @@ def test_a_file_for_another_node_is_named(tmp_path):
                        'or "dh_kinematics:"')
 
 
+def _alive_in_group(pgid):
+    """Return the pids of the group that are alive (not zombies)."""
+    import pathlib
+
+    alive = []
+    for stat in pathlib.Path('/proc').glob('[0-9]*/stat'):
+        try:
+            fields = stat.read_text().rsplit(')', 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != 'Z':
+            alive.append(int(stat.parent.name))
+    return alive
+
+
 def test_no_process_a_test_starts_outlives_it():
-    import os
     import subprocess
+    import threading
+    import time
 
     import processes
-    import pytest
 
     parent = processes.spawn(['sh', '-c', 'sleep 60 & wait'], stdout=subprocess.PIPE)
     assert processes.reap() == 1
-    with pytest.raises(ProcessLookupError):  # the group, the child `sleep` included, is gone
-        os.killpg(parent.pid, 0)
+    # SIGKILL is delivered asynchronously: wait, on the processes themselves, for the group
+    # (the child `sleep` included) to be gone.
+    deadline, pause = time.monotonic() + 30.0, threading.Event()
+    while _alive_in_group(parent.pid):
+        assert time.monotonic() < deadline, _alive_in_group(parent.pid)
+        pause.wait(0.01)
