@@ -39,9 +39,9 @@ def reap():
     killed = 0
     while _SPAWNED:
         process = _SPAWNED.pop()
+        killed += process.poll() is None
         try:
             os.killpg(process.pid, signal.SIGKILL)  # the group outlives a reaped leader
-            killed += process.poll() is None
         except ProcessLookupError:
             pass
         process.wait()
