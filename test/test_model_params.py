@@ -103,6 +103,14 @@ def test_block_selection(tmp_path):
     ('[1, 2', 'line 1: not valid YAML'),
     ('- 1\n- 2\n', 'expected a ROS 2 parameter file'),
     ('/**:\n  parameters: {}\n', "block '/\\*\\*' has no ros__parameters mapping"),
+    # What rcl cannot read is refused, with the line.
+    ('/**:\n  ros__parameters:\n    x: [0, 0.0]\n',
+     r'bad.yaml: line 3: x: a list mixes types \(\[0, 0.0\]\), which ROS 2 cannot read; '
+     r'write them all as real numbers: \[0.0, 0.0\]'),
+    ('/**:\n  ros__parameters:\n    j1:\n      qlim: [-3, 3.0]\n',
+     r'line 4: j1.qlim: a list mixes types'),
+    ('/**:\n  ros__parameters:\n\tx: 1.0\n', 'line 3: not valid YAML: .*indent with spaces'),
+    ('/**:\n  ros__parameters:\n    x: [a, 1.0]\n', 'write them all as one type'),
 ])
 def test_bad_files(tmp_path, text, message):
     path = tmp_path / 'bad.yaml'
@@ -248,22 +256,6 @@ def test_unusual_values_are_warned_about():
 def test_infinite_limits_mean_no_limit():
     params = _mutated(_set('joint2.qlim', [-math.inf, math.inf]))
     assert Chain.from_params(params).links[1].islimit(1e9) == 0
-
-
-@pytest.mark.parametrize('text, message', [
-    ('/**:\n  ros__parameters:\n    x: [0, 0.0]\n',
-     r'bad.yaml: line 3: x: a list mixes types \(\[0, 0.0\]\), which ROS 2 cannot read; '
-     r'write them all as real numbers: \[0.0, 0.0\]'),
-    ('/**:\n  ros__parameters:\n    j1:\n      qlim: [-3, 3.0]\n',
-     r'line 4: j1.qlim: a list mixes types'),
-    ('/**:\n  ros__parameters:\n\tx: 1.0\n', 'line 3: not valid YAML: .*indent with spaces'),
-    ('/**:\n  ros__parameters:\n    x: [a, 1.0]\n', 'write them all as one type'),
-])
-def test_what_rcl_cannot_read_is_refused_with_the_line(tmp_path, text, message):
-    path = tmp_path / 'bad.yaml'
-    path.write_text(text)
-    with pytest.raises(ValueError, match=message):
-        Chain.from_yaml(path)
 
 
 def test_a_missing_file_is_named(tmp_path):

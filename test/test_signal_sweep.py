@@ -30,12 +30,11 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 
 from conftest import PACKAGE
 from processes import spawn
 import pytest
-from ros_fixtures import handles_sigterm, poll_until
+from ros_fixtures import handles_sigterm, interrupt, poll_until
 
 PANDA = str(PACKAGE / 'config' / 'panda.yaml')
 DEADLINE_S = 60.0
@@ -67,19 +66,11 @@ def _run(command, sig, offset, second):
     process = spawn(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     poll_until(lambda: handles_sigterm(process.pid) or process.poll() is not None,
                'the signal handler', every=0.0005)
-    start = time.monotonic()
-    _pause(max(0.0, start + offset - time.monotonic()))
-    process.send_signal(sig)
+    _pause(offset)
     if second is not None:
+        process.send_signal(sig)
         _pause(second)
-        if process.poll() is None:
-            process.send_signal(sig)
-    try:
-        _, err = process.communicate(timeout=DEADLINE_S)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        _, err = process.communicate()
-    return process.returncode, err
+    return interrupt(process, sig, DEADLINE_S)  # the (second) signal; code None if it hangs
 
 
 @pytest.mark.parametrize('name', ['dh_kinematics_node', 'sim_arm'])
