@@ -42,7 +42,7 @@ $(STAMP): requirements/test.txt $(ROS_REQUIREMENTS) tools/build_tf2_msgs.py setu
 # The node and sim_arm on the Puma 560 with a live summary; DURATION=0 runs until Ctrl-C.
 DURATION ?= 15
 demo: $(STAMP)
-	$(VPY) -m dh_kinematics.demo --duration $(DURATION)
+	$(VPY) -m dh_kinematics.ros.demo --duration $(DURATION)
 
 test: $(STAMP)
 	@echo "make test: ROS 2 $(DISTRO) wheels in $(VENV)"

@@ -40,8 +40,8 @@ setup(
     license='Apache-2.0',
     entry_points={
         'console_scripts': [
-            'dh_kinematics_node = dh_kinematics.entry:node',
-            'sim_arm = dh_kinematics.entry:sim_arm',
+            'dh_kinematics_node = dh_kinematics.ros.entry:node',
+            'sim_arm = dh_kinematics.ros.entry:sim_arm',
         ],
     },
 )

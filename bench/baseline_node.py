@@ -19,7 +19,7 @@ The floor that rclpy and DDS set: receive JointState, republish n precomputed tr
 A minimal rclpy node for the node benchmark. It subscribes to joint_states with the QoS the
 dh_kinematics node uses, stamps a precomputed TFMessage of ``--transforms`` transforms with the
 incoming stamp and publishes it on /tf with tf2_ros's QoS. No kinematics, no checks. It runs
-with the executor the dh_kinematics node runs with (:func:`dh_kinematics.ros_main.run`).
+with the executor the dh_kinematics node runs with (:func:`dh_kinematics.ros.main.run`).
 
 With ``--raw`` it skips rclpy's message conversion, as the dh_kinematics node does: it takes
 the serialized JointState, reads its stamp from the bytes, and publishes serialized bytes.
@@ -29,9 +29,9 @@ import argparse
 import struct
 import sys
 
-from dh_kinematics import cdr
-from dh_kinematics.node import JOINT_STATES_QOS, TF_QOS
-from dh_kinematics.ros_main import run
+from dh_kinematics.ros.main import run
+from dh_kinematics.ros.node import JOINT_STATES_QOS, TF_QOS
+from dh_kinematics.stream import cdr
 from geometry_msgs.msg import TransformStamped
 from rclpy.node import Node
 from rclpy.serialization import serialize_message

@@ -27,7 +27,7 @@ import tempfile
 import time
 
 from dh_kinematics import Chain, Link
-from dh_kinematics.node import DhKinematicsNode
+from dh_kinematics.ros.node import DhKinematicsNode
 import rclpy
 from rclpy.serialization import serialize_message
 from sensor_msgs.msg import JointState

@@ -37,8 +37,8 @@ import sys
 import time
 
 import numpy as np
-from rate_tools import (cpu_seconds, PANDA, ROOT, ros_environment, start, stop,
-                        target_command, TfReceiver)
+from rate_tools import (
+    cpu_seconds, PANDA, ROOT, ros_environment, start, stop, target_command, TfReceiver)
 
 TARGETS = ('baseline', 'baseline_raw', 'dh_kinematics')
 RAMP_HZ = (500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 6000, 8000)

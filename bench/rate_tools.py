@@ -55,7 +55,7 @@ def target_command(target):
     if target.startswith('baseline'):
         return [ROOT / 'bench' / 'baseline_node.py', '--transforms', '7'] + (
             ['--raw'] if target == 'baseline_raw' else [])
-    return ['-m', 'dh_kinematics.node', '--ros-args', '--params-file', PANDA]
+    return ['-m', 'dh_kinematics.ros.node', '--ros-args', '--params-file', PANDA]
 
 
 def stop(process, timeout=5.0):
@@ -97,8 +97,8 @@ class TfReceiver:
         import rclpy
         from sensor_msgs.msg import JointState
         from tf2_msgs.msg import TFMessage
-        from dh_kinematics.node import TF_QOS
-        from dh_kinematics.ros_main import make_executor, spin
+        from dh_kinematics.ros.node import TF_QOS
+        from dh_kinematics.ros.main import make_executor, spin
 
         self._rclpy = rclpy
         self.context = rclpy.Context()

@@ -22,8 +22,8 @@ points, which handle signals from their first instruction) costs nothing.
 import importlib
 
 __all__ = ['Chain', 'InvalidFieldError', 'Link']
-_MODULES = {'Chain': 'dh_kinematics.chain', 'InvalidFieldError': 'dh_kinematics.checks',
-            'Link': 'dh_kinematics.link'}
+_MODULES = {'Chain': 'dh_kinematics.core.chain', 'InvalidFieldError': 'dh_kinematics.core.checks',
+            'Link': 'dh_kinematics.core.link'}
 
 
 def __getattr__(name):

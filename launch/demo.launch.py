@@ -28,8 +28,8 @@ frame (with frame_prefix).
 
 import pathlib
 
-from dh_kinematics import launch_config
-from dh_kinematics.launch_actions import end_launch
+from dh_kinematics.ros import launch_config
+from dh_kinematics.ros.launch_actions import end_launch
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, IncludeLaunchDescription, OpaqueFunction
 from launch.launch_description_sources import PythonLaunchDescriptionSource

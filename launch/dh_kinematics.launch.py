@@ -26,8 +26,8 @@ file and the parameter. The node subscribes to ``joint_states`` in its namespace
 required: if it exits, the launch ends (with code 1 when the node failed).
 """
 
-from dh_kinematics import launch_config
-from dh_kinematics.launch_actions import end_launch
+from dh_kinematics.ros import launch_config
+from dh_kinematics.ros.launch_actions import end_launch
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch_ros.actions import Node

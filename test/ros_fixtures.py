@@ -32,8 +32,8 @@ import time
 from processes import spawn
 from ros_probe import DEADLINE_S, Probe, RESEND_S, stamp_ns  # noqa: F401 (for the tests)
 
-from dh_kinematics.node import DhKinematicsNode  # noqa: E402,I100
-from dh_kinematics.ros_main import run  # noqa: E402
+from dh_kinematics.ros.main import run  # noqa: E402,I100
+from dh_kinematics.ros.node import DhKinematicsNode  # noqa: E402
 import rclpy  # noqa: E402,I100
 
 

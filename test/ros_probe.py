@@ -32,7 +32,7 @@ rclpy = pytest.importorskip('rclpy')
 pytest.importorskip('tf2_msgs.msg')
 
 from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402,I100
-from dh_kinematics.ros_main import spin  # noqa: E402,I100
+from dh_kinematics.ros.main import spin  # noqa: E402,I100
 from rcl_interfaces.srv import SetParameters, SetParametersAtomically  # noqa: E402,I100
 from rclpy.executors import SingleThreadedExecutor  # noqa: E402,I100
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402

@@ -15,7 +15,7 @@
 
 """Serialized messages: the reader and the templates against rclpy's own serializer."""
 
-from dh_kinematics import cdr
+from dh_kinematics.stream import cdr
 from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest
@@ -23,8 +23,8 @@ import pytest
 serialization = pytest.importorskip('rclpy.serialization')
 pytest.importorskip('tf2_msgs.msg')
 
-from dh_kinematics import ros_messages  # noqa: E402,I100
-from dh_kinematics.tf_frames import Frames  # noqa: E402
+from dh_kinematics.ros import messages as ros_messages  # noqa: E402,I100
+from dh_kinematics.stream.frames import Frames  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 from tf2_msgs.msg import TFMessage  # noqa: E402
 

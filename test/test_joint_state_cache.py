@@ -16,7 +16,7 @@
 
 import math
 
-from dh_kinematics.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES, NO_STAMP
+from dh_kinematics.stream.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES, NO_STAMP
 import numpy as np
 import pytest
 

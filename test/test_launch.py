@@ -33,8 +33,8 @@ launch_pytest = pytest.importorskip('launch_pytest')
 pytest.importorskip('launch_ros')
 
 from ament_index_python.packages import get_package_share_directory  # noqa: E402,I100
-from dh_kinematics import launch_config  # noqa: E402,I100
-from dh_kinematics.dh_transforms import rotation_to_quaternion  # noqa: E402
+from dh_kinematics.core.dh_transforms import rotation_to_quaternion  # noqa: E402,I100
+from dh_kinematics.ros import launch_config  # noqa: E402
 from launch import LaunchDescription  # noqa: E402
 from launch.actions import IncludeLaunchDescription, RegisterEventHandler  # noqa: E402
 from launch.event_handlers import OnProcessExit  # noqa: E402

@@ -19,7 +19,7 @@ from conftest import PACKAGE
 import pytest
 import yaml
 
-from dh_kinematics import launch_config  # noqa: I100
+from dh_kinematics.ros import launch_config  # noqa: I100
 
 MODELS = ['panda', 'puma560', 'puma560_mdh', 'stanford']
 
@@ -165,7 +165,7 @@ def test_launch_files_are_installed_with_the_configs():
 
 
 def test_the_diagnostic_analyzers_match_the_status_names_of_each_namespace():
-    from dh_kinematics.parameter_file import read
+    from dh_kinematics.core.parameter_file import read
 
     assert 'diagnostic_analyzers' not in launch_config.builtin_models()
     document = read(PACKAGE / 'config' / 'diagnostic_analyzers.yaml')

@@ -15,10 +15,10 @@
 """When limit diagnostics are published: hysteresis, rate limit, STALE deadline, period."""
 
 from dh_kinematics import Chain, Link
-from dh_kinematics import limit_monitor as lm
-from dh_kinematics.joint_state_cache import JointStateCache
-from dh_kinematics.limit_diagnostics import CHANGE_INTERVAL_S, LimitDiagnostics, TICK_S
-from dh_kinematics.stream_math import StreamMath
+from dh_kinematics.stream import limits as lm
+from dh_kinematics.stream.joint_math import StreamMath
+from dh_kinematics.stream.joint_state_cache import JointStateCache
+from dh_kinematics.stream.limit_diagnostics import CHANGE_INTERVAL_S, LimitDiagnostics, TICK_S
 import numpy as np
 import pytest
 

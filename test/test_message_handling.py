@@ -24,10 +24,10 @@ once: accepted or dropped for a reason.
 
 from conftest import CONFIG_FILES, PACKAGE
 from dh_kinematics import Chain
-from dh_kinematics.dh_transforms import quaternion_to_matrix
-from dh_kinematics.joint_state_cache import DROP_REASONS, JointStateCache
-from dh_kinematics.limit_monitor import joint_levels
-from dh_kinematics.stream_math import StreamMath
+from dh_kinematics.core.dh_transforms import quaternion_to_matrix
+from dh_kinematics.stream.joint_math import StreamMath
+from dh_kinematics.stream.joint_state_cache import DROP_REASONS, JointStateCache
+from dh_kinematics.stream.limits import joint_levels
 from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest

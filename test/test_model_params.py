@@ -19,7 +19,7 @@ import math
 
 from conftest import assert_torques, CONFIG_FILES, load_reference, MODELS, PACKAGE, POSE_TOL
 from dh_kinematics import Chain
-from dh_kinematics.model_params import flatten
+from dh_kinematics.core.params import flatten
 import numpy as np
 import pytest
 import yaml
@@ -239,7 +239,7 @@ def test_a_prismatic_offset_is_a_length_not_an_angle():
 
 
 def test_unusual_values_are_warned_about():
-    from dh_kinematics.bounds import model_warnings
+    from dh_kinematics.core.bounds import model_warnings
 
     assert model_warnings(Chain.from_yaml(CONFIG / 'puma560.yaml')) == []
     params = _params()

@@ -26,13 +26,13 @@ import signal
 
 from conftest import PACKAGE
 from dh_kinematics import Chain
-from dh_kinematics.dh_transforms import quaternion_to_matrix
-from dh_kinematics.limit_diagnostics import TICK_S
+from dh_kinematics.core.dh_transforms import quaternion_to_matrix
+from dh_kinematics.stream.limit_diagnostics import TICK_S
 from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest
-from ros_fixtures import (DEADLINE_S, interrupt, Probe, RESEND_S, Running, stamp_ns,
-                          start_node, Streamer)
+from ros_fixtures import (
+    DEADLINE_S, interrupt, Probe, RESEND_S, Running, stamp_ns, start_node, Streamer)
 from ros_probe import tf_poses
 from test_message_handling import messages
 
@@ -168,7 +168,7 @@ def _arm(diagnostics):
     return arm
 
 
-@pytest.mark.parametrize('module', ['dh_kinematics.node', 'dh_kinematics.sim_arm'])
+@pytest.mark.parametrize('module', ['dh_kinematics.ros.node', 'dh_kinematics.ros.sim_arm'])
 @pytest.mark.parametrize('sig', [signal.SIGINT, signal.SIGTERM])
 def test_signals_end_the_process_with_code_0(module, sig):
     process = start_node(module, ['--params-file', PANDA])
@@ -177,10 +177,10 @@ def test_signals_end_the_process_with_code_0(module, sig):
 
 
 def test_two_nodes_side_by_side_publish_only_their_own_frames():
-    left = start_node('dh_kinematics.node', ['--params-file', PANDA, '-r', '__ns:=/left',
-                                             '-p', 'frame_prefix:=l/'])
-    right = start_node('dh_kinematics.node', ['--params-file', PANDA, '-r', '__ns:=/right',
-                                              '-p', 'frame_prefix:=r/'])
+    left = start_node('dh_kinematics.ros.node', ['--params-file', PANDA, '-r', '__ns:=/left',
+                                                 '-p', 'frame_prefix:=l/'])
+    right = start_node('dh_kinematics.ros.node', ['--params-file', PANDA, '-r', '__ns:=/right',
+                                                  '-p', 'frame_prefix:=r/'])
     probes = {}
     try:
         probes = {side: Probe(f'/{side}', name=f'probe_{side}') for side in ('left', 'right')}

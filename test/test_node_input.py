@@ -171,7 +171,7 @@ def test_a_bad_parameter_change_is_refused_over_the_service(running, name, value
 
 
 def test_the_start_up_log_names_the_frames_the_prefix_and_the_input_topic():
-    process = start_node('dh_kinematics.node', [
+    process = start_node('dh_kinematics.ros.node', [
         '--params-file', PANDA, '-r', '__ns:=/left', '-p', 'frame_prefix:=l/'])
     code, err = interrupt(process)
     assert code == 0, err

@@ -18,12 +18,12 @@ import math
 
 from conftest import CONFIG_FILES, load_reference, PACKAGE
 from dh_kinematics import Chain, Link
-from dh_kinematics import limit_monitor as lm
-from dh_kinematics.dh_transforms import rotation_to_quaternion, rpy_to_matrix
-from dh_kinematics.joint_state_cache import JointStateCache
-from dh_kinematics.node_params import JOINT, joint_specs, MODEL, model_values, NODE
-from dh_kinematics.sweep import sweep
-from dh_kinematics.tf_frames import frame_names, link_frames, static_frames
+from dh_kinematics.core.dh_transforms import rotation_to_quaternion, rpy_to_matrix
+from dh_kinematics.stream import limits as lm
+from dh_kinematics.stream.frames import frame_names, link_frames, static_frames
+from dh_kinematics.stream.joint_state_cache import JointStateCache
+from dh_kinematics.stream.param_specs import JOINT, joint_specs, MODEL, model_values, NODE
+from dh_kinematics.stream.sweep import sweep
 import numpy as np
 import pytest
 
@@ -133,7 +133,7 @@ def test_parameter_specs():
 
 
 def test_overflowing_transforms_and_torques_are_left_out(monkeypatch):
-    from dh_kinematics.stream_math import StreamMath
+    from dh_kinematics.stream.joint_math import StreamMath
 
     chain = Chain([Link(a=0.3, name='a', G=1e6, B=1e6), Link(a=0.2, name='b')])
     math = StreamMath(chain, 0.05)

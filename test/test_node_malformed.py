@@ -22,7 +22,8 @@ deserializer (and the package's reader), not by the node.
 """
 
 from conftest import PACKAGE
-from dh_kinematics import cdr, Chain
+from dh_kinematics import Chain
+from dh_kinematics.stream import cdr
 import numpy as np
 import pytest
 from ros_fixtures import Running, stamp_ns

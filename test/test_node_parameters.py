@@ -79,25 +79,25 @@ FILE_MISTAKES = [
 @pytest.mark.parametrize('old, new, message', FILE_MISTAKES)
 def test_a_file_mistake_stops_the_node_with_one_line(tmp_path, old, new, message):
     path = _edited(tmp_path, old, new)
-    code, output = _run('dh_kinematics.node', ['--ros-args', '--params-file', path])
+    code, output = _run('dh_kinematics.ros.node', ['--ros-args', '--params-file', path])
     assert code == 1 and message in output, output
     assert len(output.splitlines()) == 1 and 'Traceback' not in output, output
     assert path in output or 'panda_joint' in output or 'bsae' in output
 
 
 @pytest.mark.parametrize('module, args, message', [
-    ('dh_kinematics.node', [], 'no model: give --params-file <model>.yaml; usage: ros2 run '
+    ('dh_kinematics.ros.node', [], 'no model: give --params-file <model>.yaml; usage: ros2 run '
      'dh_kinematics dh_kinematics_node --ros-args --params-file <model>.yaml'),
-    ('dh_kinematics.node', ['--ros-args', '--params-file', '/nonexistent/arm.yaml'],
+    ('dh_kinematics.ros.node', ['--ros-args', '--params-file', '/nonexistent/arm.yaml'],
      '/nonexistent/arm.yaml: cannot read the parameter file: No such file or directory'),
-    ('dh_kinematics.node', ['--ros-args', '--params-file', str(PANDA), '-p',
-                            'diagnostics.period:=0.0'],
+    ('dh_kinematics.ros.node', ['--ros-args', '--params-file', str(PANDA), '-p',
+                                'diagnostics.period:=0.0'],
      'diagnostics.period: must be within [0.02, 60], got 0.0'),
-    ('dh_kinematics.node', ['--ros-args', '--params-file', str(PANDA), '-p',
-                            'frame_prefix:=3'], 'frame_prefix: must be a string, got 3'),
-    ('dh_kinematics.sim_arm', ['--ros-args', '--params-file', str(PANDA), '-p', 'rate:=0.0'],
+    ('dh_kinematics.ros.node', ['--ros-args', '--params-file', str(PANDA), '-p',
+                                'frame_prefix:=3'], 'frame_prefix: must be a string, got 3'),
+    ('dh_kinematics.ros.sim_arm', ['--ros-args', '--params-file', str(PANDA), '-p', 'rate:=0.0'],
      'rate: must be within [0.1, 10000], got 0.0'),
-    ('dh_kinematics.sim_arm', [], 'usage: ros2 run dh_kinematics sim_arm'),
+    ('dh_kinematics.ros.sim_arm', [], 'usage: ros2 run dh_kinematics sim_arm'),
 ])
 def test_a_start_up_mistake_is_one_line(module, args, message):
     code, output = _run(module, args)
@@ -168,7 +168,7 @@ def test_param_dump_gives_a_file_that_starts_an_identical_node(tmp_path):
 
 
 def _flat(path):
-    from dh_kinematics.model_params import flatten
+    from dh_kinematics.core.params import flatten
 
     return flatten(yaml.safe_load(path.read_text())['/**']['ros__parameters'])
 
@@ -217,7 +217,7 @@ def test_a_set_parameters_request_is_applied_wholly_or_not_at_all():
 
 def test_unusual_values_are_warned_about_at_start_up(tmp_path):
     path = _edited(tmp_path, '      qlim: [-1.7628, 1.7628]', '      qlim: [-100.0, 100.0]')
-    process = start_node('dh_kinematics.node', ['--params-file', path])
+    process = start_node('dh_kinematics.ros.node', ['--params-file', path])
     line = read_line(process)  # the warning follows the start-up line
     code, err = interrupt(process)
     assert code == 0, err

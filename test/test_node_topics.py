@@ -22,8 +22,8 @@ import pytest
 from ros_fixtures import Running, stamp_ns
 
 from dh_kinematics import Chain  # noqa: I100
-from dh_kinematics.dh_transforms import rotation_to_quaternion  # noqa: I100
-from dh_kinematics.node import TF_QOS, TF_STATIC_QOS  # noqa: I100
+from dh_kinematics.core.dh_transforms import rotation_to_quaternion  # noqa: I100
+from dh_kinematics.ros.node import TF_QOS, TF_STATIC_QOS  # noqa: I100
 
 PANDA = str(PACKAGE / 'config' / 'panda.yaml')
 JOINTS = [f'panda_joint{i}' for i in range(1, 8)]

@@ -21,8 +21,8 @@ import time
 from conftest import PACKAGE
 import numpy as np
 import pytest
-from ros_fixtures import (DEADLINE_S, interrupt, Probe, read_line, RESEND_S, Running,
-                          stamp_ns, start_node)
+from ros_fixtures import (
+    DEADLINE_S, interrupt, Probe, read_line, RESEND_S, Running, stamp_ns, start_node)
 
 from rclpy.parameter import Parameter  # noqa: I100
 from rosgraph_msgs.msg import Clock  # noqa: I100
@@ -186,7 +186,7 @@ def test_stale_comes_at_the_joint_deadline_not_the_period(stale_timeout):
         run.stop()
 
 
-@pytest.mark.parametrize('module', ['dh_kinematics.node', 'dh_kinematics.sim_arm'])
+@pytest.mark.parametrize('module', ['dh_kinematics.ros.node', 'dh_kinematics.ros.sim_arm'])
 def test_a_negative_clock_is_ignored(module):
     process = start_node(module, ['--params-file', PANDA, '-p', 'use_sim_time:=true'])
     probe = Probe()
@@ -220,7 +220,7 @@ def test_a_hundred_thousand_churning_names_leave_memory_and_log_bounded(capfd):
     from rclpy.serialization import serialize_message
     from sensor_msgs.msg import JointState
 
-    from dh_kinematics.node import DhKinematicsNode
+    from dh_kinematics.ros.node import DhKinematicsNode
 
     context = rclpy.Context()
     rclpy.init(args=['test', '--ros-args', '--params-file', PANDA], context=context)

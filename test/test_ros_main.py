@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-ros_main = pytest.importorskip('dh_kinematics.ros_main')
+ros_main = pytest.importorskip('dh_kinematics.ros.main')
 
 
 class _Context:

@@ -21,7 +21,7 @@ from conftest import PACKAGE
 import pytest
 from ros_fixtures import NodeThread, Running, stamp_ns
 
-from dh_kinematics.sim_arm import SimArm  # noqa: I100
+from dh_kinematics.ros.sim_arm import SimArm  # noqa: I100
 
 PUMA = str(PACKAGE / 'config' / 'puma560.yaml')
 
@@ -49,7 +49,7 @@ def test_sweep_with_overshoot_reaches_error_and_stays_smooth(running):
 
 def test_invalid_sim_arm_parameters_are_refused():
     result = subprocess.run(
-        [sys.executable, '-m', 'dh_kinematics.sim_arm', '--ros-args', '--params-file', PUMA,
+        [sys.executable, '-m', 'dh_kinematics.ros.sim_arm', '--ros-args', '--params-file', PUMA,
          '-p', 'rate:=0.0'], capture_output=True, text=True, timeout=60)
     assert result.returncode == 1, result.stderr
     assert 'rate' in result.stderr and 'Traceback' not in result.stderr, result.stderr

@@ -14,9 +14,10 @@
 
 """Start-up messages and the one list of parameter names, without ROS."""
 
-from dh_kinematics import node_params, startup
-from dh_kinematics.link import _FIELDS, JOINT_FIELDS
-from dh_kinematics.model_params import MODEL_FIELDS
+from dh_kinematics.core.link import _FIELDS, JOINT_FIELDS
+from dh_kinematics.core.params import MODEL_FIELDS
+from dh_kinematics.stream import param_specs as node_params
+from dh_kinematics.stream import startup
 
 
 def test_joint_fields_have_one_owner():

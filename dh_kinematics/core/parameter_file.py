@@ -131,7 +131,7 @@ def node_parameters(path, node_name=None):
     With ``node_name``, every block that reaches it is merged as rcl merges them: wildcards
     first, then its own name. Without, the ``/**`` block, or else the file's only block.
     """
-    from dh_kinematics.model_params import flatten
+    from dh_kinematics.core.params import flatten
 
     document = read(path)
     if node_name is not None:

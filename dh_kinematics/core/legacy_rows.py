@@ -26,7 +26,7 @@ Each reader returns the keyword arguments of :class:`dh_kinematics.Link`. Layout
 ``sigma`` is 0 for a revolute joint and 1 for a prismatic one. Angles in rad, lengths in m.
 """
 
-from dh_kinematics.checks import check_choice, InvalidFieldError
+from dh_kinematics.core.checks import check_choice, InvalidFieldError
 import numpy as np
 
 CORKE_LAYOUT = '[theta d a alpha (sigma (offset))] (Corke dh row, 4 to 6 elements)'

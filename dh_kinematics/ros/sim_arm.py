@@ -16,11 +16,11 @@
 
 import sys
 
-from dh_kinematics import entry
-from dh_kinematics.node_params import SIM_ARM
-from dh_kinematics.ros_main import guard_clock, quiet_at_shutdown, run
-from dh_kinematics.ros_parameters import declare_model, declare_settings
-from dh_kinematics.sweep import sweep
+from dh_kinematics.ros import entry
+from dh_kinematics.ros.main import guard_clock, quiet_at_shutdown, run
+from dh_kinematics.ros.parameters import declare_model, declare_settings
+from dh_kinematics.stream.param_specs import SIM_ARM
+from dh_kinematics.stream.sweep import sweep
 from rclpy.node import Node
 from sensor_msgs.msg import JointState
 

@@ -27,8 +27,8 @@ import subprocess
 import sys
 import time
 
-from dh_kinematics import launch_config
-from dh_kinematics.limit_monitor import LEVEL_NAMES
+from dh_kinematics.ros import launch_config
+from dh_kinematics.stream.limits import LEVEL_NAMES
 
 
 class Summary:
@@ -51,7 +51,7 @@ class Summary:
 
     def _on_tf(self, message):
         import numpy as np
-        from dh_kinematics.dh_transforms import quaternion_to_matrix
+        from dh_kinematics.core.dh_transforms import quaternion_to_matrix
 
         for t in message.transforms:
             T = np.eye(4)
@@ -126,9 +126,9 @@ def main(argv=None):
     except ValueError as error:
         parser.error(str(error))
     children = [
-        subprocess.Popen([sys.executable, '-m', 'dh_kinematics.node', '--ros-args',
+        subprocess.Popen([sys.executable, '-m', 'dh_kinematics.ros.node', '--ros-args',
                           '--params-file', params]),
-        subprocess.Popen([sys.executable, '-m', 'dh_kinematics.sim_arm', '--ros-args',
+        subprocess.Popen([sys.executable, '-m', 'dh_kinematics.ros.sim_arm', '--ros-args',
                           '--params-file', params, '-p', f'overshoot:={args.overshoot}'])]
     signal.signal(signal.SIGTERM, _interrupt)
     rclpy.init()

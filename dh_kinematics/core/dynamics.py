@@ -21,9 +21,9 @@ friction: ``tau = rigid-body torque + G^2 Jm qdd - friction(qd)``. Units are SI.
 
 import math
 
-from dh_kinematics.checks import check_array, check_joint_array, InvalidFieldError
-from dh_kinematics.link import friction_torque
-from dh_kinematics.rne import rigid_body_torques
+from dh_kinematics.core.checks import check_array, check_joint_array, InvalidFieldError
+from dh_kinematics.core.link import friction_torque
+from dh_kinematics.core.rne import rigid_body_torques
 import numpy as np
 
 

@@ -32,7 +32,7 @@ DiagnosticArray.
 
 from collections import namedtuple
 
-from dh_kinematics.display import format_number
+from dh_kinematics.core.display import format_number
 import numpy as np
 
 OK, WARN, ERROR, STALE = 0, 1, 2, 3

@@ -24,14 +24,19 @@ import copy
 import sys
 import time
 
-from dh_kinematics import bounds, cdr, entry, node_params, ros_messages, tf_frames
-from dh_kinematics.chain import Chain
-from dh_kinematics.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
-from dh_kinematics.limit_diagnostics import LimitDiagnostics, TICK_S
-from dh_kinematics.ros_main import guard_clock, quiet_at_shutdown, run
-from dh_kinematics.ros_parameters import (
+from dh_kinematics.core import bounds
+from dh_kinematics.core.chain import Chain
+from dh_kinematics.ros import entry
+from dh_kinematics.ros import messages as ros_messages
+from dh_kinematics.ros.main import guard_clock, quiet_at_shutdown, run
+from dh_kinematics.ros.parameters import (
     AtomicParameterService, declare_model, declare_settings, plain, WholeChanges)
-from dh_kinematics.stream_math import StreamMath
+from dh_kinematics.stream import cdr
+from dh_kinematics.stream import frames as tf_frames
+from dh_kinematics.stream import param_specs as node_params
+from dh_kinematics.stream.joint_math import StreamMath
+from dh_kinematics.stream.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
+from dh_kinematics.stream.limit_diagnostics import LimitDiagnostics, TICK_S
 from diagnostic_msgs.msg import DiagnosticArray
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node

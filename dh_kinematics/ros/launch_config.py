@@ -23,8 +23,8 @@ Pure Python (no launch or rclpy import), so it is tested without ROS. Built-in m
 from collections import namedtuple
 import pathlib
 
-from dh_kinematics.chain import Chain
-from dh_kinematics.node_params import SIM_ARM
+from dh_kinematics.core.chain import Chain
+from dh_kinematics.stream.param_specs import SIM_ARM
 
 NODE_NAME = 'dh_kinematics'
 _TRUE, _FALSE = ('true', '1', 'yes', 'on'), ('false', '0', 'no', 'off')
@@ -55,7 +55,7 @@ frame prefix, namespace (str) and use_sim_time (bool)."""
 
 def config_dir():
     """Return the folder of the built-in model files and the RViz config."""
-    source = pathlib.Path(__file__).resolve().parents[1] / 'config'
+    source = pathlib.Path(__file__).resolve().parents[2] / 'config'
     try:
         from ament_index_python.packages import get_package_share_directory
         installed = pathlib.Path(get_package_share_directory('dh_kinematics'), 'config')

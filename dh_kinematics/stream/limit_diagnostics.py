@@ -29,8 +29,8 @@ Levels carry hysteresis (:func:`limit_monitor.joint_levels`). Times: ``now_ns`` 
 clock (stamps, STALE ages); ``mono_ns`` is a monotonic clock (the publication schedule).
 """
 
-from dh_kinematics import limit_monitor
-from dh_kinematics.limit_monitor import STALE
+from dh_kinematics.stream import limits as limit_monitor
+from dh_kinematics.stream.limits import STALE
 import numpy as np
 
 TICK_S = 0.02

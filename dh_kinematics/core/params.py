@@ -53,10 +53,12 @@ typo silently drops a limit.
 
 import difflib
 
-from dh_kinematics import bounds, node_params, parameter_file
-from dh_kinematics.checks import check_array, check_choice, InvalidFieldError
-from dh_kinematics.dh_transforms import matrix_to_rpy, xyz_rpy_to_transform
-from dh_kinematics.link import JOINT_FIELDS, Link
+from dh_kinematics.core import bounds
+from dh_kinematics.core import parameter_file
+from dh_kinematics.core.checks import check_array, check_choice, InvalidFieldError
+from dh_kinematics.core.dh_transforms import matrix_to_rpy, xyz_rpy_to_transform
+from dh_kinematics.core.link import JOINT_FIELDS, Link
+from dh_kinematics.stream import param_specs as node_params
 import numpy as np
 
 MODEL_FIELDS = tuple(spec.name for spec in node_params.MODEL)

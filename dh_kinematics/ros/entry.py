@@ -72,9 +72,9 @@ def _run(module):
 
 def node():
     """Run the dh_kinematics node: the ``dh_kinematics_node`` executable."""
-    _run('dh_kinematics.node')
+    _run('dh_kinematics.ros.node')
 
 
 def sim_arm():
     """Run sim_arm."""
-    _run('dh_kinematics.sim_arm')
+    _run('dh_kinematics.ros.sim_arm')

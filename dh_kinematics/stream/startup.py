@@ -20,7 +20,7 @@ Pure Python (no rclpy), so that every message is tested without ROS.
 
 import re
 
-from dh_kinematics import parameter_file
+from dh_kinematics.core import parameter_file
 
 USAGE = ('usage: ros2 run dh_kinematics {executable} --ros-args --params-file <model>.yaml '
          "(a model of config/, or your own: see the README's 'Configuring a new arm')")

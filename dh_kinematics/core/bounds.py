@@ -31,7 +31,7 @@ gravity                                                      1000 m/s^2
 
 import math
 
-from dh_kinematics.checks import InvalidFieldError
+from dh_kinematics.core.checks import InvalidFieldError
 import numpy as np
 
 ANGLE_MAX = 2.0 * math.pi

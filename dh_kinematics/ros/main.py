@@ -20,8 +20,9 @@ import os
 import sys
 import threading
 
-from dh_kinematics import entry, startup
-from dh_kinematics.ros_parameters import NoModelError
+from dh_kinematics.ros import entry
+from dh_kinematics.ros.parameters import NoModelError
+from dh_kinematics.stream import startup
 import rclpy
 from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor

@@ -25,9 +25,9 @@ a value (a model field the file leaves out gets the core's default), so that
 import array
 import math
 
-from dh_kinematics import node_params
-from dh_kinematics.chain import Chain
-from dh_kinematics.model_params import flatten
+from dh_kinematics.core.chain import Chain
+from dh_kinematics.core.params import flatten
+from dh_kinematics.stream import param_specs as node_params
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor, SetParametersResult
 from rclpy.parameter import Parameter
 from rclpy.parameter_service import ParameterService

@@ -22,14 +22,15 @@ rad and m for joints, N m and N for torques and forces.
 
 import math
 
-from dh_kinematics import display
-from dh_kinematics import model_params
-from dh_kinematics.checks import (
+from dh_kinematics.core import display
+from dh_kinematics.core import params as model_params
+from dh_kinematics.core.checks import (
     check_array, check_joint_array, check_transform, InvalidFieldError)
-from dh_kinematics.dh_transforms import chain_poses, dh_transforms, fixed_transforms, link_poses
-from dh_kinematics.dynamics import ChainDynamics
-from dh_kinematics.link import friction_torque, Link
-from dh_kinematics.rne import LinkConstants
+from dh_kinematics.core.dh_transforms import (
+    chain_poses, dh_transforms, fixed_transforms, link_poses)
+from dh_kinematics.core.dynamics import ChainDynamics
+from dh_kinematics.core.link import friction_torque, Link
+from dh_kinematics.core.rne import LinkConstants
 import numpy as np
 
 
@@ -164,7 +165,7 @@ class Chain(ChainDynamics):
         """
         Build a chain from a ROS parameter dict (the ``ros__parameters`` block).
 
-        See :mod:`dh_kinematics.model_params` for the layout.
+        See :mod:`dh_kinematics.core.params` for the layout.
         """
         return model_params.chain_from_params(cls, params)
 

@@ -25,8 +25,8 @@ the same numbers as their numpy counterparts (:meth:`Chain.friction`,
 
 from math import isfinite
 
-from dh_kinematics.limit_monitor import ERROR, OK, WARN
-from dh_kinematics.link import friction_torque
+from dh_kinematics.core.link import friction_torque
+from dh_kinematics.stream.limits import ERROR, OK, WARN
 
 
 class StreamMath:

@@ -14,11 +14,13 @@
 
 """One joint of a serial arm: its DH parameters and the dynamics of the body it moves."""
 
-from dh_kinematics import bounds, display, legacy_rows
-from dh_kinematics.checks import (
-    check_array, check_bool, check_choice, check_coulomb, check_inertia, check_qlim,
-    check_scalar, InvalidFieldError)
-from dh_kinematics.dh_transforms import dh_transforms, fixed_transforms
+from dh_kinematics.core import bounds
+from dh_kinematics.core import display
+from dh_kinematics.core import legacy_rows
+from dh_kinematics.core.checks import (
+    check_array, check_bool, check_choice, check_coulomb, check_inertia, check_qlim, check_scalar,
+    InvalidFieldError)
+from dh_kinematics.core.dh_transforms import dh_transforms, fixed_transforms
 import numpy as np
 
 JOINT_TYPES = ('revolute', 'prismatic')
@@ -99,7 +101,7 @@ class Link:
         Joint name, e.g. as in ``joint_states``.
 
     Values no arm has are refused (angles beyond +-2 pi rad, lengths beyond 1000 m, ...; see
-    :mod:`dh_kinematics.bounds`). Links are immutable: use :meth:`replace` to change a field.
+    :mod:`dh_kinematics.core.bounds`). Links are immutable: use :meth:`replace` to change a field.
 
     """
 

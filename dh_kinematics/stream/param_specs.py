@@ -15,7 +15,7 @@
 """
 The node's ROS parameters: names, types, descriptions and ranges, without importing ROS.
 
-The model parameters follow :mod:`dh_kinematics.model_params`; optional model fields have no
+The model parameters follow :mod:`dh_kinematics.core.params`; optional model fields have no
 default here, so that an unset parameter means "use the core's default", exactly as a missing
 key in a YAML file. Node settings have defaults.
 """
@@ -23,7 +23,7 @@ key in a YAML file. Node settings have defaults.
 from collections import namedtuple
 import sys
 
-from dh_kinematics.link import JOINT_FIELDS
+from dh_kinematics.core.link import JOINT_FIELDS
 
 ParameterSpec = namedtuple('ParameterSpec', 'name kind description default minimum maximum '
                                             'read_only')
