@@ -22,7 +22,7 @@ share no code with the recursive Newton-Euler implementation.
 
 from conftest import chain_from_reference, load_reference
 from dh_kinematics import Chain, Link
-from dh_kinematics.core.dh_transforms import xyz_rpy_to_transform
+from dh_kinematics.core.rotations import xyz_rpy_to_transform
 from lagrange import lagrange_torques, numeric_jacob0
 import numpy as np
 import pytest

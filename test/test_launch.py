@@ -33,7 +33,7 @@ launch_pytest = pytest.importorskip('launch_pytest')
 pytest.importorskip('launch_ros')
 
 from ament_index_python.packages import get_package_share_directory  # noqa: E402,I100
-from dh_kinematics.core.dh_transforms import rotation_to_quaternion  # noqa: E402,I100
+from dh_kinematics.core.rotations import rotation_to_quaternion  # noqa: E402,I100
 from dh_kinematics.ros import launch_config  # noqa: E402
 from launch import LaunchDescription  # noqa: E402
 from launch.actions import IncludeLaunchDescription, RegisterEventHandler  # noqa: E402

@@ -16,9 +16,9 @@
 
 from dh_kinematics import Chain, Link
 from dh_kinematics.stream import limits as lm
-from dh_kinematics.stream.joint_math import StreamMath
 from dh_kinematics.stream.joint_state_cache import JointStateCache
-from dh_kinematics.stream.limit_diagnostics import CHANGE_INTERVAL_S, LimitDiagnostics, TICK_S
+from dh_kinematics.stream.limit_diagnostics import LimitDiagnostics
+from dh_kinematics.stream.schedule import CHANGE_INTERVAL_S, TICK_S
 import numpy as np
 import pytest
 
@@ -34,8 +34,7 @@ class Feed:
     def __init__(self, band=BAND):
         self.cache = JointStateCache(CHAIN.joint_names)
         self.diagnostics = LimitDiagnostics(self.cache)
-        self.diagnostics.configure(CHAIN, StreamMath(CHAIN, MARGIN, band), MARGIN, band,
-                                   TIMEOUT, PERIOD)
+        self.diagnostics.configure(CHAIN.qlim, MARGIN, band, TIMEOUT, PERIOD)
         self.now_ns = 1_000 * MS
         self.published = []
 
@@ -51,7 +50,7 @@ class Feed:
             self.publish()
 
     def publish(self):
-        statuses = self.diagnostics.statuses(self.now_ns, self.now_ns, 0, 0.0)
+        statuses = self.diagnostics.statuses(self.now_ns, self.now_ns)
         self.published.append([status.level for status in statuses])
 
 
@@ -92,15 +91,15 @@ def test_a_level_clears_only_back_inside_by_the_band():
 
 
 def test_the_fast_path_and_the_full_check_agree_with_hysteresis():
-    math = StreamMath(CHAIN, MARGIN, BAND)
     cache = JointStateCache(CHAIN.joint_names)
     lower, upper = CHAIN.qlim.T
+    thresholds = lm.Thresholds(lower, upper, MARGIN, BAND)
     rng = np.random.default_rng(3)
     previous = np.array([lm.OK, lm.OK])
     for k, (a, b) in enumerate(zip(rng.uniform(-1.1, 1.1, 500), rng.uniform(-0.1, 0.6, 500))):
         assert cache.update(['a', 'b'], [a, b], [], k + 1, k + 1).dropped is None
         full = lm.joint_levels(cache, lower, upper, MARGIN, TIMEOUT, k + 1, previous, BAND)
-        assert math.levels((0, 1), (a, b), previous) == full.tolist()
+        assert thresholds.levels((0, 1), (a, b), previous) == full.tolist()
         previous = full
 
 

@@ -24,10 +24,12 @@ once: accepted or dropped for a reason.
 
 from conftest import CONFIG_FILES, PACKAGE
 from dh_kinematics import Chain
-from dh_kinematics.core.dh_transforms import quaternion_to_matrix
+from dh_kinematics.core.dh_table import DHTable
+from dh_kinematics.core.rotations import quaternion_to_matrix
 from dh_kinematics.stream.joint_math import StreamMath
 from dh_kinematics.stream.joint_state_cache import DROP_REASONS, JointStateCache
 from dh_kinematics.stream.limits import joint_levels
+from dh_kinematics.stream.limits import Thresholds
 from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest
@@ -67,10 +69,11 @@ def _check_transforms(poses):
 @given(data=st.data())
 def test_any_message_stream_is_handled_and_every_message_counted(model, data):
     chain = CHAINS[model]
-    math = StreamMath(chain, 0.1)
+    math, table = StreamMath(chain), DHTable(chain.links)
     cache = JointStateCache(chain.joint_names)
     stream = data.draw(st.lists(messages(chain), min_size=1, max_size=12))
     lower, upper = chain.qlim.T
+    thresholds = Thresholds(lower, upper, 0.1)
     for now_ns, (names, positions, velocities, stamp_ns) in enumerate(stream, start=1):
         update = cache.update(names, positions, velocities, stamp_ns, now_ns * 10 ** 9)
         if update.dropped:
@@ -78,13 +81,13 @@ def test_any_message_stream_is_handled_and_every_message_counted(model, data):
         assert len(update.q) == len(update.positions)
         assert len(update.qd) == len(update.velocities)
         assert set(update.velocities) <= set(update.positions)
-        poses = math.link_poses(update.positions, update.q)
+        poses = table.poses(update.positions, update.q)
         assert len(poses) == 7 * len(update.positions)
         if poses:
             _check_transforms(poses)
         efforts = math.friction(update.velocities, update.qd)
         assert np.isfinite(efforts).all() or not efforts
-        levels = math.levels(update.positions, update.q, [0] * chain.n)
+        levels = thresholds.levels(update.positions, update.q, [0] * chain.n)
         reference = joint_levels(cache, lower, upper, 0.1, 10.0, now_ns * 10 ** 9)
         assert levels == [reference[j] for j in update.positions]
         stamp = update.stamp_ns
@@ -95,11 +98,13 @@ def test_any_message_stream_is_handled_and_every_message_counted(model, data):
 @pytest.mark.parametrize('model', sorted(CONFIG_FILES))
 def test_the_float_path_equals_the_numpy_path(model):
     chain = Chain.from_yaml(PACKAGE / 'config' / CONFIG_FILES[model])
-    math = StreamMath(chain, 0.05)
+    math = StreamMath(chain)
     rng = np.random.default_rng(4)
     joints = tuple(range(chain.n))
     for q in rng.uniform(-4.0, 4.0, size=(50, chain.n)):
-        poses = np.reshape(math.link_poses(joints, q.tolist()), (chain.n, 7))
+        kept, _, flat = math.finite_poses(joints, q.tolist())
+        assert kept == joints
+        poses = np.reshape(flat, (chain.n, 7))
         np.testing.assert_allclose(poses, chain.link_poses(q), rtol=0, atol=1e-15)
         A = chain.link_transforms(q)
         np.testing.assert_allclose(poses[:, :3], A[:, :3, 3], rtol=0, atol=1e-12)

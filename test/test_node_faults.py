@@ -26,8 +26,8 @@ import signal
 
 from conftest import PACKAGE
 from dh_kinematics import Chain
-from dh_kinematics.core.dh_transforms import quaternion_to_matrix
-from dh_kinematics.stream.limit_diagnostics import TICK_S
+from dh_kinematics.core.rotations import quaternion_to_matrix
+from dh_kinematics.stream.schedule import TICK_S
 from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest
@@ -71,9 +71,10 @@ def _deliver(run, names, positions, velocities, stamp):
     """Send one message until the node has taken it (joint_states is best effort)."""
     node, probe = run.node, run.probe
     while True:
-        received = node._received
+        received = node._flow.cache.received
         probe.send_fields(names, positions, velocities, *stamp)
-        if probe.wait_until(lambda: node._received > received, '', RESEND_S, fail=False):
+        if probe.wait_until(lambda: node._flow.cache.received > received, '', RESEND_S,
+                            fail=False):
             return
 
 
@@ -87,8 +88,8 @@ def test_random_messages_over_dds_never_break_tf_and_are_all_counted(running, st
     probe.clear('tf')
     for (names, positions, velocities, _), stamp in stream:
         _deliver(running, names, positions, velocities, stamp)
-    counts = node._cache.counts
-    assert counts['accepted'] + node._cache.dropped_total() == node._received
+    counts = node._flow.cache.counts
+    assert counts['accepted'] + node._flow.cache.dropped_total() == node._flow.cache.received
     for message in list(probe.messages['tf']):
         poses = tf_poses(message)
         assert np.isfinite(poses).all()

@@ -18,11 +18,13 @@ import math
 
 from conftest import CONFIG_FILES, load_reference, PACKAGE
 from dh_kinematics import Chain, Link
-from dh_kinematics.core.dh_transforms import rotation_to_quaternion, rpy_to_matrix
+from dh_kinematics.core.params import model_values
+from dh_kinematics.core.rotations import rotation_to_quaternion, rpy_to_matrix
+from dh_kinematics.stream import limit_tasks
 from dh_kinematics.stream import limits as lm
 from dh_kinematics.stream.frames import frame_names, link_frames, static_frames
 from dh_kinematics.stream.joint_state_cache import JointStateCache
-from dh_kinematics.stream.param_specs import JOINT, joint_specs, MODEL, model_values, NODE
+from dh_kinematics.stream.param_specs import JOINT, joint_specs, MODEL, NODE
 from dh_kinematics.stream.sweep import sweep
 import numpy as np
 import pytest
@@ -54,21 +56,21 @@ def test_stale_after_timeout_and_before_any_value():
     assert levels.tolist() == [lm.STALE] * 3
     empty = JointStateCache(['a', 'b', 'c'])
     assert lm.joint_levels(empty, LOWER, UPPER, 0.1, 1.0, 0).tolist() == [lm.STALE] * 3
-    status = lm.joint_status(empty, 0, lm.STALE, LOWER, UPPER, 0.1, 0)
+    status = limit_tasks.joint_status(empty, 0, lm.STALE, LOWER, UPPER, 0.1, 0)
     assert status.message == 'no joint_states value yet'
-    assert lm.joint_status(cache, 0, lm.STALE, LOWER, UPPER, 0.1, 2 * SECOND).message == (
+    assert limit_tasks.joint_status(cache, 0, lm.STALE, LOWER, UPPER, 0.1, 2 * SECOND).message == (
         'no joint_states for 2 s')
 
 
 def test_statuses_name_the_problem_and_carry_the_values():
     cache, levels = _levels([-1.5, 1.95, math.nan])
-    statuses = [lm.joint_status(cache, j, level, LOWER, UPPER, 0.1, SECOND)
+    statuses = [limit_tasks.joint_status(cache, j, level, LOWER, UPPER, 0.1, SECOND)
                 for j, level in enumerate(levels)]
     assert [s.message for s in statuses] == ['below lower limit by 0.5',
                                              'within 0.1 of upper limit', 'non-finite position']
     assert dict(statuses[0].values) == {'position': '-1.5', 'lower': '-1', 'upper': '1',
                                         'distance_to_limit': '-0.5'}
-    arm = lm.arm_status(cache, levels, received=1, rate_hz=0.0)
+    arm = limit_tasks.arm_status(cache, levels, received=1, rate_hz=0.0)
     assert arm.level == lm.ERROR and arm.message == 'ERROR: a, c' and arm.task == 'arm'
     assert ('dropped', '0') in arm.values and ('count accepted', '1') in arm.values
 
@@ -136,14 +138,15 @@ def test_overflowing_transforms_and_torques_are_left_out(monkeypatch):
     from dh_kinematics.stream.joint_math import StreamMath
 
     chain = Chain([Link(a=0.3, name='a', G=1e6, B=1e6), Link(a=0.2, name='b')])
-    math = StreamMath(chain, 0.05)
-    poses = math.link_poses((0, 1), (0.1, 0.2))
+    math = StreamMath(chain)
+    table = math._table
+    poses = table.poses((0, 1), (0.1, 0.2))
     assert math.finite_poses((0, 1), (0.1, 0.2)) == ((0, 1), (0.1, 0.2), poses)
-    good = math.link_poses([1], [0.2])
-    real = math.link_poses
+    good = table.poses([1], [0.2])
+    real = table.poses
 
     math_inf = float('inf')  # joint 0's transform overflows
-    monkeypatch.setattr(math, 'link_poses', lambda joints, q: [
+    monkeypatch.setattr(table, 'poses', lambda joints, q: [
         v for j, value in zip(joints, q) for v in (
             [math_inf] * 7 if j == 0 else real([j], [value]))])
     assert math.finite_poses((0, 1), (0.1, 0.2)) == ((1,), (0.2,), good)

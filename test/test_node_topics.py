@@ -22,7 +22,7 @@ import pytest
 from ros_fixtures import Running, stamp_ns
 
 from dh_kinematics import Chain  # noqa: I100
-from dh_kinematics.core.dh_transforms import rotation_to_quaternion  # noqa: I100
+from dh_kinematics.core.rotations import rotation_to_quaternion  # noqa: I100
 from dh_kinematics.ros.node import TF_QOS, TF_STATIC_QOS  # noqa: I100
 
 PANDA = str(PACKAGE / 'config' / 'panda.yaml')

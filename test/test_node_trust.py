@@ -105,7 +105,7 @@ def test_without_a_clock_sim_time_messages_are_dropped_and_counted(capfd):
         for _ in range(3):
             run.probe.send(JOINTS, HOME, stamp_ns=0)
         # Nothing can be judged without a clock: wait until the node has taken all three.
-        run.probe.wait_until(lambda: run.node._cache.counts['no_clock'] == 3,
+        run.probe.wait_until(lambda: run.node._flow.cache.counts['no_clock'] == 3,
                              'the node did not drop the messages as no_clock')
         assert not run.probe.messages['tf']
         message = Clock()
@@ -236,9 +236,9 @@ def test_a_hundred_thousand_churning_names_leave_memory_and_log_bounded(capfd):
             node._on_joint_states(bytes(template))
             if k in (9_999, 99_999):
                 sizes.append(_rss_bytes())
-        counts = node._cache.counts
+        counts = node._flow.cache.counts
         assert counts['accepted'] == counts['unknown_joint'] == 100_000
-        assert len(node._cache.unknown_names) == 100
+        assert len(node._flow.cache.unknown_names) == 100
     finally:
         node.destroy_node()
         rclpy.try_shutdown(context=context)

@@ -14,17 +14,21 @@
 
 """Start-up messages and the one list of parameter names, without ROS."""
 
-from dh_kinematics.core.link import _FIELDS, JOINT_FIELDS
-from dh_kinematics.core.params import MODEL_FIELDS
+from dh_kinematics.core.link import _FIELDS
+from dh_kinematics.core.params import JOINT_FIELDS, MODEL_FIELDS, SETTINGS
 from dh_kinematics.stream import param_specs as node_params
 from dh_kinematics.stream import startup
 
 
-def test_joint_fields_have_one_owner():
+def test_parameter_names_have_one_owner():
+    # The model file (core.params) owns every name; the node's specs follow it in its order.
     assert tuple(spec.name for spec in node_params.JOINT) == JOINT_FIELDS
+    assert tuple(spec.name for spec in node_params.MODEL) == MODEL_FIELDS
+    specs = {spec.name for spec in node_params.NODE + node_params.SIM_ARM}
+    assert specs | {'use_sim_time', 'start_type_description_service'} == SETTINGS
+    # A joint block's fields are Link's arguments ('type' is 'joint').
     assert _FIELDS == ('joint', 'convention') + JOINT_FIELDS[1:] + ('name',)
-    assert MODEL_FIELDS == tuple(spec.name for spec in node_params.MODEL)
-    assert not set(MODEL_FIELDS) & node_params.SETTINGS
+    assert not set(MODEL_FIELDS) & SETTINGS
 
 
 def test_params_files_are_the_ros_arguments_only():

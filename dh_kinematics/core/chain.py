@@ -20,21 +20,18 @@ returns a leading m axis. The batch path is vectorised over configurations. Unit
 rad and m for joints, N m and N for torques and forces.
 """
 
-import math
-
 from dh_kinematics.core import display
-from dh_kinematics.core import params as model_params
+from dh_kinematics.core import dynamics
+from dh_kinematics.core import params as model_file
 from dh_kinematics.core.checks import (
     check_array, check_joint_array, check_transform, InvalidFieldError)
-from dh_kinematics.core.dh_transforms import (
-    chain_poses, dh_transforms, fixed_transforms, link_poses)
-from dh_kinematics.core.dynamics import ChainDynamics
-from dh_kinematics.core.link import friction_torque, Link
-from dh_kinematics.core.rne import LinkConstants
+from dh_kinematics.core.dh_table import DHTable
+from dh_kinematics.core.link import Link
+from dh_kinematics.core.parameter_file import node_parameters
 import numpy as np
 
 
-class Chain(ChainDynamics):
+class Chain:
     """
     A serial arm of DH links sharing one convention.
 
@@ -97,36 +94,13 @@ class Chain(ChainDynamics):
 
     def _precompute(self):
         links = self._links
-
-        def column(field):
-            return np.array([getattr(link, field) for link in links], dtype=float)
-
-        self._a, self._alpha, self._d, self._theta = map(column, ('a', 'alpha', 'd', 'theta'))
-        self._offset = column('offset')
-        self._fixed = fixed_transforms(self._a, self._alpha)
-        self._a_list, self._alpha_list = self._a.tolist(), self._alpha.tolist()
-        self._float_constants = (self._a_list, np.cos(self._alpha).tolist(),
-                                 np.sin(self._alpha).tolist(), self._base[:3].tolist())
-        self._sign = np.array([-1.0 if link.flip else 1.0 for link in links])
-        self._prismatic = np.array([link.isprismatic() for link in links])
-        self._any_prismatic = bool(self._prismatic.any())
-        self._joint_map = tuple(zip(self._prismatic.tolist(), self._sign.tolist(),
-                                    self._offset.tolist(), self._theta.tolist(),
-                                    self._d.tolist()))
+        self._table = DHTable(links)
+        self._base_rows = self._base[:3].tolist()
         self._lower = np.array([-np.inf if lk.qlim is None else lk.qlim[0] for lk in links])
         self._upper = np.array([np.inf if lk.qlim is None else lk.qlim[1] for lk in links])
         self._qlim = np.stack([self._lower, self._upper], axis=1)
         self._qlim.flags.writeable = False
-        self._G, self._B = column('G'), column('B')
-        self._tc_pos = np.array([link.Tc[0] for link in links])
-        self._tc_neg = np.array([link.Tc[1] for link in links])
-        self._motor_inertia = column('Jm') * self._G ** 2
-        self._base_acceleration = tuple((-self._base[:3, :3].T @ self._gravity).tolist())
-        self._rne_links = tuple(
-            LinkConstants(link.isprismatic(), sign, link.a, math.cos(link.alpha),
-                          math.sin(link.alpha), link.m, tuple(link.r.tolist()),
-                          tuple(map(tuple, link.I.tolist())))
-            for link, sign in zip(links, self._sign.tolist()))
+        self._dynamics = dynamics.dynamics(links, self._table, self._base, self._gravity)
 
     # Attributes -------------------------------------------------------------------------
 
@@ -167,7 +141,7 @@ class Chain(ChainDynamics):
 
         See :mod:`dh_kinematics.core.params` for the layout.
         """
-        return model_params.chain_from_params(cls, params)
+        return cls(**model_file.chain_arguments(params))
 
     @classmethod
     def from_yaml(cls, path, node_name=None):
@@ -176,7 +150,8 @@ class Chain(ChainDynamics):
 
         The block is taken from ``node_name``, else from ``/**``, else from the only node.
         """
-        return model_params.chain_from_yaml(cls, path, node_name)
+        with model_file.in_file(path):
+            return cls.from_params(node_parameters(path, node_name))
 
     def to_params(self):
         """
@@ -184,7 +159,7 @@ class Chain(ChainDynamics):
 
         Nested, of plain Python numbers, strings, bools and lists: ``yaml.safe_dump`` takes it.
         """
-        return model_params.chain_to_params(self)
+        return model_file.to_params(self)
 
     def to_yaml(self, path=None):
         """
@@ -192,39 +167,12 @@ class Chain(ChainDynamics):
 
         :meth:`from_yaml` and the node read it back. Needs PyYAML.
         """
-        return model_params.chain_to_yaml(self, path)
+        return model_file.to_yaml(self, path)
 
     # Kinematics -------------------------------------------------------------------------
 
     def _joint_input(self, field, value):
         return check_joint_array(field, value, self.n)
-
-    def _dh_values(self, q):
-        """
-        Theta (rad) and d (m) of every link for joint values q of shape (m, n).
-
-        Either may come back with shape (1, n) when it does not depend on q.
-        """
-        value = q * self._sign + self._offset
-        if not self._any_prismatic:
-            return value, self._d[None, :]
-        theta = np.where(self._prismatic, self._theta, value)
-        d = np.where(self._prismatic, value, self._d)
-        return theta, d
-
-    def _dh_floats(self, q, joints=None):
-        """Theta (rad) and d (m) lists for joint values q (floats): all joints, or ``joints``."""
-        rows = self._joint_map if joints is None else [self._joint_map[j] for j in joints]
-        theta, d = [], []
-        for value, (prismatic, sign, offset, theta0, d0) in zip(q, rows):
-            value = value * sign + offset
-            theta.append(theta0 if prismatic else value)
-            d.append(value if prismatic else d0)
-        return theta, d
-
-    def _link_transforms(self, q):
-        theta, d = self._dh_values(q)
-        return dh_transforms(theta, d, self._fixed, self.mdh)
 
     def link_transforms(self, q):
         """
@@ -236,7 +184,7 @@ class Chain(ChainDynamics):
 
         """
         q, single = self._joint_input('q', q)
-        A = self._link_transforms(q)
+        A = self._table.transforms(q)
         return A[0] if single else A
 
     def link_poses(self, q):
@@ -254,26 +202,14 @@ class Chain(ChainDynamics):
         if not single:
             raise ValueError(f'q: one configuration of shape ({self.n},) expected, '
                              f'got shape {q.shape}')
-        return np.array(self.chosen_link_poses(range(self.n), q[0].tolist())).reshape(self.n, 7)
-
-    def chosen_link_poses(self, joints, q):
-        """
-        :meth:`link_poses` of the chosen links only, unchecked, as a flat list of float.
-
-        For the node's per-message path: ``joints`` are joint indices (model order), ``q``
-        their values (rad or m), and the result is 7 floats per joint, as :meth:`link_poses`.
-        """
-        theta, d = self._dh_floats(q, joints)
-        return link_poses(theta, d, [self._a_list[j] for j in joints],
-                          [self._alpha_list[j] for j in joints], self.mdh)
+        return np.array(self._table.poses(range(self.n), q[0].tolist())).reshape(self.n, 7)
 
     def _fkine_all(self, q):
         if q.shape[0] == 1:
             # One configuration: Python floats beat numpy's per-call overhead.
-            flat = chain_poses(*self._dh_floats(q[0].tolist()), *self._float_constants,
-                               self.mdh)
+            flat = self._table.chain_poses(q[0].tolist(), self._base_rows)
             return np.fromiter(flat, float, len(flat)).reshape(1, self.n + 1, 4, 4)
-        A = self._link_transforms(q)
+        A = self._table.transforms(q)
         T = np.empty((q.shape[0], self.n + 1, 4, 4))
         T[:, 0] = self._base
         for i in range(self.n):
@@ -312,9 +248,9 @@ class Chain(ChainDynamics):
         axes_frames = T[:, 1:] if self.mdh else T[:, :-1]
         z = axes_frames[..., :3, 2]
         lever = T_world_tool[:, None, :3, 3] - axes_frames[..., :3, 3]
-        prismatic = self._prismatic[:, None]
-        linear = np.where(prismatic, z, np.cross(z, lever)) * self._sign[:, None]
-        angular = np.where(prismatic, 0.0, z) * self._sign[:, None]
+        prismatic, sign = self._table.prismatic[:, None], self._table.sign[:, None]
+        linear = np.where(prismatic, z, np.cross(z, lever)) * sign
+        angular = np.where(prismatic, 0.0, z) * sign
         J = np.concatenate([linear, angular], axis=-1).transpose(0, 2, 1)
         return J, T_world_tool
 
@@ -372,5 +308,53 @@ class Chain(ChainDynamics):
 
         """
         qd, single = self._joint_input('qd', qd)
-        tau = friction_torque(qd, self._G, self._B, self._tc_pos, self._tc_neg)
+        tau = dynamics.friction(self._dynamics, qd)
         return tau[0] if single else tau
+
+    # Dynamics ---------------------------------------------------------------------------
+
+    def rne(self, q, qd=None, qdd=None, gravity=None, fext=None):
+        """
+        Joint torques for a motion: recursive Newton-Euler inverse dynamics.
+
+        Parameters
+        ----------
+        q, qd, qdd : array-like, shape (n,) or (m, n)
+            Joint positions (rad, m), velocities and accelerations; qd and qdd default to 0.
+        gravity : array-like, shape (3,), optional
+            Gravitational acceleration in the world frame (m/s^2); the chain's by default.
+        fext : array-like, shape (6,) or (m, 6), optional
+            Wrench [Fx Fy Fz Mx My Mz] (N, N m) that the last link frame exerts on the
+            environment, in that frame, about its origin.
+
+        Returns
+        -------
+        tau : array, shape (n,) or (m, n)
+            Joint torques (N m) or forces (N):
+            rigid-body torque + G^2 Jm qdd - friction(qd).
+
+        """
+        return dynamics.rne(self._dynamics, q, qd, qdd, gravity, fext)
+
+    def gravload(self, q, gravity=None):
+        """
+        Joint torques (N m) or forces (N) that hold the arm still against gravity.
+
+        Returns
+        -------
+        tau : array, shape (n,) or (m, n)
+
+        """
+        return dynamics.rne(self._dynamics, q, gravity=gravity)
+
+    def inertia(self, q):
+        """
+        Joint-space inertia matrix, including the reflected motor inertia G^2 Jm.
+
+        Returns
+        -------
+        M : array, shape (n, n) or (m, n, n)
+            In kg m^2 (revolute) or kg (prismatic) rows and columns.
+
+        """
+        return dynamics.inertia(self._dynamics, q)

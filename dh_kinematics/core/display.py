@@ -14,7 +14,7 @@
 
 """Human-readable summaries of links and chains (lengths in m, angles in rad)."""
 
-from dh_kinematics.core.dh_transforms import is_identity, matrix_to_rpy
+from dh_kinematics.core.rotations import is_identity, matrix_to_rpy
 
 
 def format_number(value):

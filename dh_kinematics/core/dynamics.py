@@ -13,118 +13,123 @@
 # limitations under the License.
 
 """
-Inverse dynamics of a Chain: rne, gravload and the joint-space inertia matrix.
+Inverse dynamics of a chain: friction, rne and the joint-space inertia matrix.
 
-Torques include the motor inertia reflected through the gearbox (``G^2 Jm qdd``) and oppose
-friction: ``tau = rigid-body torque + G^2 Jm qdd - friction(qd)``. Units are SI.
+Functions over :class:`Dynamics`, a record of the constants they need, which :class:`Chain`
+builds once. Torques include the motor inertia reflected through the gearbox (``G^2 Jm qdd``)
+and oppose friction: ``tau = rigid-body torque + G^2 Jm qdd - friction(qd)``. Units are SI.
 """
 
+from collections import namedtuple
 import math
 
 from dh_kinematics.core.checks import check_array, check_joint_array, InvalidFieldError
 from dh_kinematics.core.link import friction_torque
-from dh_kinematics.core.rne import rigid_body_torques
+from dh_kinematics.core.rne import LinkConstants, rigid_body_torques
 import numpy as np
 
+Dynamics = namedtuple('Dynamics', 'n table rne_links motor_inertia G B tc_pos tc_neg '
+                                  'R_world_base base_acceleration')
+Dynamics.__doc__ = """The constants of a chain's dynamics.
 
-class ChainDynamics:
-    """Inverse dynamics methods of :class:`dh_kinematics.Chain` (a mixin)."""
+n : int
+    Number of joints.
+table : DHTable
+    The DH table and its joint substitution.
+rne_links : tuple of LinkConstants
+    Per link: joint type, flip, a, cos and sin of alpha, mass, centre of mass and inertia.
+motor_inertia : array, shape (n,)
+    ``G^2 Jm``, kg m^2.
+G, B, tc_pos, tc_neg : array, shape (n,)
+    Gear ratio, viscous friction (N m s/rad) and Coulomb friction (N m), motor side.
+R_world_base : array, shape (3, 3)
+    Orientation of the base frame in the world.
+base_acceleration : tuple of 3 floats
+    ``-R_world_base^T g`` for the chain's gravity g: what stands in for gravity, m/s^2.
+"""
 
-    def _motion(self, q, qd, qdd):
-        q, single = check_joint_array('q', q, self.n)
-        rates = []
-        for field, value in (('qd', qd), ('qdd', qdd)):
-            if value is None:
-                rates.append(np.zeros_like(q))
-                continue
-            value, value_single = check_joint_array(field, value, self.n)
-            if value.shape != q.shape or value_single != single:
-                wanted = (self.n,) if single else q.shape
-                raise InvalidFieldError(field, np.shape(value[0] if value_single else value),
-                                        f'must have the shape of q, {wanted}')
-            rates.append(value)
-        return q, rates[0], rates[1], single
 
-    def _gravity_acceleration(self, gravity):
-        """Base-frame linear acceleration that stands in for gravity: -R_base^T g."""
-        if gravity is None:
-            return self._base_acceleration
+def dynamics(links, table, T_world_base, gravity):
+    """Return the :class:`Dynamics` record of ``links`` (see :class:`Chain` for the rest)."""
+    def column(field):
+        return np.array([getattr(link, field) for link in links], dtype=float)
+
+    G = column('G')
+    R_world_base = T_world_base[:3, :3]
+    rne_links = tuple(
+        LinkConstants(link.isprismatic(), sign, link.a, math.cos(link.alpha),
+                      math.sin(link.alpha), link.m, tuple(link.r.tolist()),
+                      tuple(map(tuple, link.I.tolist())))
+        for link, sign in zip(links, table.sign.tolist()))
+    return Dynamics(len(links), table, rne_links, column('Jm') * G ** 2, G, column('B'),
+                    np.array([link.Tc[0] for link in links]),
+                    np.array([link.Tc[1] for link in links]),
+                    R_world_base, tuple((-R_world_base.T @ gravity).tolist()))
+
+
+def friction(dyn, qd):
+    """Return the friction torques (N m) or forces (N) at velocities ``qd`` of shape (m, n)."""
+    return friction_torque(qd, dyn.G, dyn.B, dyn.tc_pos, dyn.tc_neg)
+
+
+def _motion(n, q, qd, qdd):
+    q, single = check_joint_array('q', q, n)
+    rates = []
+    for field, value in (('qd', qd), ('qdd', qdd)):
+        if value is None:
+            rates.append(np.zeros_like(q))
+            continue
+        value, value_single = check_joint_array(field, value, n)
+        if value.shape != q.shape or value_single != single:
+            wanted = (n,) if single else q.shape
+            raise InvalidFieldError(field, np.shape(value[0] if value_single else value),
+                                    f'must have the shape of q, {wanted}')
+        rates.append(value)
+    return q, rates[0], rates[1], single
+
+
+def _rigid_body(dyn, q, qd, qdd, base_acceleration, fext, single):
+    """Rigid-body torques, shape (m, n); fext is None or an array of shape (m, 6)."""
+    if single:
+        theta, d = dyn.table.floats(q[0].tolist())
+        ct, st = [math.cos(t) for t in theta], [math.sin(t) for t in theta]
+        columns = (d, qd[0].tolist(), qdd[0].tolist())
+        fext = (0.0,) * 6 if fext is None else tuple(fext[0].tolist())
+    else:
+        theta, d = dyn.table.values(q)
+        ct, st = np.cos(theta.T), np.sin(theta.T)
+        columns = (np.ascontiguousarray(d.T), np.ascontiguousarray(qd.T),
+                   np.ascontiguousarray(qdd.T))
+        fext = (0.0,) * 6 if fext is None else tuple(np.ascontiguousarray(fext.T))
+    tau = rigid_body_torques(dyn.table.mdh, dyn.rne_links, ct, st, *columns,
+                             base_acceleration, fext)
+    return np.array(tau)[None] if single else np.array(tau).T
+
+
+def rne(dyn, q, qd=None, qdd=None, gravity=None, fext=None):
+    """Return the joint torques of a motion; see :meth:`Chain.rne` for the arguments."""
+    q, qd, qdd, single = _motion(dyn.n, q, qd, qdd)
+    if fext is not None:
+        fext = check_array('fext', fext, [(6,)] if single else [(6,), (q.shape[0], 6)])
+        fext = np.broadcast_to(fext, (q.shape[0], 6))
+    if gravity is None:
+        base_acceleration = dyn.base_acceleration
+    else:
         gravity = check_array('gravity', gravity, [(3,)])
-        return tuple((-self._base[:3, :3].T @ gravity).tolist())
+        base_acceleration = tuple((-dyn.R_world_base.T @ gravity).tolist())
+    tau = _rigid_body(dyn, q, qd, qdd, base_acceleration, fext, single)
+    tau += dyn.motor_inertia * qdd
+    tau -= friction(dyn, qd)
+    return tau[0] if single else tau
 
-    def _rigid_body(self, q, qd, qdd, base_acceleration, fext, single):
-        """Rigid-body torques, shape (m, n); fext is None or an array of shape (m, 6)."""
-        if single:
-            theta, d = self._dh_floats(q[0].tolist())
-            ct, st = [math.cos(t) for t in theta], [math.sin(t) for t in theta]
-            columns = (d, qd[0].tolist(), qdd[0].tolist())
-            fext = (0.0,) * 6 if fext is None else tuple(fext[0].tolist())
-        else:
-            theta, d = self._dh_values(q)
-            ct, st = np.cos(theta.T), np.sin(theta.T)
-            columns = (np.ascontiguousarray(d.T), np.ascontiguousarray(qd.T),
-                       np.ascontiguousarray(qdd.T))
-            fext = (0.0,) * 6 if fext is None else tuple(np.ascontiguousarray(fext.T))
-        tau = rigid_body_torques(self.mdh, self._rne_links, ct, st, *columns,
-                                 base_acceleration, fext)
-        return np.array(tau)[None] if single else np.array(tau).T
 
-    def rne(self, q, qd=None, qdd=None, gravity=None, fext=None):
-        """
-        Joint torques for a motion: recursive Newton-Euler inverse dynamics.
-
-        Parameters
-        ----------
-        q, qd, qdd : array-like, shape (n,) or (m, n)
-            Joint positions (rad, m), velocities and accelerations; qd and qdd default to 0.
-        gravity : array-like, shape (3,), optional
-            Gravitational acceleration in the world frame (m/s^2); the chain's by default.
-        fext : array-like, shape (6,) or (m, 6), optional
-            Wrench [Fx Fy Fz Mx My Mz] (N, N m) that the last link frame exerts on the
-            environment, in that frame, about its origin.
-
-        Returns
-        -------
-        tau : array, shape (n,) or (m, n)
-            Joint torques (N m) or forces (N):
-            rigid-body torque + G^2 Jm qdd - friction(qd).
-
-        """
-        q, qd, qdd, single = self._motion(q, qd, qdd)
-        if fext is not None:
-            fext = check_array('fext', fext, [(6,)] if single else [(6,), (q.shape[0], 6)])
-            fext = np.broadcast_to(fext, (q.shape[0], 6))
-        tau = self._rigid_body(q, qd, qdd, self._gravity_acceleration(gravity), fext, single)
-        tau += self._motor_inertia * qdd
-        tau -= friction_torque(qd, self._G, self._B, self._tc_pos, self._tc_neg)
-        return tau[0] if single else tau
-
-    def gravload(self, q, gravity=None):
-        """
-        Joint torques (N m) or forces (N) that hold the arm still against gravity.
-
-        Returns
-        -------
-        tau : array, shape (n,) or (m, n)
-
-        """
-        return self.rne(q, gravity=gravity)
-
-    def inertia(self, q):
-        """
-        Joint-space inertia matrix, including the reflected motor inertia G^2 Jm.
-
-        Returns
-        -------
-        M : array, shape (n, n) or (m, n, n)
-            In kg m^2 (revolute) or kg (prismatic) rows and columns.
-
-        """
-        q, single = check_joint_array('q', q, self.n)
-        m, n = q.shape
-        repeated = np.repeat(q, n, axis=0)
-        unit = np.tile(np.eye(n), (m, 1))
-        zero = np.zeros_like(repeated)
-        tau = self._rigid_body(repeated, zero, unit, (0.0, 0.0, 0.0), None, False)
-        M = (tau + self._motor_inertia * unit).reshape(m, n, n).transpose(0, 2, 1)
-        return M[0] if single else M
+def inertia(dyn, q):
+    """Return the joint-space inertia matrix; see :meth:`Chain.inertia`."""
+    q, single = check_joint_array('q', q, dyn.n)
+    m, n = q.shape
+    repeated = np.repeat(q, n, axis=0)
+    unit = np.tile(np.eye(n), (m, 1))
+    zero = np.zeros_like(repeated)
+    tau = _rigid_body(dyn, repeated, zero, unit, (0.0, 0.0, 0.0), None, False)
+    M = (tau + dyn.motor_inertia * unit).reshape(m, n, n).transpose(0, 2, 1)
+    return M[0] if single else M

@@ -26,11 +26,10 @@ import numpy as np
 JOINT_TYPES = ('revolute', 'prismatic')
 CONVENTIONS = ('standard', 'modified')
 
-# The fields of a joint block in a parameter file (``type`` is Link's ``joint``): the one list
-# that the file reader, the node's parameters and Link itself are built from.
-JOINT_FIELDS = ('type', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim', 'm', 'r', 'I',
-                'Jm', 'G', 'B', 'Tc')
-_FIELDS = ('joint', 'convention') + JOINT_FIELDS[1:] + ('name',)
+# Link's arguments; a model file's joint block has the same fields (core.params.JOINT_FIELDS),
+# with 'type' for 'joint', and the convention and name from outside the block.
+_FIELDS = ('joint', 'convention', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim', 'm', 'r',
+           'I', 'Jm', 'G', 'B', 'Tc', 'name')
 
 
 def friction_torque(qd, G, B, tc_pos, tc_neg):

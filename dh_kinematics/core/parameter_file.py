@@ -23,6 +23,8 @@ file, the line and what to write instead. Needs PyYAML.
 
 import re
 
+from dh_kinematics.core.checks import InvalidFieldError
+
 NODE_NAME_HINT = "key the file with '/**:' (every node) or with the node's name"
 _EXPONENT = re.compile(r'^[-+]?[0-9]+[eE][-+]?[0-9]+$')
 
@@ -102,6 +104,20 @@ def read(path):
     return document
 
 
+def flatten(params, prefix=''):
+    """Flatten nested dicts into rclpy-style dotted names: ``{'a': {'b': 1}} -> {'a.b': 1}``."""
+    if not isinstance(params, dict):
+        raise InvalidFieldError(prefix.rstrip('.') or 'parameters', params, 'must be a mapping')
+    flat = {}
+    for key, value in params.items():
+        name = f'{prefix}{key}'
+        if isinstance(value, dict):
+            flat.update(flatten(value, name + '.'))
+        else:
+            flat[name] = value
+    return flat
+
+
 def _reaches(key, node_name):
     """Tell whether a file's node key reaches ``node_name`` (``/ns/name`` or ``name``)."""
     key, target = str(key), '/' + node_name.lstrip('/')
@@ -131,8 +147,6 @@ def node_parameters(path, node_name=None):
     With ``node_name``, every block that reaches it is merged as rcl merges them: wildcards
     first, then its own name. Without, the ``/**`` block, or else the file's only block.
     """
-    from dh_kinematics.core.params import flatten
-
     document = read(path)
     if node_name is not None:
         keys = node_keys(document, node_name)[::-1]

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-Robot models as ROS 2 parameters: read a chain from a parameter dict or YAML file.
+Model files: the layout of a robot model as ROS 2 parameters, read and written.
 
 The layout, under ``ros__parameters`` (lengths in m, angles in rad, SI throughout)::
 
@@ -46,37 +46,49 @@ The layout, under ``ros__parameters`` (lengths in m, angles in rad, SI throughou
 
 Nested blocks may also come flattened, as rclpy names them (``joint1.a``, ``base.xyz``).
 Integers are accepted wherever a real number is expected. The settings of the node, sim_arm and
-rclpy (:func:`node_params.is_setting`) are left alone; any other key is refused with the names
+rclpy (:func:`is_setting`) are left alone; any other key is refused with the names
 it was probably meant to be (a typo such as ``alpah``, ``qlimit`` or ``bsae.xyz``), so that no
 typo silently drops a limit.
 """
 
+import contextlib
 import difflib
 
 from dh_kinematics.core import bounds
-from dh_kinematics.core import parameter_file
 from dh_kinematics.core.checks import check_array, check_choice, InvalidFieldError
-from dh_kinematics.core.dh_transforms import matrix_to_rpy, xyz_rpy_to_transform
-from dh_kinematics.core.link import JOINT_FIELDS, Link
-from dh_kinematics.stream import param_specs as node_params
+from dh_kinematics.core.link import Link
+from dh_kinematics.core.parameter_file import flatten
+from dh_kinematics.core.rotations import matrix_to_rpy, xyz_rpy_to_transform
 import numpy as np
 
-MODEL_FIELDS = tuple(spec.name for spec in node_params.MODEL)
+MODEL_FIELDS = ('robot_name', 'convention', 'joints', 'links', 'world_frame', 'base_frame',
+                'tool_frame', 'gravity', 'base.xyz', 'base.rpy', 'tool.xyz', 'tool.rpy')
+"""The model's own parameters, as rclpy names them."""
+JOINT_FIELDS = ('type', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim', 'm', 'r', 'I',
+                'Jm', 'G', 'B', 'Tc')
+"""The fields of a joint block (``<joint>.<field>``); each is the Link argument of that name,
+except ``type``, which is Link's ``joint``."""
+NODE_SETTINGS = ('frame_prefix', 'diagnostics.warn_margin', 'diagnostics.stale_timeout',
+                 'diagnostics.period', 'diagnostics.hysteresis', 'future_stamp_tolerance')
+SIM_ARM_SETTINGS = ('rate', 'period', 'overshoot')
+RCLPY_SETTINGS = ('use_sim_time', 'start_type_description_service')
+RCLPY_PREFIXES = ('qos_overrides.',)
+SETTINGS = frozenset(NODE_SETTINGS + SIM_ARM_SETTINGS + RCLPY_SETTINGS)
+"""Names a model file may hold besides the model: the settings of the package's nodes and the
+parameters rclpy declares on every node (those starting with RCLPY_PREFIXES too). The node's
+parameter specs (:mod:`dh_kinematics.stream.param_specs`) use exactly these names."""
 _LINK_ARGUMENT = {'type': 'joint'}
 
 
-def flatten(params, prefix=''):
-    """Flatten nested dicts into rclpy-style dotted names: ``{'a': {'b': 1}} -> {'a.b': 1}``."""
-    if not isinstance(params, dict):
-        raise InvalidFieldError(prefix.rstrip('.') or 'parameters', params, 'must be a mapping')
-    flat = {}
-    for key, value in params.items():
-        name = f'{prefix}{key}'
-        if isinstance(value, dict):
-            flat.update(flatten(value, name + '.'))
-        else:
-            flat[name] = value
-    return flat
+def is_setting(name):
+    """Tell whether ``name`` is a setting of the node, of sim_arm or of rclpy, not the model."""
+    return name in SETTINGS or name.startswith(RCLPY_PREFIXES)
+
+
+def model_values(values):
+    """Keep the model parameters that are set (not None, not a setting)."""
+    return {name: value for name, value in values.items()
+            if value is not None and not is_setting(name)}
 
 
 def _string(name, value):
@@ -106,7 +118,7 @@ def _suggestion(key, candidates):
 def _check_keys(flat, joints):
     """Refuse every key that is neither a model field, a joint field nor a setting."""
     for key, value in flat.items():
-        if key in MODEL_FIELDS or node_params.is_setting(key):
+        if key in MODEL_FIELDS or is_setting(key):
             continue
         head, _, field = key.partition('.')
         if joints is not None and head in joints:
@@ -119,7 +131,7 @@ def _check_keys(flat, joints):
                 continue  # a joint block; 'joints: is missing' follows
             raise InvalidFieldError(key, value, f'belongs to a block {head!r} that is not '
                                     f'listed in joints {joints}' + _suggestion(head, joints))
-        candidates = list(MODEL_FIELDS) + sorted(node_params.SETTINGS) + [
+        candidates = list(MODEL_FIELDS) + sorted(SETTINGS) + [
             f'{joint}.{field}' for joint in joints or () for field in JOINT_FIELDS]
         raise InvalidFieldError(key, value, 'is not a model parameter or a setting of the '
                                 'node' + _suggestion(key, candidates))
@@ -153,8 +165,13 @@ def _link_arguments(flat, joint, convention):
     return kwargs
 
 
-def chain_from_params(chain_class, params):
-    """Build a chain from a ``ros__parameters`` dict (nested or flat); see the module doc."""
+def chain_arguments(params):
+    """
+    Return the keyword arguments of :class:`Chain` for a ``ros__parameters`` dict.
+
+    The dict may be nested or flat (see the module doc). Raises InvalidFieldError naming the
+    parameter, typos included.
+    """
     flat = flatten(params)
     joints = _strings('joints', flat['joints']) if 'joints' in flat else None
     if joints is not None and len(set(joints)) != len(joints):
@@ -179,28 +196,21 @@ def chain_from_params(chain_class, params):
     robot_name = flat.get('robot_name', '')
     if not isinstance(robot_name, str):
         raise InvalidFieldError('robot_name', robot_name, 'must be a string')
-    return chain_class(
-        links, base=_pose(flat, 'base'), tool=_pose(flat, 'tool'),
-        gravity=bounds.check_magnitude('gravity', check_array(
-            'gravity', flat.get('gravity', (0.0, 0.0, -9.81)), [(3,)]), bounds.GRAVITY_MAX,
-            'm/s^2'),
-        name=robot_name, link_frames=link_frames,
-        world_frame=_string('world_frame', flat.get('world_frame', 'world')),
-        base_frame=_string('base_frame', flat.get('base_frame', 'base_link')),
-        tool_frame=_string('tool_frame', flat.get('tool_frame', 'tool0')))
+    gravity = check_array('gravity', flat.get('gravity', (0.0, 0.0, -9.81)), [(3,)])
+    return {
+        'links': links, 'base': _pose(flat, 'base'), 'tool': _pose(flat, 'tool'),
+        'gravity': bounds.check_magnitude('gravity', gravity, bounds.GRAVITY_MAX, 'm/s^2'),
+        'name': robot_name, 'link_frames': link_frames,
+        'world_frame': _string('world_frame', flat.get('world_frame', 'world')),
+        'base_frame': _string('base_frame', flat.get('base_frame', 'base_link')),
+        'tool_frame': _string('tool_frame', flat.get('tool_frame', 'tool0'))}
 
 
-def chain_from_yaml(chain_class, path, node_name=None):
-    """
-    Build a chain from a ROS 2 parameter file, read as rcl reads it (:mod:`parameter_file`).
-
-    The ``ros__parameters`` block is taken from ``node_name`` (with or without a leading
-    slash) if given and present, else from ``/**``; without ``node_name``, from the file's
-    only node when it has no ``/**`` block.
-    """
-    params = parameter_file.node_parameters(path, node_name)
+@contextlib.contextmanager
+def in_file(path):
+    """Name ``path`` in the field of an InvalidFieldError raised inside the block."""
     try:
-        return chain_from_params(chain_class, params)
+        yield
     except InvalidFieldError as error:
         raise InvalidFieldError(f'{path}: {error.field}', error.value, error.reason) from None
 
@@ -214,7 +224,7 @@ def _plain(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
-def chain_to_yaml(chain, path=None):
+def to_yaml(chain, path=None):
     """
     Return ``chain`` as a ROS 2 parameter file (a ``/**`` block); write it to ``path`` if given.
 
@@ -222,7 +232,7 @@ def chain_to_yaml(chain, path=None):
     """
     import yaml
 
-    text = yaml.safe_dump({'/**': {'ros__parameters': chain_to_params(chain)}},
+    text = yaml.safe_dump({'/**': {'ros__parameters': to_params(chain)}},
                           sort_keys=False, default_flow_style=None)
     if path is not None:
         with open(path, 'w', encoding='utf-8') as stream:
@@ -230,7 +240,7 @@ def chain_to_yaml(chain, path=None):
     return text
 
 
-def chain_to_params(chain):
+def to_params(chain):
     """Return the ``ros__parameters`` dict (nested, plain Python) that rebuilds ``chain``."""
     return _plain(_params(chain))
 

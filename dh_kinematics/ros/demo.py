@@ -51,7 +51,7 @@ class Summary:
 
     def _on_tf(self, message):
         import numpy as np
-        from dh_kinematics.core.dh_transforms import quaternion_to_matrix
+        from dh_kinematics.core.rotations import quaternion_to_matrix
 
         for t in message.transforms:
             T = np.eye(4)

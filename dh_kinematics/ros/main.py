@@ -21,8 +21,8 @@ import sys
 import threading
 
 from dh_kinematics.ros import entry
-from dh_kinematics.ros.parameters import NoModelError
 from dh_kinematics.stream import startup
+from dh_kinematics.stream.node_parameters import NoModelError
 import rclpy
 from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor

@@ -19,7 +19,7 @@ from dh_kinematics.stream import cdr
 from dh_kinematics.stream.frames import link_frames
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import TransformStamped
-from rclpy.serialization import serialize_message
+from rclpy.serialization import deserialize_message, serialize_message
 from sensor_msgs.msg import JointState
 from tf2_msgs.msg import TFMessage
 
@@ -30,6 +30,22 @@ def stamp(nanoseconds):
     """Return a builtin_interfaces/Time for a time in ns."""
     seconds, rest = divmod(int(nanoseconds), 1_000_000_000)
     return Time(sec=seconds, nanosec=rest)
+
+
+def read_joint_state(data):
+    """
+    Decode a serialized JointState with the middleware (any encoding it knows).
+
+    Returns ``(stamp_ns, names, positions, velocities)``; raises ValueError for bytes that do
+    not decode (rclpy raises its RMWError, or a UnicodeDecodeError for bad UTF-8).
+    """
+    try:
+        message = deserialize_message(data, JointState)
+    except (RuntimeError, ValueError) as error:
+        raise ValueError(f'undecodable JointState: {error}') from None
+    stamp = message.header.stamp
+    return (stamp.sec * 1_000_000_000 + stamp.nanosec, message.name, message.position,
+            message.velocity)
 
 
 def tf_message(frames, time):

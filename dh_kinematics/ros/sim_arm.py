@@ -18,7 +18,7 @@ import sys
 
 from dh_kinematics.ros import entry
 from dh_kinematics.ros.main import guard_clock, quiet_at_shutdown, run
-from dh_kinematics.ros.parameters import declare_model, declare_settings
+from dh_kinematics.ros.parameters import declare
 from dh_kinematics.stream.param_specs import SIM_ARM
 from dh_kinematics.stream.sweep import sweep
 from rclpy.node import Node
@@ -31,11 +31,10 @@ class SimArm(Node):
     def __init__(self, **kwargs):
         super().__init__('sim_arm', **kwargs)
         guard_clock(self)
-        declare_settings(self, SIM_ARM)
-        self._chain = declare_model(self)[1]
-        rate = self.get_parameter('rate').value
-        self._period = self.get_parameter('period').value
-        self._overshoot = self.get_parameter('overshoot').value
+        config = declare(self, SIM_ARM)
+        self._chain, settings = config.chain, config.settings
+        rate, self._period = settings['rate'], settings['period']
+        self._overshoot = settings['overshoot']
         self._prismatic = [link.isprismatic() for link in self._chain.links]
         self._publisher = self.create_publisher(JointState, 'joint_states', 10)
         self._start = self.get_clock().now()

@@ -22,7 +22,7 @@ transforms are world to base (``Chain.base``) and last link to tool (``Chain.too
 
 from collections import namedtuple
 
-from dh_kinematics.core.dh_transforms import rotation_to_quaternion
+from dh_kinematics.core.rotations import rotation_to_quaternion
 import numpy as np
 
 Frames = namedtuple('Frames', 'parents children translations rotations')

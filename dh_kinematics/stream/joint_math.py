@@ -12,78 +12,49 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-
 """
 The node's per-message arithmetic for one model, in Python floats.
 
 For one configuration of a 7-joint arm, numpy's per-call overhead costs more than the
-arithmetic, so the node's hot path uses these float versions. Friction and limit levels give
-the same numbers as their numpy counterparts (:meth:`Chain.friction`,
-:func:`limit_monitor.joint_levels`), which the tests check; link poses come from
-:meth:`Chain.chosen_link_poses`, the float form of :meth:`Chain.link_poses`.
+arithmetic, so the node's hot path uses these float versions: the link poses of
+:meth:`DHTable.poses` (the float form of :meth:`Chain.link_poses`) and the friction of
+:func:`friction_torque` (one expression for floats and arrays, as :meth:`Chain.friction`).
+The tests check both against the numpy path. A joint whose result overflows is left out.
 """
 
 from math import isfinite
 
+from dh_kinematics.core.dh_table import DHTable
 from dh_kinematics.core.link import friction_torque
-from dh_kinematics.stream.limits import ERROR, OK, WARN
 
 
 class StreamMath:
     """
-    Link poses, friction and limit levels of chosen joints, one configuration at a time.
+    Link poses and friction of chosen joints, one configuration at a time.
 
     Parameters
     ----------
     chain : Chain
         The model.
-    margin : float
-        WARN distance from a limit, rad or m.
-    band : float
-        Hysteresis band of the levels, rad or m (see :mod:`limit_monitor`).
 
     """
 
-    def __init__(self, chain, margin, band=0.0):
-        links = chain.links
-        self._chain = chain
-        self._friction = [(link.G, link.B, link.Tc[0], link.Tc[1]) for link in links]
-        lower, upper = chain.qlim.T
-        self._limits = list(zip(lower.tolist(), upper.tolist(), (lower + margin).tolist(),
-                                (upper - margin).tolist()))
-        self._strict = list(zip((lower + band).tolist(), (upper - band).tolist(),
-                                (lower + margin + band).tolist(),
-                                (upper - margin - band).tolist()))
-
-    def link_poses(self, joints, q):
-        """
-        Return the transform of each chosen link from its joint value.
-
-        Parameters
-        ----------
-        joints : sequence of int
-            Joint indices (model order).
-        q : sequence of float
-            Their values, rad or m.
-
-        Returns
-        -------
-        flat : list of float
-            Per joint [x, y, z, qx, qy, qz, qw] (m; unit quaternion in ROS order, qw >= 0).
-
-        """
-        return self._chain.chosen_link_poses(joints, q)
+    def __init__(self, chain):
+        self._table = DHTable(chain.links)
+        self._friction = [(link.G, link.B, link.Tc[0], link.Tc[1]) for link in chain.links]
 
     def finite_poses(self, joints, q):
         """
         Return ``(joints, q, flat)`` for the chosen joints whose transform is finite.
 
-        A huge but finite joint value can overflow a transform to inf or NaN; such a joint is
-        left out, as a non-finite position is. Each link's transform depends on its own joint
-        value only, so the others are unaffected.
+        ``flat`` holds 7 floats per kept joint, [x, y, z, qx, qy, qz, qw] (m; unit quaternion
+        in ROS order). A huge but finite joint value can overflow a transform to inf or NaN;
+        such a joint is left out, as a non-finite position is. Each link's transform depends on
+        its own joint value only, so the others are unaffected.
         """
+        poses = self._table.poses
         try:
-            flat = self.link_poses(joints, q)
+            flat = poses(joints, q)
             if all(map(isfinite, flat)):
                 return joints, q, flat
         except (ValueError, OverflowError):  # math.sin(inf), say
@@ -91,7 +62,7 @@ class StreamMath:
         kept, values, flat = [], [], []
         for j, value in zip(joints, q):
             try:
-                pose = self.link_poses([j], [value])
+                pose = poses([j], [value])
             except (ValueError, OverflowError):
                 continue
             if all(map(isfinite, pose)):
@@ -112,27 +83,3 @@ class StreamMath:
         """Return the friction torque (N m) or force (N) of each chosen joint at ``qd``."""
         friction = self._friction
         return [friction_torque(v, *friction[j]) for j, v in zip(joints, qd)]
-
-    def levels(self, joints, q, previous):
-        """
-        Return the limit level (OK, WARN or ERROR) of each chosen joint at finite ``q``.
-
-        ``previous`` holds every joint's level so far: a lower level than before needs the
-        joint back inside by the hysteresis band.
-        """
-        levels = []
-        for j, value in zip(joints, q):
-            level = _level(value, *self._limits[j])
-            before = previous[j]
-            if level < before <= ERROR:
-                level = min(before, _level(value, *self._strict[j]))
-            levels.append(level)
-        return levels
-
-
-def _level(value, lower, upper, warn_lower, warn_upper):
-    if value < lower or value > upper:
-        return ERROR
-    if value < warn_lower or value > warn_upper:
-        return WARN
-    return OK

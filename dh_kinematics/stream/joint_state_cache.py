@@ -66,6 +66,13 @@ class JointStateCache:
     future_tolerance_ns : int
         Stamps more than this far ahead of the node's clock are dropped ('future_stamp').
 
+    Attributes
+    ----------
+    received : int
+        Messages taken, dropped ones included.
+    counts : Counter
+        Dropped messages and ignored entries, by reason.
+
     """
 
     def __init__(self, joint_names, future_tolerance_ns=1_000_000_000):
@@ -79,6 +86,7 @@ class JointStateCache:
         self.received_ns = np.full(n, -1, dtype=np.int64)
         self.non_finite = np.zeros(n, dtype=bool)
         self.counts = Counter()
+        self.received = 0
         self._last_names, self._last_match = None, None
         self.unknown_names = set()
         self._fresh = True
@@ -122,6 +130,7 @@ class JointStateCache:
         update : Update
 
         """
+        self.received += 1
         count = len(names)
         dropped, notes, message_rows, joints = self._match(names)
         notes = list(notes)
@@ -210,6 +219,7 @@ class JointStateCache:
 
     def drop(self, reason):
         """Count a message dropped before it could be read (``reason`` from DROP_REASONS)."""
+        self.received += 1
         self.counts[reason] += 1
 
     def reset_stamps(self, now_ns):

@@ -13,29 +13,23 @@
 # limitations under the License.
 
 """
-When the node publishes its joint-limit diagnostics, and with which levels.
+The joint-limit monitor: every joint's level, kept current, and when to publish it.
 
-Pure Python and numpy; the node calls :meth:`LimitDiagnostics.after_message` for each accepted
-message and :meth:`LimitDiagnostics.on_tick` every ``TICK_S`` seconds, and publishes when
-either says so. Diagnostics are published:
+Pure Python and numpy. The node calls :meth:`LimitDiagnostics.after_message` for each accepted
+message and :meth:`LimitDiagnostics.on_tick` every ``TICK_S`` seconds, and publishes
+:meth:`LimitDiagnostics.statuses` when either says so. The levels are those of
+:mod:`limits`; what a status says is :mod:`limit_tasks`; when to publish is :mod:`schedule`,
+plus one rule of the monitor's own: a joint that goes STALE is published at its own deadline
+(within one tick), not at the next period.
 
-- every ``period`` seconds;
-- when a level changes, at most once every ``CHANGE_INTERVAL_S`` seconds: a change within that
-  interval of the last one is published when it ends, with the levels of that moment, so no
-  change is lost and a dithering joint cannot flood /diagnostics;
-- when a joint goes STALE, at its own deadline (within one tick), not at the next period.
-
-Levels carry hysteresis (:func:`limit_monitor.joint_levels`). Times: ``now_ns`` is the node's
-clock (stamps, STALE ages); ``mono_ns`` is a monotonic clock (the publication schedule).
+Times: ``now_ns`` is the node's clock (stamps, STALE ages); ``mono_ns`` is a monotonic clock
+(the publication schedule).
 """
 
-from dh_kinematics.stream import limits as limit_monitor
-from dh_kinematics.stream.limits import STALE
+from dh_kinematics.stream import limit_tasks
+from dh_kinematics.stream.limits import joint_levels, STALE, Thresholds
+from dh_kinematics.stream.schedule import Schedule
 import numpy as np
-
-TICK_S = 0.02
-CHANGE_INTERVAL_S = 0.1
-_CHANGE_INTERVAL_NS = int(CHANGE_INTERVAL_S * 1e9)
 
 
 class LimitDiagnostics:
@@ -45,31 +39,32 @@ class LimitDiagnostics:
     Parameters
     ----------
     cache : JointStateCache
-        The last joint values.
+        The last joint values; its ``received`` count feeds the arm's status.
+    start_ns : int
+        Monotonic time the joint_states rate is counted from, ns.
 
     """
 
-    def __init__(self, cache):
+    def __init__(self, cache, start_ns=0):
         self._cache = cache
         self.levels = None
         self._check_all_ns = 0
-        self._last_change_ns = None
-        self._last_publish_ns = None
-        self._pending = False
+        self._schedule = Schedule()
+        self._rate = limit_tasks.MessageRate(start_ns)
 
-    def configure(self, chain, math, margin, band, timeout, period):
-        """Take a model (:class:`Chain`, :class:`StreamMath`) and settings (SI units)."""
-        self._lower, self._upper = chain.qlim.T
-        self._math, self._margin, self._band = math, margin, band
+    def configure(self, qlim, margin, band, timeout, period):
+        """Take the limits, shape (n, 2), and the settings (rad or m, s)."""
+        self._lower, self._upper = np.asarray(qlim).T
+        self._thresholds = Thresholds(self._lower, self._upper, margin, band)
+        self._margin, self._band = margin, band
         self._timeout, self._timeout_ns = timeout, int(timeout * 1e9)
-        self._period_ns = int(period * 1e9)
+        self._schedule.period_ns = int(period * 1e9)
         self._check_all_ns = 0  # limits, margin or timeout may have changed
 
     def _set_all(self, now_ns):
         """Recompute every joint's level; return whether one changed."""
-        levels = limit_monitor.joint_levels(
-            self._cache, self._lower, self._upper, self._margin, self._timeout, now_ns,
-            self.levels, self._band)
+        levels = joint_levels(self._cache, self._lower, self._upper, self._margin,
+                              self._timeout, now_ns, self.levels, self._band)
         changed = not np.array_equal(levels, self.levels)
         self.levels = levels
         # No joint that is fresh now can go stale before this.
@@ -90,40 +85,30 @@ class LimitDiagnostics:
                 or any(note.startswith('non_finite') for note in notes)):
             changed = self._set_all(now_ns)
         else:
-            new = self._math.levels(joints, q, levels)
+            new = self._thresholds.levels(joints, q, levels)
             changed = any(levels[j] != level for j, level in zip(joints, new))
             if changed:
                 levels = levels.copy()
                 levels[list(joints)] = new
                 self.levels = levels
-        return changed and self._change_due(mono_ns)
+        return changed and self._schedule.force(mono_ns)
 
     def on_tick(self, now_ns, mono_ns):
         """Tell whether to publish now: a pending change, a joint gone stale, or the period."""
         if self.levels is None or now_ns >= self._check_all_ns:
-            if self._set_all(now_ns):
-                self._pending = True
-        if self._pending and self._change_due(mono_ns):
-            return True
-        return self._last_publish_ns is None or (
-            mono_ns - self._last_publish_ns >= self._period_ns)
+            if self._set_all(now_ns) and self._schedule.force(mono_ns):
+                return True
+        return self._schedule.due(mono_ns)
 
-    def _change_due(self, mono_ns):
-        if self._last_change_ns is not None and (
-                mono_ns - self._last_change_ns < _CHANGE_INTERVAL_NS):
-            self._pending = True
-            return False
-        self._last_change_ns = mono_ns
-        return True
-
-    def statuses(self, now_ns, mono_ns, received, rate_hz):
+    def statuses(self, now_ns, mono_ns):
         """Return the statuses to publish now (each joint, then the arm); note the publication."""
         if self.levels is None:
             self._set_all(now_ns)
-        self._last_publish_ns, self._pending = mono_ns, False
-        levels = self.levels
-        statuses = [limit_monitor.joint_status(self._cache, j, level, self._lower, self._upper,
-                                               self._margin, now_ns)
+        self._schedule.published(mono_ns)
+        cache, levels = self._cache, self.levels
+        statuses = [limit_tasks.joint_status(cache, j, level, self._lower, self._upper,
+                                             self._margin, now_ns)
                     for j, level in enumerate(levels.tolist())]
-        statuses.append(limit_monitor.arm_status(self._cache, levels, received, rate_hz))
+        rate = self._rate.rate(cache.received, mono_ns, self._schedule.period_ns // 2)
+        statuses.append(limit_tasks.arm_status(cache, levels, cache.received, rate))
         return statuses

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-Joint-limit diagnostics: a level per joint and for the arm, from the joint-state cache.
+Joint-limit levels: per joint, from the joint-state cache, with hysteresis.
 
 Levels follow diagnostic_msgs: OK, WARN, ERROR, STALE (0 to 3). Per joint, in precedence order:
 
@@ -26,20 +26,14 @@ Hysteresis: a level only clears once the joint is back inside by ``band`` (rad o
 clears once the joint is ``band`` inside its limit, WARN once it is ``margin + band`` from it.
 A position dithering around a threshold therefore does not flip the level on every message.
 
-The arm's level is the highest of its joints'. Pure numpy; the node turns the statuses into a
-DiagnosticArray.
+:func:`joint_levels` judges every joint at once (numpy); :class:`Thresholds` judges the few
+joints of one message in Python floats, with the same result (a test checks this).
 """
 
-from collections import namedtuple
-
-from dh_kinematics.core.display import format_number
 import numpy as np
 
 OK, WARN, ERROR, STALE = 0, 1, 2, 3
 LEVEL_NAMES = ('OK', 'WARN', 'ERROR', 'STALE')
-
-Status = namedtuple('Status', 'task level message values')
-Status.__doc__ = """One diagnostic status: task name, level, message and (key, value) strings."""
 
 
 def _limit_levels(q, lower, upper, margin):
@@ -83,40 +77,48 @@ def joint_levels(cache, lower, upper, margin, timeout, now_ns, previous=None, ba
     return np.where(stale, STALE, levels)
 
 
-def joint_status(cache, j, level, lower, upper, margin, now_ns):
-    """Describe joint ``j`` at ``level``: a message and key/values (SI units)."""
-    q, lo, hi = cache.positions[j], lower[j], upper[j]
-    distance = min(q - lo, hi - q) if np.isfinite(q) else float('nan')
-    if level == STALE:
-        if cache.received_ns[j] < 0:
-            message = 'no joint_states value yet'
-        else:
-            message = f'no joint_states for {(now_ns - cache.received_ns[j]) / 1e9:.3g} s'
-    elif cache.non_finite[j]:
-        message = 'non-finite position'
-    elif q < lo:
-        message = f'below lower limit by {format_number(lo - q)}'
-    elif q > hi:
-        message = f'above upper limit by {format_number(q - hi)}'
-    elif level == WARN:
-        side = 'lower' if q - lo < hi - q else 'upper'
-        message = f'within {format_number(margin)} of {side} limit'
-    else:
-        message = 'within limits' if np.isfinite(lo) or np.isfinite(hi) else 'no limits'
-    values = tuple((key, format_number(value)) for key, value in (
-        ('position', q), ('lower', lo), ('upper', hi), ('distance_to_limit', distance)))
-    return Status(cache.names[j], int(level), message, values)
+class Thresholds:
+    """
+    The limit levels of chosen joints at finite positions, in Python floats.
+
+    Parameters
+    ----------
+    lower, upper : array, shape (n,)
+        Joint limits in rad or m (+-inf for none).
+    margin : float
+        WARN distance from a limit, rad or m.
+    band : float
+        Hysteresis band, rad or m.
+
+    """
+
+    def __init__(self, lower, upper, margin, band=0.0):
+        self._limits = list(zip(lower.tolist(), upper.tolist(), (lower + margin).tolist(),
+                                (upper - margin).tolist()))
+        self._strict = list(zip((lower + band).tolist(), (upper - band).tolist(),
+                                (lower + margin + band).tolist(),
+                                (upper - margin - band).tolist()))
+
+    def levels(self, joints, q, previous):
+        """
+        Return the level (OK, WARN or ERROR) of each chosen joint at finite ``q``.
+
+        ``previous`` holds every joint's level so far: a lower level than before needs the
+        joint back inside by the hysteresis band.
+        """
+        levels = []
+        for j, value in zip(joints, q):
+            level = _level(value, *self._limits[j])
+            before = previous[j]
+            if level < before <= ERROR:
+                level = min(before, _level(value, *self._strict[j]))
+            levels.append(level)
+        return levels
 
 
-def arm_status(cache, levels, received, rate_hz):
-    """Summarise the arm: the highest joint level, and the message counts."""
-    level = int(levels.max()) if len(levels) else OK
-    worst = [cache.names[j] for j in np.flatnonzero(levels == level)] if level != OK else []
-    message = 'all joints within limits' if level == OK else (
-        f'{LEVEL_NAMES[level]}: {", ".join(worst)}')
-    counts = sorted(cache.counts.items())
-    values = (('joint_states received', str(received)),
-              ('joint_states rate (Hz)', format_number(rate_hz)),
-              ('dropped', str(cache.dropped_total()))) + tuple(
-        (f'count {reason}', str(number)) for reason, number in counts)
-    return Status('arm', level, message, values)
+def _level(value, lower, upper, warn_lower, warn_upper):
+    if value < lower or value > upper:
+        return ERROR
+    if value < warn_lower or value > warn_upper:
+        return WARN
+    return OK

@@ -23,7 +23,7 @@ key in a YAML file. Node settings have defaults.
 from collections import namedtuple
 import sys
 
-from dh_kinematics.core.link import JOINT_FIELDS
+from dh_kinematics.core.params import JOINT_FIELDS, MODEL_FIELDS, NODE_SETTINGS, SIM_ARM_SETTINGS
 
 ParameterSpec = namedtuple('ParameterSpec', 'name kind description default minimum maximum '
                                             'read_only')
@@ -33,7 +33,7 @@ ParameterSpec.__doc__ = """One parameter: kind is 'string', 'string_array', 'dou
 
 HUGE = sys.float_info.max
 
-MODEL = (
+_MODEL = (
     ParameterSpec('robot_name', 'string', 'Robot name; the hardware_id of the diagnostics.'),
     ParameterSpec('convention', 'string', "DH convention: 'standard' or 'modified'. Required."),
     ParameterSpec('joints', 'string_array', 'Joint names as in joint_states, base to tip. '
@@ -76,10 +76,18 @@ _JOINT = (
                   '[Tc+, Tc-] (default 0).'),
 )
 
-# One spec per field of link.JOINT_FIELDS, in that order (a test checks they match).
-JOINT = tuple(sorted(_JOINT, key=lambda spec: JOINT_FIELDS.index(spec.name)))
 
-NODE = (
+def _in_order(specs, names):
+    """Return ``specs`` in the order of ``names``; raise if they name anything else."""
+    if sorted(spec.name for spec in specs) != sorted(names):
+        raise ValueError(f'parameter specs {[spec.name for spec in specs]} do not match {names}')
+    return tuple(sorted(specs, key=lambda spec: names.index(spec.name)))
+
+
+MODEL = _in_order(_MODEL, MODEL_FIELDS)
+JOINT = _in_order(_JOINT, JOINT_FIELDS)
+
+NODE = _in_order((
     ParameterSpec('frame_prefix', 'string', 'Prefix for every frame name except the world frame, '
                   "as in robot_state_publisher (e.g. 'left/').", default=''),
     ParameterSpec('diagnostics.warn_margin', 'double', 'WARN when a joint is this close to a '
@@ -95,36 +103,19 @@ NODE = (
     ParameterSpec('future_stamp_tolerance', 'double', 'joint_states stamped more than this '
                   "far ahead of the node's clock are dropped, s.", default=1.0, minimum=0.0,
                   maximum=86400.0),
-)
+), NODE_SETTINGS)
 
-SIM_ARM = (
+SIM_ARM = _in_order((
     ParameterSpec('rate', 'double', 'Publishing rate, Hz.', default=100.0, minimum=0.1,
                   maximum=10000.0),
     ParameterSpec('period', 'double', 'Seconds per full sweep.', default=10.0, minimum=0.01,
                   maximum=3600.0),
     ParameterSpec('overshoot', 'double', 'How far past both limits to sweep, rad or m (0: stay '
                   'inside).', default=0.0, minimum=0.0, maximum=10.0),
-)
-
-# Parameters that rclpy declares on every node.
-RCLPY = ('use_sim_time', 'start_type_description_service')
-RCLPY_PREFIXES = ('qos_overrides.',)
-SETTINGS = frozenset(spec.name for spec in NODE + SIM_ARM) | frozenset(RCLPY)
-"""Names a parameter file may hold besides the model: the node's, sim_arm's and rclpy's."""
-
-
-def is_setting(name):
-    """Tell whether ``name`` is a setting of the node, of sim_arm or of rclpy, not the model."""
-    return name in SETTINGS or name.startswith(RCLPY_PREFIXES)
+), SIM_ARM_SETTINGS)
 
 
 def joint_specs(joint):
     """Return the parameter specs of one joint block, named ``<joint>.<field>``."""
     return tuple(spec._replace(name=f'{joint}.{spec.name}', description=f'{joint}: '
                                f'{spec.description}') for spec in JOINT)
-
-
-def model_values(values):
-    """Keep the model parameters that are set: a dict for ``Chain.from_params``."""
-    return {name: value for name, value in values.items()
-            if value is not None and not is_setting(name)}

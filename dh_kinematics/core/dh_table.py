@@ -1,0 +1,125 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The numbers of a DH table, and how joint values enter it.
+
+A joint value ``q`` (rad or m) becomes ``q * sign + offset``, with ``sign = -1`` for a flipped
+joint; it replaces ``theta`` of a revolute link and ``d`` of a prismatic one. :class:`DHTable`
+does this substitution for batches (numpy) and for one configuration (Python floats, faster
+than numpy for a handful of joints), and composes the link transforms and poses from it.
+"""
+
+from dh_kinematics.core.dh_transforms import (
+    chain_poses, dh_transforms, fixed_transforms, link_poses)
+import numpy as np
+
+
+class DHTable:
+    """
+    The DH parameters of a chain's links as columns, with the joint substitution.
+
+    Parameters
+    ----------
+    links : sequence of Link
+        The links, all standard or all modified DH.
+
+    """
+
+    def __init__(self, links):
+        def column(field):
+            return np.array([getattr(link, field) for link in links], dtype=float)
+
+        self.mdh = links[0].mdh
+        self.a, self.alpha, self.d, self.theta = map(column, ('a', 'alpha', 'd', 'theta'))
+        self.offset = column('offset')
+        self.sign = np.array([-1.0 if link.flip else 1.0 for link in links])
+        self.prismatic = np.array([link.isprismatic() for link in links])
+        self.fixed = fixed_transforms(self.a, self.alpha)
+        self._any_prismatic = bool(self.prismatic.any())
+        self._a_list, self._alpha_list = self.a.tolist(), self.alpha.tolist()
+        self._cos_alpha, self._sin_alpha = np.cos(self.alpha).tolist(), np.sin(self.alpha).tolist()
+        self._rows = tuple(zip(self.prismatic.tolist(), self.sign.tolist(),
+                               self.offset.tolist(), self.theta.tolist(), self.d.tolist()))
+
+    def values(self, q):
+        """
+        Return theta (rad) and d (m) of every link for joint values ``q`` of shape (m, n).
+
+        Either may come back with shape (1, n) when it does not depend on q.
+        """
+        value = q * self.sign + self.offset
+        if not self._any_prismatic:
+            return value, self.d[None, :]
+        theta = np.where(self.prismatic, self.theta, value)
+        d = np.where(self.prismatic, value, self.d)
+        return theta, d
+
+    def floats(self, q, joints=None):
+        """Return theta (rad) and d (m) lists for float joint values: all joints, or ``joints``."""
+        rows = self._rows if joints is None else [self._rows[j] for j in joints]
+        theta, d = [], []
+        for value, (prismatic, sign, offset, theta0, d0) in zip(q, rows):
+            value = value * sign + offset
+            theta.append(theta0 if prismatic else value)
+            d.append(value if prismatic else d0)
+        return theta, d
+
+    def transforms(self, q):
+        """
+        Return each link's transform ``A_i(q_i)`` for joint values of shape (m, n).
+
+        Returns
+        -------
+        T_prev_link : array, shape (m, n, 4, 4)
+
+        """
+        theta, d = self.values(q)
+        return dh_transforms(theta, d, self.fixed, self.mdh)
+
+    def poses(self, joints, q):
+        """
+        Return the chosen links' own transforms as translations and quaternions, in floats.
+
+        Parameters
+        ----------
+        joints : sequence of int
+            Joint indices (model order).
+        q : sequence of float
+            Their values, rad or m.
+
+        Returns
+        -------
+        flat : list of float, length 7 len(joints)
+            Per joint [x, y, z, qx, qy, qz, qw] (m; unit quaternion in ROS order, qw >= 0).
+
+        """
+        theta, d = self.floats(q, joints)
+        return link_poses(theta, d, [self._a_list[j] for j in joints],
+                          [self._alpha_list[j] for j in joints], self.mdh)
+
+    def chain_poses(self, q, base_rows):
+        """
+        Return the poses of frames 0 to n for one configuration of floats.
+
+        ``base_rows`` is the top three rows of ``T_world_base``, as lists of floats.
+
+        Returns
+        -------
+        flat : list of float, length 16 (n+1)
+            [base, base A1, ..., base A1...An], each 4x4 row-major.
+
+        """
+        return chain_poses(*self.floats(q), self._a_list, self._cos_alpha, self._sin_alpha,
+                           base_rows, self.mdh)

@@ -1,0 +1,142 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Rotations: rpy, quaternions and rotation matrices, and small transform helpers.
+
+Angles are in radians and lengths in metres. Quaternions are in ROS order [x, y, z, w] with
+w >= 0; roll, pitch and yaw are about fixed x, y, z axes, as in URDF.
+"""
+
+import numpy as np
+
+
+def rotation_to_quaternion(R):
+    """
+    Return the unit quaternions of rotation matrices, in ROS order [x, y, z, w], w >= 0.
+
+    Parameters
+    ----------
+    R : array-like, shape (..., 3, 3)
+        Rotation matrices.
+
+    Returns
+    -------
+    q : array, shape (..., 4)
+
+    """
+    R = np.asarray(R, dtype=float)
+    m00, m01, m02 = R[..., 0, 0], R[..., 0, 1], R[..., 0, 2]
+    m10, m11, m12 = R[..., 1, 0], R[..., 1, 1], R[..., 1, 2]
+    m20, m21, m22 = R[..., 2, 0], R[..., 2, 1], R[..., 2, 2]
+    # Shepperd's method: use the largest of 4w^2, 4x^2, 4y^2, 4z^2 as the divisor.
+    squares = np.stack([1.0 + m00 + m11 + m22, 1.0 + m00 - m11 - m22,
+                        1.0 - m00 + m11 - m22, 1.0 - m00 - m11 + m22], axis=-1)
+    s = 2.0 * np.sqrt(np.maximum(squares, 1e-300))
+    candidates = np.stack([
+        np.stack([(m21 - m12), (m02 - m20), (m10 - m01), s[..., 0] ** 2 / 4.0], -1) / s[..., 0:1],
+        np.stack([s[..., 1] ** 2 / 4.0, (m01 + m10), (m02 + m20), (m21 - m12)], -1) / s[..., 1:2],
+        np.stack([(m01 + m10), s[..., 2] ** 2 / 4.0, (m12 + m21), (m02 - m20)], -1) / s[..., 2:3],
+        np.stack([(m02 + m20), (m12 + m21), s[..., 3] ** 2 / 4.0, (m10 - m01)], -1) / s[..., 3:4],
+    ], axis=-2)
+    best = np.argmax(squares, axis=-1)[..., None, None]
+    q = np.take_along_axis(candidates, best, axis=-2)[..., 0, :]
+    q = q / np.linalg.norm(q, axis=-1, keepdims=True)
+    return np.where(q[..., 3:4] < 0.0, -q, q)
+
+
+def quaternion_to_matrix(q):
+    """
+    Return the rotation matrix of a unit quaternion in ROS order [x, y, z, w].
+
+    Parameters
+    ----------
+    q : array-like, shape (4,)
+        Unit quaternion.
+
+    Returns
+    -------
+    R : array, shape (3, 3)
+
+    """
+    x, y, z, w = q
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+
+
+def rpy_to_matrix(rpy):
+    """
+    Rotation matrix from roll, pitch, yaw about fixed x, y, z axes (URDF convention).
+
+    Parameters
+    ----------
+    rpy : array-like, shape (3,)
+        Roll, pitch, yaw in rad; ``R = Rz(yaw) Ry(pitch) Rx(roll)``.
+
+    Returns
+    -------
+    R : array, shape (3, 3)
+
+    """
+    cr, cp, cy = np.cos(rpy)
+    sr, sp, sy = np.sin(rpy)
+    return np.array([
+        [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+        [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+        [-sp, cp * sr, cp * cr]])
+
+
+def matrix_to_rpy(R):
+    """
+    Roll, pitch, yaw in rad (fixed x, y, z axes) of a rotation matrix; inverse of rpy_to_matrix.
+
+    Parameters
+    ----------
+    R : array-like, shape (3, 3)
+        Rotation matrix.
+
+    Returns
+    -------
+    rpy : array, shape (3,)
+
+    """
+    R = np.asarray(R, dtype=float)
+    pitch = np.arctan2(-R[2, 0], np.hypot(R[0, 0], R[1, 0]))
+    if np.hypot(R[0, 0], R[1, 0]) < 1e-12:
+        # Gimbal lock: only roll - yaw (or roll + yaw) is defined; put it all in roll.
+        rpy = np.array([np.arctan2(-R[1, 2], R[1, 1]), pitch, 0.0])
+    else:
+        rpy = np.array([np.arctan2(R[2, 1], R[2, 2]), pitch, np.arctan2(R[1, 0], R[0, 0])])
+    return rpy + 0.0  # no -0.0
+
+
+def xyz_rpy_to_transform(xyz, rpy):
+    """
+    Homogeneous transform from a translation in m and roll, pitch, yaw in rad.
+
+    Returns
+    -------
+    T : array, shape (4, 4)
+
+    """
+    T = np.eye(4)
+    T[:3, :3] = rpy_to_matrix(rpy)
+    T[:3, 3] = xyz
+    return T
+
+
+def is_identity(T):
+    """Tell whether a 4x4 transform is exactly the identity."""
+    return bool((np.asarray(T) == np.eye(4)).all())

@@ -1,0 +1,191 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+What the node does with each joint_states message and each tick, without ROS.
+
+:meth:`JointStatesFlow.handle` takes the serialized bytes of one message, as rclpy hands them
+over, and returns what to publish: the TF of the links it moved, the friction of the joints it
+gave a velocity, and whether the limit diagnostics are due. The path, in order:
+
+1. the clock: no /clock yet under sim time drops the message ('no_clock'); a clock that
+   jumped back restarts the stamp checks;
+2. decoding: :class:`cdr.JointStateReader`, or the middleware's decoder for what is not plain
+   CDR; undecodable bytes are dropped ('malformed');
+3. :meth:`JointStateCache.update`: every check of names, lengths, stamps and values;
+4. :class:`StreamMath`: link poses and friction, leaving out what overflowed;
+5. :meth:`LimitDiagnostics.after_message`: the levels, and whether to publish them.
+
+Warnings go to ``warn``, at most one per kind every ``LOG_EVERY_S`` seconds.
+"""
+
+from collections import namedtuple
+
+from dh_kinematics.stream import cdr
+from dh_kinematics.stream.joint_math import StreamMath
+from dh_kinematics.stream.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
+from dh_kinematics.stream.limit_diagnostics import LimitDiagnostics
+
+LOG_EVERY_S = 5.0
+_LOG_EVERY_NS = int(LOG_EVERY_S * 1e9)
+
+Outcome = namedtuple('Outcome', 'tf friction diagnostics')
+Outcome.__doc__ = """What to publish for one message.
+
+tf : (joints, stamp_ns, poses) or None
+    Joint indices, the stamp in ns and 7 floats per joint (:meth:`StreamMath.finite_poses`).
+friction : (joints, stamp_ns, torques) or None
+    Joint indices, the stamp and the friction torque (N m) or force (N) of each.
+diagnostics : bool
+    Whether the limit diagnostics are due now.
+"""
+NOTHING = Outcome(None, None, False)
+
+
+class JointStatesFlow:
+    """
+    The node's joint_states logic for one model: cache, arithmetic and limit monitor.
+
+    Parameters
+    ----------
+    joint_names : sequence of str
+        The model's joints (fixed for the node's life).
+    decode : callable
+        ``decode(data) -> (stamp_ns, names, positions, velocities)`` for bytes that are not
+        plain CDR; raises ValueError when they cannot be decoded.
+    warn : callable
+        Takes one warning text.
+    start_ns : int
+        Monotonic time, ns, the message rate is counted from.
+
+    """
+
+    def __init__(self, joint_names, decode, warn, start_ns):
+        self.cache = JointStateCache(joint_names)
+        self.limits = LimitDiagnostics(self.cache, start_ns)
+        self._reader = cdr.JointStateReader()
+        self._decode, self._warn = decode, warn
+        self._last_now_ns = 0
+        self._last_warned = {}
+
+    def configure(self, chain, settings):
+        """Take a model (:class:`Chain`) and the node's settings (a dict, SI units)."""
+        self._joint_names = chain.joint_names
+        self._math = StreamMath(chain)
+        self.cache.future_tolerance_ns = int(settings['future_stamp_tolerance'] * 1e9)
+        self.limits.configure(
+            chain.qlim, settings['diagnostics.warn_margin'], settings['diagnostics.hysteresis'],
+            settings['diagnostics.stale_timeout'], settings['diagnostics.period'])
+
+    def warn(self, key, text, mono_ns, counts=True):
+        """Warn, at most once per ``key`` every LOG_EVERY_S; with the counts if ``counts``."""
+        last = self._last_warned.get(key)
+        if last is None or mono_ns - last >= _LOG_EVERY_NS:
+            self._last_warned[key] = mono_ns
+            self._warn(text + (f' (counts: {dict(self.cache.counts)})' if counts else ''))
+
+    def _clock(self, now_ns, mono_ns):
+        if now_ns < self._last_now_ns:
+            self.cache.reset_stamps(now_ns)
+            self.warn('clock_jump', 'the clock jumped back; accepting older stamps from now on',
+                      mono_ns)
+        self._last_now_ns = now_ns
+
+    def _read(self, data, mono_ns):
+        """Return the message's fields, or None when it was dropped as malformed."""
+        try:
+            return self._reader.read(data)
+        except ValueError:  # not plain CDR: let the middleware decode it
+            try:
+                return self._decode(data)
+            except ValueError:
+                self.cache.drop('malformed')
+                self.warn('malformed', 'dropped a joint_states message: malformed '
+                          '(undecodable bytes)', mono_ns)
+                return None
+
+    def handle(self, data, now_ns, mono_ns):
+        """
+        Take one serialized JointState; return the :data:`Outcome`.
+
+        ``now_ns`` is the node's clock (0 under sim time before /clock starts), ``mono_ns`` a
+        monotonic one, both in ns.
+        """
+        self._clock(now_ns, mono_ns)
+        if now_ns == 0:  # sim time, and no /clock yet: nothing to judge stamps by
+            if not self.cache.counts['no_clock']:  # said once
+                self._warn('joint_states: dropped (no_clock) until /clock starts, as '
+                           'use_sim_time is true; they are counted in the diagnostics')
+            self.cache.drop('no_clock')
+            return NOTHING
+        fields = self._read(data, mono_ns)
+        if fields is None:
+            return NOTHING
+        stamp_ns, names, positions, velocities = fields
+        update = self.cache.update(names, positions, velocities, stamp_ns, now_ns)
+        self._report(update, names, mono_ns)
+        notes, joints, moving = update.notes, update.positions, update.velocities
+        tf = friction = None
+        q = update.q
+        if joints:
+            joints, q, poses = self._math.finite_poses(joints, update.q)
+            if len(joints) < len(update.positions):
+                notes = self._non_finite_result(update.positions, joints, notes, mono_ns)
+            if joints:
+                tf = (joints, update.stamp_ns, poses)
+        if moving:
+            moving, torques = self._math.finite_friction(moving, update.qd)
+            if len(moving) < len(update.velocities):
+                notes = self._non_finite_result((), (), notes, mono_ns)
+            if moving:
+                friction = (moving, update.stamp_ns, torques)
+        due = self.limits.after_message(joints, q, notes, now_ns, mono_ns)
+        return Outcome(tf, friction, due)
+
+    def _report(self, update, names, mono_ns):
+        """Warn about what the cache dropped or ignored; name each unknown joint once."""
+        for name in update.new_unknown:
+            self._warn(f'joint_states: unknown joint {name!r} ignored (the model has '
+                       f'{", ".join(self._joint_names)})')
+        if update.new_unknown and len(self.cache.unknown_names) >= MAX_UNKNOWN_NAMES:
+            self._warn(f'joint_states: {MAX_UNKNOWN_NAMES} unknown joint names so far; further '
+                       'ones are only counted (unknown_joint)')
+        if update.dropped:
+            detail = (f'names {list(names)[:10]} match none of the joints '
+                      f'{list(self._joint_names)}'
+                      if update.dropped == 'no_known_joint' else update.dropped)
+            self.warn(update.dropped, f'dropped a joint_states message: {detail}', mono_ns)
+        for note in update.notes:
+            if note != 'unknown_joint':
+                self.warn(note, f'joint_states: {note.replace("_", " ")}', mono_ns)
+
+    def _non_finite_result(self, moved, kept, notes, mono_ns):
+        """Treat joints whose transform or torque overflowed like non-finite positions."""
+        for j in set(moved) - set(kept):
+            self.cache.non_finite[j] = True
+        if 'non_finite_result' not in notes:
+            self.cache.counts['non_finite_result'] += 1
+            self.warn('non_finite_result', 'joint_states: a value overflowed to inf or NaN; '
+                      'left out of /tf and the friction torques', mono_ns)
+            notes = notes + ('non_finite_result',)
+        return notes
+
+    def tick(self, now_ns, mono_ns):
+        """Tell whether the limit diagnostics are due (call every TICK_S seconds)."""
+        self._clock(now_ns, mono_ns)
+        return self.limits.on_tick(now_ns, mono_ns)
+
+    def statuses(self, now_ns, mono_ns):
+        """Return the limit statuses to publish now (each joint, then the arm)."""
+        return self.limits.statuses(now_ns, mono_ns)
