@@ -24,7 +24,7 @@ from dh_kinematics.core import display
 from dh_kinematics.core import dynamics
 from dh_kinematics.core import params as model_file
 from dh_kinematics.core.checks import (
-    check_array, check_joint_array, check_transform, InvalidFieldError)
+    check_array, check_joint_array, check_names, check_transform, InvalidFieldError)
 from dh_kinematics.core.dh_table import DHTable
 from dh_kinematics.core.link import Link
 from dh_kinematics.core.parameter_file import node_parameters
@@ -77,20 +77,13 @@ class Chain:
         self._name = name
         n = len(links)
         link_frames = [f'link{i + 1}' for i in range(n)] if link_frames is None else link_frames
-        self._frames = self._check_names(
-            [base_frame] + list(link_frames) + [tool_frame, world_frame], n + 3, 'frames')
-        self._joint_names = self._check_names(
-            [link.name or f'q{i + 1}' for i, link in enumerate(links)], n, 'joint names')
+        self._frames = check_names(
+            'frames', [base_frame] + list(link_frames) + [tool_frame, world_frame], n + 3)
+        self._joint_names = check_names(
+            'joint names', [link.name or f'q{i + 1}' for i, link in enumerate(links)], n)
         for array in (self._base, self._tool, self._gravity):
             array.flags.writeable = False
         self._precompute()
-
-    @staticmethod
-    def _check_names(names, count, what):
-        if (len(names) != count or not all(isinstance(s, str) and s for s in names)
-                or len(set(names)) != count):
-            raise InvalidFieldError(what, names, f'must be {count} distinct non-empty strings')
-        return tuple(names)
 
     def _precompute(self):
         links = self._links
@@ -125,54 +118,33 @@ class Chain:
     def __repr__(self):
         return f'Chain(name={self._name!r}, n={self.n}, mdh={self.mdh})'
 
-    def _replaced(self, links):
-        return Chain(links, base=self._base, tool=self._tool, gravity=self._gravity,
-                     name=self._name, base_frame=self.base_frame, link_frames=self.link_frames,
-                     tool_frame=self.tool_frame, world_frame=self.world_frame)
-
     def nofriction(self, coulomb=True, viscous=False):
         """Return a copy with Coulomb (default) and/or viscous friction removed."""
-        return self._replaced([link.nofriction(coulomb, viscous) for link in self._links])
+        return Chain([link.nofriction(coulomb, viscous) for link in self._links],
+                     base=self._base, tool=self._tool, gravity=self._gravity, name=self._name,
+                     base_frame=self.base_frame, link_frames=self.link_frames,
+                     tool_frame=self.tool_frame, world_frame=self.world_frame)
 
     @classmethod
     def from_params(cls, params):
-        """
-        Build a chain from a ROS parameter dict (the ``ros__parameters`` block).
-
-        See :mod:`dh_kinematics.core.params` for the layout.
-        """
+        """Build a chain from a ``ros__parameters`` dict (layout: :mod:`core.params`)."""
         return cls(**model_file.chain_arguments(params))
 
     @classmethod
     def from_yaml(cls, path, node_name=None):
-        """
-        Build a chain from a ROS 2 parameter file (needs PyYAML).
-
-        The block is taken from ``node_name``, else from ``/**``, else from the only node.
-        """
+        """Build a chain from a parameter file: ``node_name``'s block, or ``/**``, or the only."""
         with model_file.in_file(path):
             return cls.from_params(node_parameters(path, node_name))
 
     def to_params(self):
-        """
-        Return the ``ros__parameters`` dict that :meth:`from_params` reads back.
-
-        Nested, of plain Python numbers, strings, bools and lists: ``yaml.safe_dump`` takes it.
-        """
+        """Return the ``ros__parameters`` dict (plain Python) that :meth:`from_params` reads."""
         return model_file.to_params(self)
 
     def to_yaml(self, path=None):
-        """
-        Return the model as a ROS 2 parameter file (text); write it to ``path`` if given.
-
-        :meth:`from_yaml` and the node read it back. Needs PyYAML.
-        """
+        """Return the model as a parameter file (text, ``/**``); write it to ``path`` if given."""
         return model_file.to_yaml(self, path)
 
     # Kinematics -------------------------------------------------------------------------
-
-    def _joint_input(self, field, value):
-        return check_joint_array(field, value, self.n)
 
     def link_transforms(self, q):
         """
@@ -183,7 +155,7 @@ class Chain:
         T_prev_link : array, shape (n, 4, 4) or (m, n, 4, 4)
 
         """
-        q, single = self._joint_input('q', q)
+        q, single = check_joint_array('q', q, self.n)
         A = self._table.transforms(q)
         return A[0] if single else A
 
@@ -198,23 +170,14 @@ class Chain:
             m and its rotation as a unit quaternion (ROS order, qw >= 0).
 
         """
-        q, single = self._joint_input('q', q)
+        q, single = check_joint_array('q', q, self.n)
         if not single:
             raise ValueError(f'q: one configuration of shape ({self.n},) expected, '
                              f'got shape {q.shape}')
         return np.array(self._table.poses(range(self.n), q[0].tolist())).reshape(self.n, 7)
 
     def _fkine_all(self, q):
-        if q.shape[0] == 1:
-            # One configuration: Python floats beat numpy's per-call overhead.
-            flat = self._table.chain_poses(q[0].tolist(), self._base_rows)
-            return np.fromiter(flat, float, len(flat)).reshape(1, self.n + 1, 4, 4)
-        A = self._table.transforms(q)
-        T = np.empty((q.shape[0], self.n + 1, 4, 4))
-        T[:, 0] = self._base
-        for i in range(self.n):
-            np.matmul(T[:, i], A[:, i], out=T[:, i + 1])
-        return T
+        return self._table.frame_poses(q, self._base, self._base_rows)
 
     def fkine_all(self, q):
         """
@@ -225,7 +188,7 @@ class Chain:
         T_world_frames : array, shape (n+1, 4, 4) or (m, n+1, 4, 4)
 
         """
-        q, single = self._joint_input('q', q)
+        q, single = check_joint_array('q', q, self.n)
         T = self._fkine_all(q)
         return T[0] if single else T
 
@@ -238,21 +201,9 @@ class Chain:
         T_world_tool : array, shape (4, 4) or (m, 4, 4)
 
         """
-        q, single = self._joint_input('q', q)
+        q, single = check_joint_array('q', q, self.n)
         T = self._fkine_all(q)[:, -1] @ self._tool
         return T[0] if single else T
-
-    def _jacobians(self, q):
-        T = self._fkine_all(q)
-        T_world_tool = T[:, -1] @ self._tool
-        axes_frames = T[:, 1:] if self.mdh else T[:, :-1]
-        z = axes_frames[..., :3, 2]
-        lever = T_world_tool[:, None, :3, 3] - axes_frames[..., :3, 3]
-        prismatic, sign = self._table.prismatic[:, None], self._table.sign[:, None]
-        linear = np.where(prismatic, z, np.cross(z, lever)) * sign
-        angular = np.where(prismatic, 0.0, z) * sign
-        J = np.concatenate([linear, angular], axis=-1).transpose(0, 2, 1)
-        return J, T_world_tool
 
     def jacob0(self, q):
         """
@@ -264,8 +215,8 @@ class Chain:
             Rows: linear velocity (m/s) then angular velocity (rad/s) per unit joint rate.
 
         """
-        q, single = self._joint_input('q', q)
-        J = self._jacobians(q)[0]
+        q, single = check_joint_array('q', q, self.n)
+        J = self._table.jacobians(self._fkine_all(q), self._tool)[0]
         return J[0] if single else J
 
     def jacobe(self, q):
@@ -277,8 +228,8 @@ class Chain:
         J : array, shape (6, n) or (m, 6, n)
 
         """
-        q, single = self._joint_input('q', q)
-        J, T_world_tool = self._jacobians(q)
+        q, single = check_joint_array('q', q, self.n)
+        J, T_world_tool = self._table.jacobians(self._fkine_all(q), self._tool)
         R_tool_world = T_world_tool[:, :3, :3].transpose(0, 2, 1)
         J = np.concatenate([R_tool_world @ J[:, :3], R_tool_world @ J[:, 3:]], axis=1)
         return J[0] if single else J
@@ -294,7 +245,7 @@ class Chain:
         state : array of int, shape (n,) or (m, n)
 
         """
-        q, single = self._joint_input('q', q)
+        q, single = check_joint_array('q', q, self.n)
         state = (q > self._upper).astype(int) - (q < self._lower).astype(int)
         return state[0] if single else state
 
@@ -307,7 +258,7 @@ class Chain:
         tau : array, shape (n,) or (m, n)
 
         """
-        qd, single = self._joint_input('qd', qd)
+        qd, single = check_joint_array('qd', qd, self.n)
         tau = dynamics.friction(self._dynamics, qd)
         return tau[0] if single else tau
 

@@ -109,6 +109,58 @@ class DHTable:
         return link_poses(theta, d, [self._a_list[j] for j in joints],
                           [self._alpha_list[j] for j in joints], self.mdh)
 
+    def frame_poses(self, q, T_world_base, base_rows):
+        """
+        Return the poses of frames 0 to n in the world for joint values of shape (m, n).
+
+        ``base_rows`` is ``T_world_base[:3].tolist()``, for the float path that one
+        configuration takes (Python floats beat numpy's per-call overhead there).
+
+        Returns
+        -------
+        T_world_frames : array, shape (m, n+1, 4, 4)
+            [base, base A1, ..., base A1...An].
+
+        """
+        n = len(self.a)
+        if q.shape[0] == 1:
+            flat = self.chain_poses(q[0].tolist(), base_rows)
+            return np.fromiter(flat, float, len(flat)).reshape(1, n + 1, 4, 4)
+        A = self.transforms(q)
+        T = np.empty((q.shape[0], n + 1, 4, 4))
+        T[:, 0] = T_world_base
+        for i in range(n):
+            np.matmul(T[:, i], A[:, i], out=T[:, i + 1])
+        return T
+
+    def jacobians(self, T_world_frames, T_last_tool):
+        """
+        Return the geometric Jacobians [v; w] of the tool point in the world, and its pose.
+
+        Parameters
+        ----------
+        T_world_frames : array, shape (m, n+1, 4, 4)
+            From :meth:`frame_poses`.
+        T_last_tool : array, shape (4, 4)
+            The tool in the last link frame.
+
+        Returns
+        -------
+        J : array, shape (m, 6, n)
+            Linear (m/s) then angular (rad/s) velocity per unit joint rate.
+        T_world_tool : array, shape (m, 4, 4)
+
+        """
+        T = T_world_frames
+        T_world_tool = T[:, -1] @ T_last_tool
+        axes_frames = T[:, 1:] if self.mdh else T[:, :-1]
+        z = axes_frames[..., :3, 2]
+        lever = T_world_tool[:, None, :3, 3] - axes_frames[..., :3, 3]
+        prismatic, sign = self.prismatic[:, None], self.sign[:, None]
+        linear = np.where(prismatic, z, np.cross(z, lever)) * sign
+        angular = np.where(prismatic, 0.0, z) * sign
+        return np.concatenate([linear, angular], axis=-1).transpose(0, 2, 1), T_world_tool
+
     def chain_poses(self, q, base_rows):
         """
         Return the poses of frames 0 to n for one configuration of floats.

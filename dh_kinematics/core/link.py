@@ -18,9 +18,9 @@ from dh_kinematics.core import bounds
 from dh_kinematics.core import display
 from dh_kinematics.core import legacy_rows
 from dh_kinematics.core.checks import (
-    check_array, check_bool, check_choice, check_coulomb, check_inertia, check_qlim, check_scalar,
-    InvalidFieldError)
+    check_array, check_bool, check_choice, check_scalar, InvalidFieldError)
 from dh_kinematics.core.dh_transforms import dh_transforms, fixed_transforms
+from dh_kinematics.core.link_checks import check_coulomb, check_inertia, check_qlim
 import numpy as np
 
 JOINT_TYPES = ('revolute', 'prismatic')
