@@ -13,7 +13,12 @@
 # limitations under the License.
 
 """
-DH chains for ROS 2: a pure-numpy core with Link and Chain.
+DH chains for ROS 2: the public API of the numpy core.
+
+``Link`` (one joint), ``Chain`` (the arm; model files through ``Chain.from_yaml``,
+``from_params``, ``to_yaml`` and ``to_params``) and ``InvalidFieldError``. The package has
+three layers: :mod:`dh_kinematics.core` (numpy only), :mod:`dh_kinematics.stream` (the node's
+logic without ROS) and :mod:`dh_kinematics.ros` (rclpy).
 
 The names are imported on first use, so that importing a submodule (the executables' entry
 points, which handle signals from their first instruction) costs nothing.
@@ -22,14 +27,13 @@ points, which handle signals from their first instruction) costs nothing.
 import importlib
 
 __all__ = ['Chain', 'InvalidFieldError', 'Link']
-_MODULES = {'Chain': 'dh_kinematics.core.chain', 'InvalidFieldError': 'dh_kinematics.core.checks',
-            'Link': 'dh_kinematics.core.link'}
+_CORE = 'dh_kinematics.core'
 
 
 def __getattr__(name):
-    if name not in _MODULES:
+    if name not in __all__:
         raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
-    return getattr(importlib.import_module(_MODULES[name]), name)
+    return getattr(importlib.import_module(_CORE), name)
 
 
 def __dir__():

@@ -16,15 +16,15 @@
 
 from dh_kinematics.core.link import _FIELDS
 from dh_kinematics.core.params import JOINT_FIELDS, MODEL_FIELDS, SETTINGS
-from dh_kinematics.stream import param_specs as node_params
+from dh_kinematics.stream import param_specs
 from dh_kinematics.stream import startup
 
 
 def test_parameter_names_have_one_owner():
     # The model file (core.params) owns every name; the node's specs follow it in its order.
-    assert tuple(spec.name for spec in node_params.JOINT) == JOINT_FIELDS
-    assert tuple(spec.name for spec in node_params.MODEL) == MODEL_FIELDS
-    specs = {spec.name for spec in node_params.NODE + node_params.SIM_ARM}
+    assert tuple(spec.name for spec in param_specs.JOINT) == JOINT_FIELDS
+    assert tuple(spec.name for spec in param_specs.MODEL) == MODEL_FIELDS
+    specs = {spec.name for spec in param_specs.NODE + param_specs.SIM_ARM}
     assert specs | {'use_sim_time', 'start_type_description_service'} == SETTINGS
     # A joint block's fields are Link's arguments ('type' is 'joint').
     assert _FIELDS == ('joint', 'convention') + JOINT_FIELDS[1:] + ('name',)

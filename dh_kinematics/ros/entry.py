@@ -19,7 +19,7 @@ Either signal ends an executable with code 0 and no traceback, whenever it comes
 standard library is imported here, so the handler is in place before numpy or rclpy load. It
 never raises: an exception raised from a signal handler inside an import (numpy's C
 extensions turn it into an ImportError) or inside rclpy's C++ executor (which aborts) would be
-worse than a short wait. It notes the signal; :func:`ros_main.run` checks for one before it
+worse than a short wait. It notes the signal; :func:`ros.main.run` checks for one before it
 starts rclpy and once rclpy's own handler (which chains to this one) is in place, and that
 handler shuts the context down, which ends the spin loop. A second signal is noted and
 ignored; once ``main`` returns, both signals are ignored, as the interpreter would restore

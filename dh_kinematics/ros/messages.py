@@ -111,7 +111,7 @@ class SerializedMessages:
     Parameters
     ----------
     frame_names : tuple of str
-        From :func:`tf_frames.frame_names`: the parent of joint j's frame is
+        From :func:`stream.frames.frame_names`: the parent of joint j's frame is
         ``frame_names[1 + j]``, its child ``frame_names[2 + j]``.
     joint_names : tuple of str
         The model's joints.
@@ -148,7 +148,7 @@ class SerializedMessages:
         stamp_ns : int
             Stamp in ns.
         poses : sequence of float, length 7 len(joints)
-            Per joint [x, y, z, qx, qy, qz, qw], as :meth:`StreamMath.link_poses` gives.
+            Per joint [x, y, z, qx, qy, qz, qw], as :meth:`StreamMath.finite_poses` gives.
 
         """
         template = self._template(('tf', joints), lambda: cdr.Template(

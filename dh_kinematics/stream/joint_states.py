@@ -102,39 +102,42 @@ class JointStatesFlow:
                       mono_ns)
         self._last_now_ns = now_ns
 
-    def _read(self, data, mono_ns):
-        """Return the message's fields, or None when it was dropped as malformed."""
+    def _decode_other(self, data, mono_ns):
+        """Return the fields of a message that is not plain CDR, or None if it is malformed."""
         try:
-            return self._reader.read(data)
-        except ValueError:  # not plain CDR: let the middleware decode it
-            try:
-                return self._decode(data)
-            except ValueError:
-                self.cache.drop('malformed')
-                self.warn('malformed', 'dropped a joint_states message: malformed '
-                          '(undecodable bytes)', mono_ns)
-                return None
+            return self._decode(data)
+        except ValueError:
+            self.cache.drop('malformed')
+            self.warn('malformed', 'dropped a joint_states message: malformed '
+                      '(undecodable bytes)', mono_ns)
+            return None
 
     def handle(self, data, now_ns, mono_ns):
         """
-        Take one serialized JointState; return the :data:`Outcome`.
+        Take one serialized JointState; return ``(tf, friction, diagnostics)`` (see Outcome).
 
         ``now_ns`` is the node's clock (0 under sim time before /clock starts), ``mono_ns`` a
         monotonic one, both in ns.
         """
-        self._clock(now_ns, mono_ns)
+        if now_ns < self._last_now_ns:
+            self._clock(now_ns, mono_ns)
+        self._last_now_ns = now_ns
         if now_ns == 0:  # sim time, and no /clock yet: nothing to judge stamps by
             if not self.cache.counts['no_clock']:  # said once
                 self._warn('joint_states: dropped (no_clock) until /clock starts, as '
                            'use_sim_time is true; they are counted in the diagnostics')
             self.cache.drop('no_clock')
             return NOTHING
-        fields = self._read(data, mono_ns)
-        if fields is None:
-            return NOTHING
+        try:
+            fields = self._reader.read(data)
+        except ValueError:  # not plain CDR: let the middleware decode it
+            fields = self._decode_other(data, mono_ns)
+            if fields is None:
+                return NOTHING
         stamp_ns, names, positions, velocities = fields
         update = self.cache.update(names, positions, velocities, stamp_ns, now_ns)
-        self._report(update, names, mono_ns)
+        if update.dropped or update.notes or update.new_unknown:
+            self._report(update, names, mono_ns)
         notes, joints, moving = update.notes, update.positions, update.velocities
         tf = friction = None
         q = update.q
@@ -150,8 +153,7 @@ class JointStatesFlow:
                 notes = self._non_finite_result((), (), notes, mono_ns)
             if moving:
                 friction = (moving, update.stamp_ns, torques)
-        due = self.limits.after_message(joints, q, notes, now_ns, mono_ns)
-        return Outcome(tf, friction, due)
+        return tf, friction, self.limits.after_message(joints, q, notes, now_ns, mono_ns)
 
     def _report(self, update, names, mono_ns):
         """Warn about what the cache dropped or ignored; name each unknown joint once."""

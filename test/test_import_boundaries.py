@@ -1,0 +1,119 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The layers' import boundaries: what core/, stream/ and ros/ may import.
+
+- ``core/``: numpy, PyYAML, the standard library and ``dh_kinematics.core`` only;
+- ``stream/``: the same and ``dh_kinematics.stream``: never rclpy, a message package or ros/;
+- ``ros/``: anything; the only layer that speaks ROS.
+
+Every import statement is checked, at module level and inside functions, and a fresh
+interpreter that uses the core and runs the stream logic must load nothing else.
+"""
+
+import ast
+import os
+import subprocess
+import sys
+
+from conftest import PACKAGE
+import pytest
+
+SOURCE = PACKAGE / 'dh_kinematics'
+THIRD_PARTY = {'numpy', 'yaml'}
+ALLOWED = {
+    'core': THIRD_PARTY | {'dh_kinematics.core'},
+    'stream': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.stream'},
+    '': {'importlib'},  # the package's own __init__: names imported on first use
+}
+
+
+def _imports(path):
+    """Yield (line, module) for every import in a file; relative imports count as foreign."""
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            yield node.lineno, ('.' * node.level) + (node.module or '')
+
+
+def _allowed(module, allowed):
+    if module.split('.')[0] in sys.stdlib_module_names:
+        return True
+    return any(module == name or module.startswith(name + '.') for name in allowed)
+
+
+def _layer_files(layer):
+    if layer:
+        return sorted((SOURCE / layer).glob('*.py'))
+    return [SOURCE / '__init__.py']
+
+
+def test_the_layers_are_the_package():
+    assert sorted(path.name for path in SOURCE.iterdir()
+                  if path.suffix == '.py' or (path / '__init__.py').exists()) == [
+        '__init__.py', 'core', 'ros', 'stream']
+
+
+@pytest.mark.parametrize('layer', sorted(ALLOWED))
+def test_a_layer_imports_only_what_it_may(layer):
+    foreign = [f'{path.relative_to(PACKAGE)}:{line}: {module}'
+               for path in _layer_files(layer) for line, module in _imports(path)
+               if not _allowed(module, ALLOWED[layer])]
+    assert not foreign, '\n'.join(foreign)
+
+
+def test_the_boundary_check_catches_a_foreign_import(tmp_path):
+    module = tmp_path / 'bad.py'
+    module.write_text('def f():\n    from rclpy.node import Node\n    import sensor_msgs.msg\n')
+    assert [m for _, m in _imports(module) if not _allowed(m, ALLOWED['stream'])] == [
+        'rclpy.node', 'sensor_msgs.msg']
+
+
+def test_no_module_is_over_about_300_lines():
+    long = {str(path.relative_to(PACKAGE)): n for path in sorted(SOURCE.rglob('*.py'))
+            if (n := len(path.read_text().splitlines())) > 320}
+    assert not long, long
+
+
+CHECK = """
+import sys
+before = set(sys.modules)
+from dh_kinematics import Chain, Link
+chain = Chain([Link(a=0.3, m=1.0, name='a'), Link(joint='pri', convention='stand', name='b')])
+chain.rne([0.1, 0.2], [0.3, 0.4], [0.5, 0.6]); chain.jacob0([[0.1, 0.2]]); str(chain)
+core = {name.split('.')[0] for name in set(sys.modules) - before}
+import pkgutil, importlib, dh_kinematics.stream
+for module in pkgutil.iter_modules(dh_kinematics.stream.__path__):
+    importlib.import_module('dh_kinematics.stream.' + module.name)
+from dh_kinematics.stream.joint_states import JointStatesFlow
+flow = JointStatesFlow(chain.joint_names, None, print, 0)
+flow.configure(chain, {'future_stamp_tolerance': 1.0, 'diagnostics.warn_margin': 0.05,
+                       'diagnostics.hysteresis': 0.01, 'diagnostics.stale_timeout': 1.0,
+                       'diagnostics.period': 1.0})
+flow.tick(1, 1); flow.statuses(1, 1)
+stream = {name.split('.')[0] for name in set(sys.modules) - before}
+print(sorted(core - set(sys.stdlib_module_names) - {'numpy', 'dh_kinematics'}))
+print(sorted(stream - set(sys.stdlib_module_names) - {'numpy', 'yaml', 'dh_kinematics'}))
+"""
+
+
+def test_the_core_and_the_stream_logic_load_no_ros():
+    # The core needs numpy alone (no YAML until a file is read); the stream logic adds none.
+    env = dict(os.environ, PYTHONPATH=str(PACKAGE), PYTHONNOUSERSITE='1')
+    result = subprocess.run([sys.executable, '-c', CHECK], env=env, capture_output=True,
+                            text=True, timeout=60, check=True)
+    assert result.stdout.split('\n')[:2] == ['[]', '[]'], result.stdout + result.stderr
