@@ -1,0 +1,173 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The node's logic without ROS: a message's path (JointStatesFlow) and parameter checks."""
+
+import math
+import struct
+
+from dh_kinematics import Chain, Link
+from dh_kinematics.stream import node_parameters
+from dh_kinematics.stream.joint_states import JointStatesFlow, LOG_EVERY_S
+from dh_kinematics.stream.limit_tasks import MessageRate
+from dh_kinematics.stream.param_specs import NODE
+import numpy as np
+import pytest
+
+SECOND = 1_000_000_000
+CHAIN = Chain([Link(a=0.3, qlim=(-1.0, 1.0), G=100.0, B=0.01, Tc=0.1, name='a'),
+               Link(joint='prismatic', alpha=0.5, qlim=(0.0, 0.5), name='b')])
+SETTINGS = {spec.name: spec.default for spec in NODE}
+
+
+def _cdr(stamp_ns, names, positions, velocities=()):
+    """Serialize a sensor_msgs/JointState as plain little-endian CDR."""
+    out = bytearray()
+
+    def u32(value):
+        out.extend(bytes(-len(out) % 4))
+        out.extend(struct.pack('<I', value))
+
+    def string(text):
+        data = text.encode() + b'\0'
+        u32(len(data))
+        out.extend(data)
+
+    def doubles(values):
+        u32(len(values))
+        if values:
+            out.extend(bytes(-len(out) % 8))
+            out.extend(struct.pack(f'<{len(values)}d', *values))
+
+    out.extend(struct.pack('<iI', *divmod(stamp_ns, SECOND)))
+    string('')
+    u32(len(names))
+    for name in names:
+        string(name)
+    doubles(positions)
+    doubles(velocities)
+    doubles(())
+    return b'\x00\x01\x00\x00' + bytes(out)
+
+
+class Flow:
+    """A flow on CHAIN whose warnings are kept; other encodings decode from a dict."""
+
+    def __init__(self):
+        self.warnings, self.other = [], {}
+        self.flow = JointStatesFlow(CHAIN.joint_names, self._decode, self.warnings.append, 0)
+        self.flow.configure(CHAIN, SETTINGS)
+
+    def _decode(self, data):
+        if data not in self.other:
+            raise ValueError('undecodable')
+        return self.other[data]
+
+
+def test_a_message_becomes_its_frames_friction_and_levels():
+    flow = Flow()
+    q, qd = [0.2, 0.1], [0.5, -0.3]
+    tf, friction, due = flow.flow.handle(_cdr(5 * SECOND, ['a', 'b'], q, qd), 6 * SECOND, 1)
+    joints, stamp_ns, poses = tf
+    assert joints == (0, 1) and stamp_ns == 5 * SECOND
+    np.testing.assert_allclose(np.reshape(poses, (2, 7)), CHAIN.link_poses(q), atol=1e-15)
+    assert friction[0] == (0, 1) and friction[2] == CHAIN.friction(qd).tolist()
+    assert due  # the first levels are published at once
+    assert flow.flow.cache.received == 1 and not flow.warnings
+
+
+def test_what_cannot_be_used_is_dropped_counted_and_warned_about_once():
+    flow = Flow()
+    assert flow.flow.handle(b'junk', 0, 1) == (None, None, False)  # sim time, no /clock
+    assert flow.flow.handle(b'junk', 0, 2) == (None, None, False)
+    for k in range(3):
+        assert flow.flow.handle(b'junk', SECOND, 3 + k) == (None, None, False)
+    counts = flow.flow.cache.counts
+    assert counts['no_clock'] == 2 and counts['malformed'] == 3
+    assert flow.flow.cache.received == 5
+    assert len(flow.warnings) == 2, flow.warnings  # no_clock once; malformed once per 5 s
+    assert 'malformed (undecodable bytes)' in flow.warnings[1]
+    flow.flow.handle(b'junk', SECOND, int(LOG_EVERY_S * SECOND) + 3)
+    assert len(flow.warnings) == 3
+
+
+def test_other_encodings_use_the_decoder_and_a_clock_jump_restarts_the_stamps():
+    flow = Flow()
+    flow.other[b'xcdr2'] = (2 * SECOND, ['b'], [0.4], [])
+    tf, friction, _ = flow.flow.handle(b'xcdr2', 3 * SECOND, 1)
+    assert tf[0] == (1,) and friction is None
+    old = _cdr(SECOND, ['b'], [0.3])
+    assert flow.flow.handle(old, 3 * SECOND, 2)[0] is None  # older than the last stamp
+    assert flow.flow.handle(old, 2 * SECOND, 3)[0][0] == (1,)  # the clock went back
+    assert 'the clock jumped back' in flow.warnings[-1]
+
+
+def test_a_torque_that_overflows_is_left_out_and_counted():
+    flow = Flow()
+    data = _cdr(SECOND, ['a', 'b'], [0.1, 0.2], [1e308, 0.5])  # 100 * 0.01 * 100 * 1e308
+    tf, friction, _ = flow.flow.handle(data, SECOND, 1)
+    assert tf[0] == (0, 1) and friction[0] == (1,)
+    assert flow.flow.cache.counts['non_finite_result'] == 1
+    assert 'overflowed' in flow.warnings[-1]
+
+
+def test_the_message_rate_is_measured_over_the_window():
+    rate = MessageRate(start_ns=0)
+    assert rate.rate(100, SECOND // 4, SECOND // 2) == 0.0  # the window has not passed
+    assert rate.rate(500, SECOND, SECOND // 2) == 500.0
+    assert rate.rate(600, SECOND + 1, SECOND // 2) == 500.0  # kept until the next window
+
+
+GIVEN = {'convention': 'standard', 'joints': ['a', 'b'], 'a.type': 'revolute', 'a.a': 1,
+         'a.alpha': 0.0, 'a.d': 0.0, 'b.type': 'prismatic', 'b.a': 0.0, 'b.alpha': 0.0,
+         'b.theta': 0.0, 'b.qlim': [0, 1], 'diagnostics.period': 2}
+
+
+def test_start_up_gives_every_parameter_a_value_of_its_declared_type():
+    parameters = node_parameters.checked(GIVEN, NODE)
+    values = parameters.values
+    assert values['a.a'] == 1.0 and isinstance(values['a.a'], float)  # integers taken as reals
+    assert values['b.qlim'] == [0.0, 1.0] and values['a.qlim'] == [-math.inf, math.inf]
+    assert values['a.G'] == 1.0 and values['frame_prefix'] == ''  # the core's and node's defaults
+    assert parameters.settings['diagnostics.period'] == 2.0
+    assert set(values) == set(parameters.specs)
+    with pytest.raises(node_parameters.NoModelError):
+        node_parameters.checked({'frame_prefix': 'x/'}, NODE, '/arm')
+
+
+@pytest.mark.parametrize('changes, reason', [
+    ({'a.typo': 1.0}, 'a.typo: no such parameter'),
+    ({'a.a': None}, 'a.a: cannot be unset; give a value'),
+    ({'a.a': 'long'}, "a.a: must be a real number, got 'long'"),
+    ({'diagnostics.period': 0.001}, 'diagnostics.period: must be within [0.02, 60], got 0.001'),
+    ({'joints': ['a']}, 'joints: the joint set is fixed at start-up'),
+    ({'b.type': 'revolute'}, 'b.type: a joint type is fixed at start-up'),
+    ({'a.alpha': 90.0}, 'a.alpha: must be within +-2 pi'),
+    ({'a.a': 0.5, 'b.qlim': [1.0, 0.0]}, 'b.qlim'),
+])
+def test_a_change_is_refused_as_a_whole_naming_the_parameter(changes, reason):
+    parameters = node_parameters.checked(GIVEN, NODE)
+    with pytest.raises(ValueError) as error:
+        node_parameters.changed(parameters, changes)
+    assert str(error.value).startswith(reason), error.value
+
+
+def test_a_change_returns_the_new_parameters_and_what_changed():
+    parameters = node_parameters.checked(GIVEN, NODE)
+    same, new = node_parameters.changed(parameters, {'a.a': 1, 'joints': ['a', 'b']})
+    assert same is parameters and new == {}  # a reload is no change
+    changed, new = node_parameters.changed(parameters, {'a.a': 2, 'diagnostics.period': 3.0})
+    assert new == {'a.a': 2.0, 'diagnostics.period': 3.0}
+    assert changed.chain.links[0].a == 2.0 and changed.settings['diagnostics.period'] == 3.0
+    assert parameters.chain.links[0].a == 1.0  # the old record is untouched
