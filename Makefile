@@ -32,9 +32,11 @@ all: test
 # The venv: test tools, ROS 2 wheels of $(DISTRO), tf2_msgs built from its interface definition
 # (PyPI has no wheel for it), and this package installed in editable mode (console scripts on
 # PATH).
-$(STAMP): requirements/test.txt $(ROS_REQUIREMENTS) tools/build_tf2_msgs.py setup.py
+$(STAMP): requirements/test.txt requirements/test-nodeps.txt $(ROS_REQUIREMENTS) \
+		tools/build_tf2_msgs.py setup.py
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install $(PIP_FLAGS) -r requirements/test.txt -r $(ROS_REQUIREMENTS)
+	$(VPY) -m pip install $(PIP_FLAGS) --no-deps -r requirements/test-nodeps.txt
 	$(VPY) tools/build_tf2_msgs.py
 	$(VPY) -m pip install $(PIP_FLAGS) --no-deps --no-build-isolation -e .
 	@touch $@

@@ -23,6 +23,7 @@ rad and m for joints, N m and N for torques and forces.
 from dh_kinematics.core import display
 from dh_kinematics.core import dynamics
 from dh_kinematics.core import params as model_file
+from dh_kinematics.core import urdf
 from dh_kinematics.core.checks import (
     check_array, check_joint_array, check_names, check_transform, InvalidFieldError)
 from dh_kinematics.core.dh_table import DHTable
@@ -143,6 +144,10 @@ class Chain:
     def to_yaml(self, path=None):
         """Return the model as a parameter file (text, ``/**``); write it to ``path`` if given."""
         return model_file.to_yaml(self, path)
+
+    def to_urdf(self, prefix=''):
+        """Return the model's URDF (text): a link per TF frame, ``prefix`` as frame_prefix."""
+        return urdf.to_urdf(self, prefix)
 
     # Kinematics -------------------------------------------------------------------------
 

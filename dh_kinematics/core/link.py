@@ -20,7 +20,8 @@ from dh_kinematics.core import legacy_rows
 from dh_kinematics.core.checks import (
     check_array, check_bool, check_choice, check_scalar, InvalidFieldError)
 from dh_kinematics.core.dh_transforms import dh_transforms, fixed_transforms
-from dh_kinematics.core.link_checks import check_coulomb, check_inertia, check_qlim
+from dh_kinematics.core.link_checks import (
+    check_coulomb, check_inertia, check_optional_limit, check_qlim)
 import numpy as np
 
 JOINT_TYPES = ('revolute', 'prismatic')
@@ -29,7 +30,7 @@ CONVENTIONS = ('standard', 'modified')
 # Link's arguments; a model file's joint block has the same fields (core.params.JOINT_FIELDS),
 # with 'type' for 'joint', and the convention and name from outside the block.
 _FIELDS = ('joint', 'convention', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim', 'm', 'r',
-           'I', 'Jm', 'G', 'B', 'Tc', 'name')
+           'I', 'Jm', 'G', 'B', 'Tc', 'effort_limit', 'velocity_limit', 'name')
 
 
 def friction_torque(qd, G, B, tc_pos, tc_neg):
@@ -96,6 +97,11 @@ class Link:
         Viscous friction, motor side, in N m s/rad.
     Tc : float or (float, float)
         Coulomb friction, motor side, in N m: ``T`` (symmetric ``[T, -T]``) or ``[Tc+, Tc-]``.
+    effort_limit : float or None
+        Largest joint torque (N m) or force (N), for the URDF's ``<limit>``; None (or inf) when
+        not known.
+    velocity_limit : float or None
+        Largest joint speed (rad/s or m/s), likewise.
     name : str or None
         Joint name, e.g. as in ``joint_states``.
 
@@ -108,7 +114,8 @@ class Link:
 
     def __init__(self, *, joint='revolute', convention='standard', a=0.0, alpha=0.0, d=0.0,
                  theta=0.0, offset=0.0, flip=False, qlim=None, m=0.0, r=(0.0, 0.0, 0.0),
-                 I=(0.0, 0.0, 0.0), Jm=0.0, G=1.0, B=0.0, Tc=0.0, name=None):  # noqa: E741
+                 I=(0.0, 0.0, 0.0), Jm=0.0, G=1.0, B=0.0, Tc=0.0, effort_limit=None,
+                 velocity_limit=None, name=None):  # noqa: E741
         values = {
             'joint': check_choice('joint', joint, JOINT_TYPES),
             'convention': check_choice('convention', convention, CONVENTIONS),
@@ -119,7 +126,10 @@ class Link:
             'm': check_scalar('m', m, minimum=0.0), 'r': check_array('r', r, [(3,)]),
             'I': check_inertia('I', I), 'Jm': check_scalar('Jm', Jm, minimum=0.0),
             'G': check_scalar('G', G, nonzero=True), 'B': check_scalar('B', B, minimum=0.0),
-            'Tc': check_coulomb('Tc', Tc), 'name': name}
+            'Tc': check_coulomb('Tc', Tc),
+            'effort_limit': check_optional_limit('effort_limit', effort_limit),
+            'velocity_limit': check_optional_limit('velocity_limit', velocity_limit),
+            'name': name}
         if name is not None and (not isinstance(name, str) or not name):
             raise InvalidFieldError('name', name, 'must be a non-empty string or None')
         bounds.check_link(values)

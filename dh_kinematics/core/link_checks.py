@@ -20,6 +20,7 @@ field. SI units: limits in rad or m, inertia in kg m^2, friction in N m.
 """
 
 import math
+import numbers
 
 from dh_kinematics.core.checks import check_array, check_scalar, InvalidFieldError
 import numpy as np
@@ -102,3 +103,24 @@ def check_coulomb(field, value):
         raise InvalidFieldError(
             field, value, 'must be [Tc+, Tc-] with Tc+ >= 0 and Tc- <= 0 (both oppose motion)')
     return (float(positive), float(negative))
+
+
+def check_optional_limit(field, value):
+    """
+    Check an effort (N m, N) or velocity (rad/s, m/s) limit: positive, or None (or inf) for none.
+
+    Returns
+    -------
+    limit : float or None
+
+    """
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise InvalidFieldError(field, value, 'must be a positive number, or none')
+    value = float(value)
+    if value == math.inf:
+        return None
+    if not value > 0.0 or not math.isfinite(value):
+        raise InvalidFieldError(field, value, 'must be a positive number, or none')
+    return value

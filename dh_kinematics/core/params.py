@@ -43,6 +43,8 @@ The layout, under ``ros__parameters`` (lengths in m, angles in rad, SI throughou
       G: -62.6111
       B: 0.00148
       Tc: [0.395, -0.435]          # or one number T for [T, -T]
+      effort_limit: 97.6           # N m or N; omit when not known (URDF <limit> only)
+      velocity_limit: 8.0          # rad/s or m/s; likewise
 
 Nested blocks may also come flattened, as rclpy names them (``joint1.a``, ``base.xyz``).
 Integers are accepted wherever a real number is expected. The settings of the node, sim_arm and
@@ -65,7 +67,7 @@ MODEL_FIELDS = ('robot_name', 'convention', 'joints', 'links', 'world_frame', 'b
                 'tool_frame', 'gravity', 'base.xyz', 'base.rpy', 'tool.xyz', 'tool.rpy')
 """The model's own parameters, as rclpy names them."""
 JOINT_FIELDS = ('type', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim', 'm', 'r', 'I',
-                'Jm', 'G', 'B', 'Tc')
+                'Jm', 'G', 'B', 'Tc', 'effort_limit', 'velocity_limit')
 """The fields of a joint block (``<joint>.<field>``); each is the Link argument of that name,
 except ``type``, which is Link's ``joint``."""
 NODE_SETTINGS = ('frame_prefix', 'diagnostics.warn_margin', 'diagnostics.stale_timeout',
@@ -263,5 +265,8 @@ def _params(chain):
         block.update(m=link.m, r=link.r.tolist(),
                      I=[I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[1, 2], I[0, 2]],
                      Jm=link.Jm, G=link.G, B=link.B, Tc=list(link.Tc))
+        for field in ('effort_limit', 'velocity_limit'):
+            if getattr(link, field) is not None:
+                block[field] = getattr(link, field)
         params[name] = block
     return params

@@ -33,6 +33,8 @@ from dh_kinematics.stream.param_specs import joint_specs, MODEL
 
 NO_LIMITS = [-math.inf, math.inf]
 """The declared ``qlim`` of a joint without limits."""
+_NONE = {'qlim': NO_LIMITS, 'effort_limit': math.inf, 'velocity_limit': math.inf}
+# The declared values that stand for "none": no joint limits, no known effort or velocity limit.
 _WORDS = {'string': 'a string', 'string_array': 'a list of strings', 'double': 'a real number',
           'double_array': 'a list of real numbers', 'bool': 'true or false'}
 _KINDS = {
@@ -99,7 +101,9 @@ def _model_values(chain, given):
     values = {}
     for spec in specs:
         value = given.get(spec.name, defaults.get(spec.name))
-        values[spec.name] = NO_LIMITS if value is None and spec.name.endswith('.qlim') else value
+        if value is None:
+            value = _NONE.get(spec.name.rpartition('.')[2])
+        values[spec.name] = value
     return {spec.name: check_value(spec, values[spec.name]) for spec in specs}, specs
 
 

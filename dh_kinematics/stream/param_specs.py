@@ -74,6 +74,10 @@ _JOINT = (
                   minimum=0.0, maximum=HUGE),
     ParameterSpec('Tc', 'dynamic', 'Coulomb friction, motor side, N m: T for [T, -T], or '
                   '[Tc+, Tc-] (default 0).'),
+    ParameterSpec('effort_limit', 'double', 'Largest joint torque or force, N m or N, for the '
+                  'URDF; .inf when not known.'),
+    ParameterSpec('velocity_limit', 'double', 'Largest joint speed, rad/s or m/s, for the URDF; '
+                  '.inf when not known.'),
 )
 
 

@@ -1,0 +1,200 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+A URDF of a chain: every frame the node publishes is a link, and every pose matches its TF.
+
+Modified DH links map onto one URDF joint each: ``A = [Tx(a) Rx(alpha) Rz(offset) Tz(d)] Rz(q)``
+(revolute; ``[Tx(a) Rx(alpha) Rz(theta) Tz(offset)] Tz(q)`` prismatic), the bracket being the
+joint's origin. A standard DH link turns about its parent's z, off which its own origin sits
+when ``a`` or ``alpha`` is not 0; it then gets an *axis frame* ``<link>_axis`` at
+``Rz(theta) Tz(d)`` (moving joint, axis +-z) with the link frame fixed on it at
+``Tx(a) Rx(alpha)``. The node publishes the axis frames on TF too, as children of the link's
+parent frame, so that RViz finds a transform for every URDF link.
+
+What the URDF holds, in SI units:
+
+- ``<limit>`` from ``qlim`` (a revolute joint without one is ``continuous``; a prismatic one
+  gets +-1000 m), with ``effort_limit`` and ``velocity_limit``, or DEFAULT_EFFORT and
+  DEFAULT_VELOCITY where they are not known;
+- ``<inertial>`` from ``m``, ``r`` and ``I`` on the link frame, where the toolbox defines them;
+- ``<dynamics>``: ``damping = B G^2`` and ``friction = |G| (Tc+ - Tc-) / 2``, link side. URDF
+  has no asymmetric Coulomb friction (the mean is written) and no motor inertia (left out);
+- ``<visual>`` and ``<collision>``: a cylinder along each joint axis and one along each
+  link's ``a`` and ``d``, sized from the arm's reach.
+
+Link names are the TF frame names: ``prefix`` is put before every name but the world frame's,
+as the node does with ``frame_prefix``.
+"""
+
+import math
+from xml.sax.saxutils import quoteattr
+
+from dh_kinematics.core import bounds
+from dh_kinematics.core.rotations import matrix_to_rpy
+import numpy as np
+
+DEFAULT_EFFORT = 1000.0
+"""The URDF effort limit (N m or N) of a joint whose ``effort_limit`` is not known."""
+DEFAULT_VELOCITY = 1.0
+"""The URDF velocity limit (rad/s or m/s) of a joint whose ``velocity_limit`` is not known."""
+AXIS_SUFFIX = '_axis'
+
+
+def has_axis_frame(link):
+    """Tell whether a link needs an axis frame: standard DH with ``a`` or ``alpha`` not 0."""
+    return not link.mdh and (link.a != 0.0 or link.alpha != 0.0)
+
+
+def axis_frame_names(chain, prefix=''):
+    """Return, per joint, the name of its axis frame (prefixed), or None where it has none."""
+    return tuple(prefix + name + AXIS_SUFFIX if has_axis_frame(link) else None
+                 for link, name in zip(chain.links, chain.link_frames))
+
+
+def _number(value):
+    return repr(float(value))
+
+
+def _origin(T):
+    xyz = ' '.join(_number(v) for v in T[:3, 3])
+    rpy = ' '.join(_number(v) for v in matrix_to_rpy(T[:3, :3]))
+    return f'<origin xyz="{xyz}" rpy="{rpy}"/>'
+
+
+def _rz(angle):
+    T = np.eye(4)
+    c, s = math.cos(angle), math.sin(angle)
+    T[:2, :2] = [[c, -s], [s, c]]
+    return T
+
+
+def _tz(d):
+    T = np.eye(4)
+    T[2, 3] = d
+    return T
+
+
+def _tx_rx(a, alpha):
+    T = np.eye(4)
+    c, s = math.cos(alpha), math.sin(alpha)
+    T[0, 3] = a
+    T[1:3, 1:3] = [[c, -s], [s, c]]
+    return T
+
+
+def _cylinder(radius, start, end):
+    """Return a cylinder from ``start`` to ``end`` (on one axis of the frame), or ''."""
+    start, end = np.asarray(start, float), np.asarray(end, float)
+    length = float(np.linalg.norm(end - start))
+    if length < 1e-9:
+        return ''
+    T = np.eye(4)
+    T[:3, 3] = (start + end) / 2.0
+    if abs(end[2] - start[2]) < length * (1.0 - 1e-12):  # along x: turn z onto x
+        T[:3, :3] = [[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]]
+    geometry = (f'{_origin(T)}<geometry><cylinder radius="{_number(radius)}" '
+                f'length="{_number(length)}"/></geometry>')
+    return f'<visual>{geometry}</visual><collision>{geometry}</collision>'
+
+
+def _inertial(link):
+    if link.m == 0.0 and not link.I.any():
+        return ''
+    I = link.I  # noqa: E741
+    xyz = ' '.join(_number(v) for v in link.r)
+    return (f'<inertial><origin xyz="{xyz}" rpy="0.0 0.0 0.0"/>'
+            f'<mass value="{_number(link.m)}"/><inertia ixx="{_number(I[0, 0])}" '
+            f'ixy="{_number(I[0, 1])}" ixz="{_number(I[0, 2])}" iyy="{_number(I[1, 1])}" '
+            f'iyz="{_number(I[1, 2])}" izz="{_number(I[2, 2])}"/></inertial>')
+
+
+def _limit(link):
+    effort = DEFAULT_EFFORT if link.effort_limit is None else link.effort_limit
+    velocity = DEFAULT_VELOCITY if link.velocity_limit is None else link.velocity_limit
+    if link.qlim is not None:
+        lower, upper = link.qlim
+    elif link.isprismatic():
+        lower, upper = -bounds.LENGTH_MAX, bounds.LENGTH_MAX
+    else:
+        return 'continuous', f'<limit effort="{_number(effort)}" velocity="{_number(velocity)}"/>'
+    lower, upper = max(lower, -bounds.LIMIT_MAX), min(upper, bounds.LIMIT_MAX)
+    return link.joint, (f'<limit lower="{_number(lower)}" upper="{_number(upper)}" '
+                        f'effort="{_number(effort)}" velocity="{_number(velocity)}"/>')
+
+
+def _moving_joint(name, link, parent, child, origin):
+    kind, limit = _limit(link)
+    gain = abs(link.G)
+    friction = gain * (link.Tc[0] - link.Tc[1]) / 2.0
+    return (f'<joint name={quoteattr(name)} type="{kind}"><parent link={quoteattr(parent)}/>'
+            f'<child link={quoteattr(child)}/>{_origin(origin)}'
+            f'<axis xyz="0.0 0.0 {"-1.0" if link.flip else "1.0"}"/>{limit}'
+            f'<dynamics damping="{_number(link.B * gain ** 2)}" friction="{_number(friction)}"/>'
+            '</joint>')
+
+
+def _fixed_joint(parent, child, origin):
+    return (f'<joint name={quoteattr(parent + "_to_" + child)} type="fixed">'
+            f'<parent link={quoteattr(parent)}/><child link={quoteattr(child)}/>'
+            f'{_origin(origin)}</joint>')
+
+
+def to_urdf(chain, prefix=''):
+    """
+    Return the URDF of ``chain`` (text); see the module docstring for what it holds.
+
+    Parameters
+    ----------
+    chain : Chain
+        The model.
+    prefix : str
+        Put before every link name but the world frame's (the node's ``frame_prefix``).
+
+    """
+    names = [chain.world_frame] + [prefix + name for name in (
+        (chain.base_frame,) + chain.link_frames + (chain.tool_frame,))]
+    axes = axis_frame_names(chain, prefix)
+    reach = sum(abs(link.a) + abs(link.d) for link in chain.links)
+    radius = max(0.005, 0.025 * max(reach, 0.1))
+    geometry = {name: [] for name in names + [axis for axis in axes if axis]}
+    joints = [_fixed_joint(names[0], names[1], chain.base)]
+    for j, (link, joint) in enumerate(zip(chain.links, chain.joint_names)):
+        parent, child = names[1 + j], names[2 + j]
+        revolute = link.isrevolute()
+        if link.mdh:
+            origin = _tx_rx(link.a, link.alpha) @ (
+                _rz(link.offset) @ _tz(link.d) if revolute else _rz(link.theta) @ _tz(link.offset))
+            joints.append(_moving_joint(joint, link, parent, child, origin))
+            geometry[parent].append(_cylinder(radius, (0, 0, 0), (link.a, 0, 0)))
+            moving = child
+        else:
+            origin = _rz(link.offset) @ _tz(link.d) if revolute else (
+                _rz(link.theta) @ _tz(link.offset))
+            moving = axes[j] or child
+            joints.append(_moving_joint(joint, link, parent, moving, origin))
+            if axes[j]:
+                joints.append(_fixed_joint(moving, child, _tx_rx(link.a, link.alpha)))
+            geometry[moving].append(_cylinder(radius, (0, 0, 0), (link.a, 0, 0)))
+        if revolute:
+            geometry[moving].append(_cylinder(radius, (0, 0, -link.d), (0, 0, 0)))
+        geometry[moving].append(_cylinder(1.3 * radius, (0, 0, -1.5 * radius),
+                                          (0, 0, 1.5 * radius)))
+    joints.append(_fixed_joint(names[-2], names[-1], chain.tool))
+    inertial = {names[2 + j]: _inertial(link) for j, link in enumerate(chain.links)}
+    links = [f'<link name={quoteattr(name)}>{inertial.get(name, "")}{"".join(parts)}</link>'
+             for name, parts in geometry.items()]
+    robot = quoteattr(chain.name or 'arm')
+    return ('<?xml version="1.0"?>\n'
+            f'<robot name={robot}>\n  ' + '\n  '.join(links + joints) + '\n</robot>\n')

@@ -1,0 +1,220 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The generated URDF against independent engines: pinocchio, yourdfpy and urdfdom's check_urdf.
+
+For every shipped model and 200 random DH and MDH arms (seeded; prismatic and flipped joints,
+offsets, limits or none), the URDF must parse, every frame the node publishes must be a URDF
+link whose pose equals ours at random configurations, and pinocchio's gravity torques and
+inverse dynamics must equal our rne without motor inertia and friction.
+"""
+
+import io
+import math
+import os
+import pathlib
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+
+from conftest import CONFIG_FILES, PACKAGE
+from dh_kinematics import Chain, Link
+from dh_kinematics.core import urdf
+import numpy as np
+import pytest
+
+pin = pytest.importorskip('pinocchio')
+yourdfpy = pytest.importorskip('yourdfpy')
+
+RANDOM_ARMS = 200
+
+
+def _random_arm(rng):
+    convention = 'modified' if rng.random() < 0.5 else 'standard'
+    links = []
+    for j in range(int(rng.integers(1, 8))):
+        prismatic = rng.random() < 0.25
+        lower = rng.uniform(-3.0, 0.0)
+        qlim = (lower, lower + rng.uniform(0.1, 3.0)) if rng.random() < 0.7 else None
+        mass = rng.uniform(0.1, 5.0) if rng.random() < 0.9 else 0.0
+        diagonal = rng.uniform(0.01, 0.2, 3)
+        links.append(Link(
+            joint='prismatic' if prismatic else 'revolute', convention=convention,
+            a=rng.uniform(-0.5, 0.5) if rng.random() < 0.7 else 0.0,
+            alpha=rng.choice([0.0, math.pi / 2, -math.pi / 2, rng.uniform(-3.0, 3.0)]),
+            d=0.0 if prismatic else rng.uniform(-0.5, 0.5),
+            theta=rng.uniform(-3.0, 3.0) if prismatic else 0.0,
+            offset=rng.uniform(-1.0, 1.0) if rng.random() < 0.5 else 0.0,
+            flip=bool(rng.random() < 0.3), qlim=qlim, m=mass, r=rng.uniform(-0.2, 0.2, 3),
+            I=list(diagonal) + list(rng.uniform(-0.2, 0.2, 3) * diagonal.min()),
+            Jm=rng.uniform(0.0, 1e-3), G=rng.uniform(1.0, 100.0) * rng.choice([-1, 1]),
+            B=rng.uniform(0.0, 1e-3), Tc=(rng.uniform(0.0, 0.5), -rng.uniform(0.0, 0.5)),
+            name=f'joint{j + 1}'))
+    base, tool = np.eye(4), np.eye(4)
+    base[:3, 3], tool[:3, 3] = rng.uniform(-1.0, 1.0, 3), rng.uniform(-0.2, 0.2, 3)
+    base[:3, :3] = _rotation(rng)
+    tool[:3, :3] = _rotation(rng)
+    return Chain(links, base=base, tool=tool, gravity=rng.uniform(-10.0, 10.0, 3),
+                 name='random')
+
+
+def _rotation(rng):
+    q, r = np.linalg.qr(rng.normal(size=(3, 3)))
+    q = q * np.sign(np.diag(r))
+    return q if np.linalg.det(q) > 0 else -q
+
+
+CHAINS = [(name, Chain.from_yaml(PACKAGE / 'config' / path))
+          for name, path in sorted(CONFIG_FILES.items())]
+RNG = np.random.default_rng(13)
+CHAINS += [(f'random{k}', _random_arm(RNG)) for k in range(RANDOM_ARMS)]
+
+
+def _rigid(chain):
+    """Return the chain without motor inertia and friction: what a URDF holds of it."""
+    return Chain([link.replace(Jm=0.0, B=0.0, Tc=0.0) for link in chain.links],
+                 base=chain.base, tool=chain.tool, gravity=chain.gravity)
+
+
+def _expected_poses(chain, q, prefix=''):
+    """World pose of every frame the node publishes, axis frames included, by our chain."""
+    T = chain.fkine_all(q)
+    names = [chain.world_frame] + [prefix + name for name in (
+        (chain.base_frame,) + chain.link_frames + (chain.tool_frame,))]
+    poses = dict(zip(names[1:-1], T))
+    poses[names[0]], poses[names[-1]] = np.eye(4), chain.fkine(q)
+    theta = q * [-1.0 if link.flip else 1.0 for link in chain.links] + [
+        link.offset for link in chain.links]
+    for j, (link, axis) in enumerate(zip(chain.links, urdf.axis_frame_names(chain, prefix))):
+        if axis:
+            t, d = (theta[j], link.d) if link.isrevolute() else (link.theta, theta[j])
+            Rz = np.eye(4)
+            Rz[:2, :2] = [[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]]
+            Rz[2, 3] = d
+            poses[axis] = T[j] @ Rz
+    return poses
+
+
+def _pin_q(model, chain, q):
+    """Return the configuration for pinocchio: continuous joints take (cos, sin)."""
+    q_pin = pin.neutral(model)
+    for j, name in enumerate(chain.joint_names):
+        joint = model.joints[model.getJointId(name)]
+        if joint.nq == 2:
+            q_pin[joint.idx_q:joint.idx_q + 2] = math.cos(q[j]), math.sin(q[j])
+        else:
+            q_pin[joint.idx_q] = q[j]
+    return q_pin
+
+
+@pytest.mark.parametrize('name, chain', CHAINS, ids=[name for name, _ in CHAINS])
+def test_pinocchio_agrees_on_every_frame_and_the_dynamics(name, chain):
+    text = chain.to_urdf()
+    model = pin.buildModelFromXML(text)
+    data = model.createData()
+    model.gravity.linear = chain.gravity
+    rigid = _rigid(chain)
+    rng = np.random.default_rng(abs(hash(name)) % 2 ** 32)
+    links = {element.get('name') for element in ET.fromstring(text).iter('link')}
+    for _ in range(5):
+        q = rng.uniform(-2.0, 2.0, chain.n)
+        expected = _expected_poses(chain, q)
+        assert set(expected) == links
+        q_pin = _pin_q(model, chain, q)
+        pin.framesForwardKinematics(model, data, q_pin)
+        for frame, T in expected.items():
+            np.testing.assert_allclose(data.oMf[model.getFrameId(frame)].homogeneous, T,
+                                       atol=1e-12, err_msg=frame)
+        qd, qdd = rng.uniform(-1.0, 1.0, (2, chain.n))
+        np.testing.assert_allclose(pin.computeGeneralizedGravity(model, data, q_pin),
+                                   rigid.gravload(q), atol=1e-9)
+        np.testing.assert_allclose(pin.rnea(model, data, q_pin, qd, qdd),
+                                   rigid.rne(q, qd, qdd), atol=1e-9)
+
+
+@pytest.mark.parametrize('name, chain', CHAINS[:4] + CHAINS[4::10],
+                         ids=[name for name, _ in CHAINS[:4] + CHAINS[4::10]])
+def test_yourdfpy_agrees_on_every_frame(name, chain):
+    robot = yourdfpy.URDF.load(io.StringIO(chain.to_urdf('p/')), load_meshes=False,
+                               build_collision_scene_graph=False, load_collision_meshes=False)
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        q = rng.uniform(-2.0, 2.0, chain.n)
+        robot.update_cfg(dict(zip(chain.joint_names, q)))
+        for frame, T in _expected_poses(chain, q, 'p/').items():
+            np.testing.assert_allclose(robot.get_transform(frame, chain.world_frame), T,
+                                       atol=1e-12, err_msg=frame)
+
+
+def _check_urdf():
+    found = shutil.which('check_urdf')
+    if found:
+        return found, {}
+    prefix = next((path for path in pathlib.Path(pin.__file__).parents
+                   if path.name == 'cmeel.prefix'), None)  # the PyPI build of urdfdom
+    if prefix is not None and (prefix / 'bin' / 'check_urdf').exists():
+        return str(prefix / 'bin' / 'check_urdf'), {'LD_LIBRARY_PATH': str(prefix / 'lib')}
+    pytest.skip('urdfdom check_urdf not found')
+
+
+@pytest.mark.parametrize('name, chain', CHAINS[:4] + CHAINS[4:24],
+                         ids=[name for name, _ in CHAINS[:4] + CHAINS[4:24]])
+def test_urdfdom_check_urdf_accepts_it(name, chain, tmp_path):
+    command, env = _check_urdf()
+    path = tmp_path / 'arm.urdf'
+    path.write_text(chain.to_urdf())
+    result = subprocess.run([command, str(path)], capture_output=True, text=True, timeout=60,
+                            env=dict(os.environ, **env))
+    assert result.returncode == 0 and 'Successfully Parsed XML' in result.stdout, (
+        result.stdout + result.stderr)
+
+
+def test_what_the_urdf_holds_for_a_joint():
+    link = Link(convention='modified', a=0.1, alpha=0.5, d=0.2, offset=0.3, flip=True,
+                qlim=(-1.0, 2.0), G=-10.0, B=0.001, Tc=(0.4, -0.2), effort_limit=50.0,
+                name='j')
+    free = Link(joint='prismatic', name='k', velocity_limit=0.5)
+    root = ET.fromstring(Chain([link, Link(convention='modified', name='i')]).to_urdf())
+    joint = root.find("joint[@name='j']")
+    assert joint.get('type') == 'revolute' and joint.find('axis').get('xyz') == '0.0 0.0 -1.0'
+    assert {key: float(value) for key, value in joint.find('limit').attrib.items()} == {
+        'lower': -1.0, 'upper': 2.0, 'effort': 50.0, 'velocity': urdf.DEFAULT_VELOCITY}
+    dynamics = joint.find('dynamics')
+    assert float(dynamics.get('damping')) == pytest.approx(0.1)  # B G^2
+    assert float(dynamics.get('friction')) == pytest.approx(3.0)  # |G| (Tc+ - Tc-) / 2
+    assert root.find("joint[@name='i']").get('type') == 'continuous'
+    limit = ET.fromstring(Chain([free]).to_urdf()).find("joint[@name='k']/limit")
+    assert float(limit.get('velocity')) == 0.5 and float(limit.get('effort')) == 1000.0
+    assert float(limit.get('upper')) == 1000.0
+
+
+def test_names_are_the_tf_frames_with_the_prefix_and_numbers_read_back_exactly():
+    chain = Chain.from_yaml(PACKAGE / 'config' / 'puma560.yaml')
+    root = ET.fromstring(chain.to_urdf('left/'))
+    links = [element.get('name') for element in root.iter('link')]
+    assert links[0] == 'world' and all(name.startswith('left/') for name in links[1:])
+    assert 'left/link2_axis' in links and 'np.float64' not in chain.to_urdf()
+
+
+def test_effort_and_velocity_limits_are_optional_positive_fields():
+    assert Link(effort_limit=math.inf).effort_limit is None
+    assert Link(velocity_limit=2).velocity_limit == 2.0
+    for bad in (0.0, -1.0, math.nan, True, 'fast'):
+        with pytest.raises(ValueError, match='velocity_limit: must be a positive number'):
+            Link(velocity_limit=bad)
+    chain = Chain([Link(name='a', effort_limit=20.0)])
+    params = chain.to_params()
+    assert params['a']['effort_limit'] == 20.0 and 'velocity_limit' not in params['a']
+    assert Chain.from_params(params).links[0] == chain.links[0]
