@@ -48,8 +48,11 @@ def _sim_arm_and_rviz(context):
         namespace=settings.namespace, output='screen', on_exit=end_launch,
         parameters=[str(settings.params_file), dict(sim_arm, **clock)])]
     if rviz is not None:
+        namespace = settings.namespace.strip('/')
+        description = [('/robot_description', f'/{namespace}/robot_description')]
         actions.append(Node(package='rviz2', executable='rviz2', name='rviz2', output='screen',
-                            arguments=rviz, parameters=[clock]))
+                            arguments=rviz, parameters=[clock],
+                            remappings=description if namespace else []))
     return actions
 
 

@@ -64,7 +64,8 @@ def _message_stamp(message):
     """Return the stamp of a message (a TFMessage's first transform's), or None."""
     if isinstance(message, TFMessage):
         return stamp_ns(message.transforms[0].header) if message.transforms else None
-    return stamp_ns(message.header)
+    header = getattr(message, 'header', None)  # std_msgs/String has none
+    return None if header is None else stamp_ns(header)
 
 
 class Probe:

@@ -23,9 +23,10 @@ once: accepted or dropped for a reason.
 """
 
 from conftest import CONFIG_FILES, PACKAGE
-from dh_kinematics import Chain
+from dh_kinematics import Chain, Link
 from dh_kinematics.core.dh_table import DHTable
 from dh_kinematics.core.rotations import quaternion_to_matrix
+from dh_kinematics.core.urdf import axis_frame_names
 from dh_kinematics.stream.joint_math import StreamMath
 from dh_kinematics.stream.joint_state_cache import DROP_REASONS, JointStateCache
 from dh_kinematics.stream.limits import joint_levels
@@ -104,11 +105,21 @@ def test_the_float_path_equals_the_numpy_path(model):
     for q in rng.uniform(-4.0, 4.0, size=(50, chain.n)):
         kept, _, flat = math.finite_poses(joints, q.tolist())
         assert kept == joints
-        poses = np.reshape(flat, (chain.n, 7))
+        axes = [j for j, name in enumerate(axis_frame_names(chain)) if name]
+        assert len(flat) == 7 * (chain.n + len(axes))
+        poses = np.reshape(flat[:7 * chain.n], (chain.n, 7))
         np.testing.assert_allclose(poses, chain.link_poses(q), rtol=0, atol=1e-15)
         A = chain.link_transforms(q)
         np.testing.assert_allclose(poses[:, :3], A[:, :3, 3], rtol=0, atol=1e-12)
         R = np.array([quaternion_to_matrix(quaternion) for quaternion in poses[:, 3:]])
         np.testing.assert_allclose(R, A[:, :3, :3], rtol=0, atol=1e-12)
+        # An axis frame is the link frame without its Tx(a) Rx(alpha).
+        for j, pose in zip(axes, np.reshape(flat[7 * chain.n:], (len(axes), 7))):
+            link = chain.links[j]
+            fixed = Chain([Link(a=link.a, alpha=link.alpha)]).link_transforms([0.0])[0]
+            T = A[j] @ np.linalg.inv(fixed)
+            np.testing.assert_allclose(pose[:3], T[:3, 3], rtol=0, atol=1e-12)
+            np.testing.assert_allclose(quaternion_to_matrix(pose[3:]), T[:3, :3], atol=1e-12)
+            assert pose[6] >= 0.0
         qd = rng.normal(size=chain.n) * (rng.uniform(size=chain.n) > 0.2)
         assert math.friction(joints, qd.tolist()) == chain.friction(qd).tolist()

@@ -137,7 +137,8 @@ def test_parameter_specs():
 def test_overflowing_transforms_and_torques_are_left_out(monkeypatch):
     from dh_kinematics.stream.joint_math import StreamMath
 
-    chain = Chain([Link(a=0.3, name='a', G=1e6, B=1e6), Link(a=0.2, name='b')])
+    chain = Chain([Link(a=0.3, name='a', G=1e6, B=1e6, convention='modified'),
+                   Link(a=0.2, name='b', convention='modified')])  # no axis frames
     math = StreamMath(chain)
     table = math._table
     poses = table.poses((0, 1), (0.1, 0.2))

@@ -27,6 +27,7 @@ import os
 import pathlib
 import shutil
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 
 from conftest import CONFIG_FILES, PACKAGE
@@ -35,8 +36,17 @@ from dh_kinematics.core import urdf
 import numpy as np
 import pytest
 
-pin = pytest.importorskip('pinocchio')
-yourdfpy = pytest.importorskip('yourdfpy')
+try:
+    import pinocchio as pin
+except ImportError:
+    pin = None
+try:
+    import yourdfpy
+except ImportError:
+    yourdfpy = None
+# Not importorskip at module level: launch_testing's pytest plugin, on a ROS install, turns a
+# module-level skip into an empty collection for the modules after it.
+needs_pin = pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not installed')
 
 RANDOM_ARMS = 200
 
@@ -119,6 +129,7 @@ def _pin_q(model, chain, q):
     return q_pin
 
 
+@needs_pin
 @pytest.mark.parametrize('name, chain', CHAINS, ids=[name for name, _ in CHAINS])
 def test_pinocchio_agrees_on_every_frame_and_the_dynamics(name, chain):
     text = chain.to_urdf()
@@ -144,6 +155,7 @@ def test_pinocchio_agrees_on_every_frame_and_the_dynamics(name, chain):
                                    rigid.rne(q, qd, qdd), atol=1e-9)
 
 
+@pytest.mark.skipif(yourdfpy is None, reason='yourdfpy is not installed')
 @pytest.mark.parametrize('name, chain', CHAINS[:4] + CHAINS[4::10],
                          ids=[name for name, _ in CHAINS[:4] + CHAINS[4::10]])
 def test_yourdfpy_agrees_on_every_frame(name, chain):
@@ -162,8 +174,8 @@ def _check_urdf():
     found = shutil.which('check_urdf')
     if found:
         return found, {}
-    prefix = next((path for path in pathlib.Path(pin.__file__).parents
-                   if path.name == 'cmeel.prefix'), None)  # the PyPI build of urdfdom
+    prefix = pin and next((path for path in pathlib.Path(pin.__file__).parents
+                           if path.name == 'cmeel.prefix'), None)  # urdfdom from PyPI
     if prefix is not None and (prefix / 'bin' / 'check_urdf').exists():
         return str(prefix / 'bin' / 'check_urdf'), {'LD_LIBRARY_PATH': str(prefix / 'lib')}
     pytest.skip('urdfdom check_urdf not found')
@@ -218,3 +230,25 @@ def test_effort_and_velocity_limits_are_optional_positive_fields():
     params = chain.to_params()
     assert params['a']['effort_limit'] == 20.0 and 'velocity_limit' not in params['a']
     assert Chain.from_params(params).links[0] == chain.links[0]
+
+
+def test_the_readme_export_one_liner_writes_the_urdf(tmp_path):
+    line = next(line for line in (PACKAGE / 'README.md').read_text().splitlines()
+                if line.startswith('python3 -c') and 'to_urdf' in line)
+    command = line.replace('python3', sys.executable, 1).replace(
+        'config/puma560.yaml', str(PACKAGE / 'config' / 'puma560.yaml'))
+    subprocess.run(command, shell=True, cwd=tmp_path, check=True, timeout=60,
+                   env=dict(os.environ, PYTHONPATH=str(PACKAGE)))
+    text = (tmp_path / 'puma560.urdf').read_text()
+    assert text == Chain.from_yaml(PACKAGE / 'config' / 'puma560.yaml').to_urdf()
+
+
+def test_the_rviz_config_draws_the_robot_model_from_robot_description():
+    yaml = pytest.importorskip('yaml')
+    config = yaml.safe_load((PACKAGE / 'config' / 'dh_kinematics.rviz').read_text())
+    displays = {d['Class']: d for d in config['Visualization Manager']['Displays']}
+    model = displays['rviz_default_plugins/RobotModel']
+    assert model['Description Source'] == 'Topic' and model['TF Prefix'] == ''
+    assert model['Description Topic']['Value'] == '/robot_description'
+    assert model['Description Topic']['Durability Policy'] == 'Transient Local'
+    assert 'rviz_default_plugins/TF' in displays

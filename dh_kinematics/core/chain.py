@@ -145,9 +145,9 @@ class Chain:
         """Return the model as a parameter file (text, ``/**``); write it to ``path`` if given."""
         return model_file.to_yaml(self, path)
 
-    def to_urdf(self, prefix=''):
-        """Return the model's URDF (text): a link per TF frame, ``prefix`` as frame_prefix."""
-        return urdf.to_urdf(self, prefix)
+    def to_urdf(self, prefix='', path=None):
+        """Return the URDF (text; see :mod:`core.urdf`); write it to ``path`` if given."""
+        return urdf.to_urdf(self, prefix, path)
 
     # Kinematics -------------------------------------------------------------------------
 

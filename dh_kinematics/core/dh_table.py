@@ -21,6 +21,8 @@ does this substitution for batches (numpy) and for one configuration (Python flo
 than numpy for a handful of joints), and composes the link transforms and poses from it.
 """
 
+import math
+
 from dh_kinematics.core.dh_transforms import (
     chain_poses, dh_transforms, fixed_transforms, link_poses)
 import numpy as np
@@ -160,6 +162,26 @@ class DHTable:
         linear = np.where(prismatic, z, np.cross(z, lever)) * sign
         angular = np.where(prismatic, 0.0, z) * sign
         return np.concatenate([linear, angular], axis=-1).transpose(0, 2, 1), T_world_tool
+
+    def axis_poses(self, joints, q):
+        """
+        Return the poses of the chosen joints' axis frames, ``Rz(theta) Tz(d)``, in floats.
+
+        The axis frame of a standard DH link (see :mod:`core.urdf`): its parent's frame turned
+        and shifted along the joint axis, before the link's ``Tx(a) Rx(alpha)``.
+
+        Returns
+        -------
+        flat : list of float, length 7 len(joints)
+            Per joint [0, 0, d, 0, 0, qz, qw] (m; unit quaternion in ROS order, qw >= 0).
+
+        """
+        flat = []
+        for theta, d in zip(*self.floats(q, joints)):
+            qz, qw = math.sin(0.5 * theta), math.cos(0.5 * theta)
+            flat += (0.0, 0.0, d, 0.0, 0.0, -qz, -qw) if qw < 0.0 else (
+                0.0, 0.0, d, 0.0, 0.0, qz, qw)
+        return flat
 
     def chain_poses(self, q, base_rows):
         """

@@ -71,7 +71,8 @@ JOINT_FIELDS = ('type', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim', 'm
 """The fields of a joint block (``<joint>.<field>``); each is the Link argument of that name,
 except ``type``, which is Link's ``joint``."""
 NODE_SETTINGS = ('frame_prefix', 'diagnostics.warn_margin', 'diagnostics.stale_timeout',
-                 'diagnostics.period', 'diagnostics.hysteresis', 'future_stamp_tolerance')
+                 'diagnostics.period', 'diagnostics.hysteresis', 'future_stamp_tolerance',
+                 'publish_robot_description')
 SIM_ARM_SETTINGS = ('rate', 'period', 'overshoot')
 RCLPY_SETTINGS = ('use_sim_time', 'start_type_description_service')
 RCLPY_PREFIXES = ('qos_overrides.',)

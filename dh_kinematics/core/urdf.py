@@ -151,7 +151,7 @@ def _fixed_joint(parent, child, origin):
             f'{_origin(origin)}</joint>')
 
 
-def to_urdf(chain, prefix=''):
+def to_urdf(chain, prefix='', path=None):
     """
     Return the URDF of ``chain`` (text); see the module docstring for what it holds.
 
@@ -161,6 +161,8 @@ def to_urdf(chain, prefix=''):
         The model.
     prefix : str
         Put before every link name but the world frame's (the node's ``frame_prefix``).
+    path : str or path-like, optional
+        Also write the URDF to this file.
 
     """
     names = [chain.world_frame] + [prefix + name for name in (
@@ -196,5 +198,9 @@ def to_urdf(chain, prefix=''):
     links = [f'<link name={quoteattr(name)}>{inertial.get(name, "")}{"".join(parts)}</link>'
              for name, parts in geometry.items()]
     robot = quoteattr(chain.name or 'arm')
-    return ('<?xml version="1.0"?>\n'
+    text = ('<?xml version="1.0"?>\n'
             f'<robot name={robot}>\n  ' + '\n  '.join(links + joints) + '\n</robot>\n')
+    if path is not None:
+        with open(path, 'w', encoding='utf-8') as stream:
+            stream.write(text)
+    return text

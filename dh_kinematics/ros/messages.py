@@ -84,9 +84,9 @@ def diagnostic_array(statuses, node_name, hardware_id, time):
     return array
 
 
-def _tf_serializer(frame_names, joints):
+def _tf_serializer(frame_names, axes, joints):
     def serialize(stamps, values):
-        message = tf_message(link_frames(frame_names, joints, values), Time())
+        message = tf_message(link_frames(frame_names, joints, values, axes), Time())
         for transform, (sec, nanosec) in zip(message.transforms, stamps):
             transform.header.stamp = Time(sec=sec, nanosec=nanosec)
         return serialize_message(message)
@@ -115,11 +115,15 @@ class SerializedMessages:
         ``frame_names[1 + j]``, its child ``frame_names[2 + j]``.
     joint_names : tuple of str
         The model's joints.
+    axes : tuple of (str or None), optional
+        Each joint's axis frame (:func:`core.urdf.axis_frame_names`), published after the
+        link frames, or None.
 
     """
 
-    def __init__(self, frame_names, joint_names):
+    def __init__(self, frame_names, joint_names, axes=None):
         self._frames, self._joints = frame_names, joint_names
+        self._axes = axes if axes is not None and any(axes) else None
         self._templates = {}
 
     def _template(self, key, make):
@@ -147,14 +151,17 @@ class SerializedMessages:
             Joint indices; each publishes its link's frame.
         stamp_ns : int
             Stamp in ns.
-        poses : sequence of float, length 7 len(joints)
-            Per joint [x, y, z, qx, qy, qz, qw], as :meth:`StreamMath.finite_poses` gives.
+        poses : sequence of float
+            Per joint [x, y, z, qx, qy, qz, qw], then per joint with an axis frame, as
+            :meth:`StreamMath.finite_poses` gives them.
 
         """
+        count = len(poses) // 7
         template = self._template(('tf', joints), lambda: cdr.Template(
-            _tf_serializer(self._frames, joints), len(joints), 7 * len(joints)))
+            _tf_serializer(self._frames, self._axes, joints), count, 7 * count))
         if template is None:
-            return tf_message(link_frames(self._frames, joints, poses), stamp(stamp_ns))
+            return tf_message(link_frames(self._frames, joints, poses, self._axes),
+                              stamp(stamp_ns))
         return template.fill(stamp_ns, poses)
 
     def efforts(self, joints, stamp_ns, efforts):

@@ -25,6 +25,7 @@ import sys
 import time
 
 from dh_kinematics.core import bounds
+from dh_kinematics.core.urdf import axis_frame_names
 from dh_kinematics.ros import entry
 from dh_kinematics.ros import messages
 from dh_kinematics.ros.main import guard_clock, quiet_at_shutdown, run
@@ -38,6 +39,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.qos_overriding_options import QoSOverridingOptions
 from sensor_msgs.msg import JointState
+from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
 
 # tf2_ros's TransformBroadcaster and StaticTransformBroadcaster use exactly these.
@@ -48,6 +50,10 @@ TF_STATIC_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                            history=HistoryPolicy.KEEP_LAST)
 # Best effort matches reliable and best-effort publishers alike.
 JOINT_STATES_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.BEST_EFFORT)
+# robot_state_publisher publishes robot_description with exactly this.
+DESCRIPTION_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                             durability=DurabilityPolicy.TRANSIENT_LOCAL,
+                             history=HistoryPolicy.KEEP_LAST)
 
 
 class DhKinematicsNode(WholeChanges, Node):
@@ -64,6 +70,7 @@ class DhKinematicsNode(WholeChanges, Node):
         self._tf_static = self.create_publisher(TFMessage, '/tf_static', TF_STATIC_QOS)
         self._friction = self.create_publisher(JointState, '~/friction_torque', 10)
         self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
+        self._description = self.create_publisher(String, 'robot_description', DESCRIPTION_QOS)
         self._take(self._config)
         joint_states = self.create_subscription(
             # A copy: rclpy writes the qos_overrides parameters into the profile it is given.
@@ -79,14 +86,17 @@ class DhKinematicsNode(WholeChanges, Node):
         self._warn_unusual()
 
     def _take(self, config, changed=()):
-        """Use checked parameters: the flow, the messages and the static frames follow."""
+        """Use checked parameters: the flow, the messages, the static frames and the URDF."""
         self._config = config
-        chain = config.chain
-        self._frames = frames.frame_names(chain, config.settings['frame_prefix'])
-        self._messages = messages.SerializedMessages(self._frames, chain.joint_names)
+        chain, prefix = config.chain, config.settings['frame_prefix']
+        self._frames = frames.frame_names(chain, prefix)
+        self._messages = messages.SerializedMessages(
+            self._frames, chain.joint_names, axis_frame_names(chain, prefix))
         self._flow.configure(chain, config.settings)
         static = frames.static_frames(chain, self._frames)
         self._tf_static.publish(messages.tf_message(static, self.get_clock().now().to_msg()))
+        if config.settings['publish_robot_description']:
+            self._description.publish(String(data=chain.to_urdf(prefix)))
         if changed:
             self.get_logger().info(f'model updated: {", ".join(changed)}')
             self._warn_unusual()

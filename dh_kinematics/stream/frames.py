@@ -40,9 +40,9 @@ def _frames(parents, children, T):
     return Frames(parents, children, T[:, :3, 3], rotation_to_quaternion(T[:, :3, :3]))
 
 
-def link_frames(names, joints, poses):
+def link_frames(names, joints, poses, axes=None):
     """
-    Return the transforms of the chosen links from their poses.
+    Return the transforms of the chosen links, and of their axis frames, from their poses.
 
     Parameters
     ----------
@@ -50,16 +50,22 @@ def link_frames(names, joints, poses):
         From :func:`frame_names`: joint j moves the frame ``names[2 + j]`` in ``names[1 + j]``.
     joints : sequence of int
         Joint indices.
-    poses : array-like, shape (len(joints), 7) or (7 len(joints),)
-        Per joint [x, y, z, qx, qy, qz, qw], in m.
+    poses : array-like, shape (k, 7) or (7 k,)
+        Per joint [x, y, z, qx, qy, qz, qw], in m; then one per joint that has an axis frame,
+        as :meth:`StreamMath.finite_poses` gives them.
+    axes : tuple of (str or None), optional
+        From :func:`core.urdf.axis_frame_names`: joint j's axis frame, a child of
+        ``names[1 + j]``, or None.
 
     Returns
     -------
     frames : Frames
 
     """
-    poses = np.reshape(np.asarray(poses, dtype=float), (len(joints), 7))
-    return Frames([names[1 + j] for j in joints], [names[2 + j] for j in joints],
+    with_axis = [j for j in joints if axes is not None and axes[j]]
+    poses = np.reshape(np.asarray(poses, dtype=float), (len(joints) + len(with_axis), 7))
+    return Frames([names[1 + j] for j in joints] + [names[1 + j] for j in with_axis],
+                  [names[2 + j] for j in joints] + [axes[j] for j in with_axis],
                   poses[:, :3], poses[:, 3:])
 
 

@@ -26,6 +26,7 @@ from math import isfinite
 
 from dh_kinematics.core.dh_table import DHTable
 from dh_kinematics.core.link import friction_torque
+from dh_kinematics.core.urdf import has_axis_frame
 
 
 class StreamMath:
@@ -41,6 +42,8 @@ class StreamMath:
 
     def __init__(self, chain):
         self._table = DHTable(chain.links)
+        self._axis = [has_axis_frame(link) for link in chain.links]
+        self._any_axis = any(self._axis)
         self._friction = [(link.G, link.B, link.Tc[0], link.Tc[1]) for link in chain.links]
 
     def finite_poses(self, joints, q):
@@ -48,15 +51,16 @@ class StreamMath:
         Return ``(joints, q, flat)`` for the chosen joints whose transform is finite.
 
         ``flat`` holds 7 floats per kept joint, [x, y, z, qx, qy, qz, qw] (m; unit quaternion
-        in ROS order). A huge but finite joint value can overflow a transform to inf or NaN;
-        such a joint is left out, as a non-finite position is. Each link's transform depends on
-        its own joint value only, so the others are unaffected.
+        in ROS order), then 7 per kept joint that has an axis frame (:func:`has_axis_frame`),
+        for that frame, in the same order. A huge but finite joint value can overflow a
+        transform to inf or NaN; such a joint is left out, as a non-finite position is. Each
+        link's transform depends on its own joint value only, so the others are unaffected.
         """
         poses = self._table.poses
         try:
             flat = poses(joints, q)
             if all(map(isfinite, flat)):
-                return joints, q, flat
+                return joints, q, self._with_axes(joints, q, flat)
         except (ValueError, OverflowError):  # math.sin(inf), say
             pass
         kept, values, flat = [], [], []
@@ -69,7 +73,16 @@ class StreamMath:
                 kept.append(j)
                 values.append(value)
                 flat += pose
-        return tuple(kept), tuple(values), flat
+        return tuple(kept), tuple(values), self._with_axes(kept, values, flat)
+
+    def _with_axes(self, joints, q, flat):
+        if not self._any_axis:
+            return flat
+        axis = self._axis
+        chosen = [(j, value) for j, value in zip(joints, q) if axis[j]]
+        if chosen:
+            flat = flat + self._table.axis_poses(*zip(*chosen))
+        return flat
 
     def finite_friction(self, joints, qd):
         """Return ``(joints, torques)`` for the chosen joints whose friction is finite."""

@@ -107,6 +107,8 @@ NODE = _in_order((
     ParameterSpec('future_stamp_tolerance', 'double', 'joint_states stamped more than this '
                   "far ahead of the node's clock are dropped, s.", default=1.0, minimum=0.0,
                   maximum=86400.0),
+    ParameterSpec('publish_robot_description', 'bool', 'Publish the URDF of the model on '
+                  'robot_description (false where another node owns it).', default=True),
 ), NODE_SETTINGS)
 
 SIM_ARM = _in_order((

@@ -1,0 +1,86 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""robot_description over real DDS: a late joiner gets the URDF, whose links are the TF frames."""
+
+import xml.etree.ElementTree as ET
+
+from conftest import PACKAGE
+import pytest
+from ros_fixtures import Running
+
+from dh_kinematics import Chain  # noqa: I100
+from dh_kinematics.ros.node import DESCRIPTION_QOS  # noqa: I100
+from rclpy.parameter import Parameter  # noqa: I100
+from std_msgs.msg import String  # noqa: I100
+
+PUMA = PACKAGE / 'config' / 'puma560.yaml'
+
+
+def _links(message):
+    return {element.get('name') for element in ET.fromstring(message.data).iter('link')}
+
+
+def _frames(*messages):
+    return {name for message in messages for t in message.transforms
+            for name in (t.header.frame_id, t.child_frame_id)}
+
+
+@pytest.mark.parametrize('prefix', ['', 'left/'])
+def test_a_late_joiner_reads_a_urdf_whose_links_are_the_tf_frames(prefix):
+    chain = Chain.from_yaml(PUMA)
+    prefix_args = ['-p', f'frame_prefix:={prefix}'] if prefix else []
+    run = Running(['--params-file', str(PUMA)] + prefix_args)
+    try:
+        # The node published its description before this subscription existed.
+        run.probe.record('description', String, '/robot_description', DESCRIPTION_QOS)
+        description = run.probe.wait_for('description', lambda m: True)
+        assert description.data == chain.to_urdf(prefix)
+        stamp = run.probe.send_until_seen(chain.joint_names, [0.1] * chain.n)
+        tf = run.probe.wait_for_stamp('tf', stamp)
+        static = run.probe.wait_for('tf_static', lambda m: True)
+        assert _links(description) == _frames(tf, static)
+        assert f'{prefix}link2_axis' in _frames(tf)
+        info, = run.probe.node.get_publishers_info_by_topic('/robot_description')
+        assert info.qos_profile.durability.name == 'TRANSIENT_LOCAL'
+        assert info.qos_profile.reliability.name == 'RELIABLE'
+    finally:
+        run.stop()
+
+
+def test_a_model_change_republishes_it_and_the_parameter_turns_it_off():
+    run = Running(['--params-file', str(PUMA)])
+    try:
+        run.probe.record('description', String, '/robot_description', DESCRIPTION_QOS)
+        first = run.probe.wait_for('description', lambda m: True)
+        result, = run.probe.set_parameters('/dh_kinematics', [Parameter('joint2.a', value=0.5)])
+        assert result.successful, result.reason
+        second = run.probe.wait_for('description', lambda m: m.data != first.data)
+        assert second.data == run.node._config.chain.to_urdf()
+        result, = run.probe.set_parameters('/dh_kinematics', [
+            Parameter('publish_robot_description', value=False),
+            Parameter('joint2.a', value=0.4)], atomically=True)
+        assert result.successful, result.reason
+        off = run.node._config.chain.to_urdf()
+        result, = run.probe.set_parameters('/dh_kinematics', [
+            Parameter('publish_robot_description', value=True),
+            Parameter('joint2.a', value=0.3)], atomically=True)
+        assert result.successful, result.reason
+        seen = (first.data, second.data)
+        third = run.probe.wait_for('description', lambda m: m.data not in seen)
+        assert third.data == run.node._config.chain.to_urdf() != off  # nothing while off
+        assert [m.data for m in run.probe.messages['description']] == [
+            first.data, second.data, third.data]
+    finally:
+        run.stop()
