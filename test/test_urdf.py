@@ -29,6 +29,7 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+import zlib
 
 from conftest import CONFIG_FILES, PACKAGE
 from dh_kinematics import Chain, Link
@@ -137,7 +138,7 @@ def test_pinocchio_agrees_on_every_frame_and_the_dynamics(name, chain):
     data = model.createData()
     model.gravity.linear = chain.gravity
     rigid = _rigid(chain)
-    rng = np.random.default_rng(abs(hash(name)) % 2 ** 32)
+    rng = np.random.default_rng(zlib.crc32(name.encode()))  # hash() varies between runs
     links = {element.get('name') for element in ET.fromstring(text).iter('link')}
     for _ in range(5):
         q = rng.uniform(-2.0, 2.0, chain.n)
@@ -156,8 +157,7 @@ def test_pinocchio_agrees_on_every_frame_and_the_dynamics(name, chain):
 
 
 @pytest.mark.skipif(yourdfpy is None, reason='yourdfpy is not installed')
-@pytest.mark.parametrize('name, chain', CHAINS[:4] + CHAINS[4::10],
-                         ids=[name for name, _ in CHAINS[:4] + CHAINS[4::10]])
+@pytest.mark.parametrize('name, chain', CHAINS, ids=[name for name, _ in CHAINS])
 def test_yourdfpy_agrees_on_every_frame(name, chain):
     robot = yourdfpy.URDF.load(io.StringIO(chain.to_urdf('p/')), load_meshes=False,
                                build_collision_scene_graph=False, load_collision_meshes=False)
