@@ -31,7 +31,8 @@ setup(
         (os.path.join('share', package_name, 'launch'), glob('launch/*.launch.py')),
     ],
     install_requires=['setuptools', 'numpy'],
-    extras_require={'yaml': ['PyYAML'], 'test': ['pytest', 'hypothesis']},
+    extras_require={'yaml': ['PyYAML'], 'plot': ['matplotlib'],
+                    'test': ['pytest', 'hypothesis']},
     zip_safe=True,
     maintainer='dh_kinematics maintainers',
     maintainer_email='maintainers@dh-kinematics.org',
@@ -42,6 +43,7 @@ setup(
         'console_scripts': [
             'dh_kinematics_node = dh_kinematics.ros.entry:node',
             'sim_arm = dh_kinematics.ros.entry:sim_arm',
+            'dh_kinematics = dh_kinematics.cli.main:main',
         ],
     },
 )

@@ -31,7 +31,7 @@ DATA = pathlib.Path(__file__).parent / 'data'
 PACKAGE = pathlib.Path(__file__).parents[1]
 MODELS = ('puma560', 'puma560akb', 'stanford', 'panda')
 CONFIG_FILES = {'puma560': 'puma560.yaml', 'puma560akb': 'puma560_mdh.yaml',
-                'stanford': 'stanford.yaml', 'panda': 'panda.yaml'}
+                'stanford': 'stanford.yaml', 'panda': 'panda.yaml', 'ur5': 'ur5.yaml'}
 POSE_TOL = 1e-10
 
 

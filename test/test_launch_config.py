@@ -21,7 +21,7 @@ import yaml
 
 from dh_kinematics.ros import launch_config  # noqa: I100
 
-MODELS = ['panda', 'puma560', 'puma560_mdh', 'stanford']
+MODELS = ['panda', 'puma560', 'puma560_mdh', 'stanford', 'ur5']
 
 
 def test_builtin_models_are_the_config_files():
@@ -58,7 +58,7 @@ def test_params_file_replaces_robot(tmp_path):
 
 
 @pytest.mark.parametrize('configurations, message', [
-    ({'robot': 'ur5'}, "robot: 'ur5' is not a built-in model; choose one of panda, puma560"),
+    ({'robot': 'ur10'}, "robot: 'ur10' is not a built-in model; choose one of panda, puma560"),
     ({'params_file': '/no/such/arm.yaml'}, "params_file: no such file: '/no/such/arm.yaml'"),
     ({'use_sim_time': 'maybe'}, "use_sim_time: expected true or false, got 'maybe'"),
 ])

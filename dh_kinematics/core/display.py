@@ -14,6 +14,8 @@
 
 """Human-readable summaries of links and chains (lengths in m, angles in rad)."""
 
+import math
+
 from dh_kinematics.core.rotations import is_identity, matrix_to_rpy
 
 
@@ -22,20 +24,26 @@ def format_number(value):
     return f'{value:.6g}'
 
 
-def joint_expression(link):
+def format_angle(value, degrees=False):
+    """Format an angle given in rad: as rad, or in degrees with a ``°``."""
+    return f'{math.degrees(value):.6g}°' if degrees else format_number(value)
+
+
+def joint_expression(link, degrees=False):
     """Return how the joint value enters, e.g. ``'q'``, ``'-q'`` or ``'q + 0.1'``."""
     variable = '-q' if link.flip else 'q'
     if link.offset == 0.0:
         return variable
     sign = '-' if link.offset < 0 else '+'
-    return f'{variable} {sign} {format_number(abs(link.offset))}'
+    offset = format_angle(abs(link.offset), degrees and link.isrevolute())
+    return f'{variable} {sign} {offset}'
 
 
-def _theta_and_d(link):
+def _theta_and_d(link, degrees=False):
     """Return the theta and d cells of a link: the joint expression in the one it replaces."""
     if link.isrevolute():
-        return joint_expression(link), format_number(link.d)
-    return format_number(link.theta), joint_expression(link)
+        return joint_expression(link, degrees), format_number(link.d)
+    return format_angle(link.theta, degrees), joint_expression(link)
 
 
 def link_summary(link):
@@ -68,26 +76,31 @@ def link_dynamics(link):
             f'qlim  =  {qlim}')
 
 
-def _transform_line(label, T):
+def transform_line(label, T, degrees=False):
+    """Return ``label: xyz=[...] m, rpy=[...] rad`` (or deg) for a transform."""
     xyz = ', '.join(format_number(v) for v in T[:3, 3])
-    rpy = ', '.join(format_number(v) for v in matrix_to_rpy(T[:3, :3]))
-    return f'{label}: xyz=[{xyz}] m, rpy=[{rpy}] rad'
+    rpy = ', '.join(format_number(math.degrees(v) if degrees else v)
+                    for v in matrix_to_rpy(T[:3, :3]))
+    return f'{label}: xyz=[{xyz}] m, rpy=[{rpy}] {"deg" if degrees else "rad"}'
 
 
-def chain_table(chain):
-    """Return a DH table of the chain, one row per joint, like the toolbox's."""
+def chain_table(chain, degrees=False):
+    """Return a DH table of the chain, one row per joint, like the toolbox's (angles in rad)."""
     kinds = ''.join(link.RP for link in chain.links)
     convention = 'modified' if chain.mdh else 'standard'
     title = f'Chain {chain.name!r}: ' if chain.name else 'Chain: '
     joints = f'{chain.n} joint' + ('s' if chain.n != 1 else '')
-    lines = [f'{title}{joints} ({kinds}), {convention} DH (lengths m, angles rad)']
+    unit = 'deg' if degrees else 'rad'
+    lines = [f'{title}{joints} ({kinds}), {convention} DH (lengths m, angles {unit})']
     header = ('joint', 'θ', 'd', 'a', '⍺', 'q⁻', 'q⁺')
     rows = []
     for name, link in zip(chain.joint_names, chain.links):
-        theta, d = _theta_and_d(link)
-        lower, upper = ('-', '-') if link.qlim is None else map(format_number, link.qlim)
-        rows.append((name, theta, d, format_number(link.a), format_number(link.alpha), lower,
-                     upper))
+        theta, d = _theta_and_d(link, degrees)
+        limit = degrees and link.isrevolute()
+        lower, upper = ('-', '-') if link.qlim is None else (
+            format_angle(value, limit) for value in link.qlim)
+        rows.append((name, theta, d, format_number(link.a), format_angle(link.alpha, degrees),
+                     lower, upper))
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
 
     def fmt(cells):
@@ -96,7 +109,7 @@ def chain_table(chain):
     rule = '+' + '+'.join('-' * (w + 2) for w in widths) + '+'
     lines += [rule, fmt(header), rule] + [fmt(r) for r in rows] + [rule]
     if not is_identity(chain.base):
-        lines.append(_transform_line('base', chain.base))
+        lines.append(transform_line('base', chain.base, degrees))
     if not is_identity(chain.tool):
-        lines.append(_transform_line('tool', chain.tool))
+        lines.append(transform_line('tool', chain.tool, degrees))
     return '\n'.join(lines)

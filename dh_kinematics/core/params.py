@@ -80,6 +80,9 @@ SETTINGS = frozenset(NODE_SETTINGS + SIM_ARM_SETTINGS + RCLPY_SETTINGS)
 """Names a model file may hold besides the model: the settings of the package's nodes and the
 parameters rclpy declares on every node (those starting with RCLPY_PREFIXES too). The node's
 parameter specs (:mod:`dh_kinematics.stream.param_specs`) use exactly these names."""
+CONFIGURATIONS = 'configurations'
+"""Named joint configurations (``configurations.<name>: [q1, ..., qn]``, rad or m) that tools
+read (``dh_kinematics fk --q-name``); the node leaves them alone."""
 _LINK_ARGUMENT = {'type': 'joint'}
 
 
@@ -121,7 +124,7 @@ def _suggestion(key, candidates):
 def _check_keys(flat, joints):
     """Refuse every key that is neither a model field, a joint field nor a setting."""
     for key, value in flat.items():
-        if key in MODEL_FIELDS or is_setting(key):
+        if key in MODEL_FIELDS or is_setting(key) or key.startswith(CONFIGURATIONS + '.'):
             continue
         head, _, field = key.partition('.')
         if joints is not None and head in joints:
@@ -138,6 +141,19 @@ def _check_keys(flat, joints):
             f'{joint}.{field}' for joint in joints or () for field in JOINT_FIELDS]
         raise InvalidFieldError(key, value, 'is not a model parameter or a setting of the '
                                 'node' + _suggestion(key, candidates))
+
+
+def configurations(params, n):
+    """
+    Return the named configurations of a model's parameters: name -> array of shape (n,).
+
+    Raises InvalidFieldError naming one that is not n finite numbers.
+    """
+    named = {}
+    for key, value in flatten(params).items():
+        if key.startswith(CONFIGURATIONS + '.'):
+            named[key[len(CONFIGURATIONS) + 1:]] = check_array(key, value, [(n,)])
+    return named
 
 
 def _inertia(name, value):
@@ -184,6 +200,7 @@ def chain_arguments(params):
         if required not in flat:
             raise InvalidFieldError(required, None, 'is missing')
     convention = check_choice('convention', flat['convention'], ('standard', 'modified'))
+    configurations(flat, len(joints))
     links = []
     for joint in joints:
         try:

@@ -1,0 +1,167 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The ``dh_kinematics`` command line: one entry point, a subcommand per task.
+
+    dh_kinematics check FILE              validate a model exactly as the node will
+    dh_kinematics show FILE [--deg] [--dyn]
+    dh_kinematics fk FILE [Q ...] [--q-name NAME] [--deg] [--jacobian]
+    dh_kinematics urdf FILE [-o OUT] [--prefix P]
+    dh_kinematics convert TABLE --order corke|scilab|matlab -o OUT.yaml [...]
+    dh_kinematics plot FILE [Q ...] -o ARM.png [--limits] [--size WxH]
+    dh_kinematics monitor [--namespace NS]
+
+Exit codes: 0 done, 1 bad input (one line on stderr), 2 a bad command line.
+"""
+
+import argparse
+import sys
+
+from dh_kinematics.cli import convert, model_commands
+from dh_kinematics.core.legacy_rows import CORKE_LAYOUT, MATLAB_LAYOUT, SCILAB_LAYOUT
+
+PROG = 'dh_kinematics'
+
+
+def _size(text):
+    try:
+        width, height = (int(part) for part in text.lower().split('x'))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'{text!r}: give WIDTHxHEIGHT in pixels, e.g. '
+                                         '800x600') from None
+    if not (16 <= width <= 8000 and 16 <= height <= 8000):
+        raise argparse.ArgumentTypeError(f'{text!r}: 16 to 8000 pixels each way')
+    return width, height
+
+
+def _period(text):
+    value = float(text)
+    if not 0.01 <= value <= 60.0:
+        raise argparse.ArgumentTypeError(f'{text}: a refresh period of 0.01 to 60 s')
+    return value
+
+
+def _configuration_arguments(parser):
+    parser.add_argument('q', nargs='*', metavar='Q', help='joint values, rad or m (deg with '
+                        '--deg); all 0 when none is given')
+    parser.add_argument('--q-name', help='a named configuration of the file '
+                        '(configurations.<name>)')
+    parser.add_argument('--deg', action='store_true', help='revolute joint values and '
+                        'printed angles in degrees')
+
+
+def parser():
+    """Return the argument parser of every subcommand."""
+    top = argparse.ArgumentParser(prog=PROG, description='Check, show and use a DH model file '
+                                  '(a ROS 2 parameter file) before it meets hardware.')
+    commands = top.add_subparsers(dest='command', required=True, metavar='COMMAND')
+
+    command = commands.add_parser('check', help='validate a model exactly as the node will')
+    command.add_argument('file', help='model file (ROS 2 parameter file)')
+
+    command = commands.add_parser('show', help='print the DH table as the toolbox does')
+    command.add_argument('file')
+    command.add_argument('--deg', action='store_true', help='angles in degrees')
+    command.add_argument('--dyn', action='store_true', help="each link's dynamics too")
+
+    command = commands.add_parser('fk', help="each frame's pose in the world at a "
+                                  'configuration, the tool last')
+    command.add_argument('file')
+    _configuration_arguments(command)
+    command.add_argument('--jacobian', action='store_true', help='the tool Jacobian too')
+
+    command = commands.add_parser('urdf', help="the model's URDF")
+    command.add_argument('file')
+    command.add_argument('-o', '--output', help='write it here instead of printing it')
+    command.add_argument('--prefix', default='', help='frame_prefix for the link names')
+
+    command = commands.add_parser('convert', help="a DH table in a toolbox's order to a model "
+                                  'file')
+    command.add_argument('table', help='a CSV file, or a matrix literal "[r1; r2; ...]"')
+    command.add_argument('--order', required=True, choices=convert.ORDERS, help=(
+        f'corke: {CORKE_LAYOUT}; scilab: {SCILAB_LAYOUT}; matlab: {MATLAB_LAYOUT}'))
+    command.add_argument('--convention', default='standard', choices=('standard', 'modified'))
+    command.add_argument('--deg', action='store_true', help='angle columns in degrees')
+    command.add_argument('--joint-names', help='comma-separated joint names (joint1... by '
+                         'default)')
+    command.add_argument('--prismatic', default='', help='MATLAB order: comma-separated '
+                         '1-based indices of prismatic joints')
+    command.add_argument('--name', default='', help='robot name')
+    command.add_argument('-o', '--output', required=True, help='the model file to write')
+
+    command = commands.add_parser('plot', help='a 3-D picture of the arm (PNG; matplotlib)')
+    command.add_argument('file')
+    _configuration_arguments(command)
+    command.add_argument('-o', '--output', required=True, help='the PNG to write')
+    command.add_argument('--limits', action='store_true', help="draw each joint's range")
+    command.add_argument('--size', type=_size, default=(800, 600), help='WIDTHxHEIGHT pixels')
+
+    command = commands.add_parser('monitor', help='live joint positions, margins and levels '
+                                  'of a running node (ROS)')
+    command.add_argument('--namespace', default='', help="the node's namespace")
+    command.add_argument('--node', default='dh_kinematics', help="the node's name")
+    command.add_argument('--period', type=_period, default=0.5, help='refresh period, s')
+    command.add_argument('--count', type=int, default=0, help='stop after this many '
+                         'refreshes with data (0: until Ctrl-C)')
+    return top
+
+
+def _convert(args, out):
+    names = [name.strip() for name in args.joint_names.split(',')] if args.joint_names else None
+    try:
+        prismatic = {int(index) for index in args.prismatic.split(',') if index.strip()}
+    except ValueError:
+        raise ValueError(f'--prismatic: {args.prismatic!r}: give 1-based indices, e.g. 3,5')
+    chain = convert.chain_from_table(convert.read_table(args.table), args.order,
+                                     args.convention, args.deg, names, prismatic, args.name)
+    chain.to_yaml(args.output)
+    out.write(f'wrote {args.output}: {chain.n} joints; check it with: {PROG} check '
+              f'{args.output}\n')
+    return 0
+
+
+def _plot(args, out):
+    from dh_kinematics.cli import plot
+
+    chain, _, given = model_commands.load(args.file)
+    q = model_commands.configuration(chain, given, args.q, args.q_name, args.deg)
+    plot.plot(chain, q, args.output, args.size, args.limits)
+    out.write(f'wrote {args.output} ({args.size[0]}x{args.size[1]})\n')
+    return 0
+
+
+def _monitor(args, out):
+    from dh_kinematics.cli import monitor
+
+    return monitor.monitor(args, out)
+
+
+COMMANDS = {'check': model_commands.check, 'show': model_commands.show,
+            'fk': model_commands.fk, 'urdf': model_commands.urdf, 'convert': _convert,
+            'plot': _plot, 'monitor': _monitor}
+
+
+def main(argv=None, out=None):
+    """Run one subcommand; return the exit code."""
+    args = parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args, out or sys.stdout)
+    except ValueError as error:  # InvalidFieldError included
+        sys.stderr.write(f'{PROG} {args.command}: error: {error}\n')
+        return 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,92 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``dh_kinematics monitor``: a live table of each joint's position, limit margin and level.
+
+For the operator without rqt: it reads the node's joint statuses from ``/diagnostics`` and the
+positions from ``joint_states``, and redraws the table in place (or, when the output is not a
+terminal, prints it anew). The one command that needs ROS.
+"""
+
+import sys
+
+LEVELS = ('OK', 'WARN', 'ERROR', 'STALE')
+
+
+def _table(joints, positions):
+    rows = [('joint', 'position', 'lower', 'upper', 'margin', 'level', 'message')]
+    for name, status in joints.items():
+        values = status['values']
+        position = positions.get(name)
+        rows.append((name, f'{position:.6g}' if position is not None else values.get(
+            'position', '?'), values.get('lower', '?'), values.get('upper', '?'),
+            values.get('distance_to_limit', '?'), LEVELS[min(status['level'], 3)],
+            status['message']))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return '\n'.join('  '.join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
+                     for row in rows)
+
+
+def monitor(args, out):
+    """Show the live table until Ctrl-C, or for ``--count`` refreshes."""
+    import rclpy
+    from diagnostic_msgs.msg import DiagnosticArray
+    from rclpy.executors import ExternalShutdownException
+    from rclpy.qos import QoSProfile, ReliabilityPolicy
+    from sensor_msgs.msg import JointState
+
+    namespace = '/' + args.namespace.strip('/') if args.namespace.strip('/') else ''
+    watched = f'{namespace}/{args.node}'
+    joints, positions, shown = {}, {}, [0]
+    rclpy.init(args=['dh_kinematics_monitor'])
+    node = rclpy.create_node('dh_kinematics_monitor')
+
+    def on_diagnostics(message):
+        for status in message.status:
+            owner, _, task = status.name.partition(': ')
+            if owner == watched and task != 'arm':
+                joints[task] = {'level': status.level[0], 'message': status.message,
+                                'values': {kv.key: kv.value for kv in status.values}}
+
+    def on_joint_states(message):
+        positions.update(zip(message.name, message.position))
+
+    def refresh():
+        if not joints:
+            text = f'waiting for /diagnostics from {watched} ...'
+        else:
+            text = _table(joints, positions)
+            shown[0] += 1
+        clear = '\x1b[H\x1b[J' if out.isatty() else ''
+        out.write(f'{clear}{watched}\n{text}\n\n')
+        out.flush()
+
+    node.create_subscription(DiagnosticArray, '/diagnostics', on_diagnostics, 10)
+    node.create_subscription(JointState, f'{namespace}/joint_states', on_joint_states,
+                             QoSProfile(depth=10, reliability=ReliabilityPolicy.BEST_EFFORT))
+    node.create_timer(args.period, refresh)
+    try:
+        while rclpy.ok() and not (args.count and shown[0] >= args.count):
+            rclpy.spin_once(node, timeout_sec=0.1)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()
+    return 0
+
+
+if __name__ == '__main__':  # pragma: no cover
+    sys.exit('run it as: dh_kinematics monitor')

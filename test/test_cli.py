@@ -1,0 +1,200 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The dh_kinematics command, end to end as a subprocess: every subcommand and its bad inputs."""
+
+import math
+import pathlib
+import struct
+import subprocess
+import sys
+
+from conftest import PACKAGE
+from dh_kinematics import Chain
+from dh_kinematics.cli.convert import chain_from_table
+from dh_kinematics.core import display
+import numpy as np
+from processes import spawn
+import pytest
+
+CONFIG = PACKAGE / 'config'
+PUMA, UR5 = CONFIG / 'puma560.yaml', CONFIG / 'ur5.yaml'
+SCRIPT = pathlib.Path(sys.executable).with_name('dh_kinematics')
+COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, '-m', 'dh_kinematics.cli.main']
+UR5_TABLE = ('[0 0.089159 0 pi/2; 0 0 -0.425 0; 0 0 -0.39225 0; 0 0.10915 0 pi/2; '
+             '0 0.09465 0 -pi/2; 0 0.0823 0 0]')
+
+
+def run(*args, code=0, cwd=None):
+    """Run the command; check its exit code; return (stdout, stderr)."""
+    process = spawn(COMMAND + [str(arg) for arg in args], stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, text=True, cwd=cwd)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == code, (process.returncode, out, err)
+    if code == 1:
+        assert err.count('\n') == 1 and err.startswith('dh_kinematics '), err  # one line
+    return out, err
+
+
+def test_check_says_ok_in_one_line_and_refuses_as_the_node_does(tmp_path):
+    out, _ = run('check', UR5)
+    assert out == (f'{UR5}: OK: ur5, 6 joints (RRRRRR, standard DH), frames world -> '
+                   'base_link .. tool0\n')
+    typo = tmp_path / 'typo.yaml'
+    typo.write_text(PUMA.read_text().replace('qlim:', 'qlimit:', 1))
+    _, err = run('check', typo, code=1)
+    assert 'joint1.qlimit: is not a joint field' in err and '(did you mean qlim?)' in err
+    degrees = tmp_path / 'degrees.yaml'
+    degrees.write_text(PUMA.read_text().replace('alpha: 1.5707963267948966', 'alpha: 90.0', 1))
+    _, err = run('check', degrees, code=1)
+    assert 'joint1.alpha: must be within +-2 pi: radians are expected (90 rad' in err
+    wide = tmp_path / 'wide.yaml'
+    wide.write_text(PUMA.read_text().replace('qlim: [-2.792526803190927', 'qlim: [-20.0', 1))
+    out, _ = run('check', wide)
+    assert out.startswith('warning: unusual model value: joint1.qlim') and 'OK' in out
+    other = tmp_path / 'other.yaml'
+    other.write_text(PUMA.read_text().replace('/**:', 'left_arm:', 1))
+    _, err = run('check', other, code=1)
+    assert "no model parameters reach node '/dh_kinematics'" in err
+    _, err = run('check', tmp_path / 'missing.yaml', code=1)
+    assert 'cannot read the parameter file' in err
+    run('check', code=2)
+
+
+def test_show_prints_the_table_in_degrees_and_the_dynamics():
+    out, _ = run('show', PUMA, '--deg', '--dyn')
+    assert out.startswith("Chain 'puma560': 6 joints (RRRRRR), standard DH (lengths m, "
+                          'angles deg)')
+    assert '|  90° |' in out and 'Jm    =' in out
+    assert run('show', PUMA)[0] == str(Chain.from_yaml(PUMA)) + '\n'
+
+
+def test_fk_prints_every_frame_and_the_tool_last():
+    chain = Chain.from_yaml(PUMA)
+    q = [0.1, -0.5, 0.3, 1.0, -0.7, 2.0]
+    lines = run('fk', PUMA, *q)[0].splitlines()
+    assert lines[-1] == display.transform_line('tool0', chain.fkine(q))
+    assert lines[0].startswith('base_link: ') and len(lines) == chain.n + 2
+    out, _ = run('fk', UR5, '--q-name', 'home', '--jacobian')
+    tool = [line for line in out.splitlines() if line.startswith('tool0')][0]
+    # UR5 upright: d1 + a2 + a3 + d5 above the base, d4 + d6 to the side (by hand).
+    assert tool.startswith('tool0: xyz=[') and '-0.19145, 1.00106]' in tool
+    assert 'jacobian' in out and len(out.splitlines()) == 8 + 1 + 6
+    degrees = run('fk', PUMA, *np.degrees(q), '--deg')[0].splitlines()[-1]
+    assert degrees == display.transform_line('tool0', chain.fkine(q), True)
+    for args, message in ((('1', '2'), 'Q: 6 joint values expected, got 2'),
+                          (('--q-name', 'qx'), "no configuration 'qx'"),
+                          (('1', '2', 'x', '4', '5', '6'), "Q: 'x' is not a number")):
+        assert message in run('fk', PUMA, *args, code=1)[1]
+
+
+def test_urdf_writes_the_model_urdf(tmp_path):
+    path = tmp_path / 'ur5.urdf'
+    run('urdf', UR5, '-o', path, '--prefix', 'a/')
+    assert path.read_text() == Chain.from_yaml(UR5).to_urdf('a/')
+    assert run('urdf', UR5)[0] == Chain.from_yaml(UR5).to_urdf()
+
+
+@pytest.mark.parametrize('order, table, extra', [
+    ('corke', UR5_TABLE, []),
+    ('corke', '[0 89.159e-3 0 90; 0 0 -0.425 0; 0 0 -0.39225 0; 0 0.10915 0 90; '
+              '0 0.09465 0 -90; 0 0.0823 0 0]', ['--deg']),
+    ('scilab', '[pi/2 0 0 0.089159; 0 -0.425 0 0; 0 -0.39225 0 0; pi/2 0 0 0.10915; '
+               '-pi/2 0 0 0.09465; 0 0 0 0.0823]', []),
+    ('matlab', 'CSV', []),
+])
+def test_convert_round_trips_the_ur5_table(tmp_path, order, table, extra):
+    if table == 'CSV':
+        table = tmp_path / 'ur5.csv'
+        table.write_text('# UR5, MATLAB order\na,alpha,d,theta\n0,pi/2,0.089159,0\n'
+                         '-0.425,0,0,0\n-0.39225,0,0,0\n0,pi/2,0.10915,0\n0,-pi/2,0.09465,0\n'
+                         '0,0,0.0823,0\n')
+    path = tmp_path / 'ur5.yaml'
+    names = 'shoulder_pan_joint,shoulder_lift_joint,elbow_joint,wrist_1_joint,wrist_2_joint,' \
+            'wrist_3_joint'
+    out, _ = run('convert', table, '--order', order, '--joint-names', names, '--name', 'ur5',
+                 '-o', path, *extra)
+    assert out.startswith(f'wrote {path}: 6 joints')
+    assert 'OK: ur5, 6 joints' in run('check', path)[0]
+    converted, shipped = Chain.from_yaml(path), Chain.from_yaml(UR5)
+    assert converted.joint_names == shipped.joint_names
+    q = np.random.default_rng(5).uniform(-3.0, 3.0, (20, 6))
+    np.testing.assert_allclose(converted.fkine_all(q), shipped.fkine_all(q), atol=1e-12)
+    # Model -> table -> model: the DH columns come back exactly.
+    rows = [[link.theta, link.d, link.a, link.alpha] for link in converted.links]
+    again = chain_from_table(rows, 'corke', joint_names=list(converted.joint_names))
+    assert again.to_params()['elbow_joint'] == converted.to_params()['elbow_joint']
+
+
+@pytest.mark.parametrize('args, message', [
+    (['[0 0 x 0]', '--order', 'corke'], "row 1: table: 'x' is not a number"),
+    (['[0 0 0.1]', '--order', 'corke'], 'row 1: row: must be a row of numbers laid out as'),
+    (['[0 0 0.1 0 2]', '--order', 'corke'], 'sigma must be 0 (revolute) or 1 (prismatic)'),
+    (['[0 0 0.1 0; 0 0 0 0]', '--order', 'corke', '--joint-names', 'a'],
+     '--joint-names: 2 names expected'),
+    (['[0 0 0.1 0', '--order', 'corke'], 'a matrix literal must end with "]"'),
+    (['missing.csv', '--order', 'corke'], 'missing.csv: cannot read the table'),
+])
+def test_convert_refuses_a_bad_table_in_one_line(tmp_path, args, message):
+    _, err = run('convert', *args, '-o', tmp_path / 'out.yaml', code=1, cwd=tmp_path)
+    assert message in err
+    assert not (tmp_path / 'out.yaml').exists()  # nothing half-written
+
+
+def _png_size(path):
+    data = path.read_bytes()
+    assert data[:8] == b'\x89PNG\r\n\x1a\n' and data[12:16] == b'IHDR'
+    return struct.unpack('>II', data[16:24])
+
+
+def test_plot_renders_a_png_of_the_asked_size(tmp_path):
+    pytest.importorskip('matplotlib')
+    path = tmp_path / 'ur5.png'
+    out, _ = run('plot', UR5, '--q-name', 'home', '-o', path, '--limits', '--size', '640x480')
+    assert out == f'wrote {path} (640x480)\n'
+    assert _png_size(path) == (640, 480) and path.stat().st_size > 10_000
+    stanford = tmp_path / 'stanford.png'
+    run('plot', CONFIG / 'stanford.yaml', '0', '30', '0.5', '0', '45', '0', '--deg',
+        '--limits', '-o', stanford)
+    assert _png_size(stanford) == (800, 600)
+    run('plot', UR5, '-o', path, '--size', '10x10', code=2)
+    assert 'cannot write the picture' in run('plot', UR5, '-o', tmp_path / 'no' / 'x.png',
+                                             code=1)[1]
+
+
+def test_plot_says_how_to_get_matplotlib_when_it_is_missing(tmp_path):
+    code = ('import sys; sys.modules["matplotlib"] = None; from dh_kinematics.cli.main import '
+            f'main; sys.exit(main(["plot", {str(UR5)!r}, "-o", {str(tmp_path / "x.png")!r}]))')
+    process = spawn([sys.executable, '-c', code], stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, text=True)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 1
+    assert err == ('dh_kinematics plot: error: plot needs matplotlib, which is not installed: '
+                   'pip install matplotlib (or apt install python3-matplotlib)\n')
+
+
+def test_the_readme_pictures_are_the_shipped_arms():
+    readme = (PACKAGE / 'README.md').read_text()
+    for model in ('panda', 'puma560', 'puma560_mdh', 'stanford', 'ur5'):
+        picture = PACKAGE / 'doc' / f'{model}.png'
+        assert f'](doc/{model}.png)' in readme and _png_size(picture) == (640, 480)
+
+
+def test_degrees_go_to_radians_only_for_angles():
+    chain = chain_from_table([[0.0, 0.2, 0.1, 90.0, 0.0, 45.0], [30.0, 0.0, 0.1, 0.0, 1.0, 0.3]],
+                             'corke', degrees=True)
+    assert chain.links[0].alpha == pytest.approx(math.pi / 2)
+    assert chain.links[0].offset == pytest.approx(math.pi / 4)  # revolute: an angle
+    assert chain.links[1].theta == pytest.approx(math.pi / 6)
+    assert chain.links[1].offset == 0.3  # prismatic: a length

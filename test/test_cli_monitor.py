@@ -1,0 +1,54 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""``dh_kinematics monitor`` over real DDS: the live table of a running node's joints."""
+
+import subprocess
+
+from conftest import PACKAGE
+from processes import spawn
+from ros_fixtures import interrupt, start_node
+from test_cli import COMMAND
+
+PANDA = str(PACKAGE / 'config' / 'panda.yaml')
+
+
+def _monitor(*args):
+    process = spawn(COMMAND + ['monitor'] + list(args), stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, text=True)
+    out, err = process.communicate(timeout=120)
+    return process.returncode, out, err
+
+
+def test_monitor_shows_each_joint_of_the_node_it_watches():
+    node = start_node('dh_kinematics.ros.node', ['--params-file', PANDA, '-r', '__ns:=/left',
+                                                 '-p', 'diagnostics.period:=0.1'])
+    try:
+        # It waits for the node's /diagnostics itself; --count ends it after one full table.
+        code, out, err = _monitor('--namespace', 'left', '--count', '1', '--period', '0.1')
+        assert code == 0, err
+        table = out.split('/left/dh_kinematics\n')[-1].splitlines()
+        assert table[0].split() == ['joint', 'position', 'lower', 'upper', 'margin', 'level',
+                                    'message']
+        rows = {line.split()[0]: line for line in table[1:] if line.strip()}
+        assert sorted(rows) == [f'panda_joint{i}' for i in range(1, 8)]
+        assert all('STALE' in row and 'no joint_states value yet' in row
+                   for row in rows.values())  # nothing publishes joint_states here
+    finally:
+        assert interrupt(node)[0] == 0
+
+
+def test_monitor_refuses_a_bad_period():
+    code, _, err = _monitor('--period', '0')
+    assert code == 2 and 'a refresh period of 0.01 to 60 s' in err
