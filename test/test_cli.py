@@ -198,3 +198,16 @@ def test_degrees_go_to_radians_only_for_angles():
     assert chain.links[0].offset == pytest.approx(math.pi / 4)  # revolute: an angle
     assert chain.links[1].theta == pytest.approx(math.pi / 6)
     assert chain.links[1].offset == 0.3  # prismatic: a length
+
+
+@pytest.mark.parametrize('command', ['check', 'show', 'fk', 'urdf', 'convert', 'plot',
+                                     'monitor'])
+def test_every_subcommand_has_help_and_refuses_a_bad_file(command, tmp_path):
+    out, _ = run(command, '--help')
+    assert out.startswith(f'usage: dh_kinematics {command}')
+    if command in ('check', 'show', 'fk', 'urdf', 'plot'):
+        bad = tmp_path / 'tabs.yaml'
+        bad.write_text(PUMA.read_text().replace('      a: 0.0', '\ta: 0.0', 1))
+        extra = ['-o', tmp_path / 'x.png'] if command == 'plot' else []
+        _, err = run(command, bad, *extra, code=1)
+        assert 'not valid YAML' in err and 'indent with spaces, not tabs' in err
