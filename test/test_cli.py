@@ -66,7 +66,9 @@ def test_check_says_ok_in_one_line_and_refuses_as_the_node_does(tmp_path):
     other = tmp_path / 'other.yaml'
     other.write_text(PUMA.read_text().replace('/**:', 'left_arm:', 1))
     _, err = run('check', other, code=1)
-    assert "no model parameters reach node '/dh_kinematics'" in err
+    assert ("no model parameters reached node '/dh_kinematics': the parameter file has "
+            f"'left_arm' in {other}; key the model with \"/**:\" (every node) or "
+            '"dh_kinematics:"') in err  # the node's own message
     _, err = run('check', tmp_path / 'missing.yaml', code=1)
     assert 'cannot read the parameter file' in err
     run('check', code=2)

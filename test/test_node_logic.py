@@ -20,9 +20,10 @@ from conftest import CONFIG_FILES, load_reference, PACKAGE
 from dh_kinematics import Chain, Link
 from dh_kinematics.core.params import model_values
 from dh_kinematics.core.rotations import rotation_to_quaternion, rpy_to_matrix
+from dh_kinematics.core.urdf import frame_names
 from dh_kinematics.stream import limit_tasks
 from dh_kinematics.stream import limits as lm
-from dh_kinematics.stream.frames import frame_names, link_frames, static_frames
+from dh_kinematics.stream.frames import link_frames, static_frames
 from dh_kinematics.stream.joint_state_cache import JointStateCache
 from dh_kinematics.stream.param_specs import JOINT, joint_specs, MODEL, NODE
 from dh_kinematics.stream.sweep import sweep

@@ -102,8 +102,7 @@ def _rigid(chain):
 def _expected_poses(chain, q, prefix=''):
     """World pose of every frame the node publishes, axis frames included, by our chain."""
     T = chain.fkine_all(q)
-    names = [chain.world_frame] + [prefix + name for name in (
-        (chain.base_frame,) + chain.link_frames + (chain.tool_frame,))]
+    names = urdf.frame_names(chain, prefix)
     poses = dict(zip(names[1:-1], T))
     poses[names[0]], poses[names[-1]] = np.eye(4), chain.fkine(q)
     theta = q * [-1.0 if link.flip else 1.0 for link in chain.links] + [

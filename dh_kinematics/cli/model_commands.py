@@ -17,13 +17,14 @@
 import math
 
 from dh_kinematics.core import bounds, display, params
-from dh_kinematics.core.parameter_file import node_parameters
+from dh_kinematics.core import parameter_file
 from dh_kinematics.stream import node_parameters as checks
 from dh_kinematics.stream import startup
 from dh_kinematics.stream.param_specs import NODE
 import numpy as np
 
 NODE_NAME = '/dh_kinematics'
+NODE_EXECUTABLE = 'dh_kinematics_node'
 
 
 def load(path):
@@ -34,18 +35,14 @@ def load(path):
     ``/dh_kinematics``, then every parameter checked as a whole (:func:`checks.checked`).
     Raises ValueError with the node's message.
     """
-    startup.check_params_files(['--ros-args', '--params-file', str(path)])
-    try:
-        given = node_parameters(path, NODE_NAME)
-    except ValueError as error:
-        if 'no parameters for node' not in str(error):
-            raise
-        given = {}
+    document = parameter_file.read(path)  # what startup.check_params_files does
+    reached = parameter_file.node_keys(document, NODE_NAME)
+    given = parameter_file.node_parameters(path, NODE_NAME, document) if reached else {}
     try:
         checked = checks.checked(given, NODE, NODE_NAME)
     except checks.NoModelError:
-        raise ValueError(f'{path}: no model parameters reach node {NODE_NAME!r}; key the '
-                         'model with "/**:" or "dh_kinematics:"') from None
+        argv = ['--ros-args', '--params-file', str(path)]
+        raise ValueError(startup.no_model_message(NODE_NAME, argv, NODE_EXECUTABLE)) from None
     warnings = [f'unusual model value: {note}' for note in bounds.model_warnings(checked.chain)]
     return checked.chain, warnings, given
 

@@ -21,8 +21,6 @@ does this substitution for batches (numpy) and for one configuration (Python flo
 than numpy for a handful of joints), and composes the link transforms and poses from it.
 """
 
-import math
-
 from dh_kinematics.core.dh_transforms import (
     chain_poses, dh_transforms, fixed_transforms, link_poses)
 import numpy as np
@@ -176,12 +174,9 @@ class DHTable:
             Per joint [0, 0, d, 0, 0, qz, qw] (m; unit quaternion in ROS order, qw >= 0).
 
         """
-        flat = []
-        for theta, d in zip(*self.floats(q, joints)):
-            qz, qw = math.sin(0.5 * theta), math.cos(0.5 * theta)
-            flat += (0.0, 0.0, d, 0.0, 0.0, -qz, -qw) if qw < 0.0 else (
-                0.0, 0.0, d, 0.0, 0.0, qz, qw)
-        return flat
+        theta, d = self.floats(q, joints)
+        zeros = [0.0] * len(theta)  # a link with a = alpha = 0: the link_poses of Rz Tz
+        return link_poses(theta, d, zeros, zeros, False)
 
     def chain_poses(self, q, base_rows):
         """

@@ -64,7 +64,12 @@ def dynamics(links, table, T_world_base, gravity):
     return Dynamics(len(links), table, rne_links, column('Jm') * G ** 2, G, column('B'),
                     np.array([link.Tc[0] for link in links]),
                     np.array([link.Tc[1] for link in links]),
-                    R_world_base, tuple((-R_world_base.T @ gravity).tolist()))
+                    R_world_base, _base_acceleration(R_world_base, gravity))
+
+
+def _base_acceleration(R_world_base, gravity):
+    """Return the base-frame acceleration that stands in for gravity: ``-R^T g``, m/s^2."""
+    return tuple((-R_world_base.T @ gravity).tolist())
 
 
 def friction(dyn, qd):
@@ -116,7 +121,7 @@ def rne(dyn, q, qd=None, qdd=None, gravity=None, fext=None):
         base_acceleration = dyn.base_acceleration
     else:
         gravity = check_array('gravity', gravity, [(3,)])
-        base_acceleration = tuple((-dyn.R_world_base.T @ gravity).tolist())
+        base_acceleration = _base_acceleration(dyn.R_world_base, gravity)
     tau = _rigid_body(dyn, q, qd, qdd, base_acceleration, fext, single)
     tau += dyn.motor_inertia * qdd
     tau -= friction(dyn, qd)

@@ -140,14 +140,15 @@ def node_keys(document, node_name):
     return sorted(keys, key=lambda key: str(key) in ('/**',) or str(key).startswith('/**/'))
 
 
-def node_parameters(path, node_name=None):
+def node_parameters(path, node_name=None, document=None):
     """
     Return the ``ros__parameters`` of a parameter file for one node, as a flat dict.
 
     With ``node_name``, every block that reaches it is merged as rcl merges them: wildcards
     first, then its own name. Without, the ``/**`` block, or else the file's only block.
+    ``document`` is the file as :func:`read` returned it, when the caller has read it already.
     """
-    document = read(path)
+    document = read(path) if document is None else document
     if node_name is not None:
         keys = node_keys(document, node_name)[::-1]
         if not keys:

@@ -38,10 +38,11 @@ Link names are the TF frame names: ``prefix`` is put before every name but the w
 as the node does with ``frame_prefix``.
 """
 
-import math
 from xml.sax.saxutils import quoteattr
 
 from dh_kinematics.core import bounds
+from dh_kinematics.core.dh_table import DHTable
+from dh_kinematics.core.dh_transforms import dh_transforms, fixed_transforms
 from dh_kinematics.core.rotations import matrix_to_rpy
 import numpy as np
 
@@ -55,6 +56,12 @@ AXIS_SUFFIX = '_axis'
 def has_axis_frame(link):
     """Tell whether a link needs an axis frame: standard DH with ``a`` or ``alpha`` not 0."""
     return not link.mdh and (link.a != 0.0 or link.alpha != 0.0)
+
+
+def frame_names(chain, prefix=''):
+    """Return (world, base, link frames..., tool), every name but the world's prefixed."""
+    return (chain.world_frame,) + tuple(prefix + name for name in (
+        (chain.base_frame,) + chain.link_frames + (chain.tool_frame,)))
 
 
 def axis_frame_names(chain, prefix=''):
@@ -71,27 +78,6 @@ def _origin(T):
     xyz = ' '.join(_number(v) for v in T[:3, 3])
     rpy = ' '.join(_number(v) for v in matrix_to_rpy(T[:3, :3]))
     return f'<origin xyz="{xyz}" rpy="{rpy}"/>'
-
-
-def _rz(angle):
-    T = np.eye(4)
-    c, s = math.cos(angle), math.sin(angle)
-    T[:2, :2] = [[c, -s], [s, c]]
-    return T
-
-
-def _tz(d):
-    T = np.eye(4)
-    T[2, 3] = d
-    return T
-
-
-def _tx_rx(a, alpha):
-    T = np.eye(4)
-    c, s = math.cos(alpha), math.sin(alpha)
-    T[0, 3] = a
-    T[1:3, 1:3] = [[c, -s], [s, c]]
-    return T
 
 
 def _cylinder(radius, start, end):
@@ -165,9 +151,14 @@ def to_urdf(chain, prefix='', path=None):
         Also write the URDF to this file.
 
     """
-    names = [chain.world_frame] + [prefix + name for name in (
-        (chain.base_frame,) + chain.link_frames + (chain.tool_frame,))]
+    names = list(frame_names(chain, prefix))
     axes = axis_frame_names(chain, prefix)
+    # The joint origins are the transforms at q = 0: Tx(a) Rx(alpha) Rz(theta) Tz(d) for a
+    # modified DH link; for a standard one its Rz(theta) Tz(d), then Tx(a) Rx(alpha) fixed.
+    table = DHTable(chain.links)
+    theta, d = table.values(np.zeros((1, chain.n)))
+    origins = dh_transforms(theta, d, table.fixed if chain.mdh else fixed_transforms(
+        np.zeros(chain.n), np.zeros(chain.n)), chain.mdh)[0]
     reach = sum(abs(link.a) + abs(link.d) for link in chain.links)
     radius = max(0.005, 0.025 * max(reach, 0.1))
     geometry = {name: [] for name in names + [axis for axis in axes if axis]}
@@ -176,18 +167,14 @@ def to_urdf(chain, prefix='', path=None):
         parent, child = names[1 + j], names[2 + j]
         revolute = link.isrevolute()
         if link.mdh:
-            origin = _tx_rx(link.a, link.alpha) @ (
-                _rz(link.offset) @ _tz(link.d) if revolute else _rz(link.theta) @ _tz(link.offset))
-            joints.append(_moving_joint(joint, link, parent, child, origin))
+            joints.append(_moving_joint(joint, link, parent, child, origins[j]))
             geometry[parent].append(_cylinder(radius, (0, 0, 0), (link.a, 0, 0)))
             moving = child
         else:
-            origin = _rz(link.offset) @ _tz(link.d) if revolute else (
-                _rz(link.theta) @ _tz(link.offset))
             moving = axes[j] or child
-            joints.append(_moving_joint(joint, link, parent, moving, origin))
+            joints.append(_moving_joint(joint, link, parent, moving, origins[j]))
             if axes[j]:
-                joints.append(_fixed_joint(moving, child, _tx_rx(link.a, link.alpha)))
+                joints.append(_fixed_joint(moving, child, table.fixed[j]))
             geometry[moving].append(_cylinder(radius, (0, 0, 0), (link.a, 0, 0)))
         if revolute:
             geometry[moving].append(_cylinder(radius, (0, 0, -link.d), (0, 0, 0)))

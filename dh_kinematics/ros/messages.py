@@ -111,7 +111,7 @@ class SerializedMessages:
     Parameters
     ----------
     frame_names : tuple of str
-        From :func:`stream.frames.frame_names`: the parent of joint j's frame is
+        From :func:`core.urdf.frame_names`: the parent of joint j's frame is
         ``frame_names[1 + j]``, its child ``frame_names[2 + j]``.
     joint_names : tuple of str
         The model's joints.

@@ -25,7 +25,7 @@ import sys
 import time
 
 from dh_kinematics.core import bounds
-from dh_kinematics.core.urdf import axis_frame_names
+from dh_kinematics.core.urdf import axis_frame_names, frame_names
 from dh_kinematics.ros import entry
 from dh_kinematics.ros import messages
 from dh_kinematics.ros.main import guard_clock, quiet_at_shutdown, run
@@ -89,7 +89,7 @@ class DhKinematicsNode(WholeChanges, Node):
         """Use checked parameters: the flow, the messages, the static frames and the URDF."""
         self._config = config
         chain, prefix = config.chain, config.settings['frame_prefix']
-        self._frames = frames.frame_names(chain, prefix)
+        self._frames = frame_names(chain, prefix)
         self._messages = messages.SerializedMessages(
             self._frames, chain.joint_names, axis_frame_names(chain, prefix))
         self._flow.configure(chain, config.settings)

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-TF frames of a chain: names with a prefix, per-link transforms and the fixed ones (pure numpy).
+TF frames of a chain: per-link transforms and the fixed ones (pure numpy; names: core.urdf).
 
 Each moving link is published as its own transform, parent to child: the link's DH transform
 ``A_i(q_i)`` from link i-1's frame (the base frame for i = 1) to link i's frame. The fixed
@@ -30,12 +30,6 @@ Frames.__doc__ = """Transforms to publish: parent and child names, translations 
 rotations (k, 4) as quaternions [x, y, z, w]."""
 
 
-def frame_names(chain, prefix=''):
-    """Return (world, base, link frames..., tool), every name but the world's prefixed."""
-    return (chain.world_frame,) + tuple(prefix + name for name in (
-        (chain.base_frame,) + chain.link_frames + (chain.tool_frame,)))
-
-
 def _frames(parents, children, T):
     return Frames(parents, children, T[:, :3, 3], rotation_to_quaternion(T[:, :3, :3]))
 
@@ -47,7 +41,8 @@ def link_frames(names, joints, poses, axes=None):
     Parameters
     ----------
     names : tuple of str
-        From :func:`frame_names`: joint j moves the frame ``names[2 + j]`` in ``names[1 + j]``.
+        From :func:`core.urdf.frame_names`: joint j moves the frame ``names[2 + j]`` in
+        ``names[1 + j]``.
     joints : sequence of int
         Joint indices.
     poses : array-like, shape (k, 7) or (7 k,)
