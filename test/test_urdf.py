@@ -18,7 +18,9 @@ The generated URDF against independent engines: pinocchio, yourdfpy and urdfdom'
 For every shipped model and 200 random DH and MDH arms (seeded; prismatic and flipped joints,
 offsets, limits or none), the URDF must parse, every frame the node publishes must be a URDF
 link whose pose equals ours at random configurations, and pinocchio's gravity torques and
-inverse dynamics must equal our rne without motor inertia and friction.
+inverse dynamics must equal our rne without motor inertia and friction. Half the random arms
+carry a payload, which the URDF puts on the tool link and pinocchio merges into the last joint's
+body itself: an independent check of :func:`core.payload.fold`.
 """
 
 import io
@@ -77,8 +79,13 @@ def _random_arm(rng):
     base[:3, 3], tool[:3, 3] = rng.uniform(-1.0, 1.0, 3), rng.uniform(-0.2, 0.2, 3)
     base[:3, :3] = _rotation(rng)
     tool[:3, :3] = _rotation(rng)
-    return Chain(links, base=base, tool=tool, gravity=rng.uniform(-10.0, 10.0, 3),
-                 name='random')
+    chain = Chain(links, base=base, tool=tool, gravity=rng.uniform(-10.0, 10.0, 3),
+                  name='random')
+    if rng.random() < 0.5:  # a payload at the tool, which the URDF puts on the tool link
+        diagonal = rng.uniform(0.001, 0.05, 3)
+        chain = chain.with_payload(rng.uniform(0.0, 5.0), rng.uniform(-0.2, 0.2, 3), list(
+            diagonal) + list(rng.uniform(-0.2, 0.2, 3) * diagonal.min()))
+    return chain
 
 
 def _rotation(rng):
@@ -96,7 +103,8 @@ CHAINS += [(f'random{k}', _random_arm(RNG)) for k in range(RANDOM_ARMS)]
 def _rigid(chain):
     """Return the chain without motor inertia and friction: what a URDF holds of it."""
     return Chain([link.replace(Jm=0.0, B=0.0, Tc=0.0) for link in chain.links],
-                 base=chain.base, tool=chain.tool, gravity=chain.gravity)
+                 base=chain.base, tool=chain.tool, gravity=chain.gravity,
+                 payload=chain.payload)
 
 
 def _expected_poses(chain, q, prefix=''):

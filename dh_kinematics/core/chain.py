@@ -29,6 +29,7 @@ from dh_kinematics.core.checks import (
 from dh_kinematics.core.dh_table import DHTable
 from dh_kinematics.core.link import Link
 from dh_kinematics.core.parameter_file import node_parameters
+from dh_kinematics.core.payload import check_payload, NO_PAYLOAD, Payload
 import numpy as np
 
 
@@ -56,12 +57,14 @@ class Chain:
         Names of the n link frames; ``link1`` ... ``linkn`` by default.
     tool_frame : str
         Name of the tool frame.
+    payload : Payload, optional
+        A payload fixed to the tool frame (:mod:`core.payload`), in the dynamics only.
 
     """
 
     def __init__(self, links, base=None, tool=None, gravity=(0.0, 0.0, -9.81), name='',
                  base_frame='base_link', link_frames=None, tool_frame='tool0',
-                 world_frame='world'):
+                 world_frame='world', payload=None):
         links = tuple(links)
         if not links or not all(isinstance(link, Link) for link in links):
             raise InvalidFieldError('links', links, 'must be a non-empty sequence of Link')
@@ -76,6 +79,9 @@ class Chain:
         if not isinstance(name, str):
             raise InvalidFieldError('name', name, 'must be a string')
         self._name = name
+        if payload is not None and not isinstance(payload, Payload):
+            raise InvalidFieldError('payload', payload, 'must be a Payload (check_payload)')
+        self._payload = NO_PAYLOAD if payload is None else payload
         n = len(links)
         link_frames = [f'link{i + 1}' for i in range(n)] if link_frames is None else link_frames
         self._frames = check_names(
@@ -94,7 +100,8 @@ class Chain:
         self._upper = np.array([np.inf if lk.qlim is None else lk.qlim[1] for lk in links])
         self._qlim = np.stack([self._lower, self._upper], axis=1)
         self._qlim.flags.writeable = False
-        self._dynamics = dynamics.dynamics(links, self._table, self._base, self._gravity)
+        self._dynamics = dynamics.dynamics(links, self._table, self._base, self._gravity,
+                                           self._payload, self._tool)
 
     # Attributes -------------------------------------------------------------------------
 
@@ -104,6 +111,7 @@ class Chain:
     tool = property(lambda self: self._tool, doc='T_last_tool, shape (4, 4).')
     gravity = property(lambda self: self._gravity, doc='Gravity in the world frame, m/s^2.')
     name = property(lambda self: self._name, doc='Robot name.')
+    payload = property(lambda self: self._payload, doc='The payload at the tool (Payload).')
     mdh = property(lambda self: self._links[0].mdh, doc='True for modified DH.')
     joint_names = property(lambda self: self._joint_names, doc='Joint names, a tuple.')
     base_frame = property(lambda self: self._frames[0], doc='Name of frame 0.')
@@ -119,12 +127,18 @@ class Chain:
     def __repr__(self):
         return f'Chain(name={self._name!r}, n={self.n}, mdh={self.mdh})'
 
+    def _copy(self, links=None, payload=None):
+        return Chain(self._links if links is None else links, self._base, self._tool,
+                     self._gravity, self._name, self.base_frame, self.link_frames,
+                     self.tool_frame, self.world_frame, payload or self._payload)
+
     def nofriction(self, coulomb=True, viscous=False):
         """Return a copy with Coulomb (default) and/or viscous friction removed."""
-        return Chain([link.nofriction(coulomb, viscous) for link in self._links],
-                     base=self._base, tool=self._tool, gravity=self._gravity, name=self._name,
-                     base_frame=self.base_frame, link_frames=self.link_frames,
-                     tool_frame=self.tool_frame, world_frame=self.world_frame)
+        return self._copy([link.nofriction(coulomb, viscous) for link in self._links])
+
+    def with_payload(self, mass=0.0, com=(0.0, 0.0, 0.0), inertia=(0.0, 0.0, 0.0)):
+        """Return a copy carrying this payload (kg; m in the tool frame; kg m^2)."""
+        return self._copy(payload=check_payload(mass, com, inertia))
 
     @classmethod
     def from_params(cls, params):
@@ -225,14 +239,7 @@ class Chain:
         return J[0] if single else J
 
     def jacobe(self, q):
-        """
-        Geometric Jacobian [v; w] of the tool point, in the tool frame.
-
-        Returns
-        -------
-        J : array, shape (6, n) or (m, 6, n)
-
-        """
+        """Geometric Jacobian [v; w] of the tool point in the tool frame, as :meth:`jacob0`."""
         q, single = check_joint_array('q', q, self.n)
         J, T_world_tool = self._table.jacobians(self._fkine_all(q), self._tool)
         R_tool_world = T_world_tool[:, :3, :3].transpose(0, 2, 1)
@@ -242,27 +249,13 @@ class Chain:
     # Limits and friction ----------------------------------------------------------------
 
     def islimit(self, q):
-        """
-        Per joint: -1 below the lower limit, +1 above the upper one, else 0.
-
-        Returns
-        -------
-        state : array of int, shape (n,) or (m, n)
-
-        """
+        """Per joint: -1 below the lower limit, +1 above the upper one, else 0 (int array)."""
         q, single = check_joint_array('q', q, self.n)
         state = (q > self._upper).astype(int) - (q < self._lower).astype(int)
         return state[0] if single else state
 
     def friction(self, qd):
-        """
-        Joint friction torques (N m) or forces (N), opposing motion, link side.
-
-        Returns
-        -------
-        tau : array, shape (n,) or (m, n)
-
-        """
+        """Joint friction torques (N m) or forces (N), opposing motion, shape of ``qd``."""
         qd, single = check_joint_array('qd', qd, self.n)
         tau = dynamics.friction(self._dynamics, qd)
         return tau[0] if single else tau
@@ -293,14 +286,7 @@ class Chain:
         return dynamics.rne(self._dynamics, q, qd, qdd, gravity, fext)
 
     def gravload(self, q, gravity=None):
-        """
-        Joint torques (N m) or forces (N) that hold the arm still against gravity.
-
-        Returns
-        -------
-        tau : array, shape (n,) or (m, n)
-
-        """
+        """Joint torques (N m) or forces (N) that hold the arm still, shape (n,) or (m, n)."""
         return dynamics.rne(self._dynamics, q, gravity=gravity)
 
     def inertia(self, q):

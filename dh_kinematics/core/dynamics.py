@@ -25,6 +25,7 @@ import math
 
 from dh_kinematics.core.checks import check_array, check_joint_array, InvalidFieldError
 from dh_kinematics.core.link import friction_torque
+from dh_kinematics.core.payload import fold, NO_PAYLOAD
 from dh_kinematics.core.rne import LinkConstants, rigid_body_torques
 import numpy as np
 
@@ -49,18 +50,24 @@ base_acceleration : tuple of 3 floats
 """
 
 
-def dynamics(links, table, T_world_base, gravity):
-    """Return the :class:`Dynamics` record of ``links`` (see :class:`Chain` for the rest)."""
+def dynamics(links, table, T_world_base, gravity, payload=NO_PAYLOAD, T_last_tool=None):
+    """
+    Return the :class:`Dynamics` record of ``links`` (see :class:`Chain` for the rest).
+
+    ``payload`` (:mod:`core.payload`) is folded into the last link, through ``T_last_tool``.
+    """
     def column(field):
         return np.array([getattr(link, field) for link in links], dtype=float)
 
     G = column('G')
     R_world_base = T_world_base[:3, :3]
+    masses = [(link.m, link.r, link.I) for link in links]
+    masses[-1] = fold(*masses[-1], payload, np.eye(4) if T_last_tool is None else T_last_tool)
     rne_links = tuple(
         LinkConstants(link.isprismatic(), sign, link.a, math.cos(link.alpha),
-                      math.sin(link.alpha), link.m, tuple(link.r.tolist()),
-                      tuple(map(tuple, link.I.tolist())))
-        for link, sign in zip(links, table.sign.tolist()))
+                      math.sin(link.alpha), float(m), tuple(r.tolist()),
+                      tuple(map(tuple, I.tolist())))
+        for link, sign, (m, r, I) in zip(links, table.sign.tolist(), masses))
     return Dynamics(len(links), table, rne_links, column('Jm') * G ** 2, G, column('B'),
                     np.array([link.Tc[0] for link in links]),
                     np.array([link.Tc[1] for link in links]),

@@ -27,6 +27,10 @@ The layout, under ``ros__parameters`` (lengths in m, angles in rad, SI throughou
     gravity: [0.0, 0.0, -9.81]     # optional, world frame
     base: {xyz: [0.0, 0.0, 0.0], rpy: [0.0, 0.0, 0.0]}   # T_world_base, optional
     tool: {xyz: [0.0, 0.0, 0.0], rpy: [0.0, 0.0, 0.0]}   # T_last_tool, optional
+    payload:                       # optional: a body fixed to the tool frame (core.payload)
+      mass: 0.0                    # kg
+      com: [0.0, 0.0, 0.0]         # centre of mass in the tool frame, m
+      inertia: [0.0, 0.0, 0.0]     # about the centre of mass, tool axes; as I below
     joint1:                        # one block per joint
       type: revolute               # or prismatic; required
       a: 0.0                       # required
@@ -60,11 +64,13 @@ from dh_kinematics.core import bounds
 from dh_kinematics.core.checks import check_array, check_choice, InvalidFieldError
 from dh_kinematics.core.link import Link
 from dh_kinematics.core.parameter_file import flatten
+from dh_kinematics.core.payload import check_payload, is_empty
 from dh_kinematics.core.rotations import matrix_to_rpy, xyz_rpy_to_transform
 import numpy as np
 
 MODEL_FIELDS = ('robot_name', 'convention', 'joints', 'links', 'world_frame', 'base_frame',
-                'tool_frame', 'gravity', 'base.xyz', 'base.rpy', 'tool.xyz', 'tool.rpy')
+                'tool_frame', 'gravity', 'base.xyz', 'base.rpy', 'tool.xyz', 'tool.rpy',
+                'payload.mass', 'payload.com', 'payload.inertia')
 """The model's own parameters, as rclpy names them."""
 JOINT_FIELDS = ('type', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim', 'm', 'r', 'I',
                 'Jm', 'G', 'B', 'Tc', 'effort_limit', 'velocity_limit')
@@ -217,13 +223,16 @@ def chain_arguments(params):
     if not isinstance(robot_name, str):
         raise InvalidFieldError('robot_name', robot_name, 'must be a string')
     gravity = check_array('gravity', flat.get('gravity', (0.0, 0.0, -9.81)), [(3,)])
+    payload = check_payload(**{key: _inertia(f'payload.{key}', flat[f'payload.{key}'])
+                               for key in ('mass', 'com', 'inertia') if f'payload.{key}' in flat})
     return {
         'links': links, 'base': _pose(flat, 'base'), 'tool': _pose(flat, 'tool'),
         'gravity': bounds.check_magnitude('gravity', gravity, bounds.GRAVITY_MAX, 'm/s^2'),
         'name': robot_name, 'link_frames': link_frames,
         'world_frame': _string('world_frame', flat.get('world_frame', 'world')),
         'base_frame': _string('base_frame', flat.get('base_frame', 'base_link')),
-        'tool_frame': _string('tool_frame', flat.get('tool_frame', 'tool0'))}
+        'tool_frame': _string('tool_frame', flat.get('tool_frame', 'tool0')),
+        'payload': payload}
 
 
 @contextlib.contextmanager
@@ -265,6 +274,11 @@ def to_params(chain):
     return _plain(_params(chain))
 
 
+def _six(I):  # noqa: E741
+    """Return [Ixx Iyy Izz Ixy Iyz Ixz] of a symmetric inertia matrix."""
+    return [I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[1, 2], I[0, 2]]
+
+
 def _params(chain):
     params = {'robot_name': chain.name, 'convention': 'modified' if chain.mdh else 'standard',
               'joints': list(chain.joint_names), 'links': list(chain.link_frames),
@@ -273,15 +287,17 @@ def _params(chain):
               'gravity': chain.gravity.tolist()}
     for name, T in (('base', chain.base), ('tool', chain.tool)):
         params[name] = {'xyz': T[:3, 3].tolist(), 'rpy': matrix_to_rpy(T[:3, :3]).tolist()}
+    payload = chain.payload
+    if not is_empty(payload):
+        params['payload'] = {'mass': payload.mass, 'com': payload.com.tolist(),
+                             'inertia': _six(payload.inertia)}
     for name, link in zip(chain.joint_names, chain.links):
         block = {'type': link.joint, 'a': link.a, 'alpha': link.alpha}
         block['d' if link.isrevolute() else 'theta'] = link.d if link.isrevolute() else link.theta
         block.update(offset=link.offset, flip=link.flip)
         if link.qlim is not None:
             block['qlim'] = list(link.qlim)
-        I = link.I  # noqa: E741
-        block.update(m=link.m, r=link.r.tolist(),
-                     I=[I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[1, 2], I[0, 2]],
+        block.update(m=link.m, r=link.r.tolist(), I=_six(link.I),
                      Jm=link.Jm, G=link.G, B=link.B, Tc=list(link.Tc))
         for field in ('effort_limit', 'velocity_limit'):
             if getattr(link, field) is not None:

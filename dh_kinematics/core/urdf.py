@@ -28,7 +28,8 @@ What the URDF holds, in SI units:
 - ``<limit>`` from ``qlim`` (a revolute joint without one is ``continuous``; a prismatic one
   gets +-1000 m), with ``effort_limit`` and ``velocity_limit``, or DEFAULT_EFFORT and
   DEFAULT_VELOCITY where they are not known;
-- ``<inertial>`` from ``m``, ``r`` and ``I`` on the link frame, where the toolbox defines them;
+- ``<inertial>`` from ``m``, ``r`` and ``I`` on the link frame, where the toolbox defines them,
+  and the payload's (:mod:`core.payload`) on the tool frame;
 - ``<dynamics>``: ``damping = B G^2`` and ``friction = |G| (Tc+ - Tc-) / 2``, link side. URDF
   has no asymmetric Coulomb friction (the mean is written) and no motor inertia (left out);
 - ``<visual>`` and ``<collision>``: a cylinder along each joint axis and one along each
@@ -95,13 +96,12 @@ def _cylinder(radius, start, end):
     return f'<visual>{geometry}</visual><collision>{geometry}</collision>'
 
 
-def _inertial(link):
-    if link.m == 0.0 and not link.I.any():
+def _inertial(m, r, I):  # noqa: E741
+    if m == 0.0 and not I.any():
         return ''
-    I = link.I  # noqa: E741
-    xyz = ' '.join(_number(v) for v in link.r)
+    xyz = ' '.join(_number(v) for v in r)
     return (f'<inertial><origin xyz="{xyz}" rpy="0.0 0.0 0.0"/>'
-            f'<mass value="{_number(link.m)}"/><inertia ixx="{_number(I[0, 0])}" '
+            f'<mass value="{_number(m)}"/><inertia ixx="{_number(I[0, 0])}" '
             f'ixy="{_number(I[0, 1])}" ixz="{_number(I[0, 2])}" iyy="{_number(I[1, 1])}" '
             f'iyz="{_number(I[1, 2])}" izz="{_number(I[2, 2])}"/></inertial>')
 
@@ -181,7 +181,9 @@ def to_urdf(chain, prefix='', path=None):
         geometry[moving].append(_cylinder(1.3 * radius, (0, 0, -1.5 * radius),
                                           (0, 0, 1.5 * radius)))
     joints.append(_fixed_joint(names[-2], names[-1], chain.tool))
-    inertial = {names[2 + j]: _inertial(link) for j, link in enumerate(chain.links)}
+    inertial = {names[2 + j]: _inertial(link.m, link.r, link.I)
+                for j, link in enumerate(chain.links)}
+    inertial[names[-1]] = _inertial(*chain.payload)
     links = [f'<link name={quoteattr(name)}>{inertial.get(name, "")}{"".join(parts)}</link>'
              for name, parts in geometry.items()]
     robot = quoteattr(chain.name or 'arm')

@@ -33,8 +33,10 @@ from dh_kinematics.stream.param_specs import joint_specs, MODEL
 
 NO_LIMITS = [-math.inf, math.inf]
 """The declared ``qlim`` of a joint without limits."""
-_NONE = {'qlim': NO_LIMITS, 'effort_limit': math.inf, 'velocity_limit': math.inf}
-# The declared values that stand for "none": no joint limits, no known effort or velocity limit.
+_NONE = {'qlim': NO_LIMITS, 'effort_limit': math.inf, 'velocity_limit': math.inf,
+         'payload.mass': 0.0, 'payload.com': [0.0] * 3, 'payload.inertia': [0.0] * 3}
+# The declared values that stand for "none": no joint limits, no known effort or velocity
+# limit, no payload.
 _WORDS = {'string': 'a string', 'string_array': 'a list of strings', 'double': 'a real number',
           'double_array': 'a list of real numbers', 'bool': 'true or false'}
 _KINDS = {
@@ -102,7 +104,7 @@ def _model_values(chain, given):
     for spec in specs:
         value = given.get(spec.name, defaults.get(spec.name))
         if value is None:
-            value = _NONE.get(spec.name.rpartition('.')[2])
+            value = _NONE.get(spec.name, _NONE.get(spec.name.rpartition('.')[2]))
         values[spec.name] = value
     return {spec.name: check_value(spec, values[spec.name]) for spec in specs}, specs
 

@@ -49,6 +49,12 @@ _MODEL = (
     ParameterSpec('base.rpy', 'double_array', 'Base roll, pitch, yaw (fixed axes), rad.'),
     ParameterSpec('tool.xyz', 'double_array', 'Tool position in the last link frame, m.'),
     ParameterSpec('tool.rpy', 'double_array', 'Tool roll, pitch, yaw (fixed axes), rad.'),
+    ParameterSpec('payload.mass', 'double', 'Payload fixed to the tool frame (a gripper, a '
+                  'part), kg (default 0).', minimum=0.0, maximum=HUGE),
+    ParameterSpec('payload.com', 'double_array', "Payload's centre of mass in the tool frame, "
+                  'm.'),
+    ParameterSpec('payload.inertia', 'double_array', "Payload's inertia about its centre of "
+                  'mass, tool-frame axes, kg m^2: 3, 6 or 9 values, as a joint I.'),
 )
 
 _JOINT = (
