@@ -48,7 +48,7 @@ def main(argv=None):
     prismatic = [link.isprismatic() for link in chain.links]
     table = [sweep(t, chain.qlim, prismatic, 10.0)
              for t in np.linspace(0.0, 10.0, CONFIGS, endpoint=False)]
-    table = [(q.tolist(), qd.tolist()) for q, qd in table]
+    table = [(q.tolist(), qd.tolist()) for q, qd, _ in table]
 
     rclpy.init()
     node = rclpy.create_node('bench_driver')

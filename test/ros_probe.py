@@ -147,10 +147,11 @@ class Probe:
             self.messages[key].clear()
             self.by_stamp[key].clear()
 
-    def send(self, names, positions, velocities=(), stamp_ns=None, publisher=None):
+    def send(self, names, positions, velocities=(), stamp_ns=None, publisher=None, efforts=()):
         """Publish a JointState; return its stamp in ns (now on the probe's clock by default)."""
         message = JointState(name=list(names), position=[float(p) for p in positions],
-                             velocity=[float(v) for v in velocities])
+                             velocity=[float(v) for v in velocities],
+                             effort=[float(e) for e in efforts])
         if stamp_ns is None:
             stamp_ns = self.node.get_clock().now().nanoseconds
         message.header.stamp.sec, message.header.stamp.nanosec = divmod(stamp_ns, 10 ** 9)

@@ -54,11 +54,12 @@ def test_the_reader_reads_what_rclpy_wrote(messages):
         data = serialization.serialize_message(
             _joint_state(names, positions, velocities, efforts, stamp, frame_id))
         for got in (reader.read(data), reader.read(data), cdr.JointStateReader().read(data)):
-            stamp_ns, got_names, got_positions, got_velocities = got
+            stamp_ns, got_names, got_positions, got_velocities, got_efforts = got
             assert stamp_ns == stamp[0] * 10 ** 9 + stamp[1]
             assert got_names == names
             assert _same_floats(got_positions, positions)
             assert _same_floats(got_velocities, velocities)
+            assert _same_floats(got_efforts, efforts)
 
 
 def test_a_stream_reuses_the_layout_and_notices_when_it_changes():
@@ -75,7 +76,10 @@ def test_a_stream_reuses_the_layout_and_notices_when_it_changes():
     assert third[1] == ['a', 'c']
     fourth = reader.read(serialization.serialize_message(
         _joint_state(['a', 'c'], [5.0, 6.0], [7.0], [9.0], (3, 6))))
-    assert fourth[3].tolist() == [7.0]
+    assert fourth[3].tolist() == [7.0] and fourth[4].tolist() == [9.0]
+    fifth = reader.read(serialization.serialize_message(
+        _joint_state(['a', 'c'], [5.0, 6.0], [7.0], [10.0], (3, 7))))
+    assert fifth[4].tolist() == [10.0] and fifth[1] is fourth[1]
 
 
 @settings(max_examples=200, deadline=None)

@@ -106,10 +106,9 @@ import pkgutil, importlib, dh_kinematics.stream
 for module in pkgutil.iter_modules(dh_kinematics.stream.__path__):
     importlib.import_module('dh_kinematics.stream.' + module.name)
 from dh_kinematics.stream.joint_states import JointStatesFlow
+from dh_kinematics.stream.param_specs import NODE
 flow = JointStatesFlow(chain.joint_names, None, print, 0)
-flow.configure(chain, {'future_stamp_tolerance': 1.0, 'diagnostics.warn_margin': 0.05,
-                       'diagnostics.hysteresis': 0.01, 'diagnostics.stale_timeout': 1.0,
-                       'diagnostics.period': 1.0})
+flow.configure(chain, {spec.name: spec.default for spec in NODE})
 flow.tick(1, 1); flow.statuses(1, 1)
 stream = {name.split('.')[0] for name in set(sys.modules) - before}
 print(sorted(core - set(sys.stdlib_module_names) - {'numpy', 'dh_kinematics'}))

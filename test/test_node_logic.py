@@ -116,11 +116,12 @@ def test_sweep_covers_the_range_and_overshoots_on_request():
     qlim = np.array([[-1.0, 1.0], [0.2, 0.5], [-np.inf, np.inf]])
     prismatic = np.array([False, True, True])
     t = np.linspace(0.0, 10.0, 2001)
-    q, qd = np.array([sweep(ti, qlim, prismatic, 10.0) for ti in t]).transpose(1, 0, 2)
+    q, qd, qdd = np.array([sweep(ti, qlim, prismatic, 10.0) for ti in t]).transpose(1, 0, 2)
     assert (q[:, :2] >= qlim[:2, 0] - 1e-12).all() and (q[:, :2] <= qlim[:2, 1] + 1e-12).all()
     np.testing.assert_allclose(q.min(axis=0), [-1.0, 0.2, -0.1], atol=1e-4)
     np.testing.assert_allclose(np.gradient(q, t, axis=0)[1:-1], qd[1:-1], atol=1e-3)
-    beyond, _ = np.array([sweep(ti, qlim, prismatic, 10.0, 0.05) for ti in t]).transpose(1, 0, 2)
+    np.testing.assert_allclose(np.gradient(qd, t, axis=0)[1:-1], qdd[1:-1], atol=1e-3)
+    beyond, *_ = np.array([sweep(ti, qlim, prismatic, 10.0, 0.05) for ti in t]).transpose(1, 0, 2)
     np.testing.assert_allclose(beyond.max(axis=0)[:2], [1.05, 0.55], atol=1e-4)
 
 

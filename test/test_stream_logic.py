@@ -19,7 +19,7 @@ import struct
 
 from dh_kinematics import Chain, Link
 from dh_kinematics.stream import node_parameters
-from dh_kinematics.stream.joint_states import JointStatesFlow, LOG_EVERY_S
+from dh_kinematics.stream.joint_states import JointStatesFlow, LOG_EVERY_S, NOTHING
 from dh_kinematics.stream.limit_tasks import MessageRate
 from dh_kinematics.stream.param_specs import NODE
 import numpy as np
@@ -31,7 +31,7 @@ CHAIN = Chain([Link(a=0.3, qlim=(-1.0, 1.0), G=100.0, B=0.01, Tc=0.1, name='a'),
 SETTINGS = {spec.name: spec.default for spec in NODE}
 
 
-def _cdr(stamp_ns, names, positions, velocities=()):
+def _cdr(stamp_ns, names, positions, velocities=(), efforts=()):
     """Serialize a sensor_msgs/JointState as plain little-endian CDR."""
     out = bytearray()
 
@@ -57,7 +57,7 @@ def _cdr(stamp_ns, names, positions, velocities=()):
         string(name)
     doubles(positions)
     doubles(velocities)
-    doubles(())
+    doubles(efforts)
     return b'\x00\x01\x00\x00' + bytes(out)
 
 
@@ -78,7 +78,8 @@ class Flow:
 def test_a_message_becomes_its_frames_friction_and_levels():
     flow = Flow()
     q, qd = [0.2, 0.1], [0.5, -0.3]
-    tf, friction, due = flow.flow.handle(_cdr(5 * SECOND, ['a', 'b'], q, qd), 6 * SECOND, 1)
+    tf, friction, *_, due = flow.flow.handle(_cdr(5 * SECOND, ['a', 'b'], q, qd), 6 * SECOND,
+                                             1)
     joints, stamp_ns, poses = tf
     assert joints == (0, 1) and stamp_ns == 5 * SECOND
     assert len(poses) == 4 * 7  # both links have an axis frame (a or alpha not 0)
@@ -90,10 +91,10 @@ def test_a_message_becomes_its_frames_friction_and_levels():
 
 def test_what_cannot_be_used_is_dropped_counted_and_warned_about_once():
     flow = Flow()
-    assert flow.flow.handle(b'junk', 0, 1) == (None, None, False)  # sim time, no /clock
-    assert flow.flow.handle(b'junk', 0, 2) == (None, None, False)
+    assert flow.flow.handle(b'junk', 0, 1) == NOTHING  # sim time, no /clock
+    assert flow.flow.handle(b'junk', 0, 2) == NOTHING
     for k in range(3):
-        assert flow.flow.handle(b'junk', SECOND, 3 + k) == (None, None, False)
+        assert flow.flow.handle(b'junk', SECOND, 3 + k) == NOTHING
     counts = flow.flow.cache.counts
     assert counts['no_clock'] == 2 and counts['malformed'] == 3
     assert flow.flow.cache.received == 5
@@ -105,8 +106,8 @@ def test_what_cannot_be_used_is_dropped_counted_and_warned_about_once():
 
 def test_other_encodings_use_the_decoder_and_a_clock_jump_restarts_the_stamps():
     flow = Flow()
-    flow.other[b'xcdr2'] = (2 * SECOND, ['b'], [0.4], [])
-    tf, friction, _ = flow.flow.handle(b'xcdr2', 3 * SECOND, 1)
+    flow.other[b'xcdr2'] = (2 * SECOND, ['b'], [0.4], [], [])
+    tf, friction, *_ = flow.flow.handle(b'xcdr2', 3 * SECOND, 1)
     assert tf[0] == (1,) and friction is None
     old = _cdr(SECOND, ['b'], [0.3])
     assert flow.flow.handle(old, 3 * SECOND, 2)[0] is None  # older than the last stamp
@@ -117,7 +118,7 @@ def test_other_encodings_use_the_decoder_and_a_clock_jump_restarts_the_stamps():
 def test_a_torque_that_overflows_is_left_out_and_counted():
     flow = Flow()
     data = _cdr(SECOND, ['a', 'b'], [0.1, 0.2], [1e308, 0.5])  # 100 * 0.01 * 100 * 1e308
-    tf, friction, _ = flow.flow.handle(data, SECOND, 1)
+    tf, friction, *_ = flow.flow.handle(data, SECOND, 1)
     assert tf[0] == (0, 1) and friction[0] == (1,)
     assert flow.flow.cache.counts['non_finite_result'] == 1
     assert 'overflowed' in flow.warnings[-1]

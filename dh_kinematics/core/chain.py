@@ -112,6 +112,8 @@ class Chain:
     gravity = property(lambda self: self._gravity, doc='Gravity in the world frame, m/s^2.')
     name = property(lambda self: self._name, doc='Robot name.')
     payload = property(lambda self: self._payload, doc='The payload at the tool (Payload).')
+    dynamic_constants = property(lambda self: self._dynamics,
+                                 doc='The constants of the dynamics (core.dynamics.Dynamics).')
     mdh = property(lambda self: self._links[0].mdh, doc='True for modified DH.')
     joint_names = property(lambda self: self._joint_names, doc='Joint names, a tuple.')
     base_frame = property(lambda self: self._frames[0], doc='Name of frame 0.')

@@ -78,8 +78,11 @@ JOINT_FIELDS = ('type', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim', 'm
 except ``type``, which is Link's ``joint``."""
 NODE_SETTINGS = ('frame_prefix', 'diagnostics.warn_margin', 'diagnostics.stale_timeout',
                  'diagnostics.period', 'diagnostics.hysteresis', 'future_stamp_tolerance',
-                 'publish_robot_description')
-SIM_ARM_SETTINGS = ('rate', 'period', 'overshoot')
+                 'publish_robot_description', 'effort.warn', 'effort.error', 'effort.hold',
+                 'effort.hysteresis', 'effort.acceleration_cutoff')
+SIM_ARM_SETTINGS = ('rate', 'period', 'overshoot', 'extra_payload.mass', 'extra_payload.com',
+                    'collision.joint', 'collision.effort', 'collision.start',
+                    'collision.duration', 'collision.every')
 RCLPY_SETTINGS = ('use_sim_time', 'start_type_description_service')
 RCLPY_PREFIXES = ('qos_overrides.',)
 SETTINGS = frozenset(NODE_SETTINGS + SIM_ARM_SETTINGS + RCLPY_SETTINGS)

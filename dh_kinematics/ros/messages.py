@@ -36,8 +36,8 @@ def read_joint_state(data):
     """
     Decode a serialized JointState with the middleware (any encoding it knows).
 
-    Returns ``(stamp_ns, names, positions, velocities)``; raises ValueError for bytes that do
-    not decode (rclpy raises its RMWError, or a UnicodeDecodeError for bad UTF-8).
+    Returns ``(stamp_ns, names, positions, velocities, efforts)``; raises ValueError for bytes
+    that do not decode (rclpy raises its RMWError, or a UnicodeDecodeError for bad UTF-8).
     """
     try:
         message = deserialize_message(data, JointState)
@@ -45,7 +45,7 @@ def read_joint_state(data):
         raise ValueError(f'undecodable JointState: {error}') from None
     stamp = message.header.stamp
     return (stamp.sec * 1_000_000_000 + stamp.nanosec, message.name, message.position,
-            message.velocity)
+            message.velocity, message.effort)
 
 
 def tf_message(frames, time):

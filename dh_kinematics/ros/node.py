@@ -13,11 +13,13 @@
 # limitations under the License.
 
 """
-The dh_kinematics node: joint_states in; TF, friction torques and limit diagnostics out.
+The dh_kinematics node: joint_states in; TF, torques, efforts and diagnostics out.
 
 Wiring only: it declares the parameters (checked in :mod:`stream.node_parameters`), hands
 each joint_states message and each tick to :class:`stream.joint_states.JointStatesFlow`, and
-publishes what that returns, converted by :mod:`ros.messages`.
+publishes what that returns, converted by :mod:`ros.messages`. The gravity torques, expected
+efforts and effort residuals are computed only while someone subscribes to them (checked every
+tick), or, for the last two, while the effort monitor needs them.
 """
 
 import copy
@@ -31,7 +33,7 @@ from dh_kinematics.ros import messages
 from dh_kinematics.ros.main import guard_clock, quiet_at_shutdown, run
 from dh_kinematics.ros.parameters import AtomicParameterService, declare, WholeChanges
 from dh_kinematics.stream import frames
-from dh_kinematics.stream.joint_states import JointStatesFlow
+from dh_kinematics.stream.joint_states import JointStatesFlow, Wanted
 from dh_kinematics.stream.param_specs import NODE
 from dh_kinematics.stream.schedule import TICK_S
 from diagnostic_msgs.msg import DiagnosticArray
@@ -57,7 +59,7 @@ DESCRIPTION_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
 
 
 class DhKinematicsNode(WholeChanges, Node):
-    """Publish TF, friction and joint-limit diagnostics for a DH arm from joint_states."""
+    """Publish TF, torques, efforts and diagnostics for a DH arm from joint_states."""
 
     def __init__(self, node_name='dh_kinematics', **kwargs):
         super().__init__(node_name, start_parameter_services=False, **kwargs)
@@ -69,6 +71,8 @@ class DhKinematicsNode(WholeChanges, Node):
         self._tf = self.create_publisher(TFMessage, '/tf', TF_QOS)
         self._tf_static = self.create_publisher(TFMessage, '/tf_static', TF_STATIC_QOS)
         self._friction = self.create_publisher(JointState, '~/friction_torque', 10)
+        self._efforts = tuple(self.create_publisher(JointState, topic, 10) for topic in (
+            '~/gravity_torque', '~/expected_effort', '~/effort_residual'))
         self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
         self._description = self.create_publisher(String, 'robot_description', DESCRIPTION_QOS)
         self._take(self._config)
@@ -119,18 +123,23 @@ class DhKinematicsNode(WholeChanges, Node):
     def _on_joint_states(self, data):
         """Take one serialized JointState; publish its TF and friction, and maybe diagnostics."""
         now_ns = self._now_ns()
-        tf, friction, diagnostics = self._flow.handle(data, now_ns, time.monotonic_ns())
-        if tf is not None:
-            self._tf.publish(self._messages.tf(*tf))
-        if friction is not None:
-            self._friction.publish(self._messages.efforts(*friction))
-        if diagnostics:
+        outcome = self._flow.handle(data, now_ns, time.monotonic_ns())
+        if outcome.tf is not None:
+            self._tf.publish(self._messages.tf(*outcome.tf))
+        if outcome.friction is not None:
+            self._friction.publish(self._messages.efforts(*outcome.friction))
+        for publisher, efforts in zip(self._efforts, outcome[2:5]):
+            if efforts is not None:
+                publisher.publish(self._messages.efforts(*efforts))
+        if outcome.diagnostics:
             self._publish_diagnostics(now_ns)
 
     @quiet_at_shutdown
     def _on_tick(self):
         # No arguments: some executors pass a TimerInfo to callbacks that take one.
         now_ns = self._now_ns()
+        self._flow.wanted = Wanted(*(publisher.get_subscription_count() > 0
+                                     for publisher in self._efforts))
         if self._flow.tick(now_ns, time.monotonic_ns()):
             self._publish_diagnostics(now_ns)
 

@@ -12,10 +12,19 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""sim_arm: publish joint_states that sweep a model's joints, for demos and tests."""
+"""
+sim_arm: publish joint_states that sweep a model's joints, for demos and tests.
+
+Positions, velocities and the efforts the model predicts for the sweep
+(:func:`core.dynamics.joint_torques` at the exact accelerations), optionally with a payload the
+model does not know (``extra_payload.*``) and a collision: a constant torque or force on one
+joint for a while, once or repeated (``collision.*``), so that the effort monitor can be shown.
+"""
 
 import sys
 
+from dh_kinematics.core.dynamics import joint_torques
+from dh_kinematics.core.payload import check_payload, fold
 from dh_kinematics.ros import entry
 from dh_kinematics.ros.main import guard_clock, quiet_at_shutdown, run
 from dh_kinematics.ros.parameters import declare
@@ -23,6 +32,23 @@ from dh_kinematics.stream.param_specs import SIM_ARM
 from dh_kinematics.stream.sweep import sweep
 from rclpy.node import Node
 from sensor_msgs.msg import JointState
+
+
+def simulated(chain, mass, com):
+    """Return ``chain`` with its own payload folded in and an extra one (kg, m) at the tool."""
+    links = list(chain.links)
+    last = links[-1]
+    m, r, inertia = fold(last.m, last.r, last.I, chain.payload, chain.tool)
+    links[-1] = last.replace(m=m, r=r, I=inertia)
+    return type(chain)(links, chain.base, chain.tool, chain.gravity, chain.name,
+                       payload=check_payload(mass, com, field='extra_payload'))
+
+
+def collision_active(t, start, duration, every):
+    """Tell whether the collision acts at ``t`` s after the start (``every`` 0: once)."""
+    if t < start:
+        return False
+    return ((t - start) % every if every > 0.0 else t - start) < duration
 
 
 class SimArm(Node):
@@ -33,9 +59,17 @@ class SimArm(Node):
         guard_clock(self)
         config = declare(self, SIM_ARM)
         self._chain, settings = config.chain, config.settings
+        self._settings = settings
         rate, self._period = settings['rate'], settings['period']
         self._overshoot = settings['overshoot']
         self._prismatic = [link.isprismatic() for link in self._chain.links]
+        self._dynamics = simulated(self._chain, settings['extra_payload.mass'],
+                                   settings['extra_payload.com']).dynamic_constants
+        joint = settings['collision.joint']
+        if joint and joint not in self._chain.joint_names:
+            raise ValueError(f'collision.joint: {joint!r} is not a joint of the model '
+                             f'({", ".join(self._chain.joint_names)})')
+        self._collision = self._chain.joint_names.index(joint) if joint else None
         self._publisher = self.create_publisher(JointState, 'joint_states', 10)
         self._start = self.get_clock().now()
         self.create_timer(1.0 / rate, self._publish)
@@ -46,9 +80,15 @@ class SimArm(Node):
     def _publish(self):
         now = self.get_clock().now()
         t = (now - self._start).nanoseconds * 1e-9
-        q, qd = sweep(t, self._chain.qlim, self._prismatic, self._period, self._overshoot)
+        q, qd, qdd = sweep(t, self._chain.qlim, self._prismatic, self._period, self._overshoot)
+        effort = joint_torques(self._dynamics, q.tolist(), qd.tolist(), qdd.tolist())
+        settings = self._settings
+        if self._collision is not None and collision_active(
+                t, settings['collision.start'], settings['collision.duration'],
+                settings['collision.every']):
+            effort[self._collision] += settings['collision.effort']
         message = JointState(name=list(self._chain.joint_names), position=q.tolist(),
-                             velocity=qd.tolist())
+                             velocity=qd.tolist(), effort=effort)
         message.header.stamp = now.to_msg()
         self._publisher.publish(message)
 

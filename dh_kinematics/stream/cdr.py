@@ -41,7 +41,8 @@ STAMP_MARKER_SEC = 0x5A5A0000
 STAMP_MARKER_NANOSEC = 0x2A5A0000
 VALUE_MARKER = -1.2345678901234567e-123
 
-Layout = namedtuple('Layout', 'size fixed segments counts names order positions velocities')
+Layout = namedtuple('Layout',
+                    'size fixed segments counts names order positions velocities efforts')
 Layout.__doc__ = """Where the parts of one serialized JointState are.
 
 size : int
@@ -56,7 +57,7 @@ counts : tuple of int
 names : list of str
 order : str
     '<' or '>'.
-positions, velocities : (int, int)
+positions, velocities, efforts : (int, int)
     Start and count of the float64 values.
 """
 
@@ -126,7 +127,7 @@ def read_layout(data):
     names = reader.strings()
     positions_count_at, positions_at, positions = reader.doubles()
     velocity_count_at, velocities_at, velocities = reader.doubles()
-    effort_count_at = reader.doubles()[0]
+    effort_count_at, efforts_at, efforts = reader.doubles()
     data = reader.data
     segments, start = [], 12
     for pad_start, pad_end in reader.padding:
@@ -138,7 +139,8 @@ def read_layout(data):
     segments = tuple(segments)
     return Layout(len(data), _fixed(data, segments), segments,
                   (velocity_count_at, effort_count_at), names, reader.order,
-                  (positions_at, positions), (velocities_at, velocities))
+                  (positions_at, positions), (velocities_at, velocities),
+                  (efforts_at, efforts))
 
 
 def _fixed(data, segments):
@@ -183,8 +185,9 @@ class JointStateReader:
         stamp_ns : int
             Header stamp in ns.
         names : list of str
-        positions, velocities : array, shape (k,)
-            In rad or m, and rad/s or m/s, as sent (the lengths are not checked here).
+        positions, velocities, efforts : array, shape (k,)
+            In rad or m, rad/s or m/s, and N m or N, as sent (the lengths are not checked
+            here).
 
         Raises
         ------
@@ -198,7 +201,8 @@ class JointStateReader:
         dtype = layout.order + 'f8'
         return (sec * 1_000_000_000 + nanosec, layout.names,
                 np.frombuffer(data, dtype, layout.positions[1], layout.positions[0]),
-                np.frombuffer(data, dtype, layout.velocities[1], layout.velocities[0]))
+                np.frombuffer(data, dtype, layout.velocities[1], layout.velocities[0]),
+                np.frombuffer(data, dtype, layout.efforts[1], layout.efforts[0]))
 
 
 def _marker_stamp(i):

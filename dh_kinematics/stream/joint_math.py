@@ -19,12 +19,15 @@ For one configuration of a 7-joint arm, numpy's per-call overhead costs more tha
 arithmetic, so the node's hot path uses these float versions: the link poses of
 :meth:`DHTable.poses` (the float form of :meth:`Chain.link_poses`) and the friction of
 :func:`friction_torque` (one expression for floats and arrays, as :meth:`Chain.friction`).
-The tests check both against the numpy path. A joint whose result overflows is left out.
+The expected efforts and gravity torques are :func:`core.dynamics.joint_torques`, the float
+form of :meth:`Chain.rne`. The tests check all of them against the numpy path. A joint whose
+result overflows is left out.
 """
 
 from math import isfinite
 
 from dh_kinematics.core.dh_table import DHTable
+from dh_kinematics.core.dynamics import joint_torques
 from dh_kinematics.core.link import friction_torque
 from dh_kinematics.core.urdf import has_axis_frame
 
@@ -45,6 +48,15 @@ class StreamMath:
         self._axis = [has_axis_frame(link) for link in chain.links]
         self._any_axis = any(self._axis)
         self._friction = [(link.G, link.B, link.Tc[0], link.Tc[1]) for link in chain.links]
+        self._dynamics = chain.dynamic_constants
+
+    def gravity(self, q):
+        """Return the gravity torques (N m or N) at all joint positions ``q``, or None."""
+        return _finite(joint_torques(self._dynamics, q))
+
+    def expected(self, q, qd, qdd):
+        """Return the efforts of :meth:`Chain.rne` for all joints (floats), or None."""
+        return _finite(joint_torques(self._dynamics, q, qd, qdd))
 
     def finite_poses(self, joints, q):
         """
@@ -96,3 +108,8 @@ class StreamMath:
         """Return the friction torque (N m) or force (N) of each chosen joint at ``qd``."""
         friction = self._friction
         return [friction_torque(v, *friction[j]) for j, v in zip(joints, qd)]
+
+
+def _finite(values):
+    """Return ``values`` if all are finite, else None."""
+    return values if all(map(isfinite, values)) else None

@@ -25,15 +25,16 @@ from math import isfinite
 
 import numpy as np
 
-Update = namedtuple('Update',
-                    'dropped notes stamp_ns positions velocities q qd new_unknown')
+Update = namedtuple(
+    'Update', 'dropped notes stamp_ns positions velocities q qd new_unknown efforts effort')
 Update.__doc__ = """What one message changed.
 
 dropped : str or None
     Why the whole message was dropped, or None.
 notes : tuple of str
     Entries ignored in an accepted message ('unknown_joint', 'non_finite_position',
-    'non_finite_velocity', 'velocity_length') and 'zero_stamp' when the stamp was replaced.
+    'non_finite_velocity', 'velocity_length', 'non_finite_effort', 'effort_length') and
+    'zero_stamp' when the stamp was replaced.
 new_unknown : tuple of str
     Unknown names seen for the first time (at most MAX_UNKNOWN_NAMES are ever remembered).
 stamp_ns : int
@@ -44,6 +45,10 @@ velocities : tuple of int
     Indices of the joints whose velocity this message set.
 q, qd : tuple of float
     Those positions (rad or m) and velocities (rad/s or m/s).
+efforts : tuple of int
+    Indices of the joints whose measured effort this message set.
+effort : tuple of float
+    Those efforts (N m or N).
 """
 
 DROP_REASONS = ('malformed', 'no_clock', 'empty', 'length_mismatch', 'duplicate_name',
@@ -81,6 +86,7 @@ class JointStateCache:
         n = len(self.names)
         self.positions = np.full(n, np.nan)
         self.velocities = np.full(n, np.nan)
+        self.efforts = np.full(n, np.nan)
         self.future_tolerance_ns = future_tolerance_ns
         self.stamps_ns = np.full(n, NO_STAMP, dtype=np.int64)
         self.received_ns = np.full(n, -1, dtype=np.int64)
@@ -91,7 +97,7 @@ class JointStateCache:
         self.unknown_names = set()
         self._fresh = True
 
-    def update(self, names, positions, velocities, stamp_ns, now_ns):
+    def update(self, names, positions, velocities, stamp_ns, now_ns, efforts=()):
         """
         Take one joint_states message.
 
@@ -112,7 +118,7 @@ class JointStateCache:
         - a NaN or inf position: that joint is marked non-finite and gets no new position
           ('non_finite_position'); the other joints are used;
         - velocities of the wrong length are ignored ('velocity_length'); non-finite ones too
-          ('non_finite_velocity').
+          ('non_finite_velocity'); efforts likewise ('effort_length', 'non_finite_effort').
 
         Parameters
         ----------
@@ -120,6 +126,8 @@ class JointStateCache:
             Joint names of the message.
         positions, velocities : sequence of float
             Position in rad or m; velocity in rad/s or m/s (may be empty).
+        efforts : sequence of float
+            Measured effort, N m or N (may be empty).
         stamp_ns : int
             Header stamp in ns.
         now_ns : int
@@ -151,7 +159,7 @@ class JointStateCache:
             'unknown_joint' in notes or dropped == 'no_known_joint') else ()
         if dropped is not None:
             self.counts[dropped] += 1
-            return Update(dropped, tuple(notes), stamp_ns, (), (), (), (), new_unknown)
+            return Update(dropped, tuple(notes), stamp_ns, (), (), (), (), new_unknown, (), ())
         # Python floats: for a handful of joints, numpy's per-call overhead costs more.
         values = np.asarray(positions, dtype=float).tolist()
         moved, q, finite = [], [], []
@@ -165,28 +173,37 @@ class JointStateCache:
                 q.append(value)
         if len(moved) < len(joints):
             notes.append('non_finite_position')
-        with_velocity, qd = [], []
-        if len(velocities) == count:
-            rates = np.asarray(velocities, dtype=float).tolist()
-            rates_finite = True
-            for k, j, position_finite in zip(message_rows, joints, finite):
-                rate = rates[k]
-                if not isfinite(rate):
-                    rates_finite = False
-                elif position_finite:
-                    self.velocities[j] = rate
-                    with_velocity.append(j)
-                    qd.append(rate)
-            if not rates_finite:
-                notes.append('non_finite_velocity')
-        elif len(velocities):
-            notes.append('velocity_length')
+        with_velocity, qd = self._rates(velocities, 'velocity', count, message_rows, joints,
+                                        finite, self.velocities, notes)
+        with_effort, effort = self._rates(efforts, 'effort', count, message_rows, joints,
+                                          finite, self.efforts, notes)
         self.stamps_ns[joints] = stamp_ns
         self.received_ns[joints] = now_ns
         self.counts['accepted'] += 1
         self.counts.update(notes)
         return Update(None, tuple(notes), stamp_ns, tuple(moved), tuple(with_velocity),
-                      tuple(q), tuple(qd), new_unknown)
+                      tuple(q), tuple(qd), new_unknown, tuple(with_effort), tuple(effort))
+
+    @staticmethod
+    def _rates(values, kind, count, message_rows, joints, finite, store, notes):
+        """Take a message's velocities or efforts; return the joints they set, and values."""
+        chosen, taken = [], []
+        if len(values) == count:
+            values = np.asarray(values, dtype=float).tolist()
+            all_finite = True
+            for k, j, position_finite in zip(message_rows, joints, finite):
+                value = values[k]
+                if not isfinite(value):
+                    all_finite = False
+                elif position_finite:
+                    store[j] = value
+                    chosen.append(j)
+                    taken.append(value)
+            if not all_finite:
+                notes.append(f'non_finite_{kind}')
+        elif len(values):
+            notes.append(f'{kind}_length')
+        return chosen, taken
 
     def _remember_unknown(self, names):
         """Return the unknown names not seen before; remember at most MAX_UNKNOWN_NAMES."""

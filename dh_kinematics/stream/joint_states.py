@@ -17,7 +17,8 @@ What the node does with each joint_states message and each tick, without ROS.
 
 :meth:`JointStatesFlow.handle` takes the serialized bytes of one message, as rclpy hands them
 over, and returns what to publish: the TF of the links it moved, the friction of the joints it
-gave a velocity, and whether the limit diagnostics are due. The path, in order:
+gave a velocity, the gravity torques, expected efforts and effort residuals that are wanted, and
+whether the diagnostics are due. The path, in order:
 
 1. the clock: no /clock yet under sim time drops the message ('no_clock'); a clock that
    jumped back restarts the stamp checks;
@@ -25,7 +26,11 @@ gave a velocity, and whether the limit diagnostics are due. The path, in order:
    CDR; undecodable bytes are dropped ('malformed');
 3. :meth:`JointStateCache.update`: every check of names, lengths, stamps and values;
 4. :class:`StreamMath`: link poses and friction, leaving out what overflowed;
-5. :meth:`LimitDiagnostics.after_message`: the levels, and whether to publish them.
+5. the dynamics, only where wanted (:attr:`JointStatesFlow.wanted`) or the effort monitor is
+   on: gravity torques once every joint has a position; expected efforts once
+   :class:`MotionEstimate` also has every velocity and acceleration; residuals and effort
+   levels (:class:`EffortMonitor`) for the joints whose effort the message carried;
+6. :meth:`LimitDiagnostics.after_message`: the levels, and whether to publish them.
 
 Warnings go to ``warn``, at most one per kind every ``LOG_EVERY_S`` seconds.
 """
@@ -36,21 +41,29 @@ from dh_kinematics.stream import cdr
 from dh_kinematics.stream.joint_math import StreamMath
 from dh_kinematics.stream.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
 from dh_kinematics.stream.limit_diagnostics import LimitDiagnostics
+from dh_kinematics.stream.motion import MotionEstimate
 
 LOG_EVERY_S = 5.0
 _LOG_EVERY_NS = int(LOG_EVERY_S * 1e9)
 
-Outcome = namedtuple('Outcome', 'tf friction diagnostics')
+Outcome = namedtuple('Outcome', 'tf friction gravity expected residual diagnostics')
 Outcome.__doc__ = """What to publish for one message.
 
 tf : (joints, stamp_ns, poses) or None
     Joint indices, the stamp in ns and 7 floats per joint (:meth:`StreamMath.finite_poses`).
 friction : (joints, stamp_ns, torques) or None
     Joint indices, the stamp and the friction torque (N m) or force (N) of each.
+gravity, expected : (joints, stamp_ns, efforts) or None
+    Every joint, the stamp and its gravity torque or expected effort (N m or N), if wanted.
+residual : (joints, stamp_ns, residuals) or None
+    The joints whose effort the message carried: measured - expected (N m or N), if wanted.
 diagnostics : bool
-    Whether the limit diagnostics are due now.
+    Whether the diagnostics are due now.
 """
-NOTHING = Outcome(None, None, False)
+NOTHING = Outcome(None, None, None, None, None, False)
+Wanted = namedtuple('Wanted', 'gravity expected residual')
+Wanted.__doc__ = """Which dynamics outputs someone subscribes to (bools)."""
+NONE_WANTED = Wanted(False, False, False)
 
 
 class JointStatesFlow:
@@ -78,15 +91,21 @@ class JointStatesFlow:
         self._decode, self._warn = decode, warn
         self._last_now_ns = 0
         self._last_warned = {}
+        self.motion = MotionEstimate(len(self.cache.names))
+        self._motion_fresh = True
+        self.wanted = NONE_WANTED
 
     def configure(self, chain, settings):
         """Take a model (:class:`Chain`) and the node's settings (a dict, SI units)."""
         self._joint_names = chain.joint_names
+        self._all_joints = tuple(range(chain.n))
         self._math = StreamMath(chain)
         self.cache.future_tolerance_ns = int(settings['future_stamp_tolerance'] * 1e9)
         self.limits.configure(
             chain.qlim, settings['diagnostics.warn_margin'], settings['diagnostics.hysteresis'],
             settings['diagnostics.stale_timeout'], settings['diagnostics.period'])
+        self.limits.efforts.configure(settings, [link.isprismatic() for link in chain.links])
+        self.motion.configure(settings['effort.acceleration_cutoff'])
 
     def warn(self, key, text, mono_ns, counts=True):
         """Warn, at most once per ``key`` every LOG_EVERY_S; with the counts if ``counts``."""
@@ -98,6 +117,7 @@ class JointStatesFlow:
     def _clock(self, now_ns, mono_ns):
         if now_ns < self._last_now_ns:
             self.cache.reset_stamps(now_ns)
+            self.motion.reset()
             self.warn('clock_jump', 'the clock jumped back; accepting older stamps from now on',
                       mono_ns)
         self._last_now_ns = now_ns
@@ -114,7 +134,7 @@ class JointStatesFlow:
 
     def handle(self, data, now_ns, mono_ns):
         """
-        Take one serialized JointState; return ``(tf, friction, diagnostics)`` (see Outcome).
+        Take one serialized JointState; return what to publish (an :data:`Outcome`).
 
         ``now_ns`` is the node's clock (0 under sim time before /clock starts), ``mono_ns`` a
         monotonic one, both in ns.
@@ -134,8 +154,8 @@ class JointStatesFlow:
             fields = self._decode_other(data, mono_ns)
             if fields is None:
                 return NOTHING
-        stamp_ns, names, positions, velocities = fields
-        update = self.cache.update(names, positions, velocities, stamp_ns, now_ns)
+        stamp_ns, names, positions, velocities, efforts = fields
+        update = self.cache.update(names, positions, velocities, stamp_ns, now_ns, efforts)
         if update.dropped or update.notes or update.new_unknown:
             self._report(update, names, mono_ns)
         notes, joints, moving = update.notes, update.positions, update.velocities
@@ -153,7 +173,48 @@ class JointStatesFlow:
                 notes = self._non_finite_result((), (), notes, mono_ns)
             if moving:
                 friction = (moving, update.stamp_ns, torques)
-        return tf, friction, self.limits.after_message(joints, q, notes, now_ns, mono_ns)
+        gravity, expected, residual, effort_changed = self._dynamics(update)
+        return Outcome(tf, friction, gravity, expected, residual, self.limits.after_message(
+            joints, q, notes, now_ns, mono_ns, effort_changed))
+
+    def _dynamics(self, update):
+        """Return (gravity, expected, residual, effort level changed) for one update."""
+        wanted, monitor = self.wanted, self.limits.efforts
+        judging = monitor.active and bool(update.efforts)
+        moving = wanted.expected or wanted.residual or judging
+        if moving:
+            self._motion_fresh = False
+            self.motion.update(update.positions, update.q, update.stamp_ns,
+                               dict(zip(update.velocities, update.qd)))
+        elif not self._motion_fresh:  # nobody asks: forget, so as not to use old samples later
+            self.motion.reset()
+            self._motion_fresh = True
+        if not (moving or wanted.gravity):
+            return None, None, None, False
+        if self.cache.non_finite.any():  # no judgement while a joint's position is unknown
+            self.motion.reset(self.cache.non_finite.nonzero()[0].tolist())
+            return None, None, None, False
+        q = self.cache.positions.tolist()
+        if any(value != value for value in q):  # a joint without a position yet
+            return None, None, None, False
+        stamp_ns, everyone = update.stamp_ns, self._all_joints
+        gravity = expected = residual = None
+        if wanted.gravity:
+            torques = self._math.gravity(q)
+            gravity = None if torques is None else (everyone, stamp_ns, torques)
+        if not moving or not self.motion.ready():
+            return gravity, None, None, False
+        efforts = self._math.expected(q, self.motion.qd, self.motion.qdd)
+        if efforts is None:
+            return gravity, None, None, False
+        if wanted.expected:
+            expected = (everyone, stamp_ns, efforts)
+        chosen = [efforts[j] for j in update.efforts]
+        if wanted.residual and update.efforts:
+            residual = (update.efforts, stamp_ns,
+                        [value - model for value, model in zip(update.effort, chosen)])
+        changed = judging and monitor.update(update.efforts, update.effort, chosen, stamp_ns)
+        return gravity, expected, residual, changed
 
     def _report(self, update, names, mono_ns):
         """Warn about what the cache dropped or ignored; name each unknown joint once."""

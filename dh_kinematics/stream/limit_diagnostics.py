@@ -27,6 +27,7 @@ Times: ``now_ns`` is the node's clock (stamps, STALE ages); ``mono_ns`` is a mon
 """
 
 from dh_kinematics.stream import limit_tasks
+from dh_kinematics.stream.effort_monitor import EffortMonitor
 from dh_kinematics.stream.limits import joint_levels, STALE, Thresholds
 from dh_kinematics.stream.schedule import Schedule
 import numpy as np
@@ -43,10 +44,16 @@ class LimitDiagnostics:
     start_ns : int
         Monotonic time the joint_states rate is counted from, ns.
 
+    Attributes
+    ----------
+    efforts : EffortMonitor
+        The effort levels, which the statuses combine with the limit levels.
+
     """
 
     def __init__(self, cache, start_ns=0):
         self._cache = cache
+        self.efforts = EffortMonitor(len(cache.names))
         self.levels = None
         self._check_all_ns = 0
         self._schedule = Schedule()
@@ -72,12 +79,13 @@ class LimitDiagnostics:
         self._check_all_ns = fresh.min() + self._timeout_ns if len(fresh) else float('inf')
         return changed
 
-    def after_message(self, joints, q, notes, now_ns, mono_ns):
+    def after_message(self, joints, q, notes, now_ns, mono_ns, effort_changed=False):
         """
         Take the joints an accepted message set (indices, positions); tell whether to publish.
 
         Only those joints are checked, unless one was STALE, a value was non-finite, or some
-        joint may have gone stale since the last full check.
+        joint may have gone stale since the last full check. ``effort_changed`` says that the
+        message changed an effort level.
         """
         levels = self.levels
         if (levels is None or now_ns >= self._check_all_ns
@@ -91,7 +99,7 @@ class LimitDiagnostics:
                 levels = levels.copy()
                 levels[list(joints)] = new
                 self.levels = levels
-        return changed and self._schedule.force(mono_ns)
+        return (changed or effort_changed) and self._schedule.force(mono_ns)
 
     def on_tick(self, now_ns, mono_ns):
         """Tell whether to publish now: a pending change, a joint gone stale, or the period."""
@@ -105,10 +113,11 @@ class LimitDiagnostics:
         if self.levels is None:
             self._set_all(now_ns)
         self._schedule.published(mono_ns)
-        cache, levels = self._cache, self.levels
+        cache, efforts = self._cache, self.efforts
         statuses = [limit_tasks.joint_status(cache, j, level, self._lower, self._upper,
-                                             self._margin, now_ns)
-                    for j, level in enumerate(levels.tolist())]
+                                             self._margin, now_ns, efforts)
+                    for j, level in enumerate(self.levels.tolist())]
+        levels = np.array([status.level for status in statuses])
         rate = self._rate.rate(cache.received, mono_ns, self._schedule.period_ns // 2)
-        statuses.append(limit_tasks.arm_status(cache, levels, cache.received, rate))
+        statuses.append(limit_tasks.arm_status(cache, levels, cache.received, rate, efforts))
         return statuses

@@ -17,8 +17,9 @@ The diagnostic tasks of the limit monitor: what each status says.
 
 As in diagnostic_updater, a task only describes; when to publish is the schedule's business
 (:mod:`dh_kinematics.stream.schedule`). One status per joint (its level, position, limits and
-distance to the nearer one) and one for the arm (the worst level, the message counts and the
-joint_states rate). Values are in SI units, formatted for people.
+distance to the nearer one; with the effort monitor on, its efforts and residual too) and one for
+the arm (the worst level, which joints and why, the message counts and the joint_states rate).
+Values are in SI units, formatted for people.
 """
 
 from collections import namedtuple
@@ -31,8 +32,13 @@ Status = namedtuple('Status', 'task level message values')
 Status.__doc__ = """One diagnostic status: task name, level, message and (key, value) strings."""
 
 
-def joint_status(cache, j, level, lower, upper, margin, now_ns):
-    """Describe joint ``j`` at ``level``: a message and key/values (SI units)."""
+def joint_status(cache, j, level, lower, upper, margin, now_ns, efforts=None):
+    """
+    Describe joint ``j`` at limit level ``level``: a message and key/values (SI units).
+
+    With an active :class:`EffortMonitor` ``efforts``, the status takes the higher of the
+    limit and effort levels (STALE stays STALE) and carries the efforts and the residual.
+    """
     q, lo, hi = cache.positions[j], lower[j], upper[j]
     distance = min(q - lo, hi - q) if np.isfinite(q) else float('nan')
     if level == STALE:
@@ -53,13 +59,27 @@ def joint_status(cache, j, level, lower, upper, margin, now_ns):
         message = 'within limits' if np.isfinite(lo) or np.isfinite(hi) else 'no limits'
     values = tuple((key, format_number(value)) for key, value in (
         ('position', q), ('lower', lo), ('upper', hi), ('distance_to_limit', distance)))
+    if efforts is not None and efforts.active:
+        values += efforts.values(j)
+        effort_level = int(efforts.levels[j])
+        if level != STALE and effort_level != OK:
+            text = efforts.describe(j)
+            message = text if level == OK else f'{message}; {text}'
+            level = max(level, effort_level)
     return Status(cache.names[j], int(level), message, values)
 
 
-def arm_status(cache, levels, received, rate_hz):
-    """Summarise the arm: the highest joint level, and the message counts."""
+def arm_status(cache, levels, received, rate_hz, efforts=None):
+    """
+    Summarise the arm: the highest joint level, which joints and why, and the message counts.
+
+    ``levels`` are the joints' levels as published; a joint at that level for its effort
+    (``efforts``, an :class:`EffortMonitor`) is named with its residual.
+    """
     level = int(levels.max()) if len(levels) else OK
-    worst = [cache.names[j] for j in np.flatnonzero(levels == level)] if level != OK else []
+    worst = [cache.names[j] + (f' ({efforts.describe(j)})' if efforts is not None
+                               and efforts.active and efforts.levels[j] == level else '')
+             for j in np.flatnonzero(levels == level)] if level != OK else []
     message = 'all joints within limits' if level == OK else (
         f'{LEVEL_NAMES[level]}: {", ".join(worst)}')
     counts = sorted(cache.counts.items())

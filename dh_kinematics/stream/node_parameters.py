@@ -29,6 +29,7 @@ import math
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.parameter_file import flatten
 from dh_kinematics.core.params import model_values
+from dh_kinematics.stream.effort_monitor import check_settings
 from dh_kinematics.stream.param_specs import joint_specs, MODEL
 
 NO_LIMITS = [-math.inf, math.inf]
@@ -136,6 +137,8 @@ def checked(given, setting_specs, node_name='node'):
     if not model:
         raise NoModelError(f'no model parameters reached node {node_name!r}', node_name)
     chain = Chain.from_params(model)
+    if 'effort.warn' in settings:
+        check_settings(settings, chain.n)
     values, specs = _model_values(chain, model)
     values.update(settings)
     specs = {spec.name: spec for spec in specs + tuple(setting_specs)}

@@ -21,6 +21,7 @@ key in a YAML file. Node settings have defaults.
 """
 
 from collections import namedtuple
+import math
 import sys
 
 from dh_kinematics.core.params import JOINT_FIELDS, MODEL_FIELDS, NODE_SETTINGS, SIM_ARM_SETTINGS
@@ -115,6 +116,19 @@ NODE = _in_order((
                   maximum=86400.0),
     ParameterSpec('publish_robot_description', 'bool', 'Publish the URDF of the model on '
                   'robot_description (false where another node owns it).', default=True),
+    ParameterSpec('effort.warn', 'double_array', 'WARN when |measured - expected effort| of a '
+                  'joint passes this, N m or N: 1 value (every joint) or 1 per joint; .inf '
+                  'is off.', default=[math.inf]),
+    ParameterSpec('effort.error', 'double_array', 'ERROR when |measured - expected effort| '
+                  'passes this, N m or N; as effort.warn.', default=[math.inf]),
+    ParameterSpec('effort.hold', 'double', 'A residual must stay past a threshold this long '
+                  'before the level rises, s.', default=0.1, minimum=0.0, maximum=60.0),
+    ParameterSpec('effort.hysteresis', 'double', 'An effort level clears only once the '
+                  'residual is below (1 - this) of its threshold.', default=0.2, minimum=0.0,
+                  maximum=0.99),
+    ParameterSpec('effort.acceleration_cutoff', 'double', 'Cut-off of the low-pass filter on '
+                  'the joint accelerations for the expected efforts, Hz (lag about '
+                  '1/(2 pi cutoff) s).', default=10.0, minimum=0.01, maximum=1e6),
 ), NODE_SETTINGS)
 
 SIM_ARM = _in_order((
@@ -124,6 +138,20 @@ SIM_ARM = _in_order((
                   maximum=3600.0),
     ParameterSpec('overshoot', 'double', 'How far past both limits to sweep, rad or m (0: stay '
                   'inside).', default=0.0, minimum=0.0, maximum=10.0),
+    ParameterSpec('extra_payload.mass', 'double', 'A payload the model does not know, in the '
+                  'published efforts only, kg.', default=0.0, minimum=0.0, maximum=1e6),
+    ParameterSpec('extra_payload.com', 'double_array', "That payload's centre of mass in the "
+                  'tool frame, m.', default=[0.0, 0.0, 0.0]),
+    ParameterSpec('collision.joint', 'string', 'A joint that meets an obstacle: its effort gets '
+                  "collision.effort added ('' for none).", default=''),
+    ParameterSpec('collision.effort', 'double', 'The torque or force of the collision, N m or '
+                  'N.', default=0.0, minimum=-1e6, maximum=1e6),
+    ParameterSpec('collision.start', 'double', 'When the collision starts, s after sim_arm '
+                  'starts.', default=5.0, minimum=0.0, maximum=1e6),
+    ParameterSpec('collision.duration', 'double', 'How long each collision lasts, s.',
+                  default=1.0, minimum=0.0, maximum=1e6),
+    ParameterSpec('collision.every', 'double', 'Repeat the collision this often, s (0: once).',
+                  default=0.0, minimum=0.0, maximum=1e6),
 ), SIM_ARM_SETTINGS)
 
 

@@ -22,7 +22,7 @@ UNLIMITED_PRISMATIC = 0.1
 
 def sweep(t, qlim, prismatic, period, overshoot=0.0):
     """
-    Return positions and velocities of a sweep through every joint's range at time ``t``.
+    Return positions, velocities and accelerations of a sweep through every joint's range.
 
     Each joint follows a sine about the middle of its range, reaching ``overshoot`` beyond
     both limits (rad or m; 0 stays inside, touching them), with its phase shifted so that the
@@ -43,8 +43,9 @@ def sweep(t, qlim, prismatic, period, overshoot=0.0):
 
     Returns
     -------
-    q, qd : array, shape (n,)
-        Positions (rad or m) and velocities (rad/s or m/s).
+    q, qd, qdd : array, shape (n,)
+        Positions (rad or m), velocities (rad/s or m/s) and accelerations (rad/s^2 or m/s^2)
+        at ``t``.
 
     """
     limited = np.isfinite(qlim).all(axis=1)
@@ -56,4 +57,5 @@ def sweep(t, qlim, prismatic, period, overshoot=0.0):
     phase = np.arange(len(lower)) * (2.0 * np.pi / max(len(lower), 1))
     q = middle + amplitude * np.sin(omega * t + phase)
     qd = amplitude * omega * np.cos(omega * t + phase)
-    return q, qd
+    qdd = -amplitude * omega ** 2 * np.sin(omega * t + phase)
+    return q, qd, qdd

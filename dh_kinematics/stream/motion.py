@@ -1,0 +1,110 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Joint velocities and accelerations from a joint_states stream, for the expected efforts.
+
+Per joint, at each new position stamped ``t`` (s):
+
+- the velocity is the message's, when it carries one; otherwise the backward difference of the
+  positions, ``(q - q_prev) / dt``, which is the velocity at the middle of the interval (half a
+  sample late);
+- the raw acceleration is the difference of two successive velocities over the time between
+  the instants they belong to;
+- the acceleration used is that raw value through a first-order low-pass filter of cut-off
+  ``fc`` (Hz): ``a += (1 - exp(-2 pi fc dt)) (raw - a)``, started at the first raw value.
+
+The lag: for a signal slow against ``fc`` the filter delays by ``1 / (2 pi fc)`` s (16 ms at
+10 Hz); the difference of velocities adds half a sample, and differencing positions another
+half. A joint restarts (no velocity or acceleration until two or three new samples) after a gap
+of more than ``MAX_GAP_S`` or a non-finite position. Pure Python floats: a handful of joints
+per message.
+"""
+
+from math import exp, pi
+
+MAX_GAP_S = 0.5
+MAX_GAP_NS = int(MAX_GAP_S * 1e9)
+
+
+class MotionEstimate:
+    """
+    The velocity and filtered acceleration of every joint, from the stream.
+
+    Parameters
+    ----------
+    n : int
+        Number of joints.
+
+    Attributes
+    ----------
+    qd, qdd : list of (float or None)
+        Per joint, rad/s or m/s and rad/s^2 or m/s^2; None until known.
+
+    """
+
+    def __init__(self, n):
+        self._n = n
+        self._rate = 2.0 * pi * 10.0
+        self.reset()
+
+    def configure(self, cutoff_hz):
+        """Take the filter's cut-off frequency, Hz."""
+        self._rate = 2.0 * pi * cutoff_hz
+
+    def reset(self, joints=None):
+        """Forget what is known of ``joints`` (all by default)."""
+        if joints is None:
+            n = self._n
+            self.qd, self.qdd = [None] * n, [None] * n
+            self._t, self._q = [None] * n, [None] * n
+            self._v_t = [None] * n
+            return
+        for j in joints:
+            self.qd[j] = self.qdd[j] = self._t[j] = self._q[j] = self._v_t[j] = None
+
+    def ready(self):
+        """Tell whether every joint has a velocity and an acceleration."""
+        return None not in self.qdd
+
+    def update(self, joints, q, stamp_ns, given):
+        """
+        Take the new positions of ``joints`` (rad or m) stamped ``stamp_ns``.
+
+        ``given`` maps joint index to the velocity the message carried for it (rad/s or m/s);
+        the others are differenced from positions. Times are differenced as integers (ns), so
+        that stamps far from 0 lose no precision.
+        """
+        qd, qdd, times, positions, v_times = self.qd, self.qdd, self._t, self._q, self._v_t
+        rate = self._rate
+        twice = 2 * stamp_ns  # the velocities' instants, in half nanoseconds: integers
+        for j, value in zip(joints, q):
+            last_t, last_q = times[j], positions[j]
+            times[j], positions[j] = stamp_ns, value
+            v = given.get(j)
+            if last_t is None or stamp_ns - last_t > MAX_GAP_NS:
+                qd[j], qdd[j], v_times[j] = v, None, (None if v is None else twice)
+                continue
+            dt = (stamp_ns - last_t) * 1e-9
+            if v is None:
+                v, v_t = (value - last_q) / dt, stamp_ns + last_t
+            else:
+                v_t = twice
+            last_v, last_v_t = qd[j], v_times[j]
+            qd[j], v_times[j] = v, v_t
+            if last_v is None:
+                continue
+            raw = (v - last_v) / ((v_t - last_v_t) * 0.5e-9)
+            a = qdd[j]
+            qdd[j] = raw if a is None else a + (1.0 - exp(-rate * dt)) * (raw - a)
