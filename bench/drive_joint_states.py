@@ -17,8 +17,9 @@
 Publish joint_states for a model at a fixed rate, or as fast as possible, then report.
 
 Run by the node benchmarks in a process of its own. Each message carries every joint's
-position and velocity from a precomputed sweep, and is stamped with the wall clock just before
-it is published, so the receiver can measure the latency to /tf. Prints one JSON line:
+position and velocity (and with ``--efforts`` its effort) from a precomputed sweep, and is
+stamped with the wall clock just before it is published, so the receiver can measure the
+latency to /tf. Prints one JSON line:
 messages sent, first and last stamp in ns, and the achieved rate in Hz.
 """
 
@@ -42,13 +43,16 @@ def main(argv=None):
     parser.add_argument('--rate', type=float, default=1000.0, help='Hz; 0: as fast as possible')
     parser.add_argument('--duration', type=float, default=5.0, help='s')
     parser.add_argument('--warmup', type=float, default=0.5, help='s before the measurement')
+    parser.add_argument('--efforts', action='store_true',
+                        help="also send efforts: the model's for the sweep")
     args = parser.parse_args(argv)
 
     chain = Chain.from_yaml(args.params_file)
     prismatic = [link.isprismatic() for link in chain.links]
     table = [sweep(t, chain.qlim, prismatic, 10.0)
              for t in np.linspace(0.0, 10.0, CONFIGS, endpoint=False)]
-    table = [(q.tolist(), qd.tolist()) for q, qd, _ in table]
+    table = [(q.tolist(), qd.tolist(), chain.rne(q, qd, qdd).tolist() if args.efforts else [])
+             for q, qd, qdd in table]
 
     rclpy.init()
     node = rclpy.create_node('bench_driver')
@@ -62,7 +66,7 @@ def main(argv=None):
     message = JointState(name=list(chain.joint_names))
 
     def send(i):
-        message.position, message.velocity = table[i % CONFIGS]
+        message.position, message.velocity, message.effort = table[i % CONFIGS]
         now = time.time_ns()
         message.header.stamp.sec, message.header.stamp.nanosec = divmod(now, 1_000_000_000)
         publisher.publish(message)

@@ -18,8 +18,10 @@ Node throughput benchmark: dh_kinematics_node against a minimal rclpy baseline.
 
 Each node runs in a process of its own: the baseline (receive JointState, republish 7
 precomputed transforms), the same baseline on serialized messages (``baseline_raw``: bytes in,
-bytes out, as the dh_kinematics node does it) and dh_kinematics_node on the 7-joint Panda with
-friction (with a subscriber) and diagnostics on. All three use the same executor. A driver
+bytes out, as the dh_kinematics node does it), dh_kinematics_node on the 7-joint Panda with
+friction (with a subscriber) and diagnostics on, and the same node with the dynamics on
+(``dh_kinematics_dynamics``: efforts in joint_states, the effort monitor on, and a subscriber
+on the gravity torques, expected efforts and residuals). All use the same executor. A driver
 process publishes joint_states at 100 Hz, at 1 kHz and as fast as it
 can; a raw /tf subscription here records every arrival. Then a ramp of rates finds the highest
 one with no loss. For each run it reports messages sent, received on /tf and lost; the latency
@@ -40,20 +42,20 @@ import numpy as np
 from rate_tools import (
     cpu_seconds, PANDA, ROOT, ros_environment, start, stop, target_command, TfReceiver)
 
-TARGETS = ('baseline', 'baseline_raw', 'dh_kinematics')
+TARGETS = ('baseline', 'baseline_raw', 'dh_kinematics', 'dh_kinematics_dynamics')
 RAMP_HZ = (500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 6000, 8000)
 
 
-def measure(receiver, pid, rate, duration):
+def measure(receiver, pid, rate, duration, efforts=False):
     """Drive one node at ``rate`` Hz (0: flat out) for ``duration`` s; return the results."""
-    return measure_with(receiver, pid, rate, duration, None, None)
+    return measure_with(receiver, pid, rate, duration, None, None, efforts)
 
 
-def measure_with(receiver, pid, rate, duration, sample, every):
+def measure_with(receiver, pid, rate, duration, sample, every, efforts=False):
     """:func:`measure`, calling ``sample(elapsed s)`` at the start, every ``every`` s, the end."""
     receiver.clear()
     driver = start([ROOT / 'bench' / 'drive_joint_states.py', '--params-file', PANDA,
-                    '--rate', rate, '--duration', duration])
+                    '--rate', rate, '--duration', duration] + (['--efforts'] if efforts else []))
     if driver.stdout.readline().strip() != 'start':
         raise RuntimeError(f'driver failed: {stop(driver)[1]}')
     cpu0, wall0 = cpu_seconds(pid), time.monotonic()
@@ -76,7 +78,7 @@ def measure_with(receiver, pid, rate, duration, sample, every):
     return {
         'rate_hz': rate, 'sent_rate_hz': round(report['rate_hz'], 1), 'sent': report['sent'],
         'received': received, 'lost': report['sent'] - received,
-        'friction_received': receiver.friction,
+        'friction_received': receiver.friction, 'dynamics_received': receiver.dynamics,
         'latency_ms': dict(zip(('p50', 'p99', 'max'), np.round(quantiles, 3).tolist())),
         'cpu_percent': round(100.0 * (cpu1 - cpu0) / (wall1 - wall0), 1),
         'cpu_us_per_message': round(1e6 * (cpu1 - cpu0) / max(report['sent'], 1), 1),
@@ -95,13 +97,16 @@ def _drain(receiver, quiet_s=0.3, limit_s=10.0):
 def bench_target(receiver, target, args):
     """Run one node through the fixed rates and the ramp; return its results."""
     node = start(target_command(target))
+    dynamics = target == 'dh_kinematics_dynamics'
+    receiver.subscribe_dynamics(dynamics)
     try:
         receiver.wait_for_publisher()
-        measure(receiver, node.pid, 1000, 1.0)  # warm up
-        runs = [measure(receiver, node.pid, rate, args.duration) for rate in (100, 1000, 0)]
+        measure(receiver, node.pid, 1000, 1.0, dynamics)  # warm up
+        runs = [measure(receiver, node.pid, rate, args.duration, dynamics)
+                for rate in (100, 1000, 0)]
         ramp = []
         for rate in RAMP_HZ:
-            ramp.append(measure(receiver, node.pid, rate, args.ramp_duration))
+            ramp.append(measure(receiver, node.pid, rate, args.ramp_duration, dynamics))
             if ramp[-1]['lost'] or ramp[-1]['sent_rate_hz'] < 0.95 * rate:
                 break
         lossless = [run['rate_hz'] for run in ramp if not run['lost']
@@ -136,7 +141,7 @@ def verdict(results):
     at_1k = ours['runs'][1]
     per_message = at_1k['cpu_us_per_message'] / base['runs'][1]['cpu_us_per_message']
     lossless = ours['max_lossless_hz'] / max(base['max_lossless_hz'], 1)
-    return [
+    verdicts = [
         ('no loss at 1 kHz', at_1k['lost'], at_1k['lost'] == 0),
         ('p99 latency at 1 kHz < 2 ms', at_1k['latency_ms']['p99'],
          at_1k['latency_ms']['p99'] < 2.0),
@@ -144,6 +149,17 @@ def verdict(results):
         ('CPU per message <= 1.3x baseline', round(per_message, 2), per_message <= 1.3),
         ('highest lossless rate >= 0.8x baseline', round(lossless, 2), lossless >= 0.8),
     ]
+    full = results['targets'].get('dh_kinematics_dynamics')
+    if full is not None:
+        at_1k = full['runs'][1]
+        ratio = at_1k['cpu_us_per_message'] / base['runs'][1]['cpu_us_per_message']
+        verdicts += [
+            ('dynamics on: no loss at 1 kHz', at_1k['lost'], at_1k['lost'] == 0),
+            ('dynamics on: every dynamics message published at 1 kHz',
+             at_1k['dynamics_received'], at_1k['dynamics_received'] >= 3 * at_1k['sent']),
+            ('dynamics on: CPU per message <= 1.5x baseline', round(ratio, 2), ratio <= 1.5),
+        ]
+    return verdicts
 
 
 def main(argv=None):

@@ -51,11 +51,19 @@ def start(command):
 
 
 def target_command(target):
-    """Return the command of a node: ``baseline``, ``baseline_raw`` or ``dh_kinematics``."""
+    """
+    Return the command of a node: ``baseline``, ``baseline_raw`` or ``dh_kinematics``.
+
+    ``dh_kinematics_dynamics`` is the node with the effort monitor on (thresholds no residual
+    reaches, so that only the cost shows).
+    """
     if target.startswith('baseline'):
         return [ROOT / 'bench' / 'baseline_node.py', '--transforms', '7'] + (
             ['--raw'] if target == 'baseline_raw' else [])
-    return ['-m', 'dh_kinematics.ros.node', '--ros-args', '--params-file', PANDA]
+    command = ['-m', 'dh_kinematics.ros.node', '--ros-args', '--params-file', PANDA]
+    if target == 'dh_kinematics_dynamics':
+        command += ['-p', 'effort.warn:=[500.0]', '-p', 'effort.error:=[1000.0]']
+    return command
 
 
 def stop(process, timeout=5.0):
@@ -108,7 +116,8 @@ class TfReceiver:
         self.subscription = self.node.create_subscription(
             TFMessage, '/tf', self._on_tf, TF_QOS, raw=True)
         # A subscriber on the friction torques too, so that the node really publishes them.
-        self.friction = 0
+        self.friction = self.dynamics = 0
+        self._dynamics = []
         self.node.create_subscription(JointState, '/dh_kinematics/friction_torque',
                                       self._on_friction, 100, raw=True)
         self.executor = make_executor(self.context)
@@ -119,6 +128,18 @@ class TfReceiver:
 
     def _on_friction(self, data):
         self.friction += 1
+
+    def _on_dynamics(self, data):
+        self.dynamics += 1
+
+    def subscribe_dynamics(self, on):
+        """Subscribe to the node's gravity, expected effort and residual topics, or stop."""
+        from sensor_msgs.msg import JointState
+        for subscription in self._dynamics:
+            self.node.destroy_subscription(subscription)
+        self._dynamics = [self.node.create_subscription(
+            JointState, f'/dh_kinematics/{topic}', self._on_dynamics, 100, raw=True)
+            for topic in ('gravity_torque', 'expected_effort', 'effort_residual')] if on else []
 
     def _on_tf(self, data):
         self.arrivals.append(time.time_ns())
@@ -135,7 +156,7 @@ class TfReceiver:
 
     def clear(self):
         """Forget what was received."""
-        self.arrivals, self.stamps, self.friction = [], [], 0
+        self.arrivals, self.stamps, self.friction, self.dynamics = [], [], 0, 0
 
     def between(self, first_ns, last_ns):
         """Return the latencies in s of the messages stamped in [first_ns, last_ns], unique."""

@@ -59,6 +59,16 @@ def test_check_says_ok_in_one_line_and_refuses_as_the_node_does(tmp_path):
     degrees.write_text(PUMA.read_text().replace('alpha: 1.5707963267948966', 'alpha: 90.0', 1))
     _, err = run('check', degrees, code=1)
     assert 'joint1.alpha: must be within +-2 pi: radians are expected (90 rad' in err
+    thresholds = tmp_path / 'thresholds.yaml'
+    thresholds.write_text(PUMA.read_text().replace(
+        'ros__parameters:\n', 'ros__parameters:\n    effort.warn: [1.0, 2.0]\n', 1))
+    _, err = run('check', thresholds, code=1)
+    assert 'effort.warn: must hold 1 value (every joint) or 6 (one per joint)' in err
+    payload = tmp_path / 'payload.yaml'
+    payload.write_text(PUMA.read_text().replace(
+        'ros__parameters:\n', 'ros__parameters:\n    payload: {mass: -1.0}\n', 1))
+    _, err = run('check', payload, code=1)
+    assert 'payload.mass: must be >= 0, got -1.0' in err
     wide = tmp_path / 'wide.yaml'
     wide.write_text(PUMA.read_text().replace('qlim: [-2.792526803190927', 'qlim: [-20.0', 1))
     out, _ = run('check', wide)

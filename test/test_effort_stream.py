@@ -233,5 +233,6 @@ def test_the_filter_lag_on_the_sweep_is_the_first_order_lag_plus_half_a_sample()
     estimates, truth = np.array(estimates[1000:]), np.array(truth[1000:])
     lags = np.arange(0, 60)  # samples of 1 ms
     errors = [np.abs(estimates[60:] - np.roll(truth, lag)[60:]).max() for lag in lags]
-    expected = 1.0 / (2 * math.pi * cutoff) * rate + 0.5  # ms
-    assert abs(lags[int(np.argmin(errors))] - expected) <= 1.0
+    dt = 1.0 / rate
+    expected = (dt / math.expm1(2 * math.pi * cutoff * dt) + dt / 2) * rate  # in samples
+    assert abs(lags[int(np.argmin(errors))] - expected) <= 0.5

@@ -110,3 +110,9 @@ def test_fold_keeps_the_total_mass_and_first_moment():
     assert np.all(np.linalg.eigvalsh(inertia) > 0)
     assert fold(0.0, np.zeros(3), np.zeros((3, 3)), check_payload(inertia=[1, 1, 1]),
                 T)[0] == 0.0
+
+
+def test_the_printed_table_names_a_payload():
+    assert 'payload' not in str(PUMA)
+    assert str(PUMA.with_payload(2.0, [0.0, 0.0, 0.1])).endswith(
+        'payload: 2 kg at [0, 0, 0.1] m in the tool frame')

@@ -12,16 +12,22 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""sim_arm drives the node: a smooth sweep, velocities for friction, and a limit overshoot."""
+"""sim_arm drives the node: a smooth sweep, velocities for friction, a limit overshoot, efforts."""
 
 import subprocess
 import sys
 
 from conftest import PACKAGE
+import numpy as np
+from processes import spawn
 import pytest
-from ros_fixtures import NodeThread, Running, stamp_ns
+from ros_fixtures import interrupt, NodeThread, read_line, Running, stamp_ns
+from ros_probe import Probe
+from sensor_msgs.msg import JointState
 
+from dh_kinematics import Chain  # noqa: I100
 from dh_kinematics.ros.sim_arm import SimArm  # noqa: I100
+from dh_kinematics.stream.sweep import sweep  # noqa: I100
 
 PUMA = str(PACKAGE / 'config' / 'puma560.yaml')
 
@@ -54,3 +60,52 @@ def test_invalid_sim_arm_parameters_are_refused():
          '-p', 'rate:=0.0'], capture_output=True, text=True, timeout=60)
     assert result.returncode == 1, result.stderr
     assert 'rate' in result.stderr and 'Traceback' not in result.stderr, result.stderr
+
+
+def test_sim_arm_efforts_are_the_models_plus_an_unknown_payload_and_the_collision():
+    chain = Chain.from_yaml(PUMA)
+    loaded = chain.with_payload(2.0, [0.0, 0.0, 0.1])
+    probe = Probe(name='effort_probe', best_effort=False)
+    probe.record('joint_states', JointState, '/joint_states', 100)
+    sim = NodeThread(SimArm, 'sim_arm', [
+        '--params-file', PUMA, '-p', 'extra_payload.mass:=2.0',
+        '-p', 'extra_payload.com:=[0.0, 0.0, 0.1]', '-p', 'collision.joint:=joint3',
+        '-p', 'collision.effort:=-7.5', '-p', 'collision.start:=0.0',
+        '-p', 'collision.duration:=1e6'])
+    try:
+        message = probe.wait_for('joint_states', lambda m: True)
+        # sim_arm stamps each message with the time its sweep was evaluated at.
+        t = (stamp_ns(message.header) - sim.node._start.nanoseconds) * 1e-9
+        q, qd, qdd = sweep(t, chain.qlim, [False] * 6, 10.0)
+        np.testing.assert_array_equal(message.position, q)
+        np.testing.assert_array_equal(message.velocity, qd)
+        expected = loaded.rne(q, qd, qdd) + [0.0, 0.0, -7.5, 0.0, 0.0, 0.0]
+        np.testing.assert_allclose(message.effort, expected, rtol=0, atol=1e-9)
+    finally:
+        probe.close()
+        assert sim.stop() == 0
+
+
+def test_a_collision_on_a_joint_the_model_lacks_is_refused():
+    result = subprocess.run(
+        [sys.executable, '-m', 'dh_kinematics.ros.sim_arm', '--ros-args', '--params-file', PUMA,
+         '-p', 'collision.joint:=joint9'], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1, result.stderr
+    assert "collision.joint: 'joint9' is not a joint" in result.stderr, result.stderr
+
+
+def test_the_demo_flags_the_collision():
+    """Run make demo's job: the summary names the collision on the second joint as an ERROR."""
+    demo = spawn([sys.executable, '-m', 'dh_kinematics.ros.demo', '--duration', '0',
+                  '--collision-start', '0.5'], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        lines = []
+        while not any('joint2: ' in line and 'effort residual +25 N m' in line
+                      for line in lines[-12:]):
+            line = read_line(demo, stream=demo.stdout)
+            assert line, f'the demo ended or went quiet: {"".join(lines[-20:])}'
+            lines.append(line)
+        assert any(line.startswith('effort residual (N m or N): ') for line in lines)
+    finally:
+        code, _ = interrupt(demo)
+    assert code == 0

@@ -112,4 +112,8 @@ def chain_table(chain, degrees=False):
         lines.append(transform_line('base', chain.base, degrees))
     if not is_identity(chain.tool):
         lines.append(transform_line('tool', chain.tool, degrees))
+    payload = chain.payload
+    if payload.mass or payload.inertia.any():
+        com = ', '.join(format_number(v) for v in payload.com)
+        lines.append(f'payload: {format_number(payload.mass)} kg at [{com}] m in the tool frame')
     return '\n'.join(lines)

@@ -23,6 +23,7 @@ and oppose friction: ``tau = rigid-body torque + G^2 Jm qdd - friction(qd)``. Un
 from collections import namedtuple
 import math
 
+from dh_kinematics.core import rne_floats
 from dh_kinematics.core.checks import check_array, check_joint_array, InvalidFieldError
 from dh_kinematics.core.link import friction_torque
 from dh_kinematics.core.payload import fold, NO_PAYLOAD
@@ -138,24 +139,32 @@ def rne(dyn, q, qd=None, qdd=None, gravity=None, fext=None):
     return tau[0] if single else tau
 
 
-def joint_torques(dyn, q, qd=None, qdd=None):
+def joint_trig(dyn, q):
+    """Return (cos theta, sin theta, d) of one configuration ``q`` (floats) for the float path."""
+    theta, d = dyn.table.floats(q)
+    return [math.cos(t) for t in theta], [math.sin(t) for t in theta], d
+
+
+def joint_torques(dyn, q, qd=None, qdd=None, trig=None):
     """
     Return :func:`rne` for one configuration, in Python floats (a list of n; no checks).
 
-    The fast path for a node at 1 kHz, with the chain's gravity and no external wrench:
-    ``q``, ``qd`` and ``qdd`` are sequences of n floats (rad or m, per s, per s^2); without
-    ``qd`` and ``qdd`` it is the gravity load. A test checks it against :func:`rne`.
+    The fast path for a node at 1 kHz (:mod:`core.rne_floats`), with the chain's gravity and
+    no external wrench: ``q``, ``qd`` and ``qdd`` are sequences of n floats (rad or m, per s,
+    per s^2); without ``qd`` and ``qdd`` it is the gravity load. ``trig`` is
+    :func:`joint_trig` of ``q`` when already known. A test checks it against :func:`rne`.
     """
-    theta, d = dyn.table.floats(q)
-    ct, st = [math.cos(t) for t in theta], [math.sin(t) for t in theta]
-    zero = [0.0] * dyn.n
-    tau = rigid_body_torques(dyn.table.mdh, dyn.rne_links, ct, st, d, qd or zero,
-                             qdd or zero, dyn.base_acceleration, (0.0,) * 6)
+    ct, st, d = trig or joint_trig(dyn, q)
     if qd is None and qdd is None:
-        return tau
+        return rne_floats.rigid_body_torques(dyn.table.mdh, dyn.rne_links, ct, st, d, None,
+                                             None, dyn.base_acceleration)
+    zero = [0.0] * dyn.n
+    qd, qdd = qd or zero, qdd or zero
+    tau = rne_floats.rigid_body_torques(dyn.table.mdh, dyn.rne_links, ct, st, d, qd, qdd,
+                                        dyn.base_acceleration)
     motor, G, B, tc_pos, tc_neg = dyn.floats
     return [t + m * a - friction_torque(v, g, b, p, n) for t, m, a, v, g, b, p, n in zip(
-        tau, motor, qdd or zero, qd or zero, G, B, tc_pos, tc_neg)]
+        tau, motor, qdd, qd, G, B, tc_pos, tc_neg)]
 
 
 def inertia(dyn, q):

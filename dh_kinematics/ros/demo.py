@@ -15,9 +15,12 @@
 """
 make demo: run the node and sim_arm on a built-in model and print a live summary.
 
-Every second it prints a few frame positions composed from /tf, the friction torques, and the
-diagnostics level of each joint. It runs for ``--duration`` seconds (0: until Ctrl-C). DDS
-traffic stays on this machine unless ROS_AUTOMATIC_DISCOVERY_RANGE says otherwise.
+Every second it prints a few frame positions composed from /tf, the friction torques, the
+effort residuals, and the diagnostics level of each joint. sim_arm sweeps a little past the
+limits (ERROR on the limit monitor) and, from 5 s on (``--collision-start``), hits the second
+joint with a collision torque for 2 s of every 10 s, which the effort monitor flags. It runs
+for ``--duration`` seconds (0: until Ctrl-C). DDS traffic stays on this machine unless
+ROS_AUTOMATIC_DISCOVERY_RANGE says otherwise.
 """
 
 import argparse
@@ -41,12 +44,15 @@ class Summary:
         from tf2_msgs.msg import TFMessage
 
         self.chain, self.transforms, self.friction, self.levels = chain, {}, None, {}
+        self.residual = None
         self.count = 0
         node.create_subscription(TFMessage, '/tf', self._on_tf, 100)
         node.create_subscription(TFMessage, '/tf_static', self._on_tf, QoSProfile(
             depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL))
         node.create_subscription(JointState, '/dh_kinematics/friction_torque',
                                  self._on_friction, 10)
+        node.create_subscription(JointState, '/dh_kinematics/effort_residual',
+                                 self._on_residual, 10)
         node.create_subscription(DiagnosticArray, '/diagnostics', self._on_diagnostics, 10)
 
     def _on_tf(self, message):
@@ -63,6 +69,9 @@ class Summary:
 
     def _on_friction(self, message):
         self.friction = dict(zip(message.name, message.effort))
+
+    def _on_residual(self, message):
+        self.residual = dict(zip(message.name, message.effort))
 
     def _on_diagnostics(self, message):
         for status in message.status:
@@ -93,6 +102,9 @@ class Summary:
         if self.friction:
             lines.append('friction (N m or N): ' + '  '.join(
                 f'{name} {value:+.3f}' for name, value in self.friction.items()))
+        if self.residual:
+            lines.append('effort residual (N m or N): ' + '  '.join(
+                f'{name} {value:+.3f}' for name, value in self.residual.items()))
         if self.levels:
             lines.append('diagnostics: ' + '  '.join(
                 f'{task} {LEVEL_NAMES[level]}' for task, (level, _) in self.levels.items()))
@@ -116,6 +128,11 @@ def main(argv=None):
                         help='seconds to run; 0 runs until Ctrl-C')
     parser.add_argument('--overshoot', type=float, default=0.05,
                         help='how far sim_arm sweeps past the limits, rad or m')
+    parser.add_argument('--collision', type=float, default=25.0,
+                        help='the collision on the second joint, N m or N (0: none); the '
+                        'effort monitor warns at 5 and errs at 15')
+    parser.add_argument('--collision-start', type=float, default=5.0,
+                        help='s after the start of sim_arm; then every 10 s for 2 s')
     args = parser.parse_args(argv)
     os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
     import rclpy
@@ -125,11 +142,17 @@ def main(argv=None):
         chain = launch_config.load_model(params)
     except ValueError as error:
         parser.error(str(error))
+    joint = chain.joint_names[min(1, chain.n - 1)]
     children = [
         subprocess.Popen([sys.executable, '-m', 'dh_kinematics.ros.node', '--ros-args',
-                          '--params-file', params]),
+                          '--params-file', params, '-p', 'effort.warn:=[5.0]',
+                          '-p', 'effort.error:=[15.0]']),
         subprocess.Popen([sys.executable, '-m', 'dh_kinematics.ros.sim_arm', '--ros-args',
-                          '--params-file', params, '-p', f'overshoot:={args.overshoot}'])]
+                          '--params-file', params, '-p', f'overshoot:={args.overshoot}',
+                          '-p', f'collision.joint:={joint}',
+                          '-p', f'collision.effort:={args.collision}',
+                          '-p', f'collision.start:={args.collision_start}',
+                          '-p', 'collision.duration:=2.0', '-p', 'collision.every:=10.0'])]
     signal.signal(signal.SIGTERM, _interrupt)
     rclpy.init()
     node = rclpy.create_node('dh_kinematics_demo')

@@ -27,7 +27,7 @@ result overflows is left out.
 from math import isfinite
 
 from dh_kinematics.core.dh_table import DHTable
-from dh_kinematics.core.dynamics import joint_torques
+from dh_kinematics.core.dynamics import joint_torques, joint_trig
 from dh_kinematics.core.link import friction_torque
 from dh_kinematics.core.urdf import has_axis_frame
 
@@ -50,13 +50,17 @@ class StreamMath:
         self._friction = [(link.G, link.B, link.Tc[0], link.Tc[1]) for link in chain.links]
         self._dynamics = chain.dynamic_constants
 
-    def gravity(self, q):
-        """Return the gravity torques (N m or N) at all joint positions ``q``, or None."""
-        return _finite(joint_torques(self._dynamics, q))
+    def torques(self, q, qd=None, qdd=None, gravity=True):
+        """
+        Return ``(gravity, expected)`` at all joint positions ``q``: each a list or None.
 
-    def expected(self, q, qd, qdd):
-        """Return the efforts of :meth:`Chain.rne` for all joints (floats), or None."""
-        return _finite(joint_torques(self._dynamics, q, qd, qdd))
+        The gravity torques if ``gravity``; the efforts of :meth:`Chain.rne` (N m or N) if
+        ``qd`` and ``qdd`` are given. None also for a result that is not finite.
+        """
+        dynamics = self._dynamics
+        trig = joint_trig(dynamics, q)
+        return (_finite(joint_torques(dynamics, q, trig=trig)) if gravity else None,
+                None if qd is None else _finite(joint_torques(dynamics, q, qd, qdd, trig)))
 
     def finite_poses(self, joints, q):
         """

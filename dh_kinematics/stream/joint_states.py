@@ -198,15 +198,14 @@ class JointStatesFlow:
         if any(value != value for value in q):  # a joint without a position yet
             return None, None, None, False
         stamp_ns, everyone = update.stamp_ns, self._all_joints
-        gravity = expected = residual = None
-        if wanted.gravity:
-            torques = self._math.gravity(q)
-            gravity = None if torques is None else (everyone, stamp_ns, torques)
-        if not moving or not self.motion.ready():
-            return gravity, None, None, False
-        efforts = self._math.expected(q, self.motion.qd, self.motion.qdd)
+        motion = self.motion
+        expecting = moving and motion.ready()
+        torques, efforts = self._math.torques(q, motion.qd if expecting else None, motion.qdd,
+                                              wanted.gravity)
+        gravity = None if torques is None else (everyone, stamp_ns, torques)
         if efforts is None:
             return gravity, None, None, False
+        expected = residual = None
         if wanted.expected:
             expected = (everyone, stamp_ns, efforts)
         chosen = [efforts[j] for j in update.efforts]
