@@ -121,6 +121,22 @@ def test_tf_bytes_equal_the_message_rclpy_would_send(frames, stamp, seed):
     assert serialization.deserialize_message(data, TFMessage) == expected
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(FRAME, min_size=1, max_size=12, unique=True), STAMPS,
+       st.integers(0, 2 ** 32 - 1))
+def test_effort_bytes_equal_the_message_rclpy_would_send(names, stamp, seed):
+    stamp_ns = stamp[0] * 10 ** 9 + min(stamp[1], 999_999_999)
+    efforts = np.random.default_rng(seed).normal(size=len(names)) * 100.0
+    joints = tuple(range(len(names)))
+    messages = ros_messages.SerializedMessages(('w', 'b') + tuple(names) + ('t',), names)
+    for values in (efforts.tolist(), efforts, tuple(efforts)):  # list, array or tuple
+        data = messages.efforts(joints, stamp_ns, values)
+        expected = ros_messages.joint_efforts(names, efforts, ros_messages.stamp(stamp_ns))
+        if isinstance(data, bytes):  # else a template could not be made: the message itself
+            data = serialization.deserialize_message(data, JointState)
+        assert data == expected
+
+
 def test_effort_bytes_and_the_message_fallback():
     messages = ros_messages.SerializedMessages(('w', 'b', 'l1', 'l2', 't'), ('j1', 'j2'))
     data = messages.efforts((1,), 5_000_000_007, [-2.5])

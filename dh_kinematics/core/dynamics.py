@@ -140,9 +140,10 @@ def rne(dyn, q, qd=None, qdd=None, gravity=None, fext=None):
 
 
 def joint_trig(dyn, q):
-    """Return (cos theta, sin theta, d) of one configuration ``q`` (floats) for the float path."""
+    """Return (cos theta, sin theta, d, link rotations) of one configuration ``q`` (floats)."""
     theta, d = dyn.table.floats(q)
-    return [math.cos(t) for t in theta], [math.sin(t) for t in theta], d
+    ct, st = [math.cos(t) for t in theta], [math.sin(t) for t in theta]
+    return ct, st, d, rne_floats.rotations(dyn.table.mdh, dyn.rne_links, ct, st)
 
 
 def joint_torques(dyn, q, qd=None, qdd=None, trig=None):
@@ -154,14 +155,13 @@ def joint_torques(dyn, q, qd=None, qdd=None, trig=None):
     per s^2); without ``qd`` and ``qdd`` it is the gravity load. ``trig`` is
     :func:`joint_trig` of ``q`` when already known. A test checks it against :func:`rne`.
     """
-    ct, st, d = trig or joint_trig(dyn, q)
+    ct, st, d, R = trig or joint_trig(dyn, q)
+    mdh, links, base = dyn.table.mdh, dyn.rne_links, dyn.base_acceleration
     if qd is None and qdd is None:
-        return rne_floats.rigid_body_torques(dyn.table.mdh, dyn.rne_links, ct, st, d, None,
-                                             None, dyn.base_acceleration)
+        return rne_floats.rigid_body_torques(mdh, links, ct, st, d, None, None, base, R)
     zero = [0.0] * dyn.n
     qd, qdd = qd or zero, qdd or zero
-    tau = rne_floats.rigid_body_torques(dyn.table.mdh, dyn.rne_links, ct, st, d, qd, qdd,
-                                        dyn.base_acceleration)
+    tau = rne_floats.rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base, R)
     motor, G, B, tc_pos, tc_neg = dyn.floats
     return [t + m * a - friction_torque(v, g, b, p, n) for t, m, a, v, g, b, p, n in zip(
         tau, motor, qdd, qd, G, B, tc_pos, tc_neg)]

@@ -23,8 +23,8 @@ Units are SI; frames and conventions as in :mod:`core.rne`.
 """
 
 
-def _rotations(mdh, links, ct, st):
-    """Each link's rotation from the previous frame, as 9 floats, row-major."""
+def rotations(mdh, links, ct, st):
+    """Return each link's rotation from the previous frame, as 9 floats, row-major."""
     rotations = []
     for link, c, s in zip(links, ct, st):
         ca, sa = link.ca, link.sa
@@ -35,20 +35,20 @@ def _rotations(mdh, links, ct, st):
     return rotations
 
 
-def rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base_acceleration):
+def rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base_acceleration, R=None):
     """
     Joint torques (N m) or forces (N) of the rigid bodies for one configuration, no wrench.
 
     Arguments as :func:`core.rne.rigid_body_torques`, each a sequence of n floats; ``qd`` and
-    ``qdd`` None for an arm at rest (the gravity load, about twice as fast). Returns a list of
-    n floats.
+    ``qdd`` None for an arm at rest (the gravity load, about twice as fast); ``R`` the
+    :func:`rotations` of this configuration, when already known. Returns a list of n floats.
     """
-    rotations = _rotations(mdh, links, ct, st)
+    R = R or rotations(mdh, links, ct, st)
     if qd is None:
-        bodies = _bodies_at_rest(mdh, links, rotations, ct, st, d, base_acceleration)
+        bodies = _bodies_at_rest(mdh, links, R, ct, st, d, base_acceleration)
     else:
-        bodies = _bodies(mdh, links, rotations, ct, st, d, qd, qdd, base_acceleration)
-    return _joint_torques(mdh, links, rotations, d, bodies)
+        bodies = _bodies(mdh, links, R, ct, st, d, qd, qdd, base_acceleration)
+    return _joint_torques(mdh, links, R, d, bodies)
 
 
 def _bodies_at_rest(mdh, links, rotations, ct, st, d, base_acceleration):

@@ -40,6 +40,7 @@ ORIGIN = 4  # alignment is counted from the end of the 4-byte encapsulation head
 STAMP_MARKER_SEC = 0x5A5A0000
 STAMP_MARKER_NANOSEC = 0x2A5A0000
 VALUE_MARKER = -1.2345678901234567e-123
+MAX_RUNS = 4  # more runs of fields than this: fill through numpy (see Template)
 
 Layout = namedtuple('Layout',
                     'size fixed segments counts names order positions velocities efforts')
@@ -247,6 +248,33 @@ class Template:
                        + np.arange(8)).ravel()
         self._stamps, self._values = stamps, values
         self._value_dtype = np.dtype(self.order + 'f8')
+        self._runs = self._contiguous_runs(index[:stamps], index[stamps:])
+
+    def _contiguous_runs(self, stamp_at, value_at):
+        """
+        Split the message into literal bytes and runs of fields, if there are few runs.
+
+        A message with few runs (a JointState's stamp and its efforts) is filled fastest by
+        joining bytes; one with many (a TFMessage) through numpy. Returns None for the latter.
+        """
+        slots = sorted([(at, None, 0) for at in stamp_at]
+                       + [(at, i, 1) for i, at in enumerate(value_at)])
+        runs = []  # [start, first value index or None for a stamp, count]
+        for at, i, count in slots:
+            last = runs[-1] if runs else None
+            if (i is not None and last is not None and last[1] is not None
+                    and last[0] + 8 * last[2] == at and last[1] + last[2] == i):
+                last[2] += 1
+            else:
+                runs.append([at, i, count])
+        if len(runs) > MAX_RUNS:
+            return None
+        data, end, pieces = self._data, 0, []
+        for start, first, count in runs:
+            pieces.append((data[end:start], first, count,
+                           None if first is None else struct.Struct(f'{self.order}{count}d')))
+            end = start + 8 * max(count, 1)
+        return pieces, data[end:]
 
     def _locate(self, pattern):
         found = self._data.find(pattern)
@@ -271,10 +299,21 @@ class Template:
         data : bytes
 
         """
-        values = np.asarray(values, dtype=self._value_dtype).ravel()
+        if not isinstance(values, (list, tuple)):
+            values = np.asarray(values, dtype=self._value_dtype).ravel()
         if len(values) != self._values:
             raise ValueError(f'values: {len(values)} given, the template has {self._values}')
         stamp = struct.pack(self.order + 'iI', *divmod(int(stamp_ns), 1_000_000_000))
+        if self._runs is not None:
+            pieces, tail = self._runs
+            parts = []
+            for literal, first, count, packer in pieces:
+                parts.append(literal)
+                parts.append(stamp if packer is None else
+                             packer.pack(*values[first:first + count]))
+            parts.append(tail)
+            return b''.join(parts)
+        values = np.asarray(values, dtype=self._value_dtype).ravel()
         patch = np.frombuffer(stamp * self._stamps + values.tobytes(), np.uint8)
         data = np.frombuffer(self._data, np.uint8).copy()
         data[self._index] = patch

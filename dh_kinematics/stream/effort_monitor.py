@@ -88,6 +88,7 @@ class EffortMonitor:
         self._thresholds = [(math.inf, math.inf)] * n
         self._hold_ns, self._keep = 0, 1.0
         self._units = ['N m'] * n
+        self._floor, self._armed = math.inf, True
         self.forget()
 
     def forget(self):
@@ -97,6 +98,7 @@ class EffortMonitor:
             math.nan] * n
         self._since = [[None, None] for _ in range(n)]
         self.levels = np.full(n, OK)
+        self._armed = True
 
     def configure(self, settings, prismatic):
         """Take the node's settings (see :func:`check_settings`) and which joints are prismatic."""
@@ -109,20 +111,30 @@ class EffortMonitor:
         self._thresholds = list(zip(warn, error))
         self._hold_ns = int(settings['effort.hold'] * 1e9)
         self._keep = 1.0 - settings['effort.hysteresis']
+        # Below this, no level can rise and none needs clearing: the common case, kept cheap.
+        self._floor = min(warn + error)
+        self._armed = True
 
     def update(self, joints, measured, expected, stamp_ns):
         """Take measured and expected efforts (N m or N); tell whether a level changed."""
+        residuals = [value - model for value, model in zip(measured, expected)]
+        store_measured, store_expected, store_residual = self.measured, self.expected, (
+            self.residual)
+        for j, value, model, residual in zip(joints, measured, expected, residuals):
+            store_measured[j], store_expected[j], store_residual[j] = value, model, residual
+        if not self._armed and residuals and max(map(abs, residuals)) <= self._floor:
+            return False
         changed = False
         levels = self.levels
-        for j, value, model in zip(joints, measured, expected):
-            residual = value - model
-            self.measured[j], self.expected[j], self.residual[j] = value, model, residual
+        for j, residual in zip(joints, residuals):
             level = self._level(j, abs(residual), stamp_ns, levels[j])
             if level != levels[j]:
                 if not changed:
                     levels = self.levels = levels.copy()
                     changed = True
                 levels[j] = level
+        self._armed = bool(levels.any()) or any(
+            since[0] is not None or since[1] is not None for since in self._since)
         return changed
 
     def describe(self, j):
