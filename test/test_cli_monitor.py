@@ -52,3 +52,17 @@ def test_monitor_shows_each_joint_of_the_node_it_watches():
 def test_monitor_refuses_a_bad_period():
     code, _, err = _monitor('--period', '0')
     assert code == 2 and 'a refresh period of 0.01 to 60 s' in err
+
+
+def test_the_table_gets_a_residual_column_when_the_effort_monitor_is_on():
+    from dh_kinematics.cli.monitor import _table
+    limits = {'position': '0.1', 'lower': '-1', 'upper': '1', 'distance_to_limit': '0.9'}
+    joints = {'a': {'level': 0, 'message': 'within limits', 'values': dict(limits)}}
+    assert _table(joints, {}).splitlines()[0].split() == [
+        'joint', 'position', 'lower', 'upper', 'margin', 'level', 'message']
+    joints['b'] = {'level': 2, 'message': 'effort residual +25 N m',
+                   'values': dict(limits, effort_residual='25')}
+    header, first, second = _table(joints, {'a': 0.25}).splitlines()
+    assert header.split()[5] == 'residual'
+    assert first.split()[:7] == ['a', '0.25', '-1', '1', '0.9', '-', 'OK']
+    assert second.split()[5:7] == ['25', 'ERROR']

@@ -15,6 +15,9 @@
 """
 ``dh_kinematics monitor``: a live table of each joint's position, limit margin and level.
 
+With the node's effort monitor on, a column shows each joint's effort residual (measured -
+expected, N m or N).
+
 For the operator without rqt: it reads the node's joint statuses from ``/diagnostics`` and the
 positions from ``joint_states``, and redraws the table in place (or, when the output is not a
 terminal, prints it anew). The one command that needs ROS.
@@ -26,14 +29,17 @@ LEVELS = ('OK', 'WARN', 'ERROR', 'STALE')
 
 
 def _table(joints, positions):
-    rows = [('joint', 'position', 'lower', 'upper', 'margin', 'level', 'message')]
+    efforts = any('effort_residual' in status['values'] for status in joints.values())
+    rows = [('joint', 'position', 'lower', 'upper', 'margin') + (
+        ('residual',) if efforts else ()) + ('level', 'message')]
     for name, status in joints.items():
         values = status['values']
         position = positions.get(name)
         rows.append((name, f'{position:.6g}' if position is not None else values.get(
             'position', '?'), values.get('lower', '?'), values.get('upper', '?'),
-            values.get('distance_to_limit', '?'), LEVELS[min(status['level'], 3)],
-            status['message']))
+            values.get('distance_to_limit', '?')) + (
+            (values.get('effort_residual', '-'),) if efforts else ()) + (
+            LEVELS[min(status['level'], 3)], status['message']))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return '\n'.join('  '.join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
                      for row in rows)
