@@ -31,7 +31,7 @@ import sys
 
 from dh_kinematics.ros.main import run
 from dh_kinematics.ros.node import JOINT_STATES_QOS, TF_QOS
-from dh_kinematics.stream import cdr
+from dh_kinematics.stream.message_template import Template
 from geometry_msgs.msg import TransformStamped
 from rclpy.node import Node
 from rclpy.serialization import serialize_message
@@ -52,7 +52,7 @@ class Baseline(Node):
             self._message.transforms.append(transform)
         self._tf = self.create_publisher(TFMessage, '/tf', TF_QOS)
         if raw:
-            self._template = cdr.Template(self._serialize, transforms, 0)
+            self._template = Template(self._serialize, transforms, 0)
         self.create_subscription(JointState, 'joint_states',
                                  self._on_raw if raw else self._on_joint_states,
                                  JOINT_STATES_QOS, raw=raw)

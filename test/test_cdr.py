@@ -16,6 +16,7 @@
 """Serialized messages: the reader and the templates against rclpy's own serializer."""
 
 from dh_kinematics.stream import cdr
+from dh_kinematics.stream.message_template import Template
 from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest
@@ -151,8 +152,8 @@ def test_effort_bytes_and_the_message_fallback():
 
 def test_a_template_refuses_markers_it_cannot_find_once():
     with pytest.raises(ValueError, match='template: marker'):
-        cdr.Template(lambda stamps, values: b'\x00\x01\x00\x00' + b'\x00' * 40, 1, 0)
-    template = cdr.Template(
+        Template(lambda stamps, values: b'\x00\x01\x00\x00' + b'\x00' * 40, 1, 0)
+    template = Template(
         lambda stamps, values: b'\x00\x01\x00\x00' + np.array(values, '<f8').tobytes(), 0, 2)
     assert template.fill(0, [1.0, 2.0])[4:] == np.array([1.0, 2.0], '<f8').tobytes()
     with pytest.raises(ValueError, match='values: 1 given'):

@@ -15,8 +15,8 @@
 """Conversions from the core's plain results to ROS messages (no rclpy node code)."""
 
 from builtin_interfaces.msg import Time
-from dh_kinematics.stream import cdr
 from dh_kinematics.stream.frames import link_frames
+from dh_kinematics.stream.message_template import Template
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import TransformStamped
 from rclpy.serialization import deserialize_message, serialize_message
@@ -104,8 +104,9 @@ class SerializedMessages:
     """
     A model's TFMessages and effort JointStates as ready-to-publish bytes.
 
-    Each distinct set of joints gets a :class:`cdr.Template` (at most ``TEMPLATES_PER_MODEL``);
-    after that, or if a template cannot be made, the methods return message objects instead.
+    Each distinct set of joints gets a :class:`message_template.Template` (at most
+    ``TEMPLATES_PER_MODEL``); after that, or if a template cannot be made, the methods return
+    message objects instead.
     ``Publisher.publish`` takes either, and the content is the same.
 
     Parameters
@@ -157,7 +158,7 @@ class SerializedMessages:
 
         """
         count = len(poses) // 7
-        template = self._template(('tf', joints), lambda: cdr.Template(
+        template = self._template(('tf', joints), lambda: Template(
             _tf_serializer(self._frames, self._axes, joints), count, 7 * count))
         if template is None:
             return tf_message(link_frames(self._frames, joints, poses, self._axes),
@@ -166,7 +167,7 @@ class SerializedMessages:
 
     def efforts(self, joints, stamp_ns, efforts):
         """Return the JointState of the chosen joints with ``efforts`` (N m or N), stamped."""
-        template = self._template(('efforts', joints), lambda: cdr.Template(
+        template = self._template(('efforts', joints), lambda: Template(
             _efforts_serializer(self._names(joints)), 1, len(joints)))
         if template is None:
             return joint_efforts(self._names(joints), efforts, stamp(stamp_ns))

@@ -14,17 +14,14 @@
 
 
 """
-Serialized (CDR) messages without rclpy: read a JointState, refill a prepared message.
+Serialized (CDR) JointStates read without rclpy.
 
 rclpy converts every message between Python objects and C structures, and at 1 kHz that
-conversion is a large part of a node's work. This module skips it on both ends:
-
-- :class:`JointStateReader` reads sensor_msgs/JointState straight from the bytes of a raw
-  subscription (plain CDR, little- or big-endian; anything else raises ``ValueError`` so the
-  caller can fall back to ``rclpy.serialization.deserialize_message``);
-- :class:`Template` holds a message serialized once by the middleware itself, with marker values
-  in its stamps and float64 fields. It finds where each marker landed, and then writes new
-  stamps and values into a copy of those bytes, so the layout is always the middleware's own.
+conversion is a large part of a node's work. This module skips it on the way in:
+:class:`JointStateReader` reads sensor_msgs/JointState straight from the bytes of a raw
+subscription (plain CDR, little- or big-endian; anything else raises ``ValueError`` so the
+caller can fall back to ``rclpy.serialization.deserialize_message``).
+:class:`message_template.Template` skips it on the way out.
 
 Pure Python, struct and numpy; no ROS import.
 """
@@ -36,11 +33,6 @@ import numpy as np
 
 PLAIN_CDR = {b'\x00\x00': '>', b'\x00\x01': '<'}
 ORIGIN = 4  # alignment is counted from the end of the 4-byte encapsulation header
-# Markers: unlikely bit patterns, each unique within one message (checked).
-STAMP_MARKER_SEC = 0x5A5A0000
-STAMP_MARKER_NANOSEC = 0x2A5A0000
-VALUE_MARKER = -1.2345678901234567e-123
-MAX_RUNS = 4  # more runs of fields than this: fill through numpy (see Template)
 
 Layout = namedtuple('Layout',
                     'size fixed segments counts names order positions velocities efforts')
@@ -204,117 +196,3 @@ class JointStateReader:
                 np.frombuffer(data, dtype, layout.positions[1], layout.positions[0]),
                 np.frombuffer(data, dtype, layout.velocities[1], layout.velocities[0]),
                 np.frombuffer(data, dtype, layout.efforts[1], layout.efforts[0]))
-
-
-def _marker_stamp(i):
-    return STAMP_MARKER_SEC + i, STAMP_MARKER_NANOSEC + i
-
-
-def _marker_value(i):
-    return VALUE_MARKER * (1.0 + i / 1024.0)
-
-
-class Template:
-    """
-    A serialized message whose stamps and float64 fields are rewritten for each message.
-
-    Parameters
-    ----------
-    serialize : callable
-        ``serialize(stamps, values)`` returns the serialized message (bytes, as
-        ``rclpy.serialization.serialize_message`` gives) for the given stamps, a list of
-        ``(sec, nanosec)``, and values, a list of float.
-    stamps : int
-        How many stamps the message has.
-    values : int
-        How many float64 fields are rewritten.
-
-    Raises
-    ------
-    ValueError
-        If a marker cannot be found exactly once (the caller then builds messages instead).
-
-    """
-
-    def __init__(self, serialize, stamps, values):
-        marker_stamps = [_marker_stamp(i) for i in range(stamps)]
-        marker_values = [_marker_value(i) for i in range(values)]
-        self._data = bytes(serialize(marker_stamps, marker_values))
-        self.order = '<' if self._data[1] & 1 else '>'
-        patterns = [struct.pack(self.order + 'iI', *stamp) for stamp in marker_stamps]
-        patterns += [struct.pack(self.order + 'd', value) for value in marker_values]
-        index = [self._locate(pattern) for pattern in patterns]
-        self._index = (np.asarray(index, dtype=np.intp).reshape(-1, 1)
-                       + np.arange(8)).ravel()
-        self._stamps, self._values = stamps, values
-        self._value_dtype = np.dtype(self.order + 'f8')
-        self._runs = self._contiguous_runs(index[:stamps], index[stamps:])
-
-    def _contiguous_runs(self, stamp_at, value_at):
-        """
-        Split the message into literal bytes and runs of fields, if there are few runs.
-
-        A message with few runs (a JointState's stamp and its efforts) is filled fastest by
-        joining bytes; one with many (a TFMessage) through numpy. Returns None for the latter.
-        """
-        slots = sorted([(at, None, 0) for at in stamp_at]
-                       + [(at, i, 1) for i, at in enumerate(value_at)])
-        runs = []  # [start, first value index or None for a stamp, count]
-        for at, i, count in slots:
-            last = runs[-1] if runs else None
-            if (i is not None and last is not None and last[1] is not None
-                    and last[0] + 8 * last[2] == at and last[1] + last[2] == i):
-                last[2] += 1
-            else:
-                runs.append([at, i, count])
-        if len(runs) > MAX_RUNS:
-            return None
-        data, end, pieces = self._data, 0, []
-        for start, first, count in runs:
-            pieces.append((data[end:start], first, count,
-                           None if first is None else struct.Struct(f'{self.order}{count}d')))
-            end = start + 8 * max(count, 1)
-        return pieces, data[end:]
-
-    def _locate(self, pattern):
-        found = self._data.find(pattern)
-        if found < 0 or self._data.find(pattern, found + 1) >= 0:
-            raise ValueError(f'template: marker {pattern.hex()} found '
-                             f'{self._data.count(pattern)} times, not once')
-        return found
-
-    def fill(self, stamp_ns, values):
-        """
-        Return the serialized message with every stamp set to ``stamp_ns`` and the values.
-
-        Parameters
-        ----------
-        stamp_ns : int
-            Time in ns (seconds must fit in int32).
-        values : array, shape (values,)
-            The float64 fields, in the order the serializer was given them.
-
-        Returns
-        -------
-        data : bytes
-
-        """
-        if not isinstance(values, (list, tuple)):
-            values = np.asarray(values, dtype=self._value_dtype).ravel()
-        if len(values) != self._values:
-            raise ValueError(f'values: {len(values)} given, the template has {self._values}')
-        stamp = struct.pack(self.order + 'iI', *divmod(int(stamp_ns), 1_000_000_000))
-        if self._runs is not None:
-            pieces, tail = self._runs
-            parts = []
-            for literal, first, count, packer in pieces:
-                parts.append(literal)
-                parts.append(stamp if packer is None else
-                             packer.pack(*values[first:first + count]))
-            parts.append(tail)
-            return b''.join(parts)
-        values = np.asarray(values, dtype=self._value_dtype).ravel()
-        patch = np.frombuffer(stamp * self._stamps + values.tobytes(), np.uint8)
-        data = np.frombuffer(self._data, np.uint8).copy()
-        data[self._index] = patch
-        return data.tobytes()
