@@ -54,12 +54,16 @@ def test_sweep_with_overshoot_reaches_error_and_stays_smooth(running):
         assert sim.stop() == 0
 
 
-def test_invalid_sim_arm_parameters_are_refused():
+@pytest.mark.parametrize('argument, words', [
+    ('rate:=0.0', 'rate'),
+    ('collision.joint:=joint9', "collision.joint: 'joint9' is not a joint"),
+])
+def test_invalid_sim_arm_parameters_are_refused(argument, words):
     result = subprocess.run(
         [sys.executable, '-m', 'dh_kinematics.ros.sim_arm', '--ros-args', '--params-file', PUMA,
-         '-p', 'rate:=0.0'], capture_output=True, text=True, timeout=60)
+         '-p', argument], capture_output=True, text=True, timeout=60)
     assert result.returncode == 1, result.stderr
-    assert 'rate' in result.stderr and 'Traceback' not in result.stderr, result.stderr
+    assert words in result.stderr and 'Traceback' not in result.stderr, result.stderr
 
 
 def test_sim_arm_efforts_are_the_models_plus_an_unknown_payload_and_the_collision():
@@ -84,14 +88,6 @@ def test_sim_arm_efforts_are_the_models_plus_an_unknown_payload_and_the_collisio
     finally:
         probe.close()
         assert sim.stop() == 0
-
-
-def test_a_collision_on_a_joint_the_model_lacks_is_refused():
-    result = subprocess.run(
-        [sys.executable, '-m', 'dh_kinematics.ros.sim_arm', '--ros-args', '--params-file', PUMA,
-         '-p', 'collision.joint:=joint9'], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 1, result.stderr
-    assert "collision.joint: 'joint9' is not a joint" in result.stderr, result.stderr
 
 
 def test_the_demo_flags_the_collision():

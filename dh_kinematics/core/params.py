@@ -226,8 +226,11 @@ def chain_arguments(params):
     if not isinstance(robot_name, str):
         raise InvalidFieldError('robot_name', robot_name, 'must be a string')
     gravity = check_array('gravity', flat.get('gravity', (0.0, 0.0, -9.81)), [(3,)])
-    payload = check_payload(**{key: _inertia(f'payload.{key}', flat[f'payload.{key}'])
-                               for key in ('mass', 'com', 'inertia') if f'payload.{key}' in flat})
+    payload = {key: flat[f'payload.{key}'] for key in ('mass', 'com', 'inertia')
+               if f'payload.{key}' in flat}
+    if 'inertia' in payload:
+        payload['inertia'] = _inertia('payload.inertia', payload['inertia'])
+    payload = check_payload(**payload)
     return {
         'links': links, 'base': _pose(flat, 'base'), 'tool': _pose(flat, 'tool'),
         'gravity': bounds.check_magnitude('gravity', gravity, bounds.GRAVITY_MAX, 'm/s^2'),

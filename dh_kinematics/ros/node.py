@@ -128,7 +128,8 @@ class DhKinematicsNode(WholeChanges, Node):
             self._tf.publish(self._messages.tf(*outcome.tf))
         if outcome.friction is not None:
             self._friction.publish(self._messages.efforts(*outcome.friction))
-        for publisher, efforts in zip(self._efforts, outcome[2:5]):
+        dynamics = (outcome.gravity, outcome.expected, outcome.residual)
+        for publisher, efforts in zip(self._efforts, dynamics):
             if efforts is not None:
                 publisher.publish(self._messages.efforts(*efforts))
         if outcome.diagnostics:

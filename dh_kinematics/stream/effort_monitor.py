@@ -37,9 +37,6 @@ from dh_kinematics.core.display import format_number
 from dh_kinematics.stream.limits import ERROR, OK, WARN
 import numpy as np
 
-SETTINGS = ('effort.warn', 'effort.error', 'effort.hold', 'effort.hysteresis',
-            'effort.acceleration_cutoff')
-
 
 def per_joint(name, values, n):
     """Return ``values`` (1 or n positive numbers, inf for off) as n floats; else ValueError."""

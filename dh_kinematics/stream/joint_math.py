@@ -26,7 +26,6 @@ result overflows is left out.
 
 from math import isfinite
 
-from dh_kinematics.core.dh_table import DHTable
 from dh_kinematics.core.dynamics import joint_torques, joint_trig
 from dh_kinematics.core.link import friction_torque
 from dh_kinematics.core.urdf import has_axis_frame
@@ -44,11 +43,12 @@ class StreamMath:
     """
 
     def __init__(self, chain):
-        self._table = DHTable(chain.links)
+        self._dynamics = dynamics = chain.dynamic_constants
+        self._table = dynamics.table  # the chain's own DHTable
         self._axis = [has_axis_frame(link) for link in chain.links]
         self._any_axis = any(self._axis)
-        self._friction = [(link.G, link.B, link.Tc[0], link.Tc[1]) for link in chain.links]
-        self._dynamics = chain.dynamic_constants
+        _, G, B, tc_pos, tc_neg = dynamics.floats
+        self._friction = list(zip(G, B, tc_pos, tc_neg))
 
     def torques(self, q, qd=None, qdd=None, gravity=True):
         """

@@ -200,6 +200,8 @@ class JointStatesFlow:
         stamp_ns, everyone = update.stamp_ns, self._all_joints
         motion = self.motion
         expecting = moving and motion.ready()
+        if not (expecting or wanted.gravity):  # the estimate is still warming up
+            return None, None, None, False
         torques, efforts = self._math.torques(q, motion.qd if expecting else None, motion.qdd,
                                               wanted.gravity)
         gravity = None if torques is None else (everyone, stamp_ns, torques)
