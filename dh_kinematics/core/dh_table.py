@@ -22,7 +22,7 @@ than numpy for a handful of joints), and composes the link transforms and poses 
 """
 
 from dh_kinematics.core.dh_transforms import (
-    chain_poses, dh_transforms, fixed_transforms, link_poses)
+    chain_poses, dh_transforms, fixed_transforms, link_poses, twist_constants)
 import numpy as np
 
 
@@ -52,6 +52,9 @@ class DHTable:
         self._cos_alpha, self._sin_alpha = np.cos(self.alpha).tolist(), np.sin(self.alpha).tolist()
         self._rows = tuple(zip(self.prismatic.tolist(), self.sign.tolist(),
                                self.offset.tolist(), self.theta.tolist(), self.d.tolist()))
+        self._twists = [twist_constants(a, alpha)
+                        for a, alpha in zip(self._a_list, self._alpha_list)]
+        self._all = tuple(range(len(links)))
 
     def values(self, q):
         """
@@ -105,9 +108,10 @@ class DHTable:
             Per joint [x, y, z, qx, qy, qz, qw] (m; unit quaternion in ROS order, qw >= 0).
 
         """
-        theta, d = self.floats(q, joints)
-        return link_poses(theta, d, [self._a_list[j] for j in joints],
-                          [self._alpha_list[j] for j in joints], self.mdh)
+        every = joints == self._all
+        theta, d = self.floats(q, None if every else joints)
+        twists = self._twists
+        return link_poses(theta, d, twists if every else [twists[j] for j in joints], self.mdh)
 
     def frame_poses(self, q, T_world_base, base_rows):
         """
@@ -175,8 +179,8 @@ class DHTable:
 
         """
         theta, d = self.floats(q, joints)
-        zeros = [0.0] * len(theta)  # a link with a = alpha = 0: the link_poses of Rz Tz
-        return link_poses(theta, d, zeros, zeros, False)
+        # A link with a = alpha = 0: the link_poses of Rz Tz.
+        return link_poses(theta, d, [twist_constants(0.0, 0.0)] * len(theta), False)
 
     def chain_poses(self, q, base_rows):
         """

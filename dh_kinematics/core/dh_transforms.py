@@ -126,7 +126,7 @@ def chain_poses(theta, d, a, cos_alpha, sin_alpha, T_world_base, modified):
     return flat
 
 
-def link_poses(theta, d, a, alpha, modified):
+def link_poses(theta, d, twists, modified):
     """
     Each link's own transform as a translation and a unit quaternion, with Python floats.
 
@@ -135,9 +135,10 @@ def link_poses(theta, d, a, alpha, modified):
 
     Parameters
     ----------
-    theta, d, a, alpha : sequence of float, length n
-        Joint angle (rad), offset (m), length (m) and twist (rad) of each link, joint values
-        substituted.
+    theta, d : sequence of float, length n
+        Joint angle (rad) and offset (m) of each link, joint values substituted.
+    twists : sequence of tuple, length n
+        Per link :func:`twist_constants`: its length a (m) and the trigonometry of its twist.
     modified : bool
         True for modified DH.
 
@@ -150,13 +151,18 @@ def link_poses(theta, d, a, alpha, modified):
     """
     flat = []
     cos, sin = math.cos, math.sin
-    for t, dj, aj, al in zip(theta, d, a, alpha):
-        ct2, st2, ca2, sa2 = cos(0.5 * t), sin(0.5 * t), cos(0.5 * al), sin(0.5 * al)
+    for t, dj, (aj, ca2, sa2, ca, sa) in zip(theta, d, twists):
+        ct2, st2 = cos(0.5 * t), sin(0.5 * t)
         if modified:
-            pose = [aj, -dj * sin(al), dj * cos(al), ct2 * sa2, -st2 * sa2, st2 * ca2, ct2 * ca2]
+            pose = [aj, -dj * sa, dj * ca, ct2 * sa2, -st2 * sa2, st2 * ca2, ct2 * ca2]
         else:
             pose = [aj * cos(t), aj * sin(t), dj, ct2 * sa2, st2 * sa2, st2 * ca2, ct2 * ca2]
         if pose[6] < 0.0:
             pose[3:] = [-pose[3], -pose[4], -pose[5], -pose[6]]
         flat += pose
     return flat
+
+
+def twist_constants(a, alpha):
+    """Return ``(a, cos(alpha/2), sin(alpha/2), cos(alpha), sin(alpha))``: see link_poses."""
+    return (a, math.cos(0.5 * alpha), math.sin(0.5 * alpha), math.cos(alpha), math.sin(alpha))

@@ -162,6 +162,11 @@ def joint_torques(dyn, q, qd=None, qdd=None, trig=None):
     zero = [0.0] * dyn.n
     qd, qdd = qd or zero, qdd or zero
     tau = rne_floats.rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base, R)
+    return with_motors(dyn, tau, qd, qdd)
+
+
+def with_motors(dyn, tau, qd, qdd):
+    """Add motor inertia and friction to rigid-body torques ``tau`` (lists of n floats, SI)."""
     motor, G, B, tc_pos, tc_neg = dyn.floats
     return [t + m * a - friction_torque(v, g, b, p, n) for t, m, a, v, g, b, p, n in zip(
         tau, motor, qdd, qd, G, B, tc_pos, tc_neg)]

@@ -26,6 +26,17 @@ from tf2_msgs.msg import TFMessage
 TEMPLATES_PER_MODEL = 64
 
 
+def raw_sender(publisher):
+    """
+    Return a function publishing serialized bytes on ``publisher``, as directly as rclpy allows.
+
+    ``Publisher.publish`` checks the type and holds the publisher's handle for each call; for a
+    publisher that lives as long as the node, the handle's own ``publish_raw`` does the same
+    work with less Python around it. Where rclpy has no such handle, ``publish`` itself.
+    """
+    return getattr(getattr(publisher, 'handle', None), 'publish_raw', publisher.publish)
+
+
 def stamp(nanoseconds):
     """Return a builtin_interfaces/Time for a time in ns."""
     seconds, rest = divmod(int(nanoseconds), 1_000_000_000)
@@ -105,9 +116,8 @@ class SerializedMessages:
     A model's TFMessages and effort JointStates as ready-to-publish bytes.
 
     Each distinct set of joints gets a :class:`message_template.Template` (at most
-    ``TEMPLATES_PER_MODEL``); after that, or if a template cannot be made, the methods return
-    message objects instead.
-    ``Publisher.publish`` takes either, and the content is the same.
+    ``TEMPLATES_PER_MODEL``); after that, or if a template cannot be made, the methods build
+    the message and serialize it with rclpy. The bytes are the same either way.
 
     Parameters
     ----------
@@ -161,8 +171,8 @@ class SerializedMessages:
         template = self._template(('tf', joints), lambda: Template(
             _tf_serializer(self._frames, self._axes, joints), count, 7 * count))
         if template is None:
-            return tf_message(link_frames(self._frames, joints, poses, self._axes),
-                              stamp(stamp_ns))
+            return serialize_message(tf_message(
+                link_frames(self._frames, joints, poses, self._axes), stamp(stamp_ns)))
         return template.fill(stamp_ns, poses)
 
     def efforts(self, joints, stamp_ns, efforts):
@@ -170,5 +180,6 @@ class SerializedMessages:
         template = self._template(('efforts', joints), lambda: Template(
             _efforts_serializer(self._names(joints)), 1, len(joints)))
         if template is None:
-            return joint_efforts(self._names(joints), efforts, stamp(stamp_ns))
+            return serialize_message(
+                joint_efforts(self._names(joints), efforts, stamp(stamp_ns)))
         return template.fill(stamp_ns, efforts)

@@ -65,6 +65,9 @@ class DhKinematicsNode(WholeChanges, Node):
         super().__init__(node_name, start_parameter_services=False, **kwargs)
         self._parameter_service = AtomicParameterService(self)
         guard_clock(self)
+        self._clock = self.get_clock()
+        # Whether the clock is sim time (use_sim_time), read again every tick.
+        self._sim_time = self._clock.ros_time_is_active
         self._config = declare(self, NODE)
         self._flow = JointStatesFlow(self._config.chain.joint_names, messages.read_joint_state,
                                      self.get_logger().warning, time.monotonic_ns())
@@ -73,6 +76,9 @@ class DhKinematicsNode(WholeChanges, Node):
         self._friction = self.create_publisher(JointState, '~/friction_torque', 10)
         self._efforts = tuple(self.create_publisher(JointState, topic, 10) for topic in (
             '~/gravity_torque', '~/expected_effort', '~/effort_residual'))
+        # What the per-message path publishes with: serialized bytes, straight to each handle.
+        self._send_tf, self._send_friction = map(messages.raw_sender, (self._tf, self._friction))
+        self._send_efforts = tuple(map(messages.raw_sender, self._efforts))
         self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
         self._description = self.create_publisher(String, 'robot_description', DESCRIPTION_QOS)
         self._take(self._config)
@@ -115,29 +121,30 @@ class DhKinematicsNode(WholeChanges, Node):
 
     def _now_ns(self):
         """Return the node's clock in ns; 0 while sim time has no /clock yet."""
-        clock = self.get_clock()
         # Without sim time the ROS clock is the system clock; time.time_ns() reads it faster.
-        return clock.now().nanoseconds if clock.ros_time_is_active else time.time_ns()
+        return self._clock.now().nanoseconds if self._sim_time else time.time_ns()
 
     @quiet_at_shutdown
     def _on_joint_states(self, data):
         """Take one serialized JointState; publish its TF and friction, and maybe diagnostics."""
         now_ns = self._now_ns()
         outcome = self._flow.handle(data, now_ns, time.monotonic_ns())
+        serialized = self._messages
         if outcome.tf is not None:
-            self._tf.publish(self._messages.tf(*outcome.tf))
+            self._send_tf(serialized.tf(*outcome.tf))
         if outcome.friction is not None:
-            self._friction.publish(self._messages.efforts(*outcome.friction))
+            self._send_friction(serialized.efforts(*outcome.friction))
         dynamics = (outcome.gravity, outcome.expected, outcome.residual)
-        for publisher, efforts in zip(self._efforts, dynamics):
+        for send, efforts in zip(self._send_efforts, dynamics):
             if efforts is not None:
-                publisher.publish(self._messages.efforts(*efforts))
+                send(serialized.efforts(*efforts))
         if outcome.diagnostics:
             self._publish_diagnostics(now_ns)
 
     @quiet_at_shutdown
     def _on_tick(self):
         # No arguments: some executors pass a TimerInfo to callbacks that take one.
+        self._sim_time = self._clock.ros_time_is_active
         now_ns = self._now_ns()
         self._flow.wanted = Wanted(*(publisher.get_subscription_count() > 0
                                      for publisher in self._efforts))

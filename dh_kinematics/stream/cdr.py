@@ -29,13 +29,11 @@ Pure Python, struct and numpy; no ROS import.
 from collections import namedtuple
 import struct
 
-import numpy as np
-
 PLAIN_CDR = {b'\x00\x00': '>', b'\x00\x01': '<'}
 ORIGIN = 4  # alignment is counted from the end of the 4-byte encapsulation header
 
-Layout = namedtuple('Layout',
-                    'size fixed segments counts names order positions velocities efforts')
+Layout = namedtuple('Layout', 'size fixed segments counts names order positions velocities '
+                    'efforts values')
 Layout.__doc__ = """Where the parts of one serialized JointState are.
 
 size : int
@@ -47,11 +45,13 @@ segments : tuple of (int, int)
     Where the parts of that second part are: (start, end) of each run without padding.
 counts : tuple of int
     Where the velocity and the effort count start (4 bytes each).
-names : list of str
+names : tuple of str
 order : str
     '<' or '>'.
 positions, velocities, efforts : (int, int)
     Start and count of the float64 values.
+values : struct.Struct
+    Reads all of them at once from the positions' start, skipping the counts and padding.
 """
 
 
@@ -117,7 +117,7 @@ def read_layout(data):
     reader = _Reader(data)
     reader.uint32('i'), reader.uint32()  # stamp
     reader.string()  # frame_id
-    names = reader.strings()
+    names = tuple(reader.strings())
     positions_count_at, positions_at, positions = reader.doubles()
     velocity_count_at, velocities_at, velocities = reader.doubles()
     effort_count_at, efforts_at, efforts = reader.doubles()
@@ -130,10 +130,19 @@ def read_layout(data):
         start = pad_end
     segments.append((start, positions_count_at + 4))
     segments = tuple(segments)
+    arrays = ((positions_at, positions), (velocities_at, velocities), (efforts_at, efforts))
     return Layout(len(data), _fixed(data, segments), segments,
-                  (velocity_count_at, effort_count_at), names, reader.order,
-                  (positions_at, positions), (velocities_at, velocities),
-                  (efforts_at, efforts))
+                  (velocity_count_at, effort_count_at), names, reader.order, *arrays,
+                  _values_struct(reader.order, arrays))
+
+
+def _values_struct(order, arrays):
+    """Return a Struct reading the (start, count) float64 arrays, skipping what lies between."""
+    fmt, end = order, arrays[0][0]
+    for start, count in arrays:
+        fmt += f'{start - end}x{count}d'
+        end = start + 8 * count
+    return struct.Struct(fmt)
 
 
 def _fixed(data, segments):
@@ -146,22 +155,30 @@ class JointStateReader:
 
     A stream of joint_states repeats its frame_id, names and array lengths. When a message has
     the same length as the last one and the same bytes in all of those, only its stamp,
-    positions and velocities are read, at the offsets already known, and the names list is the
-    same object as before. Otherwise the message is read in full.
+    positions, velocities and efforts are read, at the offsets already known (one
+    ``struct.unpack_from``), and the names are the same tuple as before. Otherwise the message
+    is read in full.
     """
 
     def __init__(self):
         self._layout = None
         self._counts = None
+        self._known = None  # the last bytes from frame_id to the positions, padding included
 
     def _layout_of(self, data):
         layout = self._layout
-        if (layout is not None and len(data) == layout.size
-                and _fixed(data, layout.segments) == layout.fixed
-                and self._counts == tuple(data[at:at + 4] for at in layout.counts)):
-            return layout
+        if layout is not None and len(data) == layout.size:
+            velocities, efforts = layout.counts
+            if (data[velocities:velocities + 4], data[efforts:efforts + 4]) == self._counts:
+                known = data[12:layout.positions[0]]
+                if known == self._known:  # padding bytes and all: the usual case
+                    return layout
+                if _fixed(data, layout.segments) == layout.fixed:
+                    self._known = known
+                    return layout
         layout = self._layout = read_layout(data)
         self._counts = tuple(data[at:at + 4] for at in layout.counts)
+        self._known = data[12:layout.positions[0]]
         return layout
 
     def read(self, data):
@@ -177,8 +194,9 @@ class JointStateReader:
         -------
         stamp_ns : int
             Header stamp in ns.
-        names : list of str
-        positions, velocities, efforts : array, shape (k,)
+        names : tuple of str
+            The same tuple as the last message's when the names are the same.
+        positions, velocities, efforts : tuple of float
             In rad or m, rad/s or m/s, and N m or N, as sent (the lengths are not checked
             here).
 
@@ -191,8 +209,8 @@ class JointStateReader:
         """
         layout = self._layout_of(data)
         sec, nanosec = struct.unpack_from(layout.order + 'iI', data, ORIGIN)
-        dtype = layout.order + 'f8'
-        return (sec * 1_000_000_000 + nanosec, layout.names,
-                np.frombuffer(data, dtype, layout.positions[1], layout.positions[0]),
-                np.frombuffer(data, dtype, layout.velocities[1], layout.velocities[0]),
-                np.frombuffer(data, dtype, layout.efforts[1], layout.efforts[0]))
+        values = layout.values.unpack_from(data, layout.positions[0])
+        positions, velocities = layout.positions[1], layout.velocities[1]
+        split = positions + velocities
+        return (sec * 1_000_000_000 + nanosec, layout.names, values[:positions],
+                values[positions:split], values[split:])

@@ -19,14 +19,14 @@ For one configuration of a 7-joint arm, numpy's per-call overhead costs more tha
 arithmetic, so the node's hot path uses these float versions: the link poses of
 :meth:`DHTable.poses` (the float form of :meth:`Chain.link_poses`) and the friction of
 :func:`friction_torque` (one expression for floats and arrays, as :meth:`Chain.friction`).
-The expected efforts and gravity torques are :func:`core.dynamics.joint_torques`, the float
-form of :meth:`Chain.rne`. The tests check all of them against the numpy path. A joint whose
-result overflows is left out.
+The expected efforts and gravity torques are the float form of :meth:`Chain.rne`, compiled
+for the model (:mod:`core.rne_unrolled`, twists squared) the first time each is wanted. The
+tests check all of them against the numpy path. A joint whose result overflows is left out.
 """
 
 from math import isfinite
 
-from dh_kinematics.core.dynamics import joint_torques, joint_trig
+from dh_kinematics.core import rne_unrolled
 from dh_kinematics.core.link import friction_torque
 from dh_kinematics.core.urdf import has_axis_frame
 
@@ -49,6 +49,7 @@ class StreamMath:
         self._any_axis = any(self._axis)
         _, G, B, tc_pos, tc_neg = dynamics.floats
         self._friction = list(zip(G, B, tc_pos, tc_neg))
+        self._compiled = {}
 
     def torques(self, q, qd=None, qdd=None, gravity=True):
         """
@@ -57,10 +58,16 @@ class StreamMath:
         The gravity torques if ``gravity``; the efforts of :meth:`Chain.rne` (N m or N) if
         ``qd`` and ``qdd`` are given. None also for a result that is not finite.
         """
-        dynamics = self._dynamics
-        trig = joint_trig(dynamics, q)
-        return (_finite(joint_torques(dynamics, q, trig=trig)) if gravity else None,
-                None if qd is None else _finite(joint_torques(dynamics, q, qd, qdd, trig)))
+        motion = qd is not None
+        if not (gravity or motion):
+            return None, None
+        compiled = self._compiled.get((gravity, motion))
+        if compiled is None:
+            compiled = self._compiled[gravity, motion] = rne_unrolled.compile_torques(
+                rne_unrolled.square_twists(self._dynamics), gravity, motion, motors=True)
+        torques = compiled(q, qd, qdd)
+        return (_finite(torques[0]) if gravity else None,
+                _finite(torques[-1]) if motion else None)
 
     def finite_poses(self, joints, q):
         """

@@ -23,6 +23,7 @@ dropped message and every ignored entry is counted.
 from collections import Counter, namedtuple
 from math import isfinite
 
+from dh_kinematics.stream.joint_arrays import JointArrays
 import numpy as np
 
 Update = namedtuple(
@@ -60,7 +61,7 @@ NO_STAMP = np.iinfo(np.int64).min
 STAMP_RANGE_NS = (-2 ** 31 * 1_000_000_000, 2 ** 31 * 1_000_000_000)
 
 
-class JointStateCache:
+class JointStateCache(JointArrays):
     """
     Remember the last position and velocity of each joint, matched by name.
 
@@ -84,18 +85,17 @@ class JointStateCache:
         self.names = tuple(joint_names)
         self._index = {name: i for i, name in enumerate(self.names)}
         n = len(self.names)
-        self.positions = np.full(n, np.nan)
-        self.velocities = np.full(n, np.nan)
-        self.efforts = np.full(n, np.nan)
+        super().__init__(n, NO_STAMP)
         self.future_tolerance_ns = future_tolerance_ns
-        self.stamps_ns = np.full(n, NO_STAMP, dtype=np.int64)
-        self.received_ns = np.full(n, -1, dtype=np.int64)
-        self.non_finite = np.zeros(n, dtype=bool)
         self.counts = Counter()
         self.received = 0
         self._last_names, self._last_match = None, None
         self.unknown_names = set()
         self._fresh = True
+        self._newest_ns = NO_STAMP  # the newest stamp of any joint
+        # The names (a tuple) of the last message that named every joint and nothing else,
+        # and where its values go: (message rows or None in model order, joints, numpy index).
+        self._full_names, self._full = None, None
 
     def update(self, names, positions, velocities, stamp_ns, now_ns, efforts=()):
         """
@@ -139,6 +139,11 @@ class JointStateCache:
 
         """
         self.received += 1
+        if (names is self._full_names and self._newest_ns < stamp_ns < STAMP_RANGE_NS[1]
+                and 0 < stamp_ns <= now_ns + self.future_tolerance_ns):
+            update = self._update_all(positions, velocities, efforts, stamp_ns, now_ns)
+            if update is not None:
+                return update
         count = len(names)
         dropped, notes, message_rows, joints = self._match(names)
         notes = list(notes)
@@ -178,11 +183,40 @@ class JointStateCache:
         with_effort, effort = self._rates(efforts, 'effort', count, message_rows, joints,
                                           finite, self.efforts, notes)
         self.stamps_ns[joints] = stamp_ns
+        self._newest_ns = max(self._newest_ns, stamp_ns)
         self.received_ns[joints] = now_ns
         self.counts['accepted'] += 1
         self.counts.update(notes)
         return Update(None, tuple(notes), stamp_ns, tuple(moved), tuple(with_velocity),
                       tuple(q), tuple(qd), new_unknown, tuple(with_effort), tuple(effort))
+
+    def _update_all(self, positions, velocities, efforts, stamp_ns, now_ns):
+        """
+        Take a message that names every joint, newer than all, with finite float values.
+
+        The common case, in fewer steps than :meth:`update` (which it must equal); return None
+        for anything else (a value not finite, a length that is neither 0 nor n), which then
+        goes the general way. A sum is finite only if every term is.
+        """
+        rows, joints, index = self._full
+        n = len(joints)
+        if (type(positions) is not tuple or len(positions) != n
+                or not isfinite(sum(positions))):
+            return None
+        given = []
+        for values in (velocities, efforts):
+            if type(values) is not tuple or len(values) not in (0, n) or (
+                    values and not isfinite(sum(values))):
+                return None
+            given.append(values if rows is None or not values
+                         else tuple([values[k] for k in rows]))
+        q = positions if rows is None else tuple([positions[k] for k in rows])
+        qd, effort = given
+        self._set_later(index, q, qd, effort, stamp_ns, now_ns)
+        self._newest_ns = stamp_ns
+        self.counts['accepted'] += 1
+        return Update(None, (), stamp_ns, joints, joints if qd else (), q, qd, (),
+                      joints if effort else (), effort)
 
     @staticmethod
     def _rates(values, kind, count, message_rows, joints, finite, store, notes):
@@ -219,6 +253,8 @@ class JointStateCache:
         """Return (dropped, notes, message rows, joints) for a list of names, remembered."""
         self._fresh = names != self._last_names
         if not self._fresh:
+            if self._full is not None:
+                self._full_names = names if type(names) is tuple else None
             return self._last_match
         count = len(names)
         dropped = None
@@ -231,8 +267,20 @@ class JointStateCache:
         if dropped is None and not known:
             dropped = 'no_known_joint'
         match = (dropped, notes, [k for k, _ in known], [j for _, j in known])
-        self._last_names, self._last_match = list(names), match
+        self._last_names = names if type(names) is tuple else list(names)
+        self._last_match = match
+        self._remember_full(names, match)
         return match
+
+    def _remember_full(self, names, match):
+        """Note ``names`` for :meth:`_update_all` if it names every joint and nothing else."""
+        dropped, notes, rows, joints = match
+        self._full_names = self._full = None
+        if dropped is None and not notes and len(joints) == len(self.names):
+            in_order = joints == list(range(len(joints)))
+            self._full_names = names if type(names) is tuple else None  # immutable only
+            self._full = (None if in_order else tuple(rows), tuple(joints),
+                          slice(None) if in_order else np.array(joints))
 
     def drop(self, reason):
         """Count a message dropped before it could be read (``reason`` from DROP_REASONS)."""
@@ -242,6 +290,7 @@ class JointStateCache:
     def reset_stamps(self, now_ns):
         """Forget the last stamps after the clock jumped back; restart the stale timers."""
         self.stamps_ns[:] = NO_STAMP
+        self._newest_ns = NO_STAMP
         self.received_ns[self.received_ns >= 0] = now_ns
 
     def dropped_total(self):

@@ -64,6 +64,7 @@ NOTHING = Outcome(None, None, None, None, None, False)
 Wanted = namedtuple('Wanted', 'gravity expected residual')
 Wanted.__doc__ = """Which dynamics outputs someone subscribes to (bools)."""
 NONE_WANTED = Wanted(False, False, False)
+NO_DYNAMICS = (None, None, None, False)
 
 
 class JointStatesFlow:
@@ -173,12 +174,17 @@ class JointStatesFlow:
                 notes = self._non_finite_result((), (), notes, mono_ns)
             if moving:
                 friction = (moving, update.stamp_ns, torques)
-        gravity, expected, residual, effort_changed = self._dynamics(update)
+        gravity, expected, residual, effort_changed = self._dynamics(update, joints, q)
         return Outcome(tf, friction, gravity, expected, residual, self.limits.after_message(
             joints, q, notes, now_ns, mono_ns, effort_changed))
 
-    def _dynamics(self, update):
-        """Return (gravity, expected, residual, effort level changed) for one update."""
+    def _dynamics(self, update, joints, q):
+        """
+        Return (gravity, expected, residual, effort level changed) for one update.
+
+        ``joints`` and ``q`` are the joints whose finite transform this message set, and their
+        values: when that is every joint, in model order, ``q`` is the whole configuration.
+        """
         wanted, monitor = self.wanted, self.limits.efforts
         judging = monitor.active and bool(update.efforts)
         moving = wanted.expected or wanted.residual or judging
@@ -190,32 +196,42 @@ class JointStatesFlow:
             self.motion.reset()
             self._motion_fresh = True
         if not (moving or wanted.gravity):
-            return None, None, None, False
-        if self.cache.non_finite.any():  # no judgement while a joint's position is unknown
-            self.motion.reset(self.cache.non_finite.nonzero()[0].tolist())
-            return None, None, None, False
-        q = self.cache.positions.tolist()
-        if any(value != value for value in q):  # a joint without a position yet
-            return None, None, None, False
-        stamp_ns, everyone = update.stamp_ns, self._all_joints
-        motion = self.motion
-        expecting = moving and motion.ready()
+            return NO_DYNAMICS
+        if joints != self._all_joints:
+            q = self._configuration()
+            if q is None:
+                return NO_DYNAMICS
+        expecting = moving and self.motion.ready()
         if not (expecting or wanted.gravity):  # the estimate is still warming up
-            return None, None, None, False
+            return NO_DYNAMICS
+        motion = self.motion
         torques, efforts = self._math.torques(q, motion.qd if expecting else None, motion.qdd,
                                               wanted.gravity)
+        stamp_ns, everyone = update.stamp_ns, self._all_joints
         gravity = None if torques is None else (everyone, stamp_ns, torques)
         if efforts is None:
             return gravity, None, None, False
-        expected = residual = None
-        if wanted.expected:
-            expected = (everyone, stamp_ns, efforts)
-        chosen = [efforts[j] for j in update.efforts]
-        if wanted.residual and update.efforts:
-            residual = (update.efforts, stamp_ns,
-                        [value - model for value, model in zip(update.effort, chosen)])
-        changed = judging and monitor.update(update.efforts, update.effort, chosen, stamp_ns)
+        expected = (everyone, stamp_ns, efforts) if wanted.expected else None
+        residual, changed = None, False
+        if update.efforts:
+            chosen = efforts if update.efforts == everyone else [
+                efforts[j] for j in update.efforts]
+            if wanted.residual:
+                residual = (update.efforts, stamp_ns,
+                            [value - model for value, model in zip(update.effort, chosen)])
+            changed = judging and monitor.update(update.efforts, update.effort, chosen, stamp_ns)
         return gravity, expected, residual, changed
+
+    def _configuration(self):
+        """Return every joint's last position (a list), or None while one is unknown."""
+        cache = self.cache
+        if cache.non_finite.any():  # no judgement while a joint's position is unknown
+            self.motion.reset(cache.non_finite.nonzero()[0].tolist())
+            return None
+        q = cache.positions.tolist()
+        if any(value != value for value in q):  # a joint without a position yet
+            return None
+        return q
 
     def _report(self, update, names, mono_ns):
         """Warn about what the cache dropped or ignored; name each unknown joint once."""

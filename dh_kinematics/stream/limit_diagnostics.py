@@ -54,7 +54,8 @@ class LimitDiagnostics:
     def __init__(self, cache, start_ns=0):
         self._cache = cache
         self.efforts = EffortMonitor(len(cache.names))
-        self.levels = None
+        self.levels = None  # list of int, per joint
+        self._any_stale = True
         self._check_all_ns = 0
         self._schedule = Schedule()
         self._rate = limit_tasks.MessageRate(start_ns)
@@ -72,8 +73,9 @@ class LimitDiagnostics:
         """Recompute every joint's level; return whether one changed."""
         levels = joint_levels(self._cache, self._lower, self._upper, self._margin,
                               self._timeout, now_ns, self.levels, self._band)
-        changed = not np.array_equal(levels, self.levels)
-        self.levels = levels
+        changed = levels.tolist() != self.levels
+        self.levels = levels.tolist()
+        self._any_stale = STALE in self.levels
         # No joint that is fresh now can go stale before this.
         fresh = self._cache.received_ns[levels != STALE]
         self._check_all_ns = fresh.min() + self._timeout_ns if len(fresh) else float('inf')
@@ -89,15 +91,16 @@ class LimitDiagnostics:
         """
         levels = self.levels
         if (levels is None or now_ns >= self._check_all_ns
-                or any(levels[j] == STALE for j in joints)
-                or any(note.startswith('non_finite') for note in notes)):
+                or (self._any_stale and any(levels[j] == STALE for j in joints))
+                or (notes and any(note.startswith('non_finite') for note in notes))):
             changed = self._set_all(now_ns)
         else:
             new = self._thresholds.levels(joints, q, levels)
             changed = any(levels[j] != level for j, level in zip(joints, new))
             if changed:
-                levels = levels.copy()
-                levels[list(joints)] = new
+                levels = list(levels)
+                for j, level in zip(joints, new):
+                    levels[j] = level
                 self.levels = levels
         return (changed or effort_changed) and self._schedule.force(mono_ns)
 
@@ -116,7 +119,7 @@ class LimitDiagnostics:
         cache, efforts = self._cache, self.efforts
         statuses = [limit_tasks.joint_status(cache, j, level, self._lower, self._upper,
                                              self._margin, now_ns, efforts)
-                    for j, level in enumerate(self.levels.tolist())]
+                    for j, level in enumerate(self.levels)]
         levels = np.array([status.level for status in statuses])
         rate = self._rate.rate(cache.received, mono_ns, self._schedule.period_ns // 2)
         statuses.append(limit_tasks.arm_status(cache, levels, cache.received, rate, efforts))

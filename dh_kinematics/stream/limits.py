@@ -59,7 +59,7 @@ def joint_levels(cache, lower, upper, margin, timeout, now_ns, previous=None, ba
         STALE after this many seconds without a value.
     now_ns : int
         The node's clock, ns.
-    previous : array of int, shape (n,), optional
+    previous : sequence of int, length n, optional
         The levels so far: a lower level needs the joint back inside by ``band``.
     band : float
         Hysteresis band, rad or m.
@@ -68,6 +68,7 @@ def joint_levels(cache, lower, upper, margin, timeout, now_ns, previous=None, ba
     q = cache.positions
     levels = _limit_levels(q, lower, upper, margin)
     if previous is not None and band > 0.0:
+        previous = np.asarray(previous)
         strict = _limit_levels(q, lower + band, upper - band, margin)
         clearing = (levels < previous) & (previous <= ERROR)  # not when STALE ends
         levels = np.where(clearing, np.minimum(previous, strict), levels)

@@ -92,6 +92,7 @@ class MotionEstimate:
         qd, qdd, times, positions, v_times = self.qd, self.qdd, self._t, self._q, self._v_t
         rate = self._rate
         twice = 2 * stamp_ns  # the velocities' instants, in half nanoseconds: integers
+        last_dt = gain = None  # the filter's gain for the last dt: most joints share one
         for j, value in zip(joints, q):
             last_t, last_q = times[j], positions[j]
             times[j], positions[j] = stamp_ns, value
@@ -110,4 +111,9 @@ class MotionEstimate:
                 continue
             raw = (v - last_v) / ((v_t - last_v_t) * 0.5e-9)
             a = qdd[j]
-            qdd[j] = raw if a is None else a + (1.0 - exp(-rate * dt)) * (raw - a)
+            if a is None:
+                qdd[j] = raw
+                continue
+            if dt != last_dt:
+                last_dt, gain = dt, 1.0 - exp(-rate * dt)
+            qdd[j] = a + gain * (raw - a)
