@@ -191,7 +191,8 @@ class JointStatesFlow:
         if moving:
             self._motion_fresh = False
             self.motion.update(update.positions, update.q, update.stamp_ns,
-                               dict(zip(update.velocities, update.qd)))
+                               update.qd if update.velocities == update.positions
+                               else dict(zip(update.velocities, update.qd)))
         elif not self._motion_fresh:  # nobody asks: forget, so as not to use old samples later
             self.motion.reset()
             self._motion_fresh = True

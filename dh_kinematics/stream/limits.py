@@ -107,9 +107,11 @@ class Thresholds:
         ``previous`` holds every joint's level so far: a lower level than before needs the
         joint back inside by the hysteresis band.
         """
-        levels = []
+        levels, limits = [], self._limits
         for j, value in zip(joints, q):
-            level = _level(value, *self._limits[j])
+            lower, upper, warn_lower, warn_upper = limits[j]  # _level, written out
+            level = (ERROR if value < lower or value > upper
+                     else WARN if value < warn_lower or value > warn_upper else OK)
             before = previous[j]
             if level < before <= ERROR:
                 level = min(before, _level(value, *self._strict[j]))

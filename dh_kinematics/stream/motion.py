@@ -85,7 +85,8 @@ class MotionEstimate:
         """
         Take the new positions of ``joints`` (rad or m) stamped ``stamp_ns``.
 
-        ``given`` maps joint index to the velocity the message carried for it (rad/s or m/s);
+        ``given`` maps joint index to the velocity the message carried for it (rad/s or m/s),
+        or is the sequence of the velocities of ``joints``, in order, when it carried all;
         the others are differenced from positions. Times are differenced as integers (ns), so
         that stamps far from 0 lose no precision.
         """
@@ -93,10 +94,11 @@ class MotionEstimate:
         rate = self._rate
         twice = 2 * stamp_ns  # the velocities' instants, in half nanoseconds: integers
         last_dt = gain = None  # the filter's gain for the last dt: most joints share one
-        for j, value in zip(joints, q):
+        if isinstance(given, dict):
+            given = [given.get(j) for j in joints]
+        for j, value, v in zip(joints, q, given):
             last_t, last_q = times[j], positions[j]
             times[j], positions[j] = stamp_ns, value
-            v = given.get(j)
             if last_t is None or stamp_ns - last_t > MAX_GAP_NS:
                 qd[j], qdd[j], v_times[j] = v, None, (None if v is None else twice)
                 continue
