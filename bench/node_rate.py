@@ -19,14 +19,16 @@ Node throughput benchmark: dh_kinematics_node against a minimal rclpy baseline.
 Each node runs in a process of its own: the baseline (receive JointState, republish 7
 precomputed transforms), the same baseline on serialized messages (``baseline_raw``: bytes in,
 bytes out, as the dh_kinematics node does it), dh_kinematics_node on the 7-joint Panda with
-friction (with a subscriber) and diagnostics on, and the same node with the dynamics on
+friction (with a subscriber) and diagnostics on, the same node with the dynamics on
 (``dh_kinematics_dynamics``: efforts in joint_states, the effort monitor on, and a subscriber
-on the gravity torques, expected efforts and residuals). All use the same executor. A driver
-process publishes joint_states at 100 Hz, at 1 kHz and as fast as it
-can; a raw /tf subscription here records every arrival. Then a ramp of rates finds the highest
-one with no loss. For each run it reports messages sent, received on /tf and lost; the latency
-from publish to arrival on /tf (p50, p99, max); and the node's CPU in % of one core and per
-message. Prints a table and writes JSON.
+on the gravity torques, expected efforts and residuals), and the node on a generated arm of 30
+joints (``dh_kinematics_30``, standard DH: 60 transforms per message, axis frames included).
+All use the same executor. A driver process publishes joint_states at 100 Hz, at 1 kHz and
+as fast as it can; a raw /tf subscription here records every arrival. Then a ramp of rates
+finds the highest one with no loss. For each run it reports messages sent, received on /tf and
+lost; the latency from publish to arrival on /tf (p50, p99, max); and the node's CPU in % of
+one core and per message. Prints a table, the targets met or missed and how the cost grows per
+joint, and writes JSON.
 
     .venv/bin/python bench/node_rate.py [--duration 5] [--json bench/results/node_rate.json]
 """
@@ -40,21 +42,23 @@ import time
 
 import numpy as np
 from rate_tools import (
-    cpu_seconds, PANDA, ROOT, ros_environment, start, stop, target_command, TfReceiver)
+    cpu_seconds, GENERATED_JOINTS, model_file, PANDA, ROOT, ros_environment, start, stop,
+    target_command, TfReceiver)
 
-TARGETS = ('baseline', 'baseline_raw', 'dh_kinematics', 'dh_kinematics_dynamics')
+TARGETS = ('baseline', 'baseline_raw', 'dh_kinematics', 'dh_kinematics_dynamics',
+           'dh_kinematics_30')
 RAMP_HZ = (500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 6000, 8000)
 
 
-def measure(receiver, pid, rate, duration, efforts=False):
+def measure(receiver, pid, rate, duration, efforts=False, model=PANDA):
     """Drive one node at ``rate`` Hz (0: flat out) for ``duration`` s; return the results."""
-    return measure_with(receiver, pid, rate, duration, None, None, efforts)
+    return measure_with(receiver, pid, rate, duration, None, None, efforts, model)
 
 
-def measure_with(receiver, pid, rate, duration, sample, every, efforts=False):
+def measure_with(receiver, pid, rate, duration, sample, every, efforts=False, model=PANDA):
     """:func:`measure`, calling ``sample(elapsed s)`` at the start, every ``every`` s, the end."""
     receiver.clear()
-    driver = start([ROOT / 'bench' / 'drive_joint_states.py', '--params-file', PANDA,
+    driver = start([ROOT / 'bench' / 'drive_joint_states.py', '--params-file', model,
                     '--rate', rate, '--duration', duration] + (['--efforts'] if efforts else []))
     if driver.stdout.readline().strip() != 'start':
         raise RuntimeError(f'driver failed: {stop(driver)[1]}')
@@ -97,16 +101,16 @@ def _drain(receiver, quiet_s=0.3, limit_s=10.0):
 def bench_target(receiver, target, args):
     """Run one node through the fixed rates and the ramp; return its results."""
     node = start(target_command(target))
-    dynamics = target == 'dh_kinematics_dynamics'
+    dynamics, model = target == 'dh_kinematics_dynamics', model_file(target)
     receiver.subscribe_dynamics(dynamics)
     try:
         receiver.wait_for_publisher()
-        measure(receiver, node.pid, 1000, 1.0, dynamics)  # warm up
-        runs = [measure(receiver, node.pid, rate, args.duration, dynamics)
+        measure(receiver, node.pid, 1000, 1.0, dynamics, model)  # warm up
+        runs = [measure(receiver, node.pid, rate, args.duration, dynamics, model)
                 for rate in (100, 1000, 0)]
         ramp = []
         for rate in RAMP_HZ:
-            ramp.append(measure(receiver, node.pid, rate, args.ramp_duration, dynamics))
+            ramp.append(measure(receiver, node.pid, rate, args.ramp_duration, dynamics, model))
             if ramp[-1]['lost'] or ramp[-1]['sent_rate_hz'] < 0.95 * rate:
                 break
         lossless = [run['rate_hz'] for run in ramp if not run['lost']
@@ -149,6 +153,15 @@ def verdict(results):
         ('CPU per message <= 1.3x baseline', round(per_message, 2), per_message <= 1.3),
         ('highest lossless rate >= 0.8x baseline', round(lossless, 2), lossless >= 0.8),
     ]
+    raw = results['targets'].get('baseline_raw')
+    if raw is not None:
+        ratio = ours['runs'][1]['cpu_us_per_message'] / raw['runs'][1]['cpu_us_per_message']
+        verdicts.append(('CPU per message <= 1.5x baseline_raw', round(ratio, 2), ratio <= 1.5))
+    large = results['targets'].get('dh_kinematics_30')
+    if large is not None:
+        at_1k = large['runs'][1]
+        verdicts.append((f'{GENERATED_JOINTS} joints: no loss at 1 kHz', at_1k['lost'],
+                         at_1k['lost'] == 0))
     full = results['targets'].get('dh_kinematics_dynamics')
     if full is not None:
         at_1k = full['runs'][1]
@@ -160,6 +173,13 @@ def verdict(results):
             ('dynamics on: CPU per message <= 1.5x baseline', round(ratio, 2), ratio <= 1.5),
         ]
     return verdicts
+
+
+def per_joint(results):
+    """Return how much the CPU per message at 1 kHz grows per joint, Panda to generated arm."""
+    small, large = (results['targets'][target]['runs'][1]['cpu_us_per_message']
+                    for target in ('dh_kinematics', 'dh_kinematics_30'))
+    return round((large - small) / (GENERATED_JOINTS - 7), 1)
 
 
 def main(argv=None):
@@ -185,6 +205,10 @@ def main(argv=None):
             {'target': name, 'value': value, 'met': met} for name, value, met in verdict(results)]
         for name, value, met in verdict(results):
             print(f'{"met" if met else "MISSED"}: {name} ({value})')
+    if {'dh_kinematics', 'dh_kinematics_30'} <= set(results['targets']):
+        results['per_joint_us'] = per_joint(results)
+        print(f'cost per joint at 1 kHz, 7 (Panda) to {GENERATED_JOINTS} joints: '
+              f'{results["per_joint_us"]} µs per message')
     path = pathlib.Path(args.json)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(results, indent=1) + '\n')

@@ -32,6 +32,7 @@ import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PANDA = ROOT / 'config' / 'panda.yaml'
+GENERATED_JOINTS = 30
 CLOCK_TICK_S = 1.0 / os.sysconf('SC_CLK_TCK')
 
 
@@ -50,17 +51,37 @@ def start(command):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+def model_file(target):
+    """
+    Return the model file a target runs on.
+
+    The Panda, or for ``dh_kinematics_30`` a generated arm of GENERATED_JOINTS joints, written
+    into bench/results.
+    """
+    if target != 'dh_kinematics_30':
+        return PANDA
+    from dh_kinematics import Chain, Link
+    path = ROOT / 'bench' / 'results' / f'arm{GENERATED_JOINTS}.yaml'
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Standard DH with a != 0: each joint also publishes its axis frame (two transforms).
+    Chain([Link(a=0.1, alpha=0.3, d=0.05, qlim=(-2.0, 2.0), m=1.0, B=0.001, Tc=0.1,
+                name=f'j{i}') for i in range(GENERATED_JOINTS)], name='arm30').to_yaml(path)
+    return path
+
+
 def target_command(target):
     """
     Return the command of a node: ``baseline``, ``baseline_raw`` or ``dh_kinematics``.
 
     ``dh_kinematics_dynamics`` is the node with the effort monitor on (thresholds no residual
-    reaches, so that only the cost shows).
+    reaches, so that only the cost shows); ``dh_kinematics_30`` the node on a generated arm of
+    GENERATED_JOINTS joints.
     """
     if target.startswith('baseline'):
         return [ROOT / 'bench' / 'baseline_node.py', '--transforms', '7'] + (
             ['--raw'] if target == 'baseline_raw' else [])
-    command = ['-m', 'dh_kinematics.ros.node', '--ros-args', '--params-file', PANDA]
+    command = ['-m', 'dh_kinematics.ros.node', '--ros-args', '--params-file',
+               model_file(target)]
     if target == 'dh_kinematics_dynamics':
         command += ['-p', 'effort.warn:=[500.0]', '-p', 'effort.error:=[1000.0]']
     return command
