@@ -15,7 +15,9 @@
 
 """Serialized messages: the reader and the templates against rclpy's own serializer."""
 
-from dh_kinematics.stream import cdr
+import contextlib
+
+from dh_kinematics.stream import cdr, message_template
 from dh_kinematics.stream.message_template import Template
 from hypothesis import given, settings, strategies as st
 import numpy as np
@@ -112,14 +114,24 @@ def test_tf_bytes_equal_the_message_rclpy_would_send(frames, stamp, seed):
     # Joint j's frames are names[1 + j] -> names[2 + j]; use every other joint.
     joints = tuple(range(0, 2 * k, 2))
     poses = np.random.default_rng(seed).normal(size=(k, 7)).ravel().tolist()
-    messages = ros_messages.SerializedMessages(names, ())
-    data = messages.tf(joints, stamp_ns, poses)
     values = np.reshape(poses, (k, 7))
     expected = ros_messages.tf_message(Frames(
         [names[1 + j] for j in joints], [names[2 + j] for j in joints], values[:, :3],
         values[:, 3:]), ros_messages.stamp(stamp_ns))
-    assert isinstance(data, bytes)
-    assert serialization.deserialize_message(data, TFMessage) == expected
+    for max_runs in (message_template.MAX_RUNS, 0):  # one struct call, then through numpy
+        with _max_runs(max_runs):
+            data = ros_messages.SerializedMessages(names, ()).tf(joints, stamp_ns, poses)
+        assert isinstance(data, bytes)
+        assert serialization.deserialize_message(data, TFMessage) == expected
+
+
+@contextlib.contextmanager
+def _max_runs(value):
+    saved, message_template.MAX_RUNS = message_template.MAX_RUNS, value
+    try:
+        yield
+    finally:
+        message_template.MAX_RUNS = saved
 
 
 @settings(max_examples=100, deadline=None)

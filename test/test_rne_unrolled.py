@@ -82,3 +82,11 @@ def test_the_generated_code_is_straight_and_short():
     # Squaring leaves out the terms cos(pi/2) multiplied: fewer names to hold.
     assert short.__code__.co_nlocals < plain.__code__.co_nlocals
     assert not any(name not in ('cos', 'sin') for name in short.__code__.co_names)
+
+
+@pytest.mark.parametrize('name, chain', CHAINS[::3], ids=[name for name, _ in CHAINS[::3]])
+def test_the_compiled_friction_is_the_friction(name, chain):
+    friction = rne_unrolled.compile_friction(chain.dynamic_constants)
+    rng = np.random.default_rng(9)
+    for qd in [*rng.uniform(-2.0, 2.0, (5, chain.n)), np.zeros(chain.n)]:
+        assert friction(qd.tolist()) == chain.friction(qd).tolist()

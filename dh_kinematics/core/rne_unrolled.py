@@ -32,6 +32,7 @@ import math
 import re
 
 from dh_kinematics.core import dynamics, rne_floats
+from dh_kinematics.core.link import friction_torque
 
 _NAME = re.compile(r'\bv\d+\b')  # the names of emitted lines
 SQUARE_TOLERANCE = 1e-15
@@ -175,13 +176,34 @@ def compile_torques(dyn, gravity=True, motion=True, motors=False):
         qd, qdd = inputs['qd'], inputs['qdd']
         tau = rne_floats.rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base, R)
         outputs.append(dynamics.with_motors(dyn, tau, qd, qdd) if motors else tau)
+    return _function(code, outputs, 'q, qd, qdd', f'<rne of {n} links>')
+
+
+def compile_friction(dyn):
+    """
+    Return ``friction(qd)``: the friction torque (N m) or force (N) of every joint, a list.
+
+    ``qd`` is a sequence of n finite velocities (rad/s or m/s); the values are those of
+    :func:`core.link.friction_torque`, compiled as :func:`compile_torques` is (a joint without
+    friction is a constant).
+    """
+    code = _Code()
+    qd = [code.emit(f'qd[{j}]') for j in range(dyn.n)]
+    _, G, B, tc_pos, tc_neg = dyn.floats
+    torques = [friction_torque(*values) for values in zip(qd, G, B, tc_pos, tc_neg)]
+    return _function(code, [torques], 'qd', f'<friction of {dyn.n} joints>', single=True)
+
+
+def _function(code, outputs, arguments, label, single=False):
+    """Return the function of ``arguments`` that returns the lists ``outputs`` (a tuple)."""
     returned = ', '.join('[' + ', '.join(map(_text, values)) + ']' for values in outputs)
     lines, returned = _inlined(_needed(code.lines, returned), returned)
     body = [f'    {name} = {expression}' for name, expression in lines]
-    source = '\n'.join(['def torques(q, qd, qdd):'] + body + [f'    return ({returned},)'])
+    result = returned if single else f'({returned},)'
+    source = '\n'.join([f'def generated({arguments}):'] + body + [f'    return {result}'])
     namespace = {'cos': math.cos, 'sin': math.sin}
-    exec(compile(source, f'<rne of {n} links>', 'exec'), namespace)  # float literals only
-    return namespace['torques']
+    exec(compile(source, label, 'exec'), namespace)  # float literals and names only
+    return namespace['generated']
 
 
 def _needed(lines, returned):

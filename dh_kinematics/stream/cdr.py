@@ -51,7 +51,7 @@ order : str
 positions, velocities, efforts : (int, int)
     Start and count of the float64 values.
 values : struct.Struct
-    Reads all of them at once from the positions' start, skipping the counts and padding.
+    Reads the stamp and all of them at once from byte 4, skipping what lies between.
 """
 
 
@@ -137,8 +137,8 @@ def read_layout(data):
 
 
 def _values_struct(order, arrays):
-    """Return a Struct reading the (start, count) float64 arrays, skipping what lies between."""
-    fmt, end = order, arrays[0][0]
+    """Return a Struct reading the stamp, then the (start, count) float64 arrays, from 4 on."""
+    fmt, end = order + 'iI', ORIGIN + 8
     for start, count in arrays:
         fmt += f'{start - end}x{count}d'
         end = start + 8 * count
@@ -208,9 +208,8 @@ class JointStateReader:
 
         """
         layout = self._layout_of(data)
-        sec, nanosec = struct.unpack_from(layout.order + 'iI', data, ORIGIN)
-        values = layout.values.unpack_from(data, layout.positions[0])
-        positions, velocities = layout.positions[1], layout.velocities[1]
-        split = positions + velocities
-        return (sec * 1_000_000_000 + nanosec, layout.names, values[:positions],
+        values = layout.values.unpack_from(data, ORIGIN)
+        positions = 2 + layout.positions[1]
+        split = positions + layout.velocities[1]
+        return (values[0] * 1_000_000_000 + values[1], layout.names, values[2:positions],
                 values[positions:split], values[split:])

@@ -50,6 +50,8 @@ class StreamMath:
         self._any_axis = any(self._axis)
         _, G, B, tc_pos, tc_neg = dynamics.floats
         self._friction = list(zip(G, B, tc_pos, tc_neg))
+        self._all = tuple(range(chain.n))
+        self._friction_of_all = rne_unrolled.compile_friction(dynamics)
         self._compiled = {}
 
     def torques(self, q, qd=None, qdd=None, gravity=True):
@@ -118,6 +120,8 @@ class StreamMath:
 
     def friction(self, joints, qd):
         """Return the friction torque (N m) or force (N) of each chosen joint at ``qd``."""
+        if joints == self._all:
+            return self._friction_of_all(qd)
         friction = self._friction
         return [friction_torque(v, *friction[j]) for j, v in zip(joints, qd)]
 
