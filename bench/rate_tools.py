@@ -20,6 +20,7 @@ Every process gets ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST and the benchmark's o
 ROS_DOMAIN_ID, so DDS traffic stays on this machine.
 """
 
+import functools
 import os
 import pathlib
 import struct
@@ -51,6 +52,7 @@ def start(command):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+@functools.lru_cache
 def model_file(target):
     """
     Return the model file a target runs on.

@@ -139,29 +139,23 @@ def rne(dyn, q, qd=None, qdd=None, gravity=None, fext=None):
     return tau[0] if single else tau
 
 
-def joint_trig(dyn, q):
-    """Return (cos theta, sin theta, d, link rotations) of one configuration ``q`` (floats)."""
-    theta, d = dyn.table.floats(q)
-    ct, st = [math.cos(t) for t in theta], [math.sin(t) for t in theta]
-    return ct, st, d, rne_floats.rotations(dyn.table.mdh, dyn.rne_links, ct, st)
-
-
-def joint_torques(dyn, q, qd=None, qdd=None, trig=None):
+def joint_torques(dyn, q, qd=None, qdd=None):
     """
     Return :func:`rne` for one configuration, in Python floats (a list of n; no checks).
 
-    The fast path for a node at 1 kHz (:mod:`core.rne_floats`), with the chain's gravity and
-    no external wrench: ``q``, ``qd`` and ``qdd`` are sequences of n floats (rad or m, per s,
-    per s^2); without ``qd`` and ``qdd`` it is the gravity load. ``trig`` is
-    :func:`joint_trig` of ``q`` when already known. A test checks it against :func:`rne`.
+    :mod:`core.rne_floats` with the chain's gravity and no external wrench: ``q``, ``qd`` and
+    ``qdd`` are sequences of n floats (rad or m, per s, per s^2); without ``qd`` and ``qdd``
+    it is the gravity load. sim_arm uses it; the node runs the same code compiled
+    (:mod:`core.rne_unrolled`). A test checks it against :func:`rne`.
     """
-    ct, st, d, R = trig or joint_trig(dyn, q)
+    theta, d = dyn.table.floats(q)
+    ct, st = [math.cos(t) for t in theta], [math.sin(t) for t in theta]
     mdh, links, base = dyn.table.mdh, dyn.rne_links, dyn.base_acceleration
     if qd is None and qdd is None:
-        return rne_floats.rigid_body_torques(mdh, links, ct, st, d, None, None, base, R)
+        return rne_floats.rigid_body_torques(mdh, links, ct, st, d, None, None, base)
     zero = [0.0] * dyn.n
     qd, qdd = qd or zero, qdd or zero
-    tau = rne_floats.rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base, R)
+    tau = rne_floats.rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base)
     return with_motors(dyn, tau, qd, qdd)
 
 

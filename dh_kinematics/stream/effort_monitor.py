@@ -17,7 +17,7 @@ The effort monitor: measured against expected joint efforts, per joint, with lev
 
 When joint_states carries ``effort``, each joint's residual is ``measured - expected`` (N m or
 N), the expected effort being the model's inverse dynamics at the joint's state
-(:meth:`StreamMath.expected`). A residual that departs from 0 is a collision, a payload other
+(:meth:`StreamMath.torques`). A residual that departs from 0 is a collision, a payload other
 than the one configured, a brake not released or friction that has grown. Levels follow
 diagnostic_msgs (:mod:`limits`):
 
@@ -112,9 +112,14 @@ class EffortMonitor:
         self._floor = min(warn + error)
         self._armed = True
 
-    def update(self, joints, measured, expected, stamp_ns):
-        """Take measured and expected efforts (N m or N); tell whether a level changed."""
-        residuals = [value - model for value, model in zip(measured, expected)]
+    def update(self, joints, measured, expected, stamp_ns, residuals=None):
+        """
+        Take measured and expected efforts (N m or N); tell whether a level changed.
+
+        ``residuals``: measured - expected, when the caller has them already.
+        """
+        if residuals is None:
+            residuals = [value - model for value, model in zip(measured, expected)]
         store_measured, store_expected, store_residual = self.measured, self.expected, (
             self.residual)
         for j, value, model, residual in zip(joints, measured, expected, residuals):

@@ -214,13 +214,14 @@ class JointStatesFlow:
             return gravity, None, None, False
         expected = (everyone, stamp_ns, efforts) if wanted.expected else None
         residual, changed = None, False
-        if update.efforts:
+        if update.efforts and (wanted.residual or judging):
             chosen = efforts if update.efforts == everyone else [
                 efforts[j] for j in update.efforts]
+            residuals = [value - model for value, model in zip(update.effort, chosen)]
             if wanted.residual:
-                residual = (update.efforts, stamp_ns,
-                            [value - model for value, model in zip(update.effort, chosen)])
-            changed = judging and monitor.update(update.efforts, update.effort, chosen, stamp_ns)
+                residual = (update.efforts, stamp_ns, residuals)
+            changed = judging and monitor.update(update.efforts, update.effort, chosen, stamp_ns,
+                                                 residuals)
         return gravity, expected, residual, changed
 
     def _configuration(self):

@@ -73,8 +73,8 @@ class LimitDiagnostics:
         """Recompute every joint's level; return whether one changed."""
         levels = joint_levels(self._cache, self._lower, self._upper, self._margin,
                               self._timeout, now_ns, self.levels, self._band)
-        changed = levels.tolist() != self.levels
-        self.levels = levels.tolist()
+        previous, self.levels = self.levels, levels.tolist()
+        changed = self.levels != previous
         self._any_stale = STALE in self.levels
         # No joint that is fresh now can go stale before this.
         fresh = self._cache.received_ns[levels != STALE]

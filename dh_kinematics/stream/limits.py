@@ -109,9 +109,7 @@ class Thresholds:
         """
         levels, limits = [], self._limits
         for j, value in zip(joints, q):
-            lower, upper, warn_lower, warn_upper = limits[j]  # _level, written out
-            level = (ERROR if value < lower or value > upper
-                     else WARN if value < warn_lower or value > warn_upper else OK)
+            level = _level(value, *limits[j])
             before = previous[j]
             if level < before <= ERROR:
                 level = min(before, _level(value, *self._strict[j]))
