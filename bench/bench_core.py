@@ -19,7 +19,8 @@ Run with ``make bench``, which installs the optional comparison packages into .v
 as ``PYTHONPATH=. python bench/bench_core.py`` with any interpreter that has numpy and PyYAML.
 Packages that are not installed are reported and skipped. Prints a table of microseconds per
 configuration and the ratios that the targets are stated in, and checks that all libraries
-agree on the results.
+agree on the results. Then the batch path against plain vectorised numpy
+(bench/batch_vs_plain.py).
 """
 
 import argparse
@@ -29,6 +30,7 @@ import sys
 import timeit
 import warnings
 
+import batch_vs_plain
 from dh_kinematics import Chain
 import numpy as np
 
@@ -158,6 +160,8 @@ def main(argv=None):
     parser.add_argument('--rounds', type=int, default=15,
                         help='interleaved timing rounds; the median counts')
     parser.add_argument('--json', type=pathlib.Path, help='also write the results here')
+    parser.add_argument('--sizes', type=int, nargs='+', default=batch_vs_plain.SIZES,
+                        help='batch sizes for the comparison with plain numpy')
     args = parser.parse_args(argv)
     rows, checks = measure(args.batch, args.rounds)
     print(f'Puma 560, batch of {args.batch}; microseconds per configuration (median of '
@@ -175,13 +179,17 @@ def main(argv=None):
         print('roboticstoolbox-python is not installed: no ratios (make bench installs it)')
     for name, error in checks.items():
         print(f'max |difference| {name}: {error:.1e}')
+    print()
+    plain_rows, worst = batch_vs_plain.measure(Chain.from_yaml(ROOT / 'config' / 'puma560.yaml'),
+                                               args.rounds, args.sizes)
+    plain_met = batch_vs_plain.report(plain_rows, worst)
     if args.json:
         args.json.write_text(json.dumps({
             'rows': [{'operation': op, 'library': lib, 'us_per_config': t}
                      for op, lib, t in rows],
             'ratios': {op: {'ratio': r, 'target': t, 'met': m} for op, (r, t, m) in found.items()},
-            'checks': checks}, indent=2))
-    return 0 if all(met for _, _, met in found.values()) else 1
+            'checks': checks, 'against_plain': plain_rows}, indent=2))
+    return 0 if plain_met and all(met for _, _, met in found.values()) else 1
 
 
 if __name__ == '__main__':

@@ -16,11 +16,13 @@
 A serial arm as a chain of DH links: kinematics, limits, friction and inverse dynamics.
 
 Every array method takes one configuration, shape (n,), or a batch, shape (m, n), and then
-returns a leading m axis. The batch path is vectorised over configurations. Units are SI:
-rad and m for joints, N m and N for torques and forces.
+returns a leading m axis. The batch path is vectorised over configurations; from
+:data:`core.batch_kinematics.MIN_BATCH` configurations the kinematics run compiled
+(:mod:`core.batch_kinematics`). Units are SI: rad and m for joints, N m and N for torques and
+forces.
 """
 
-from dh_kinematics.core import display
+from dh_kinematics.core import batch_kinematics, display
 from dh_kinematics.core import dynamics
 from dh_kinematics.core import params as model_file
 from dh_kinematics.core import urdf
@@ -95,6 +97,7 @@ class Chain:
     def _precompute(self):
         links = self._links
         self._table = DHTable(links)
+        self._batch = batch_kinematics.BatchKinematics(self._table, self._base, self._tool)
         self._base_rows = self._base[:3].tolist()
         self._lower = np.array([-np.inf if lk.qlim is None else lk.qlim[0] for lk in links])
         self._upper = np.array([np.inf if lk.qlim is None else lk.qlim[1] for lk in links])
@@ -177,6 +180,8 @@ class Chain:
 
         """
         q, single = check_joint_array('q', q, self.n)
+        if len(q) >= batch_kinematics.MIN_BATCH:
+            return self._batch.transforms(q)
         A = self._table.transforms(q)
         return A[0] if single else A
 
@@ -198,6 +203,8 @@ class Chain:
         return np.array(self._table.poses(range(self.n), q[0].tolist())).reshape(self.n, 7)
 
     def _fkine_all(self, q):
+        if len(q) >= batch_kinematics.MIN_BATCH:
+            return self._batch.frame_poses(q)
         return self._table.frame_poses(q, self._base, self._base_rows)
 
     def fkine_all(self, q):
@@ -223,6 +230,8 @@ class Chain:
 
         """
         q, single = check_joint_array('q', q, self.n)
+        if len(q) >= batch_kinematics.MIN_BATCH:
+            return self._batch.tool_poses(q)
         T = self._fkine_all(q)[:, -1] @ self._tool
         return T[0] if single else T
 
@@ -237,6 +246,8 @@ class Chain:
 
         """
         q, single = check_joint_array('q', q, self.n)
+        if len(q) >= batch_kinematics.MIN_BATCH:
+            return self._batch.jacobians(q)
         J = self._table.jacobians(self._fkine_all(q), self._tool)[0]
         return J[0] if single else J
 

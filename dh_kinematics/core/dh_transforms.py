@@ -103,11 +103,21 @@ def chain_poses(theta, d, a, cos_alpha, sin_alpha, T_world_base, modified):
         [base, base A1, ..., base A1...An], each 4x4 row-major.
 
     """
+    cos, sin = math.cos, math.sin
+    return composed_poses([cos(t) for t in theta], [sin(t) for t in theta], d, a, cos_alpha,
+                          sin_alpha, T_world_base, modified)
+
+
+def composed_poses(cos_theta, sin_theta, d, a, cos_alpha, sin_alpha, T_world_base, modified):
+    """
+    Return :func:`chain_poses` from the cosines and sines of theta.
+
+    The arithmetic is plain ``*``, ``+`` and ``-``, so it also runs on symbols
+    (:mod:`core.batch_kinematics` compiles it for batches).
+    """
     (x0, x1, x2, x3), (y0, y1, y2, y3), (z0, z1, z2, z3) = T_world_base
     flat = [x0, x1, x2, x3, y0, y1, y2, y3, z0, z1, z2, z3, 0.0, 0.0, 0.0, 1.0]
-    cos, sin = math.cos, math.sin
-    for t, dj, aj, ca, sa in zip(theta, d, a, cos_alpha, sin_alpha):
-        ct, st = cos(t), sin(t)
+    for ct, st, dj, aj, ca, sa in zip(cos_theta, sin_theta, d, a, cos_alpha, sin_alpha):
         if not modified:
             # Rows (x, y, z) times Rz(theta) Tz(d) ...
             x0, x1, x3 = x0 * ct + x1 * st, x1 * ct - x0 * st, x2 * dj + x3

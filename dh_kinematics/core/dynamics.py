@@ -104,8 +104,9 @@ def _motion(n, q, qd, qdd):
     return q, rates[0], rates[1], single
 
 
-def _rigid_body(dyn, q, qd, qdd, base_acceleration, fext, single):
+def _rigid_body(dyn, q, qd, qdd, base_acceleration, fext):
     """Rigid-body torques, shape (m, n); fext is None or an array of shape (m, 6)."""
+    single = len(q) == 1  # floats: ten times faster than arrays of one
     if single:
         theta, d = dyn.table.floats(q[0].tolist())
         ct, st = [math.cos(t) for t in theta], [math.sin(t) for t in theta]
@@ -133,7 +134,7 @@ def rne(dyn, q, qd=None, qdd=None, gravity=None, fext=None):
     else:
         gravity = check_array('gravity', gravity, [(3,)])
         base_acceleration = _base_acceleration(dyn.R_world_base, gravity)
-    tau = _rigid_body(dyn, q, qd, qdd, base_acceleration, fext, single)
+    tau = _rigid_body(dyn, q, qd, qdd, base_acceleration, fext)
     tau += dyn.motor_inertia * qdd
     tau -= friction(dyn, qd)
     return tau[0] if single else tau
@@ -173,6 +174,6 @@ def inertia(dyn, q):
     repeated = np.repeat(q, n, axis=0)
     unit = np.tile(np.eye(n), (m, 1))
     zero = np.zeros_like(repeated)
-    tau = _rigid_body(dyn, repeated, zero, unit, (0.0, 0.0, 0.0), None, False)
+    tau = _rigid_body(dyn, repeated, zero, unit, (0.0, 0.0, 0.0), None)
     M = (tau + dyn.motor_inertia * unit).reshape(m, n, n).transpose(0, 2, 1)
     return M[0] if single else M

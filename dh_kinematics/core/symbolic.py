@@ -1,0 +1,203 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Straight-line code generated from a run of ordinary arithmetic on symbols.
+
+Code written for floats (the float Newton-Euler of :mod:`core.rne_floats`, the pose
+composition of :mod:`core.dh_transforms`) runs once with :class:`Symbol` objects in place of the
+joint values. Each operation on a symbol becomes one line of a new function, in the order the
+original performs it; an operation that a constant decides (a product with 0, 1 or -1, a sum
+with 0) becomes no line at all, and operations on constants alone are done by the generator,
+as the original would do them at run time. The result is the original's arithmetic minus
+terms that are exactly zero. Values used once are written into their single use.
+
+The same generated text runs on Python floats (:func:`list_function`, one configuration) and
+on numpy arrays of shape (m,) (:func:`store_function`, a batch, one column per value): numpy
+then does every line for the whole batch at once. The text holds only float literals
+(``repr``) and names of its own.
+"""
+
+import math
+import re
+
+import numpy as np
+
+_NAME = re.compile(r'\bv\d+\b')  # the names of emitted lines
+SQUARE_TOLERANCE = 1e-15
+
+
+def square(value):
+    """Return ``value``, or 0, 1 or -1 when it is within 1e-15 of that constant."""
+    for exact in (0.0, 1.0, -1.0):
+        if abs(value - exact) < SQUARE_TOLERANCE:
+            return exact
+    return value
+
+
+class Code:
+    """The lines of a function being generated: one assignment each, every name new."""
+
+    def __init__(self):
+        self.lines = []
+        self._names = {}  # expression -> the name holding it: each is computed once
+
+    def emit(self, expression):
+        """Return a symbol for ``expression``, adding its line unless it already exists."""
+        name = self._names.get(expression)
+        if name is None:
+            name = self._names[expression] = f'v{len(self.lines)}'
+            self.lines.append((name, expression))
+        return Symbol(name, self)
+
+    def call(self, function, value):
+        """Return ``function(value)``: a symbol, or a float for a constant ``value``."""
+        if isinstance(value, Symbol):
+            return self.emit(f'{function}({value.name})')
+        return getattr(math, function)(value)
+
+
+def text(value):
+    """Return a value as code: a symbol's name, or a float literal."""
+    if isinstance(value, Symbol):
+        return value.name
+    if not math.isfinite(value):
+        raise ValueError(f'generated code: a constant is not finite: {value}')
+    return repr(float(value))
+
+
+def _is(value, constant):
+    return not isinstance(value, Symbol) and value == constant
+
+
+class Symbol:
+    """A value known only at run time, named in the generated code; operators emit lines."""
+
+    __slots__ = ('name', 'code')
+
+    def __init__(self, name, code):
+        self.name, self.code = name, code
+
+    def _emit(self, left, operator, right):
+        return self.code.emit(f'{text(left)} {operator} {text(right)}')
+
+    def __neg__(self):
+        return self.code.emit(f'-{self.name}')
+
+    def __add__(self, other):
+        return self if _is(other, 0.0) else self._emit(self, '+', other)
+
+    def __radd__(self, other):
+        return self if _is(other, 0.0) else self._emit(other, '+', self)
+
+    def __sub__(self, other):
+        return self if _is(other, 0.0) else self._emit(self, '-', other)
+
+    def __rsub__(self, other):
+        return -self if _is(other, 0.0) else self._emit(other, '-', self)
+
+    def _times(self, other, left):
+        if _is(other, 0.0):
+            return 0.0
+        if _is(other, 1.0):
+            return self
+        if _is(other, -1.0):
+            return -self
+        return self._emit(other, '*', self) if left else self._emit(self, '*', other)
+
+    def __mul__(self, other):
+        return self._times(other, False)
+
+    def __rmul__(self, other):
+        return self._times(other, True)
+
+    def __gt__(self, other):  # a bool, which the friction multiplies (floats only)
+        return self._emit(self, '>', other)
+
+    def __lt__(self, other):
+        return self._emit(self, '<', other)
+
+
+def list_function(code, outputs, arguments, label, single=False):
+    """
+    Return the function of ``arguments`` that returns the lists ``outputs`` (a tuple).
+
+    With ``single``, ``outputs`` holds one list and the function returns that list. The
+    function runs on Python floats (math's cos and sin).
+    """
+    returned = ', '.join('[' + ', '.join(map(text, values)) + ']' for values in outputs)
+    lines, returned = _inlined(_needed(code.lines, returned), returned)
+    result = returned if single else f'({returned},)'
+    return _compiled(arguments, lines, [f'return {result}'], label, math)
+
+
+def store_function(code, values, arguments, label):
+    """
+    Return ``(function, constants)`` that fill the columns of a batch's output with ``values``.
+
+    ``function(*arguments, out)`` writes ``out[:, k]`` for every value that is a symbol, for an
+    ``out`` of shape (m, len(values)), with numpy on arrays of shape (m,). ``constants``, shape
+    (len(values),), holds the other values and 0 where a symbol goes: fill ``out`` with it
+    first. Only the lines that some stored value needs are kept.
+    """
+    stored = '\n'.join(f'out[:, {k}] = {text(value)}' for k, value in enumerate(values)
+                       if isinstance(value, Symbol))
+    lines, stored = _inlined(_needed(code.lines, stored), stored)
+    function = _compiled(f'{arguments}, out', lines, stored.split('\n') if stored else ['pass'],
+                         label, np)
+    constants = np.array([0.0 if isinstance(value, Symbol) else value for value in values])
+    return function, constants
+
+
+def _compiled(arguments, lines, last, label, functions):
+    body = [f'{name} = {expression}' for name, expression in lines] + last
+    source = '\n    '.join([f'def generated({arguments}):'] + body)
+    namespace = {'cos': functions.cos, 'sin': functions.sin}
+    exec(compile(source, label, 'exec'), namespace)  # float literals and names only
+    return namespace['generated']
+
+
+def _needed(lines, returned):
+    """Return the lines that what is returned depends on, in order."""
+    used = set(_NAME.findall(returned))
+    kept = []
+    for name, expression in reversed(lines):
+        if name in used:
+            kept.append((name, expression))
+            used.update(_NAME.findall(expression))
+    return kept[::-1]
+
+
+def _inlined(lines, returned):
+    """
+    Write each value used once into the expression that uses it; return (lines, returned).
+
+    Fewer names to store and load; every operation keeps its operands, so its result.
+    """
+    uses = {}
+    for source in [expression for _, expression in lines] + [returned]:
+        for name in _NAME.findall(source):
+            uses[name] = uses.get(name, 0) + 1
+    inline, kept = {}, []
+
+    def substitute(source):
+        return _NAME.sub(lambda match: inline.get(match.group(), match.group()), source)
+
+    for name, expression in lines:
+        expression = substitute(expression)
+        if uses.get(name) == 1:
+            inline[name] = f'({expression})'
+        else:
+            kept.append((name, expression))
+    return kept, substitute(returned)
