@@ -76,7 +76,7 @@ class Probe:
         rclpy.init(context=self.context)
         self.node = rclpy.create_node(name, context=self.context)
         self.condition = threading.Condition()
-        self.messages, self.by_stamp = {}, {}
+        self.messages, self.by_stamp, self.subscriptions = {}, {}, {}
         self.record('tf', TFMessage, '/tf', 100)
         self.record('tf_static', TFMessage, '/tf_static',
                     QoSProfile(depth=10, durability=DurabilityPolicy.TRANSIENT_LOCAL))
@@ -104,7 +104,12 @@ class Probe:
     def record(self, key, message_type, topic, qos=100):
         """Record the messages on ``topic`` under ``key``, also by stamp."""
         self.messages[key], self.by_stamp[key] = [], {}
-        self.node.create_subscription(message_type, topic, self._recorder(key), qos)
+        self.subscriptions[key] = self.node.create_subscription(
+            message_type, topic, self._recorder(key), qos)
+
+    def forget(self, key):
+        """Stop recording ``key``: destroy its subscription."""
+        self.node.destroy_subscription(self.subscriptions.pop(key))
 
     def _recorder(self, key):
         def record(message):

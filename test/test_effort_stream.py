@@ -115,6 +115,22 @@ def test_nothing_is_computed_while_nobody_subscribes_and_the_monitor_is_off():
     assert flow.motion.qd == [None] * 6
 
 
+def test_no_tf_or_friction_is_computed_while_nobody_subscribes(monkeypatch):
+    flow = _flow(wanted=Wanted(False, False, False, tf=False, friction=False))
+    for name in ('finite_poses', 'finite_friction'):
+        monkeypatch.setattr(flow._math, name, None)  # a call would raise
+    q, _ = _state(0)
+    q[1] = PUMA.qlim[1, 1] + 0.1  # beyond the upper limit: the monitor still judges it
+    outcome = flow.handle(_cdr(BASE, list(PUMA.joint_names), q.tolist(), [0.5] * 6),
+                          BASE, BASE)
+    assert outcome.tf is outcome.friction is None
+    assert outcome.diagnostics and flow.limits.statuses(BASE, BASE)[1].level == ERROR
+    monkeypatch.undo()
+    flow.wanted = Wanted(False, False, False, tf=True, friction=False)
+    outcome = _send(flow, 1)
+    assert outcome.tf is not None and outcome.friction is None
+
+
 def test_a_joint_without_a_position_yet_or_a_non_finite_one_gives_no_efforts():
     flow = _flow()
     data = _cdr(SECOND, list(PUMA.joint_names[:3]), [0.1, 0.2, 0.3], [0.0] * 3)

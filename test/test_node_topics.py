@@ -24,6 +24,8 @@ from ros_fixtures import Running, stamp_ns
 from dh_kinematics import Chain  # noqa: I100
 from dh_kinematics.core.rotations import rotation_to_quaternion  # noqa: I100
 from dh_kinematics.ros.node import TF_QOS, TF_STATIC_QOS  # noqa: I100
+from sensor_msgs.msg import JointState  # noqa: I100
+from tf2_msgs.msg import TFMessage  # noqa: I100
 
 PANDA = str(PACKAGE / 'config' / 'panda.yaml')
 JOINTS = [f'panda_joint{i}' for i in range(1, 8)]
@@ -55,6 +57,35 @@ def test_frames_match_the_reference_in_one_message(running):
                  t.transform.rotation.w] for t in message.transforms]
         np.testing.assert_allclose(xyz, A[:, :3, 3], atol=1e-12)
         np.testing.assert_allclose(quat, rotation_to_quaternion(A[:, :3, :3]), atol=1e-12)
+
+
+def test_tf_and_friction_only_while_someone_subscribes(running):
+    node, probe = running.node, running.probe
+    computed, sent = [], []
+    for name in ('finite_poses', 'finite_friction'):
+        original = getattr(node._flow._math, name)
+        setattr(node._flow._math, name,
+                lambda *args, f=original, name=name: computed.append(name) or f(*args))
+    for name in ('_send_tf', '_send_friction'):
+        original = getattr(node, name)
+        setattr(node, name, lambda data, f=original, name=name: sent.append(name) or f(data))
+    for key in ('tf', 'friction'):
+        probe.forget(key)
+    probe.wait_until(lambda: not (node._flow.wanted.tf or node._flow.wanted.friction),
+                     'the node still sees subscribers')
+    accepted = node._flow.cache.counts['accepted']
+    probe.send(JOINTS, [0.1] * 7, [0.2] * 7)
+    probe.wait_until(lambda: node._flow.cache.counts['accepted'] > accepted,
+                     'the node did not take the message')
+    assert computed == sent == []
+    # Subscribed again: the first message after the match has its frames and friction.
+    probe.record('tf', TFMessage, '/tf', 100)
+    probe.record('friction', JointState, '/dh_kinematics/friction_torque', 100)
+    running.wait_matched(node)
+    stamp = probe.send(JOINTS, [0.2] * 7, [0.3] * 7)
+    assert len(probe.wait_for_stamp('tf', stamp).transforms) == 7
+    assert probe.wait_for_stamp('friction', stamp).name == JOINTS
+    assert computed == ['finite_poses', 'finite_friction'] and len(sent) == 2
 
 
 def test_static_frames_and_the_qos_of_tf2s_broadcasters(running):

@@ -17,15 +17,16 @@ What the node does with each joint_states message and each tick, without ROS.
 
 :meth:`JointStatesFlow.handle` takes the serialized bytes of one message, as rclpy hands them
 over, and returns what to publish: the TF of the links it moved, the friction of the joints it
-gave a velocity, the gravity torques, expected efforts and effort residuals that are wanted, and
-whether the diagnostics are due. The path, in order:
+gave a velocity, the gravity torques, expected efforts and effort residuals, each only where
+wanted (:attr:`JointStatesFlow.wanted`: someone subscribes), and whether the diagnostics are
+due. The path, in order:
 
 1. the clock: no /clock yet under sim time drops the message ('no_clock'); a clock that
    jumped back restarts the stamp checks;
 2. decoding: :class:`cdr.JointStateReader`, or the middleware's decoder for what is not plain
    CDR; undecodable bytes are dropped ('malformed');
 3. :meth:`JointStateCache.update`: every check of names, lengths, stamps and values;
-4. :class:`StreamMath`: link poses and friction, leaving out what overflowed;
+4. :class:`StreamMath`: link poses and friction, if wanted, leaving out what overflowed;
 5. the dynamics, only where wanted (:attr:`JointStatesFlow.wanted`) or the effort monitor is
    on: gravity torques once every joint has a position; expected efforts once
    :class:`MotionEstimate` also has every velocity and acceleration; residuals and effort
@@ -61,8 +62,8 @@ diagnostics : bool
     Whether the diagnostics are due now.
 """
 NOTHING = Outcome(None, None, None, None, None, False)
-Wanted = namedtuple('Wanted', 'gravity expected residual')
-Wanted.__doc__ = """Which dynamics outputs someone subscribes to (bools)."""
+Wanted = namedtuple('Wanted', 'gravity expected residual tf friction', defaults=(True, True))
+Wanted.__doc__ = """Which outputs someone subscribes to (bools); TF and friction by default."""
 NONE_WANTED = Wanted(False, False, False)
 NO_DYNAMICS = (None, None, None, False)
 
@@ -162,13 +163,14 @@ class JointStatesFlow:
         notes, joints, moving = update.notes, update.positions, update.velocities
         tf = friction = None
         q = update.q
-        if joints:
+        wanted = self.wanted
+        if joints and wanted.tf:
             joints, q, poses = self._math.finite_poses(joints, update.q)
             if len(joints) < len(update.positions):
                 notes = self._non_finite_result(update.positions, joints, notes, mono_ns)
             if joints:
                 tf = (joints, update.stamp_ns, poses)
-        if moving:
+        if moving and wanted.friction:
             moving, torques = self._math.finite_friction(moving, update.qd)
             if len(moving) < len(update.velocities):
                 notes = self._non_finite_result((), (), notes, mono_ns)
