@@ -23,6 +23,7 @@ than numpy for a handful of joints), and composes the link transforms and poses 
 
 from dh_kinematics.core.dh_transforms import (
     chain_poses, dh_transforms, fixed_transforms, link_poses, twist_constants)
+from dh_kinematics.core.poses_unrolled import compile_link_poses
 import numpy as np
 
 
@@ -55,6 +56,7 @@ class DHTable:
         self._twists = [twist_constants(a, alpha)
                         for a, alpha in zip(self._a_list, self._alpha_list)]
         self._all = tuple(range(len(links)))
+        self._all_poses = None  # compiled on first use
 
     def values(self, q):
         """
@@ -108,10 +110,12 @@ class DHTable:
             Per joint [x, y, z, qx, qy, qz, qw] (m; unit quaternion in ROS order, qw >= 0).
 
         """
-        every = joints == self._all
-        theta, d = self.floats(q, None if every else joints)
-        twists = self._twists
-        return link_poses(theta, d, twists if every else [twists[j] for j in joints], self.mdh)
+        if joints == self._all:
+            if self._all_poses is None:
+                self._all_poses = compile_link_poses(self, self._twists)
+            return self._all_poses(q)
+        theta, d = self.floats(q, joints)
+        return link_poses(theta, d, [self._twists[j] for j in joints], self.mdh)
 
     def frame_poses(self, q, T_world_base, base_rows):
         """

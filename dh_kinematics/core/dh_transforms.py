@@ -160,17 +160,26 @@ def link_poses(theta, d, twists, modified):
 
     """
     flat = []
-    cos, sin = math.cos, math.sin
-    for t, dj, (aj, ca2, sa2, ca, sa) in zip(theta, d, twists):
-        ct2, st2 = cos(0.5 * t), sin(0.5 * t)
-        if modified:
-            pose = [aj, -dj * sa, dj * ca, ct2 * sa2, -st2 * sa2, st2 * ca2, ct2 * ca2]
-        else:
-            pose = [aj * cos(t), aj * sin(t), dj, ct2 * sa2, st2 * sa2, st2 * ca2, ct2 * ca2]
+    for t, dj, twist in zip(theta, d, twists):
+        pose = link_pose(t, dj, twist, modified)
         if pose[6] < 0.0:
             pose[3:] = [-pose[3], -pose[4], -pose[5], -pose[6]]
         flat += pose
     return flat
+
+
+def link_pose(theta, d, twist, modified, cos=math.cos, sin=math.sin):
+    """
+    Return one link's [x, y, z, qx, qy, qz, qw] as :func:`link_poses` does, before qw >= 0.
+
+    Plain arithmetic and the given ``cos`` and ``sin``: it also runs on symbols
+    (:mod:`core.poses_unrolled`).
+    """
+    a, ca2, sa2, ca, sa = twist
+    ct2, st2 = cos(0.5 * theta), sin(0.5 * theta)
+    if modified:
+        return [a, -d * sa, d * ca, ct2 * sa2, -st2 * sa2, st2 * ca2, ct2 * ca2]
+    return [a * cos(theta), a * sin(theta), d, ct2 * sa2, st2 * sa2, st2 * ca2, ct2 * ca2]
 
 
 def twist_constants(a, alpha):

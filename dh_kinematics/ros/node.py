@@ -19,8 +19,9 @@ Wiring only: it declares the parameters (checked in :mod:`stream.node_parameters
 each joint_states message and each tick to :class:`stream.joint_states.JointStatesFlow`, and
 publishes what that returns, converted by :mod:`ros.messages`. What goes on /tf, the friction
 torques, gravity torques, expected efforts and effort residuals are computed only while someone
-subscribes to them (asked of each publisher before every message, which takes 0.1 µs, and
-every tick), or, for the last two, while the effort monitor needs them.
+subscribes to them, or, for the last two, while the effort monitor needs them. The node asks
+its publishers every tick, and before each message while /tf or the friction has no
+subscriber (0.1 µs a publisher), so the first message after a subscriber matches has them.
 """
 
 import copy
@@ -84,6 +85,7 @@ class DhKinematicsNode(WholeChanges, Node):
         self._readers = tuple(publisher.handle for publisher in self._efforts + (
             self._tf, self._friction))
         self._subscribers = None
+        self._unwatched = True  # whether /tf or the friction has no subscriber
         self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
         self._description = self.create_publisher(String, 'robot_description', DESCRIPTION_QOS)
         self._take(self._config)
@@ -133,7 +135,8 @@ class DhKinematicsNode(WholeChanges, Node):
     def _on_joint_states(self, data):
         """Take one serialized JointState; publish its TF and friction, and maybe diagnostics."""
         now_ns = self._now_ns()
-        self._check_subscribers()
+        if self._unwatched:  # a subscriber may have come since the tick: ask now
+            self._check_subscribers()
         outcome = self._flow.handle(data, now_ns, time.monotonic_ns())
         serialized = self._messages
         if outcome.tf is not None:
@@ -161,7 +164,8 @@ class DhKinematicsNode(WholeChanges, Node):
         subscribers = tuple([reader.get_subscription_count() > 0 for reader in self._readers])
         if subscribers != self._subscribers:
             self._subscribers = subscribers
-            self._flow.wanted = Wanted(*subscribers)
+            self._flow.wanted = wanted = Wanted(*subscribers)
+            self._unwatched = not (wanted.tf and wanted.friction)
 
     def _publish_diagnostics(self, now_ns):
         statuses = self._flow.statuses(now_ns, time.monotonic_ns())
