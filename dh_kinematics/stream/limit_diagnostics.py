@@ -64,6 +64,7 @@ class LimitDiagnostics:
         """Take the limits, shape (n, 2), and the settings (rad or m, s)."""
         self._lower, self._upper = np.asarray(qlim).T
         self._thresholds = Thresholds(self._lower, self._upper, margin, band)
+        self._every = tuple(range(len(self._lower)))  # every joint, in model order
         self._margin, self._band = margin, band
         self._timeout, self._timeout_ns = timeout, int(timeout * 1e9)
         self._schedule.period_ns = int(period * 1e9)
@@ -96,7 +97,8 @@ class LimitDiagnostics:
             changed = self._set_all(now_ns)
         else:
             new = self._thresholds.levels(joints, q, levels)
-            changed = any(levels[j] != level for j, level in zip(joints, new))
+            changed = (new != levels if joints == self._every
+                       else any(levels[j] != level for j, level in zip(joints, new)))
             if changed:
                 levels = list(levels)
                 for j, level in zip(joints, new):
