@@ -90,15 +90,17 @@ def test_a_level_clears_only_back_inside_by_the_band():
     assert feed.diagnostics.levels[0] == lm.ERROR
 
 
-def test_the_fast_path_and_the_full_check_agree_with_hysteresis():
+@pytest.mark.parametrize('margin, band', [(MARGIN, BAND), (0.0, BAND), (MARGIN, 0.0),
+                                          (-MARGIN, 0.0)])
+def test_the_fast_path_and_the_full_check_agree_with_hysteresis(margin, band):
     cache = JointStateCache(CHAIN.joint_names)
     lower, upper = CHAIN.qlim.T
-    thresholds = lm.Thresholds(lower, upper, MARGIN, BAND)
+    thresholds = lm.Thresholds(lower, upper, margin, band)
     rng = np.random.default_rng(3)
     previous = np.array([lm.OK, lm.OK])
     for k, (a, b) in enumerate(zip(rng.uniform(-1.1, 1.1, 500), rng.uniform(-0.1, 0.6, 500))):
         assert cache.update(['a', 'b'], [a, b], [], k + 1, k + 1).dropped is None
-        full = lm.joint_levels(cache, lower, upper, MARGIN, TIMEOUT, k + 1, previous, BAND)
+        full = lm.joint_levels(cache, lower, upper, margin, TIMEOUT, k + 1, previous, band)
         assert thresholds.levels((0, 1), (a, b), previous) == full.tolist()
         previous = full
 

@@ -99,6 +99,9 @@ class Thresholds:
         self._strict = list(zip((lower + band).tolist(), (upper - band).tolist(),
                                 (lower + margin + band).tolist(),
                                 (upper - margin - band).tolist()))
+        # Between these a joint is OK by _level whatever the margin's sign.
+        self._quiet = list(zip(np.maximum(lower, lower + margin).tolist(),
+                               np.minimum(upper, upper - margin).tolist()))
 
     def levels(self, joints, q, previous):
         """
@@ -107,10 +110,14 @@ class Thresholds:
         ``previous`` holds every joint's level so far: a lower level than before needs the
         joint back inside by the hysteresis band.
         """
-        levels, limits = [], self._limits
+        levels, limits, quiet = [], self._limits, self._quiet
         for j, value in zip(joints, q):
-            level = _level(value, *limits[j])
             before = previous[j]
+            low, high = quiet[j]
+            if before == OK and low <= value <= high:  # the usual case, without a call
+                levels.append(OK)
+                continue
+            level = _level(value, *limits[j])
             if level < before <= ERROR:
                 level = min(before, _level(value, *self._strict[j]))
             levels.append(level)
