@@ -19,7 +19,7 @@ Node throughput benchmark: dh_kinematics_node against a minimal rclpy baseline.
 Each node runs in a process of its own: the baseline (receive JointState, republish 7
 precomputed transforms), the same baseline on serialized messages (``baseline_raw``: bytes in,
 bytes out, as the dh_kinematics node does it), dh_kinematics_node on the 7-joint Panda with
-friction (with a subscriber) and diagnostics on, the same node with the dynamics on
+friction and diagnostics on (each with a subscriber), the same node with the dynamics on
 (``dh_kinematics_dynamics``: efforts in joint_states, the effort monitor on, and a subscriber
 on the gravity torques, expected efforts and residuals), and the node on a generated arm of 30
 joints (``dh_kinematics_30``, standard DH: 60 transforms per message, axis frames included).

@@ -126,6 +126,7 @@ class TfReceiver:
 
     def __init__(self):
         import rclpy
+        from diagnostic_msgs.msg import DiagnosticArray
         from sensor_msgs.msg import JointState
         from tf2_msgs.msg import TFMessage
         from dh_kinematics.ros.node import TF_QOS
@@ -143,11 +144,18 @@ class TfReceiver:
         self._dynamics = []
         self.node.create_subscription(JointState, '/dh_kinematics/friction_torque',
                                       self._on_friction, 100, raw=True)
+        # And on the diagnostics, which the node builds only for a subscriber.
+        self.diagnostics = 0
+        self.node.create_subscription(DiagnosticArray, '/diagnostics', self._on_diagnostics,
+                                      10, raw=True)
         self.executor = make_executor(self.context)
         self.executor.add_node(self.node)
         self.thread = threading.Thread(target=spin, args=(self.executor, self.context),
                                        daemon=True)
         self.thread.start()
+
+    def _on_diagnostics(self, data):
+        self.diagnostics += 1
 
     def _on_friction(self, data):
         self.friction += 1

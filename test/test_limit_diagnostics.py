@@ -18,7 +18,7 @@ from dh_kinematics import Chain, Link
 from dh_kinematics.stream import limits as lm
 from dh_kinematics.stream.joint_state_cache import JointStateCache
 from dh_kinematics.stream.limit_diagnostics import LimitDiagnostics
-from dh_kinematics.stream.schedule import CHANGE_INTERVAL_S, TICK_S
+from dh_kinematics.stream.schedule import CHANGE_INTERVAL_S, Schedule, TICK_S
 import numpy as np
 import pytest
 
@@ -145,3 +145,13 @@ def test_the_period_publishes_without_changes():
         feed.send(0.0, step_ns=int(PERIOD * 1e9 / 10))
         feed.tick()
     assert len(feed.published) - count >= 1
+
+
+def test_a_publication_held_for_want_of_a_subscriber_is_due_at_the_next_tick():
+    schedule = Schedule(period=60.0)
+    schedule.published(0)
+    assert not schedule.due(MS) and not schedule.pending
+    schedule.hold()  # the node found no /diagnostics subscriber
+    assert schedule.pending and schedule.due(2 * MS)
+    schedule.published(2 * MS)
+    assert not schedule.pending and not schedule.due(3 * MS)

@@ -24,6 +24,7 @@ from ros_fixtures import Running, stamp_ns
 from dh_kinematics import Chain  # noqa: I100
 from dh_kinematics.core.rotations import rotation_to_quaternion  # noqa: I100
 from dh_kinematics.ros.node import TF_QOS, TF_STATIC_QOS  # noqa: I100
+from diagnostic_msgs.msg import DiagnosticArray  # noqa: I100
 from sensor_msgs.msg import JointState  # noqa: I100
 from tf2_msgs.msg import TFMessage  # noqa: I100
 
@@ -161,6 +162,28 @@ def test_limit_levels_are_published_at_once(running, value, level, message):
     keys = [v.key for v in status.values]
     assert keys == ['position', 'lower', 'upper', 'distance_to_limit']
     assert _arm(diagnostics).level == bytes([level])
+
+
+def test_diagnostics_are_built_only_for_a_subscriber_and_none_is_lost(running):
+    node, probe = running.node, running.probe
+    built = []
+    original = node._flow.statuses
+    node._flow.statuses = lambda *args: built.append(1) or original(*args)
+    probe.forget('diagnostics')
+    probe.wait_until(lambda: not node._diagnostics.get_subscription_count(),
+                     'the node still sees a /diagnostics subscriber')
+    accepted = node._flow.cache.counts['accepted']
+    probe.send(JOINTS, [2.9, 0.0, 0.0, -1.5, 0.0, 1.8, 0.0])  # above the limit: a change
+    probe.wait_until(lambda: node._flow.cache.counts['accepted'] > accepted,
+                     'the node did not take the message')
+    assert node._flow.limits.levels[0] == 2 and built == []  # judged, not built
+    node._publish_diagnostics(node._now_ns())  # as a tick would: it stays pending
+    assert node._flow.limits.pending and built == []
+    # A subscriber comes: the change that waited goes out, with nothing more sent.
+    probe.record('diagnostics', DiagnosticArray, '/diagnostics', 100)
+    diagnostics = probe.wait_for('diagnostics', lambda d: _arm(d).level == bytes([2]))
+    assert _joint(diagnostics, 'panda_joint1').message.startswith('above upper limit by')
+    assert built
 
 
 def test_stale_when_joint_states_stop_and_ok_when_they_return():

@@ -22,6 +22,9 @@ torques, gravity torques, expected efforts and effort residuals are computed onl
 subscribes to them, or, for the last two, while the effort monitor needs them. The node asks
 its publishers every tick, and before each message while /tf or the friction has no
 subscriber (0.1 µs a publisher), so the first message after a subscriber matches has them.
+The limit levels are always kept (they are the monitor), but the diagnostics are built and
+published only when /diagnostics has a subscriber; a publication that was due goes out at the
+first tick after one appears.
 """
 
 import copy
@@ -168,6 +171,9 @@ class DhKinematicsNode(WholeChanges, Node):
             self._unwatched = not (wanted.tf and wanted.friction)
 
     def _publish_diagnostics(self, now_ns):
+        if not self._diagnostics.handle.get_subscription_count():
+            self._flow.limits.hold()  # the levels stay current; the publication waits
+            return
         statuses = self._flow.statuses(now_ns, time.monotonic_ns())
         self._diagnostics.publish(messages.diagnostic_array(
             statuses, self.get_fully_qualified_name(),

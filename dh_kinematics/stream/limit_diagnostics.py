@@ -113,6 +113,13 @@ class LimitDiagnostics:
                 return True
         return self._schedule.due(mono_ns)
 
+    def hold(self):
+        """Keep a due publication pending: nobody subscribes yet (the next tick retries)."""
+        self._schedule.hold()
+
+    pending = property(lambda self: self._schedule.pending,
+                       doc='Whether a change waits to be published.')
+
     def statuses(self, now_ns, mono_ns):
         """Return the statuses to publish now (each joint, then the arm); note the publication."""
         if self.levels is None:

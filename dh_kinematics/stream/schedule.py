@@ -61,6 +61,15 @@ class Schedule:
         return self._last_publish_ns is None or (
             mono_ns - self._last_publish_ns >= self.period_ns)
 
+    def hold(self):
+        """Keep a publication that was due pending (nobody to publish it to yet)."""
+        self._pending = True
+
+    @property
+    def pending(self):
+        """Whether a change waits to be published."""
+        return self._pending
+
     def published(self, mono_ns):
         """Note a publication at ``mono_ns``."""
         self._last_publish_ns, self._pending = mono_ns, False
