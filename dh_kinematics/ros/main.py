@@ -24,7 +24,7 @@ from dh_kinematics.ros import entry
 from dh_kinematics.stream import startup
 from dh_kinematics.stream.node_parameters import NoModelError
 import rclpy
-from rclpy.exceptions import ParameterException
+from rclpy.exceptions import NotInitializedException, ParameterException
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 
 try:  # rclpy 7.1.4 (Jazzy) and later
@@ -163,24 +163,25 @@ def run(factory, name, args=None, context=None, executable=None):
             return 0
         try:
             node = factory(context=context)
-        except NoModelError as error:
-            logger.fatal(startup.no_model_message(str(error.args[1]), argv, executable or name))
-            return 1
-        except (ValueError, ParameterException) as error:
-            if not rclpy.ok(context=context):  # a signal during start-up
+        except (ValueError, ParameterException, RuntimeError, NotInitializedException) as error:
+            # A signal during start-up shuts the context down, and whatever rclpy was doing
+            # then fails its own way (RCLError, InvalidHandle, NotInitializedException): exit 0.
+            if not rclpy.ok(context=context):
                 return 0
-            logger.fatal(f'invalid parameters: {error}')
-            return 1
-        except RuntimeError:  # rclpy's RCLError, once a signal shut the context down
-            if rclpy.ok(context=context):
-                raise
-            return 0
+            if isinstance(error, NoModelError):
+                logger.fatal(startup.no_model_message(str(error.args[1]), argv,
+                                                      executable or name))
+                return 1
+            if isinstance(error, (ValueError, ParameterException)):
+                logger.fatal(f'invalid parameters: {error}')
+                return 1
+            raise
         executor = make_executor(context)
         executor.add_node(node)
         spin(executor, context)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
-    except RuntimeError:
+    except (RuntimeError, NotInitializedException):  # rclpy's, once a signal shut it down
         if rclpy.ok(context=context):
             raise
     finally:
