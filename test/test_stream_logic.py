@@ -31,7 +31,7 @@ CHAIN = Chain([Link(a=0.3, qlim=(-1.0, 1.0), G=100.0, B=0.01, Tc=0.1, name='a'),
 SETTINGS = {spec.name: spec.default for spec in NODE}
 
 
-def _cdr(stamp_ns, names, positions, velocities=(), efforts=()):
+def _cdr(stamp_ns, names, positions, velocities=(), efforts=(), frame_id=''):
     """Serialize a sensor_msgs/JointState as plain little-endian CDR."""
     out = bytearray()
 
@@ -51,7 +51,7 @@ def _cdr(stamp_ns, names, positions, velocities=(), efforts=()):
             out.extend(struct.pack(f'<{len(values)}d', *values))
 
     out.extend(struct.pack('<iI', *divmod(stamp_ns, SECOND)))
-    string('')
+    string(frame_id)
     u32(len(names))
     for name in names:
         string(name)

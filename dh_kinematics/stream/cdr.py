@@ -181,6 +181,16 @@ class JointStateReader:
         self._known = data[12:layout.positions[0]]
         return layout
 
+    def last_layout(self):
+        """
+        Return ``(layout, known, counts)`` of the last message read, or None before the first.
+
+        A message is read at ``layout``'s offsets when it has ``layout.size`` bytes, the bytes
+        ``known`` from offset 12 to its positions, and the bytes ``counts`` at
+        ``layout.counts`` (each 4 bytes long), as :meth:`read` checks first.
+        """
+        return None if self._layout is None else (self._layout, self._known, self._counts)
+
     def read(self, data):
         """
         Return the fields of one message.

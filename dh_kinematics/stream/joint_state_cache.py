@@ -78,6 +78,8 @@ class JointStateCache(JointArrays):
         Messages taken, dropped ones included.
     counts : Counter
         Dropped messages and ignored entries, by reason.
+    newest_ns : int
+        The newest stamp of any joint, ns (NO_STAMP: none yet).
 
     """
 
@@ -92,7 +94,7 @@ class JointStateCache(JointArrays):
         self._last_names, self._last_match = None, None
         self.unknown_names = set()
         self._fresh = True
-        self._newest_ns = NO_STAMP  # the newest stamp of any joint
+        self.newest_ns = NO_STAMP
         # The names (a tuple) of the last message that named every joint and nothing else,
         # and where its values go: (message rows or None in model order, joints, numpy index).
         self._full_names, self._full = None, None
@@ -138,12 +140,12 @@ class JointStateCache(JointArrays):
         update : Update
 
         """
-        self.received += 1
-        if (names is self._full_names and self._newest_ns < stamp_ns < STAMP_RANGE_NS[1]
+        if (names is self._full_names and self.newest_ns < stamp_ns < STAMP_RANGE_NS[1]
                 and 0 < stamp_ns <= now_ns + self.future_tolerance_ns):
             update = self._update_all(positions, velocities, efforts, stamp_ns, now_ns)
-            if update is not None:
+            if update is not None:  # counted in received by take_all
                 return update
+        self.received += 1
         count = len(names)
         dropped, notes, message_rows, joints = self._match(names)
         notes = list(notes)
@@ -183,7 +185,7 @@ class JointStateCache(JointArrays):
         with_effort, effort = self._rates(efforts, 'effort', count, message_rows, joints,
                                           finite, self.efforts, notes)
         self.stamps_ns[joints] = stamp_ns
-        self._newest_ns = max(self._newest_ns, stamp_ns)
+        self.newest_ns = max(self.newest_ns, stamp_ns)
         self.received_ns[joints] = now_ns
         self.counts['accepted'] += 1
         self.counts.update(notes)
@@ -212,11 +214,28 @@ class JointStateCache(JointArrays):
                          else tuple([values[k] for k in rows]))
         q = positions if rows is None else tuple([positions[k] for k in rows])
         qd, effort = given
-        self._set_later(index, q, qd, effort, stamp_ns, now_ns)
-        self._newest_ns = stamp_ns
-        self.counts['accepted'] += 1
+        self.take_all(index, q, qd, effort, stamp_ns, now_ns)
         return Update(None, (), stamp_ns, joints, joints if qd else (), q, qd, (),
                       joints if effort else (), effort)
+
+    def in_model_order(self, names):
+        """Return the :meth:`take_all` index if ``names`` (the last's) is every joint in order."""
+        full = self._full
+        if names is self._full_names and full is not None and full[0] is None:
+            return full[2]
+        return None
+
+    def take_all(self, index, q, qd, effort, stamp_ns, now_ns):
+        """
+        Take a message that :meth:`update` would take whole, as it would, once checked as it.
+
+        That is: ``index`` from :meth:`in_model_order`, the stamp newer than :attr:`newest_ns`,
+        in range, not too far ahead; finite ``q``, and ``qd`` and ``effort`` full or empty.
+        """
+        self.received += 1
+        self._set_later(index, q, qd, effort, stamp_ns, now_ns)
+        self.newest_ns = stamp_ns
+        self.counts['accepted'] += 1
 
     @staticmethod
     def _rates(values, kind, count, message_rows, joints, finite, store, notes):
@@ -290,7 +309,7 @@ class JointStateCache(JointArrays):
     def reset_stamps(self, now_ns):
         """Forget the last stamps after the clock jumped back; restart the stale timers."""
         self.stamps_ns[:] = NO_STAMP
-        self._newest_ns = NO_STAMP
+        self.newest_ns = NO_STAMP
         self.received_ns[self.received_ns >= 0] = now_ns
 
     def dropped_total(self):

@@ -33,6 +33,8 @@ due. The path, in order:
    levels (:class:`EffortMonitor`) for the joints whose effort the message carried;
 6. :meth:`LimitDiagnostics.after_message`: the levels, and whether to publish them.
 
+The usual message takes a shorter way to the same result: :mod:`steady_path`.
+
 Warnings go to ``warn``, at most one per kind every ``LOG_EVERY_S`` seconds.
 """
 
@@ -43,6 +45,7 @@ from dh_kinematics.stream.joint_math import StreamMath
 from dh_kinematics.stream.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
 from dh_kinematics.stream.limit_diagnostics import LimitDiagnostics
 from dh_kinematics.stream.motion import MotionEstimate
+from dh_kinematics.stream.steady_path import steady_path
 
 LOG_EVERY_S = 5.0
 _LOG_EVERY_NS = int(LOG_EVERY_S * 1e9)
@@ -95,7 +98,18 @@ class JointStatesFlow:
         self._last_warned = {}
         self.motion = MotionEstimate(len(self.cache.names))
         self._motion_fresh = True
-        self.wanted = NONE_WANTED
+        self._wanted = NONE_WANTED
+        self._steady = self._steady_layout = None  # and the layout it was made for
+
+    @property
+    def wanted(self):
+        """Which outputs someone subscribes to: a :data:`Wanted`."""
+        return self._wanted
+
+    @wanted.setter
+    def wanted(self, wanted):
+        self._wanted = wanted
+        self._steady = self._steady_layout = None
 
     def configure(self, chain, settings):
         """Take a model (:class:`Chain`) and the node's settings (a dict, SI units)."""
@@ -108,6 +122,7 @@ class JointStatesFlow:
             settings['diagnostics.stale_timeout'], settings['diagnostics.period'])
         self.limits.efforts.configure(settings, [link.isprismatic() for link in chain.links])
         self.motion.configure(settings['effort.acceleration_cutoff'])
+        self._steady = self._steady_layout = None
 
     def warn(self, key, text, mono_ns, counts=True):
         """Warn, at most once per ``key`` every LOG_EVERY_S; with the counts if ``counts``."""
@@ -141,6 +156,22 @@ class JointStatesFlow:
         ``now_ns`` is the node's clock (0 under sim time before /clock starts), ``mono_ns`` a
         monotonic one, both in ns.
         """
+        steady = self._steady
+        if steady is not None and 0 < self._last_now_ns <= now_ns:
+            outcome = steady(data, now_ns)
+            if outcome is not None:
+                self._last_now_ns = now_ns
+                return outcome
+        outcome = self._handle(data, now_ns, mono_ns)
+        layout = self._reader.last_layout()
+        if layout is not None and layout[0] is not self._steady_layout:
+            self._steady_layout = layout[0]
+            self._steady = steady_path(self._reader, self.cache, self._math, self.limits,
+                                       self._wanted, Outcome)
+        return outcome
+
+    def _handle(self, data, now_ns, mono_ns):
+        """Take one message the full way: :meth:`handle`."""
         if now_ns < self._last_now_ns:
             self._clock(now_ns, mono_ns)
         self._last_now_ns = now_ns
@@ -163,7 +194,7 @@ class JointStatesFlow:
         notes, joints, moving = update.notes, update.positions, update.velocities
         tf = friction = None
         q = update.q
-        wanted = self.wanted
+        wanted = self._wanted
         if joints and wanted.tf:
             joints, q, poses = self._math.finite_poses(joints, update.q)
             if len(joints) < len(update.positions):
@@ -187,7 +218,7 @@ class JointStatesFlow:
         ``joints`` and ``q`` are the joints whose finite transform this message set, and their
         values: when that is every joint, in model order, ``q`` is the whole configuration.
         """
-        wanted, monitor = self.wanted, self.limits.efforts
+        wanted, monitor = self._wanted, self.limits.efforts
         judging = monitor.active and bool(update.efforts)
         moving = wanted.expected or wanted.residual or judging
         if moving:

@@ -1,0 +1,184 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The steady path gives what the full path gives and leaves the same state, message by message.
+
+Two flows take the same seeded streams, one with :mod:`steady_path` and one without: usual
+messages mixed with every kind of unusual one (non-finite values, old, repeated, future and
+zero stamps, other orders and layouts, excursions to WARN and ERROR, gaps to STALE, a clock
+that jumps back or stops, overflowing values, changes of the wanted outputs and of the model's
+settings). Every outcome, every warning, the cache, the levels and the published statuses must
+be equal; the steady path must have taken most of the usual messages.
+"""
+
+import math
+
+from conftest import PACKAGE
+from dh_kinematics import Chain, Link
+from dh_kinematics.core import parameter_file
+from dh_kinematics.stream import joint_states, node_parameters
+from dh_kinematics.stream.joint_states import JointStatesFlow, Wanted
+from dh_kinematics.stream.param_specs import NODE
+import numpy as np
+import pytest
+from test_stream_logic import _cdr
+
+SECOND = 1_000_000_000
+START_NS = 1_700_000_000 * SECOND
+PANDA = node_parameters.checked(parameter_file.node_parameters(
+    str(PACKAGE / 'config' / 'panda.yaml'), 'dh_kinematics'), NODE)
+SMALL = Chain([Link(a=0.3, qlim=(-1.0, 1.0), G=100.0, B=0.01, Tc=0.1, name='a'),
+               Link(joint='prismatic', alpha=0.5, qlim=(0.0, 0.5), name='b'),
+               Link(d=0.2, name='c')])  # no limits: infinite bounds; axis frames
+DEFAULTS = {spec.name: spec.default for spec in NODE}
+UNUSUAL = ('nan_position', 'inf_velocity', 'old_stamp', 'repeated_stamp', 'future_stamp',
+           'zero_stamp', 'reordered', 'frame_id', 'no_velocity', 'efforts', 'warn', 'error',
+           'gap', 'clock_back', 'no_clock', 'overflow', 'huge_velocity', 'wanted', 'subset',
+           'unknown_name', 'tick')
+WANTED = [Wanted(False, False, False, True, True), Wanted(False, False, False, False, True),
+          Wanted(False, False, False, True, False), Wanted(True, False, False, True, True),
+          Wanted(False, True, True, True, True), Wanted(False, False, False, False, False)]
+
+
+class FullPath(JointStatesFlow):
+    """The flow without its steady path: every message the full way."""
+
+    handle = JointStatesFlow._handle
+
+
+def _flow(flow_class, chain, settings, warnings):
+    def undecodable(data):
+        raise ValueError('undecodable')
+    flow = flow_class(chain.joint_names, undecodable, warnings.append, 0)
+    flow.configure(chain, settings)
+    flow.wanted = WANTED[0]
+    return flow
+
+
+def _state(flow):
+    cache = flow.cache
+    arrays = [np.asarray(getattr(cache, name)).tolist() for name in (
+        'positions', 'velocities', 'efforts', 'stamps_ns', 'received_ns', 'non_finite')]
+    return (repr(arrays), dict(cache.counts), cache.received, cache.newest_ns,
+            sorted(cache.unknown_names), flow.limits.levels, flow.limits.pending)
+
+
+def _messages(chain, seed, count, unusual_every):
+    """Yield (kind, data, clock step ns, wanted): usual messages, and unusual ones at times."""
+    rng = np.random.default_rng(seed)
+    names = list(chain.joint_names)
+    low, high = np.nan_to_num(np.asarray(chain.qlim, dtype=float), posinf=2.0, neginf=-2.0).T
+    middle, span = (low + high) / 2, (high - low) / 2
+    stamp_ns = START_NS
+    for k in range(count):
+        kind = 'usual' if k % unusual_every else UNUSUAL[rng.integers(len(UNUSUAL))]
+        q = middle + 0.5 * span * rng.uniform(-1, 1, len(names))
+        qd, efforts = rng.normal(0, 0.5, len(names)), []
+        step = clock = SECOND // 1000
+        order, frame_id = names, ''
+        j = rng.integers(len(names))
+        if kind == 'nan_position':
+            q[j] = math.nan
+        elif kind == 'inf_velocity':
+            qd[j] = math.inf
+        elif kind in ('old_stamp', 'repeated_stamp', 'future_stamp'):
+            step = {'old_stamp': -step, 'repeated_stamp': 0, 'future_stamp': 5 * SECOND}[kind]
+        elif kind == 'reordered':
+            order = names[::-1]
+        elif kind == 'frame_id':
+            frame_id = 'base'
+        elif kind == 'no_velocity':
+            qd = []
+        elif kind == 'efforts':
+            efforts = rng.normal(0, 10, len(names)).tolist()
+        elif kind in ('warn', 'error'):
+            q[j] = high[j] - 0.01 if kind == 'warn' else high[j] + 0.1
+        elif kind == 'gap':
+            clock = step = 2 * SECOND  # past the stale timeout
+        elif kind == 'clock_back':  # a simulation restarted: the stamps follow the clock
+            clock = step = -SECOND
+        elif kind == 'no_clock':
+            clock = None
+        elif kind == 'overflow':
+            q[j] = 1e300
+        elif kind == 'huge_velocity':  # a friction torque overflows where G and B are given
+            qd[j] = 1e308
+        elif kind == 'subset':
+            order = names[:-1]
+        elif kind == 'unknown_name':
+            order = names[:-1] + ['extra']
+        rows = [names.index(name) if name in names else 0 for name in order]
+        next_stamp = stamp_ns + step
+        stamp = 0 if kind == 'zero_stamp' else next_stamp
+        if kind not in ('old_stamp', 'repeated_stamp', 'future_stamp'):
+            stamp_ns = next_stamp
+        data = _cdr(stamp, order, q[rows].tolist(), [qd[r] for r in rows] if len(qd) else [],
+                    [efforts[r] for r in rows] if efforts else [], frame_id)
+        yield kind, data, clock, WANTED[rng.integers(len(WANTED))]
+
+
+@pytest.mark.parametrize('seed', range(6))
+@pytest.mark.parametrize('model', ['panda', 'small', 'small with efforts monitored'])
+def test_both_paths_give_the_same_outcomes_and_state(model, seed, monkeypatch):
+    chain, settings = (PANDA.chain, PANDA.settings) if model == 'panda' else (SMALL, DEFAULTS)
+    if model.endswith('monitored'):
+        settings = dict(settings, **{'effort.warn': [5.0], 'effort.error': [15.0]})
+    taken = []
+
+    def counted(*args):
+        take = steady_path(*args)
+        if take is None:
+            return None
+
+        def counting(data, now_ns):
+            outcome = take(data, now_ns)
+            taken.append(outcome is not None)
+            return outcome
+        return counting
+    steady_path = joint_states.steady_path
+    monkeypatch.setattr(joint_states, 'steady_path', counted)
+    warnings = {'steady': [], 'full': []}
+    flows = {'steady': _flow(JointStatesFlow, chain, settings, warnings['steady']),
+             'full': _flow(FullPath, chain, settings, warnings['full'])}
+    now_ns, mono_ns, usual = START_NS + SECOND // 2000, 0, 0  # each stamp 0.5 ms old
+    for k, (kind, data, clock, wanted) in enumerate(_messages(chain, seed, 1500, 7)):
+        mono_ns += SECOND // 1000
+        now_ns = now_ns + clock if clock is not None else now_ns
+        now = 0 if clock is None else now_ns
+        usual += kind == 'usual' and flows['steady']._steady is not None
+        for name, flow in flows.items():
+            if kind == 'wanted':
+                flow.wanted = wanted
+            if kind == 'tick':
+                flow.tick(now, mono_ns)
+        outcomes = {name: flow.handle(data, now, mono_ns) for name, flow in flows.items()}
+        assert outcomes['steady'] == outcomes['full'], (k, kind)
+        if k % 50 == 0 or kind != 'usual':
+            assert _state(flows['steady']) == _state(flows['full']), (k, kind)
+        if k % 200 == 0:
+            statuses = [repr(flow.statuses(now_ns, mono_ns)) for flow in flows.values()]
+            assert statuses[0] == statuses[1], k
+    assert warnings['steady'] == warnings['full']
+    if model.endswith('monitored'):
+        assert not taken  # the effort monitor needs the full path
+    else:
+        assert sum(taken) > 0.6 * usual, (sum(taken), usual)  # after a change, the full way
+
+
+def test_the_quiet_bounds_leave_out_infinite_limits():
+    flow = _flow(JointStatesFlow, SMALL, DEFAULTS, [])
+    inside = flow.limits._thresholds.quiet_check()
+    assert inside((0.0, 0.25, 1e200)) and not inside((0.0, 0.6, 0.0))
+    assert not inside((-1.0, 0.25, 0.0))  # on the limit: within the margin
