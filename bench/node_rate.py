@@ -36,6 +36,7 @@ and writes JSON.
 """
 
 import argparse
+import contextlib
 import json
 import pathlib
 import select
@@ -100,26 +101,40 @@ def _drain(receiver, quiet_s=0.3, limit_s=10.0):
         time.sleep(quiet_s)
 
 
-def bench_target(receiver, target, args):
-    """Run one node through the fixed rates and the ramp; return its results."""
+@contextlib.contextmanager
+def running(receiver, target):
+    """
+    Start one node, warmed up at 1 kHz; yield ``run(rate, duration)``; stop it after.
+
+    The receiver subscribes to the dynamics topics for ``dh_kinematics_dynamics`` only, and
+    ``run`` drives the node with its model's joints (and efforts where it judges them).
+    """
     node = start(target_command(target))
     dynamics, model = target == 'dh_kinematics_dynamics', model_file(target)
     receiver.subscribe_dynamics(dynamics)
+
+    def run(rate, duration):
+        return measure(receiver, node.pid, rate, duration, dynamics, model)
     try:
         receiver.wait_for_publisher()
-        measure(receiver, node.pid, 1000, 1.0, dynamics, model)  # warm up
-        runs = [measure(receiver, node.pid, rate, args.duration, dynamics, model)
-                for rate in (100, 1000, 0)]
-        ramp = []
-        for rate in RAMP_HZ:
-            ramp.append(measure(receiver, node.pid, rate, args.ramp_duration, dynamics, model))
-            if ramp[-1]['lost'] or ramp[-1]['sent_rate_hz'] < 0.95 * rate:
-                break
-        lossless = [run['rate_hz'] for run in ramp if not run['lost']
-                    and run['sent_rate_hz'] >= 0.95 * run['rate_hz']]
+        run(1000, 1.0)  # warm up
+        yield run
     finally:
         stop(node)
         receiver.wait_for_publisher(0)
+
+
+def bench_target(receiver, target, args):
+    """Run one node through the fixed rates and the ramp; return its results."""
+    with running(receiver, target) as run:
+        runs = [run(rate, args.duration) for rate in (100, 1000, 0)]
+        ramp = []
+        for rate in RAMP_HZ:
+            ramp.append(run(rate, args.ramp_duration))
+            if ramp[-1]['lost'] or ramp[-1]['sent_rate_hz'] < 0.95 * rate:
+                break
+    lossless = [step['rate_hz'] for step in ramp if not step['lost']
+                and step['sent_rate_hz'] >= 0.95 * step['rate_hz']]
     return {'runs': runs, 'ramp': ramp, 'max_lossless_hz': max(lossless, default=0)}
 
 
@@ -134,14 +149,8 @@ def paired(receiver, first, second, pairs, duration):
     runs = {first: [], second: []}
     for _ in range(pairs):
         for target in (first, second):
-            node = start(target_command(target))
-            try:
-                receiver.wait_for_publisher()
-                measure(receiver, node.pid, 1000, 1.0)  # warm up
-                runs[target].append(measure(receiver, node.pid, 1000, duration))
-            finally:
-                stop(node)
-                receiver.wait_for_publisher(0)
+            with running(receiver, target) as run:
+                runs[target].append(run(1000, duration))
     return runs
 
 

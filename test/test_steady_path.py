@@ -71,7 +71,7 @@ def _state(flow):
     cache = flow.cache
     arrays = [np.asarray(getattr(cache, name)).tolist() for name in (
         'positions', 'velocities', 'efforts', 'stamps_ns', 'received_ns', 'non_finite')]
-    return (repr(arrays), dict(cache.counts), cache.received, cache.newest_ns,
+    return (repr(arrays), dict(cache.counts), cache.received, cache._newest_ns,
             sorted(cache.unknown_names), flow.limits.levels, flow.limits.pending)
 
 
@@ -177,8 +177,11 @@ def test_both_paths_give_the_same_outcomes_and_state(model, seed, monkeypatch):
         assert sum(taken) > 0.6 * usual, (sum(taken), usual)  # after a change, the full way
 
 
-def test_the_quiet_bounds_leave_out_infinite_limits():
+def test_a_level_is_unchanged_only_inside_the_limits_and_infinite_ones_never_bind():
     flow = _flow(JointStatesFlow, SMALL, DEFAULTS, [])
-    inside = flow.limits._thresholds.quiet_check()
-    assert inside((0.0, 0.25, 1e200)) and not inside((0.0, 0.6, 0.0))
-    assert not inside((-1.0, 0.25, 0.0))  # on the limit: within the margin
+    flow.handle(_cdr(START_NS, list(SMALL.joint_names), [0.0, 0.25, 0.0]), START_NS, 1)
+    assert flow.limits.levels == [0, 0, 0]
+    unchanged_by = flow.limits.unchanged_by
+    assert unchanged_by((0.0, 0.25, 1e200), START_NS)
+    assert not unchanged_by((0.0, 0.6, 0.0), START_NS)
+    assert not unchanged_by((-1.0, 0.25, 0.0), START_NS)  # on the limit: within the margin

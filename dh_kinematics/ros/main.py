@@ -163,19 +163,18 @@ def run(factory, name, args=None, context=None, executable=None):
             return 0
         try:
             node = factory(context=context)
-        except (ValueError, ParameterException, RuntimeError, NotInitializedException) as error:
-            # A signal during start-up shuts the context down, and whatever rclpy was doing
-            # then fails its own way (RCLError, InvalidHandle, NotInitializedException): exit 0.
-            if not rclpy.ok(context=context):
+        except NoModelError as error:
+            logger.fatal(startup.no_model_message(str(error.args[1]), argv, executable or name))
+            return 1
+        except (ValueError, ParameterException) as error:
+            if not rclpy.ok(context=context):  # a signal during start-up
                 return 0
-            if isinstance(error, NoModelError):
-                logger.fatal(startup.no_model_message(str(error.args[1]), argv,
-                                                      executable or name))
-                return 1
-            if isinstance(error, (ValueError, ParameterException)):
-                logger.fatal(f'invalid parameters: {error}')
-                return 1
-            raise
+            logger.fatal(f'invalid parameters: {error}')
+            return 1
+        except (RuntimeError, NotInitializedException):  # rclpy's, once a signal shut it down
+            if rclpy.ok(context=context):
+                raise
+            return 0
         executor = make_executor(context)
         executor.add_node(node)
         spin(executor, context)

@@ -165,31 +165,42 @@ class JointStateReader:
         self._counts = None
         self._known = None  # the last bytes from frame_id to the positions, padding included
 
+    layout = property(lambda self: self._layout,
+                      doc='The :data:`Layout` of the last message read (None before the first).')
+
+    def _same_lengths(self, layout, data):
+        """Tell whether ``data`` has the size and the array counts of the last message."""
+        velocities, efforts = layout.counts
+        return len(data) == layout.size and (
+            data[velocities:velocities + 4], data[efforts:efforts + 4]) == self._counts
+
     def _layout_of(self, data):
         layout = self._layout
-        if layout is not None and len(data) == layout.size:
-            velocities, efforts = layout.counts
-            if (data[velocities:velocities + 4], data[efforts:efforts + 4]) == self._counts:
-                known = data[12:layout.positions[0]]
-                if known == self._known:  # padding bytes and all: the usual case
-                    return layout
-                if _fixed(data, layout.segments) == layout.fixed:
-                    self._known = known
-                    return layout
+        if layout is not None and self._same_lengths(layout, data):
+            known = data[12:layout.positions[0]]
+            if known == self._known:  # padding bytes and all: the usual case
+                return layout
+            if _fixed(data, layout.segments) == layout.fixed:
+                self._known = known
+                return layout
         layout = self._layout = read_layout(data)
         self._counts = tuple(data[at:at + 4] for at in layout.counts)
         self._known = data[12:layout.positions[0]]
         return layout
 
-    def last_layout(self):
+    def read_same(self, data):
         """
-        Return ``(layout, known, counts)`` of the last message read, or None before the first.
+        Return the fields of a message laid out byte for byte like the last one, else None.
 
-        A message is read at ``layout``'s offsets when it has ``layout.size`` bytes, the bytes
-        ``known`` from offset 12 to its positions, and the bytes ``counts`` at
-        ``layout.counts`` (each 4 bytes long), as :meth:`read` checks first.
+        The usual case of :meth:`read` (same size, counts, and bytes from frame_id to the
+        positions, padding included), and nothing else: a message that would need its layout
+        read, or compared without its padding, gives None, and the reader is unchanged.
         """
-        return None if self._layout is None else (self._layout, self._known, self._counts)
+        layout = self._layout
+        if (layout is None or not self._same_lengths(layout, data)
+                or data[12:layout.positions[0]] != self._known):
+            return None
+        return _fields(layout, data)
 
     def read(self, data):
         """
@@ -217,9 +228,13 @@ class JointStateReader:
             encoding).
 
         """
-        layout = self._layout_of(data)
-        values = layout.values.unpack_from(data, ORIGIN)
-        positions = 2 + layout.positions[1]
-        split = positions + layout.velocities[1]
-        return (values[0] * 1_000_000_000 + values[1], layout.names, values[2:positions],
-                values[positions:split], values[split:])
+        return _fields(self._layout_of(data), data)
+
+
+def _fields(layout, data):
+    """Return (stamp_ns, names, positions, velocities, efforts) of a message, at ``layout``."""
+    values = layout.values.unpack_from(data, ORIGIN)
+    positions = 2 + layout.positions[1]
+    split = positions + layout.velocities[1]
+    return (values[0] * 1_000_000_000 + values[1], layout.names, values[2:positions],
+            values[positions:split], values[split:])

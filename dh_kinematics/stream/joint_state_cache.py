@@ -78,8 +78,6 @@ class JointStateCache(JointArrays):
         Messages taken, dropped ones included.
     counts : Counter
         Dropped messages and ignored entries, by reason.
-    newest_ns : int
-        The newest stamp of any joint, ns (NO_STAMP: none yet).
 
     """
 
@@ -94,7 +92,7 @@ class JointStateCache(JointArrays):
         self._last_names, self._last_match = None, None
         self.unknown_names = set()
         self._fresh = True
-        self.newest_ns = NO_STAMP
+        self._newest_ns = NO_STAMP  # the newest stamp of any joint
         # The names (a tuple) of the last message that named every joint and nothing else,
         # and where its values go: (message rows or None in model order, joints, numpy index).
         self._full_names, self._full = None, None
@@ -140,8 +138,7 @@ class JointStateCache(JointArrays):
         update : Update
 
         """
-        if (names is self._full_names and self.newest_ns < stamp_ns < STAMP_RANGE_NS[1]
-                and 0 < stamp_ns <= now_ns + self.future_tolerance_ns):
+        if names is self._full_names and self.newest(stamp_ns, now_ns):
             update = self._update_all(positions, velocities, efforts, stamp_ns, now_ns)
             if update is not None:  # counted in received by take_all
                 return update
@@ -185,7 +182,7 @@ class JointStateCache(JointArrays):
         with_effort, effort = self._rates(efforts, 'effort', count, message_rows, joints,
                                           finite, self.efforts, notes)
         self.stamps_ns[joints] = stamp_ns
-        self.newest_ns = max(self.newest_ns, stamp_ns)
+        self._newest_ns = max(self._newest_ns, stamp_ns)
         self.received_ns[joints] = now_ns
         self.counts['accepted'] += 1
         self.counts.update(notes)
@@ -218,6 +215,11 @@ class JointStateCache(JointArrays):
         return Update(None, (), stamp_ns, joints, joints if qd else (), q, qd, (),
                       joints if effort else (), effort)
 
+    def newest(self, stamp_ns, now_ns):
+        """Tell whether a stamp is newer than all, in range, at most the tolerance ahead."""
+        return (self._newest_ns < stamp_ns < STAMP_RANGE_NS[1]
+                and 0 < stamp_ns <= now_ns + self.future_tolerance_ns)
+
     def in_model_order(self, names):
         """Return the :meth:`take_all` index if ``names`` (the last's) is every joint in order."""
         full = self._full
@@ -229,12 +231,12 @@ class JointStateCache(JointArrays):
         """
         Take a message that :meth:`update` would take whole, as it would, once checked as it.
 
-        That is: ``index`` from :meth:`in_model_order`, the stamp newer than :attr:`newest_ns`,
-        in range, not too far ahead; finite ``q``, and ``qd`` and ``effort`` full or empty.
+        That is: ``index`` from :meth:`in_model_order`, the stamp :meth:`newest`, finite
+        ``q``, and ``qd`` and ``effort`` for every joint or empty.
         """
         self.received += 1
         self._set_later(index, q, qd, effort, stamp_ns, now_ns)
-        self.newest_ns = stamp_ns
+        self._newest_ns = stamp_ns
         self.counts['accepted'] += 1
 
     @staticmethod
@@ -309,7 +311,7 @@ class JointStateCache(JointArrays):
     def reset_stamps(self, now_ns):
         """Forget the last stamps after the clock jumped back; restart the stale timers."""
         self.stamps_ns[:] = NO_STAMP
-        self.newest_ns = NO_STAMP
+        self._newest_ns = NO_STAMP
         self.received_ns[self.received_ns >= 0] = now_ns
 
     def dropped_total(self):

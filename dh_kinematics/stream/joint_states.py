@@ -163,9 +163,9 @@ class JointStatesFlow:
                 self._last_now_ns = now_ns
                 return outcome
         outcome = self._handle(data, now_ns, mono_ns)
-        layout = self._reader.last_layout()
-        if layout is not None and layout[0] is not self._steady_layout:
-            self._steady_layout = layout[0]
+        layout = self._reader.layout
+        if layout is not None and layout is not self._steady_layout:
+            self._steady_layout = layout
             self._steady = steady_path(self._reader, self.cache, self._math, self.limits,
                                        self._wanted, Outcome)
         return outcome

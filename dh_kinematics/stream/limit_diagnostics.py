@@ -28,7 +28,7 @@ Times: ``now_ns`` is the node's clock (stamps, STALE ages); ``mono_ns`` is a mon
 
 from dh_kinematics.stream import limit_tasks
 from dh_kinematics.stream.effort_monitor import EffortMonitor
-from dh_kinematics.stream.limits import joint_levels, OK, STALE, Thresholds
+from dh_kinematics.stream.limits import joint_levels, STALE, Thresholds
 from dh_kinematics.stream.schedule import Schedule
 import numpy as np
 
@@ -64,7 +64,6 @@ class LimitDiagnostics:
         """Take the limits, shape (n, 2), and the settings (rad or m, s)."""
         self._lower, self._upper = np.asarray(qlim).T
         self._thresholds = Thresholds(self._lower, self._upper, margin, band)
-        self._inside, self._all_ok = self._thresholds.quiet_check(), [OK] * len(self._lower)
         self._every = tuple(range(len(self._lower)))  # every joint, in model order
         self._margin, self._band = margin, band
         self._timeout, self._timeout_ns = timeout, int(timeout * 1e9)
@@ -112,14 +111,12 @@ class LimitDiagnostics:
         Tell whether a message setting every joint to finite ``q`` changes no level.
 
         When it tells so, :meth:`after_message` would return False and change nothing: no full
-        check is due, no joint is STALE, and every level stays (at once when every joint is OK
-        and inside its quiet bounds).
+        check is due, no joint is STALE, and every level stays.
         """
         levels = self.levels
         if levels is None or now_ns >= self._check_all_ns or self._any_stale:
             return False
-        return ((levels == self._all_ok and self._inside(q))
-                or self._thresholds.levels(self._every, q, levels) == levels)
+        return self._thresholds.levels(self._every, q, levels) == levels
 
     def on_tick(self, now_ns, mono_ns):
         """Tell whether to publish now: a pending change, a joint gone stale, or the period."""

@@ -30,8 +30,6 @@ A position dithering around a threshold therefore does not flip the level on eve
 joints of one message in Python floats, with the same result (a test checks this).
 """
 
-from math import inf
-
 import numpy as np
 
 OK, WARN, ERROR, STALE = 0, 1, 2, 3
@@ -104,25 +102,6 @@ class Thresholds:
         # Between these a joint is OK by _level whatever the margin's sign.
         self._quiet = list(zip(np.maximum(lower, lower + margin).tolist(),
                                np.minimum(upper, upper - margin).tolist()))
-
-    def quiet_check(self):
-        """
-        Return ``inside(q)``: whether every joint's finite position (rad or m) is quiet.
-
-        Inside those bounds a joint that was OK stays OK (:meth:`levels`). Compiled for the
-        limits: one expression with the finite bounds as constants.
-        """
-        terms, bounds = [], {}
-        for j, (low, high) in enumerate(self._quiet):
-            if low != -inf:
-                bounds[f'low{j}'] = low
-                terms.append(f'low{j} <= q[{j}]')
-            if high != inf:
-                bounds[f'high{j}'] = high
-                terms.append(f'q[{j}] <= high{j}')
-        source = f'def inside(q):\n    return {" and ".join(terms) or "True"}\n'
-        exec(compile(source, '<quiet bounds>', 'exec'), bounds)  # names and indices only
-        return bounds['inside']
 
     def levels(self, joints, q, previous):
         """

@@ -18,20 +18,17 @@ The usual joint_states message in one step: what the full path would do with it,
 :meth:`JointStatesFlow.handle` takes a message through the decoder, the cache, the arithmetic,
 the dynamics and the limit monitor, each a module of its own. At 1 kHz nearly every message is
 like the last: the same bytes up to its values (frame_id, names, lengths), every joint in model
-order, a newer stamp, finite values, every joint OK and inside its quiet bounds, and no
-dynamics wanted. :func:`steady_path` makes, for the flow's present layout and outputs, one
-function that takes such a message from its bytes to its :data:`Outcome` through the same
-calls that decide it (the cache's checks, the same poses and friction, the monitor's bounds),
-with one Python call where the full path makes about thirty. For any other message it returns
-None before it has changed anything, and the full path takes the message. The tests feed both
-paths the same streams, usual and not, and compare every outcome and the state they leave.
+order, a newer stamp, finite values, every joint's limit level unchanged, and no dynamics
+wanted. :func:`steady_path` makes, for the flow's present layout and outputs, one function
+that takes such a message from its bytes to its :data:`Outcome` through the checks that decide
+it (each component's own: :meth:`JointStateReader.read_same`, :meth:`JointStateCache.newest`,
+:meth:`LimitDiagnostics.unchanged_by`) and the same poses and friction, with none of the full
+path's work for messages of other shapes. For any other message it returns None before it has
+changed anything, and the full path takes the message. The tests feed both paths the same
+streams, usual and not, and compare every outcome and the state they leave.
 """
 
 from math import isfinite
-
-from dh_kinematics.stream.joint_state_cache import STAMP_RANGE_NS
-
-_LATEST_NS = STAMP_RANGE_NS[1]
 
 
 def steady_path(reader, cache, math, limits, wanted, outcome):
@@ -63,34 +60,26 @@ def steady_path(reader, cache, math, limits, wanted, outcome):
         outputs need more (the dynamics, the effort monitor).
 
     """
-    last = reader.last_layout()
-    if (last is None or wanted.gravity or wanted.expected or wanted.residual
+    layout = reader.layout
+    if (layout is None or wanted.gravity or wanted.expected or wanted.residual
             or limits.efforts.active):
         return None
-    layout, known, counts = last
     index = cache.in_model_order(layout.names)
     n = len(cache.names)
-    given = (layout.velocities[1], layout.efforts[1])
-    if index is None or layout.positions[1] != n or not set(given) <= {0, n}:
+    if (index is None or layout.positions[1] != n
+            or not {layout.velocities[1], layout.efforts[1]} <= {0, n}):
         return None
-    size, known_end, (velocity_at, effort_at) = layout.size, layout.positions[0], layout.counts
-    unpack, origin = layout.values.unpack_from, 4  # the values' struct reads from byte 4
-    tolerance_ns = cache.future_tolerance_ns
+    read_same, newest, unchanged_by = reader.read_same, cache.newest, limits.unchanged_by
     joints = tuple(range(n))
-    velocities_end = 2 + n + given[0]
     tf_wanted, friction_wanted = wanted.tf, wanted.friction
 
     def take(data, now_ns):
-        if (len(data) != size or data[12:known_end] != known
-                or (data[velocity_at:velocity_at + 4], data[effort_at:effort_at + 4]) != counts):
+        fields = read_same(data)
+        if fields is None:
             return None
-        values = unpack(data, origin)
-        stamp_ns = values[0] * 1_000_000_000 + values[1]
-        if not (cache.newest_ns < stamp_ns < _LATEST_NS and 0 < stamp_ns <= now_ns + tolerance_ns
-                and isfinite(sum(values))):  # finite only if every term is
-            return None
-        q, qd, effort = values[2:2 + n], values[2 + n:velocities_end], values[velocities_end:]
-        if not limits.unchanged_by(q, now_ns):
+        stamp_ns, _, q, qd, effort = fields
+        if not (newest(stamp_ns, now_ns) and isfinite(sum(q) + sum(qd) + sum(effort))
+                and unchanged_by(q, now_ns)):  # a sum is finite only if every term is
             return None
         tf = friction = None
         if tf_wanted:
