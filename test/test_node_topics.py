@@ -72,7 +72,11 @@ def test_tf_and_friction_only_while_someone_subscribes(running):
         setattr(node, name, lambda data, f=original, name=name: sent.append(name) or f(data))
     for key in ('tf', 'friction'):
         probe.forget(key)
-    probe.wait_until(lambda: not (node._flow.wanted.tf or node._flow.wanted.friction),
+    # The publishers' own counts first: before the node's first tick, wanted is all False
+    # whatever DDS matched, and the message's own check would then still see the probe.
+    probe.wait_until(lambda: not (node._tf.handle.get_subscription_count()
+                                  or node._friction.handle.get_subscription_count()
+                                  or node._flow.wanted.tf or node._flow.wanted.friction),
                      'the node still sees subscribers')
     accepted = node._flow.cache.counts['accepted']
     probe.send(JOINTS, [0.1] * 7, [0.2] * 7)
