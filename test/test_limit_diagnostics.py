@@ -16,6 +16,7 @@
 
 from dh_kinematics import Chain, Link
 from dh_kinematics.stream import limits as lm
+from dh_kinematics.stream import schedule as sch
 from dh_kinematics.stream.joint_state_cache import JointStateCache
 from dh_kinematics.stream.limit_diagnostics import LimitDiagnostics
 from dh_kinematics.stream.schedule import CHANGE_INTERVAL_S, Schedule, TICK_S
@@ -103,6 +104,24 @@ def test_the_fast_path_and_the_full_check_agree_with_hysteresis(margin, band):
         full = lm.joint_levels(cache, lower, upper, margin, TIMEOUT, k + 1, previous, band)
         assert thresholds.levels((0, 1), (a, b), previous) == full.tolist()
         previous = full
+
+
+@pytest.mark.parametrize('margin', [MARGIN, 0.0, -MARGIN])
+def test_the_quiet_source_keeps_ok_where_the_levels_do_and_skips_infinite_limits(margin):
+    inf = np.inf
+    lower, upper = np.array([-1.0, -inf, 0.0, -inf, inf]), np.array([1.0, 0.5, inf, inf, -inf])
+    thresholds = lm.Thresholds(lower, upper, margin)
+    source = thresholds.quiet_source()
+    assert source.count('q[1]') == source.count('q[2]') == 1 and 'q[3]' not in source
+    rng = np.random.default_rng(5)
+    for q in rng.uniform(-1.5, 1.5, (2000, 5)).tolist():
+        if eval(source, {'q': q}):  # the generated code: float literals and q only
+            assert thresholds.levels(range(5), q, [lm.OK] * 5) == [lm.OK] * 5
+    assert not eval(source, {'q': [0.0] * 5})  # the last joint: a lower limit of +inf
+
+
+def test_the_tick_is_at_most_tick_s_and_never_longer_than_the_period():
+    assert sch.tick_s(1.0) == TICK_S and sch.tick_s(0.05) == 0.05 and TICK_S <= 0.1
 
 
 def test_changes_are_published_at_most_every_interval_and_none_is_lost():

@@ -19,6 +19,7 @@ import sys
 
 from conftest import PACKAGE
 from dh_kinematics import Chain
+from dh_kinematics.stream.schedule import TICK_S
 import pytest
 from ros_fixtures import interrupt, read_line, Running, start_node
 import yaml
@@ -211,6 +212,18 @@ def test_a_set_parameters_request_is_applied_wholly_or_not_at_all():
         assert not result.successful and result.reason == (
             'joint2.m: cannot be unset; give a value')
         assert run.node.get_parameter('joint2.m').value == links[1].m
+    finally:
+        run.stop()
+
+
+def test_the_tick_follows_a_diagnostics_period_shorter_than_tick_s():
+    run = Running(['--params-file', str(PUMA), '-p', 'diagnostics.period:=0.05'])
+    try:
+        assert run.node._timer.timer_period_ns == 50_000_000
+        result, = run.probe.set_parameters('/dh_kinematics', [
+            Parameter('diagnostics.period', value=2.0)])
+        assert result.successful, result
+        assert run.node._timer.timer_period_ns == int(TICK_S * 1e9)
     finally:
         run.stop()
 

@@ -13,14 +13,16 @@
 # limitations under the License.
 
 """
-The steady path gives what the full path gives and leaves the same state, message by message.
+The steady path sends what the full path sends and leaves the same state, message by message.
 
 Two flows take the same seeded streams, one with :mod:`steady_path` and one without: usual
 messages mixed with every kind of unusual one (non-finite values, old, repeated, future and
 zero stamps, other orders and layouts, excursions to WARN and ERROR, gaps to STALE, a clock
 that jumps back or stops, overflowing values, changes of the wanted outputs and of the model's
-settings). Every outcome, every warning, the cache, the levels and the published statuses must
-be equal; the steady path must have taken most of the usual messages.
+settings). Every byte sent (the steady path's own, the full path's outcome serialized as the
+node does, with the same templates), every other outcome, every warning, the cache, the levels
+and the published statuses must be equal; the steady path must have taken most of the usual
+messages.
 """
 
 import math
@@ -28,9 +30,12 @@ import math
 from conftest import PACKAGE
 from dh_kinematics import Chain, Link
 from dh_kinematics.core import parameter_file
+from dh_kinematics.core.urdf import axis_frame_names, frame_names
+from dh_kinematics.ros.messages import SerializedMessages
 from dh_kinematics.stream import joint_states, node_parameters
 from dh_kinematics.stream.joint_states import JointStatesFlow, Wanted
 from dh_kinematics.stream.param_specs import NODE
+from dh_kinematics.stream.steady_path import Senders
 import numpy as np
 import pytest
 from test_stream_logic import _cdr
@@ -58,13 +63,30 @@ class FullPath(JointStatesFlow):
     handle = JointStatesFlow._handle
 
 
-def _flow(flow_class, chain, settings, warnings):
+def _flow(flow_class, chain, settings, warnings, serialized=None, sent=None):
     def undecodable(data):
         raise ValueError('undecodable')
     flow = flow_class(chain.joint_names, undecodable, warnings.append, 0)
     flow.configure(chain, settings)
     flow.wanted = WANTED[0]
+    if serialized is not None:
+        flow.senders = Senders(serialized.templates, lambda data: sent.append(('tf', data)),
+                               lambda data: sent.append(('friction', data)))
     return flow
+
+
+def _serialized(chain):
+    return SerializedMessages(frame_names(chain, ''), chain.joint_names,
+                              axis_frame_names(chain, ''))
+
+
+def _sent(outcome, serialized, sent):
+    """Serialize an outcome's TF and friction as the node does; return the rest of it."""
+    if outcome.tf is not None:
+        sent.append(('tf', serialized.tf(*outcome.tf)))
+    if outcome.friction is not None:
+        sent.append(('friction', serialized.efforts(*outcome.friction)))
+    return outcome[2:]
 
 
 def _state(flow):
@@ -143,14 +165,16 @@ def test_both_paths_give_the_same_outcomes_and_state(model, seed, monkeypatch):
             return None
 
         def counting(data, now_ns):
-            outcome = take(data, now_ns)
-            taken.append(outcome is not None)
-            return outcome
+            done = take(data, now_ns)
+            taken.append(done)
+            return done
         return counting
     steady_path = joint_states.steady_path
     monkeypatch.setattr(joint_states, 'steady_path', counted)
-    warnings = {'steady': [], 'full': []}
-    flows = {'steady': _flow(JointStatesFlow, chain, settings, warnings['steady']),
+    warnings, sent = {'steady': [], 'full': []}, {'steady': [], 'full': []}
+    serialized = _serialized(chain)  # one set of templates: the same padding bytes
+    flows = {'steady': _flow(JointStatesFlow, chain, settings, warnings['steady'], serialized,
+                             sent['steady']),
              'full': _flow(FullPath, chain, settings, warnings['full'])}
     now_ns, mono_ns, usual = START_NS + SECOND // 2000, 0, 0  # each stamp 0.5 ms old
     for k, (kind, data, clock, wanted) in enumerate(_messages(chain, seed, 1500, 7)):
@@ -163,8 +187,11 @@ def test_both_paths_give_the_same_outcomes_and_state(model, seed, monkeypatch):
                 flow.wanted = wanted
             if kind == 'tick':
                 flow.tick(now, mono_ns)
-        outcomes = {name: flow.handle(data, now, mono_ns) for name, flow in flows.items()}
+        outcomes = {name: _sent(flow.handle(data, now, mono_ns), serialized, sent[name])
+                    for name, flow in flows.items()}
         assert outcomes['steady'] == outcomes['full'], (k, kind)
+        assert sent['steady'] == sent['full'], (k, kind)
+        sent['steady'].clear(), sent['full'].clear()
         if k % 50 == 0 or kind != 'usual':
             assert _state(flows['steady']) == _state(flows['full']), (k, kind)
         if k % 200 == 0:

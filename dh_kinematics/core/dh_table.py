@@ -23,7 +23,7 @@ than numpy for a handful of joints), and composes the link transforms and poses 
 
 from dh_kinematics.core.dh_transforms import (
     chain_poses, dh_transforms, fixed_transforms, link_poses, twist_constants)
-from dh_kinematics.core.poses_unrolled import compile_link_poses
+from dh_kinematics.core.poses_unrolled import compile_link_poses, link_pose_values
 import numpy as np
 
 
@@ -116,6 +116,15 @@ class DHTable:
             return self._all_poses(q)
         theta, d = self.floats(q, joints)
         return link_poses(theta, d, [self._twists[j] for j in joints], self.mdh)
+
+    def pose_values(self, code):
+        """
+        Return :meth:`poses` of every joint as values of ``code`` (:mod:`core.symbolic`).
+
+        The joint values are ``q[0]`` .. ``q[n - 1]`` of the generated code; the values are
+        those :meth:`poses` returns for all joints, operation for operation.
+        """
+        return link_pose_values(code, self, self._twists)
 
     def frame_poses(self, q, T_world_base, base_rows):
         """

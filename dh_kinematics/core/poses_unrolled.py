@@ -39,6 +39,17 @@ def compile_link_poses(table, twists):
 
     """
     code = Code()
+    flat = link_pose_values(code, table, twists)
+    return list_function(code, [flat], 'q', f'<poses of {len(twists)} links>', single=True)
+
+
+def link_pose_values(code, table, twists):
+    """
+    Return every link's pose as values of ``code`` (symbols and floats), 7 per link.
+
+    The joint values are ``q[0]`` .. ``q[n - 1]`` of the generated code; the values are those
+    :func:`compile_link_poses` returns, operation for operation.
+    """
     n = len(twists)
     theta, d = table.floats([code.emit(f'q[{j}]') for j in range(n)])
     flat = []
@@ -51,4 +62,4 @@ def compile_link_poses(table, twists):
         else:
             sign = -1.0 if qw < 0.0 else 1.0
         flat += pose[:3] + [value * sign for value in pose[3:]]
-    return list_function(code, [flat], 'q', f'<poses of {n} links>', single=True)
+    return flat

@@ -91,8 +91,12 @@ def compile_friction(dyn):
     friction is a constant).
     """
     code = Code()
+    return list_function(code, [friction_values(code, dyn)], 'qd',
+                         f'<friction of {dyn.n} joints>', single=True)
+
+
+def friction_values(code, dyn):
+    """Return every joint's friction as values of ``code``, of ``qd[0]`` .. ``qd[n - 1]``."""
     qd = [code.emit(f'qd[{j}]') for j in range(dyn.n)]
     _, G, B, tc_pos, tc_neg = dyn.floats
-    torques = [friction_torque(*values) for values in zip(qd, G, B, tc_pos, tc_neg)]
-    return list_function(code, [torques], 'qd', f'<friction of {dyn.n} joints>',
-                         single=True)
+    return [friction_torque(*values) for values in zip(qd, G, B, tc_pos, tc_neg)]

@@ -142,6 +142,19 @@ def list_function(code, outputs, arguments, label, single=False):
     return _compiled(arguments, lines, [f'return {result}'], label, math)
 
 
+def statements(code, values):
+    """
+    Return ``(lines, texts)``: the assignments that ``values`` need, and each value as code.
+
+    For a caller that writes the values into code of its own (:mod:`stream.steady_path`):
+    ``lines`` are ``'name = expression'`` in order, with values used once written into their
+    use as :func:`list_function` does, and ``texts`` hold one expression per value.
+    """
+    returned = '\n'.join(map(text, values))
+    lines, returned = _inlined(_needed(code.lines, returned), returned)
+    return [f'{name} = {expression}' for name, expression in lines], returned.split('\n')
+
+
 def store_function(code, values, arguments, label):
     """
     Return ``(function, constants)`` that fill the columns of a batch's output with ``values``.

@@ -152,6 +152,19 @@ class SerializedMessages:
     def _names(self, joints):
         return [self._joints[j] for j in joints]
 
+    def templates(self, joints):
+        """Return the templates :meth:`tf` and :meth:`efforts` fill for ``joints`` (or None)."""
+        count = len(joints) + sum(1 for j in joints if self._axes is not None and self._axes[j])
+        return self._tf_template(joints, count), self._efforts_template(joints)
+
+    def _tf_template(self, joints, count):
+        return self._template(('tf', joints), lambda: Template(
+            _tf_serializer(self._frames, self._axes, joints), count, 7 * count))
+
+    def _efforts_template(self, joints):
+        return self._template(('efforts', joints), lambda: Template(
+            _efforts_serializer(self._names(joints)), 1, len(joints)))
+
     def tf(self, joints, stamp_ns, poses):
         """
         Return the TFMessage of the chosen links, all stamped ``stamp_ns``.
@@ -167,9 +180,7 @@ class SerializedMessages:
             :meth:`StreamMath.finite_poses` gives them.
 
         """
-        count = len(poses) // 7
-        template = self._template(('tf', joints), lambda: Template(
-            _tf_serializer(self._frames, self._axes, joints), count, 7 * count))
+        template = self._tf_template(joints, len(poses) // 7)
         if template is None:
             return serialize_message(tf_message(
                 link_frames(self._frames, joints, poses, self._axes), stamp(stamp_ns)))
@@ -177,8 +188,7 @@ class SerializedMessages:
 
     def efforts(self, joints, stamp_ns, efforts):
         """Return the JointState of the chosen joints with ``efforts`` (N m or N), stamped."""
-        template = self._template(('efforts', joints), lambda: Template(
-            _efforts_serializer(self._names(joints)), 1, len(joints)))
+        template = self._efforts_template(joints)
         if template is None:
             return serialize_message(
                 joint_efforts(self._names(joints), efforts, stamp(stamp_ns)))

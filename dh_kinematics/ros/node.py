@@ -29,7 +29,7 @@ first tick after one appears.
 
 import copy
 import sys
-import time
+from time import monotonic_ns, time_ns
 
 from dh_kinematics.core import bounds
 from dh_kinematics.core.urdf import axis_frame_names, frame_names
@@ -38,9 +38,10 @@ from dh_kinematics.ros import messages
 from dh_kinematics.ros.main import guard_clock, quiet_at_shutdown, run
 from dh_kinematics.ros.parameters import AtomicParameterService, declare, WholeChanges
 from dh_kinematics.stream import frames
-from dh_kinematics.stream.joint_states import JointStatesFlow, Wanted
+from dh_kinematics.stream.joint_states import JointStatesFlow, SENT, Wanted
 from dh_kinematics.stream.param_specs import NODE
-from dh_kinematics.stream.schedule import TICK_S
+from dh_kinematics.stream.schedule import tick_s
+from dh_kinematics.stream.steady_path import Senders
 from diagnostic_msgs.msg import DiagnosticArray
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
@@ -75,7 +76,7 @@ class DhKinematicsNode(WholeChanges, Node):
         self._sim_time = self._clock.ros_time_is_active
         self._config = declare(self, NODE)
         self._flow = JointStatesFlow(self._config.chain.joint_names, messages.read_joint_state,
-                                     self.get_logger().warning, time.monotonic_ns())
+                                     self.get_logger().warning, monotonic_ns())
         self._tf = self.create_publisher(TFMessage, '/tf', TF_QOS)
         self._tf_static = self.create_publisher(TFMessage, '/tf_static', TF_STATIC_QOS)
         self._friction = self.create_publisher(JointState, '~/friction_torque', 10)
@@ -91,13 +92,13 @@ class DhKinematicsNode(WholeChanges, Node):
         self._unwatched = True  # whether /tf or the friction has no subscriber
         self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
         self._description = self.create_publisher(String, 'robot_description', DESCRIPTION_QOS)
+        self._timer = None
         self._take(self._config)
         joint_states = self.create_subscription(
             # A copy: rclpy writes the qos_overrides parameters into the profile it is given.
             JointState, 'joint_states', self._on_joint_states, copy.copy(JOINT_STATES_QOS),
             raw=True,
             qos_overriding_options=QoSOverridingOptions.with_default_policies())
-        self.create_timer(TICK_S, self._on_tick)
         chain, names = self._config.chain, self._frames
         self.get_logger().info(
             f'{chain.name or "arm"}: {chain.n} joints, frames {names[0]} -> {names[1]} .. '
@@ -113,6 +114,12 @@ class DhKinematicsNode(WholeChanges, Node):
         self._messages = messages.SerializedMessages(
             self._frames, chain.joint_names, axis_frame_names(chain, prefix))
         self._flow.configure(chain, config.settings)
+        self._flow.senders = Senders(self._messages.templates, self._send_tf, self._send_friction)
+        tick = tick_s(config.settings['diagnostics.period'])
+        if self._timer is None or self._timer.timer_period_ns != int(tick * 1e9):
+            if self._timer is not None:
+                self.destroy_timer(self._timer)
+            self._timer = self.create_timer(tick, self._on_tick)
         static = frames.static_frames(chain, self._frames)
         self._tf_static.publish(messages.tf_message(static, self.get_clock().now().to_msg()))
         if config.settings['publish_robot_description']:
@@ -126,21 +133,24 @@ class DhKinematicsNode(WholeChanges, Node):
             self.get_logger().warning(f'unusual model value: {note}')
 
     def _refused(self, reason):
-        self._flow.warn('refused', f'parameter change refused: {reason}', time.monotonic_ns(),
+        self._flow.warn('refused', f'parameter change refused: {reason}', monotonic_ns(),
                         counts=False)
 
     def _now_ns(self):
         """Return the node's clock in ns; 0 while sim time has no /clock yet."""
-        # Without sim time the ROS clock is the system clock; time.time_ns() reads it faster.
-        return self._clock.now().nanoseconds if self._sim_time else time.time_ns()
+        # Without sim time the ROS clock is the system clock; time_ns() reads it faster.
+        return self._clock.now().nanoseconds if self._sim_time else time_ns()
 
     @quiet_at_shutdown
     def _on_joint_states(self, data):
         """Take one serialized JointState; publish its TF and friction, and maybe diagnostics."""
-        now_ns = self._now_ns()
+        # self._now_ns(), written out: this runs 1000 times a second
+        now_ns = self._clock.now().nanoseconds if self._sim_time else time_ns()
         if self._unwatched:  # a subscriber may have come since the tick: ask now
             self._check_subscribers()
-        outcome = self._flow.handle(data, now_ns, time.monotonic_ns())
+        outcome = self._flow.handle(data, now_ns, monotonic_ns())
+        if outcome is SENT:  # the steady path has sent the TF and friction
+            return
         serialized = self._messages
         if outcome.tf is not None:
             self._send_tf(serialized.tf(*outcome.tf))
@@ -159,7 +169,7 @@ class DhKinematicsNode(WholeChanges, Node):
         self._sim_time = self._clock.ros_time_is_active
         now_ns = self._now_ns()
         self._check_subscribers()
-        if self._flow.tick(now_ns, time.monotonic_ns()):
+        if self._flow.tick(now_ns, monotonic_ns()):
             self._publish_diagnostics(now_ns)
 
     def _check_subscribers(self):
@@ -174,7 +184,7 @@ class DhKinematicsNode(WholeChanges, Node):
         if not self._diagnostics.handle.get_subscription_count():
             self._flow.limits.hold()  # the levels stay current; the publication waits
             return
-        statuses = self._flow.statuses(now_ns, time.monotonic_ns())
+        statuses = self._flow.statuses(now_ns, monotonic_ns())
         self._diagnostics.publish(messages.diagnostic_array(
             statuses, self.get_fully_qualified_name(),
             self._config.chain.name or self.get_name(), messages.stamp(now_ns)))

@@ -167,6 +167,8 @@ class JointStateReader:
 
     layout = property(lambda self: self._layout,
                       doc='The :data:`Layout` of the last message read (None before the first).')
+    known = property(lambda self: self._known,
+                     doc="The last message's bytes from frame_id to the positions (or None).")
 
     def _same_lengths(self, layout, data):
         """Tell whether ``data`` has the size and the array counts of the last message."""
@@ -201,6 +203,25 @@ class JointStateReader:
                 or data[12:layout.positions[0]] != self._known):
             return None
         return _fields(layout, data)
+
+    def same_source(self, namespace):
+        """
+        Return :meth:`read_same` as code for a generated function of ``data``, or None.
+
+        Returns ``(same, values)``: an expression true exactly when :meth:`read_same` would
+        read the message, and one giving the stamp's seconds and nanoseconds, then the
+        positions, velocities and efforts, a tuple of floats. The names they use go into
+        ``namespace`` (each starting with ``reader_``). None before the first message.
+        """
+        layout = self._layout
+        if layout is None:
+            return None
+        (velocities, efforts), end = layout.counts, layout.positions[0]
+        namespace.update(reader_counts=self._counts, reader_known=self._known,
+                         reader_values=layout.values.unpack_from)
+        return (f'len(data) == {layout.size} and (data[{velocities}:{velocities + 4}], '
+                f'data[{efforts}:{efforts + 4}]) == reader_counts and data[12:{end}] == '
+                'reader_known', f'reader_values(data, {ORIGIN})')
 
     def read(self, data):
         """

@@ -110,6 +110,20 @@ class StreamMath:
             flat = flat + self._table.axis_poses(*zip(*chosen))
         return flat
 
+    def steady_values(self, code):
+        """
+        Return what :meth:`finite_poses` and :meth:`friction` give for every joint, as code.
+
+        Returns ``(poses, axis_joints, friction)``: the link poses and the friction as values
+        of ``code`` (:mod:`core.symbolic`) of ``q[j]`` and ``qd[j]``, and the joints that have
+        an axis frame, whose poses :attr:`axis_poses` gives.
+        """
+        return (self._table.pose_values(code), tuple(j for j in self._all if self._axis[j]),
+                rne_unrolled.friction_values(code, self._dynamics))
+
+    axis_poses = property(lambda self: self._table.axis_poses,
+                          doc=':meth:`DHTable.axis_poses` of the model.')
+
     def finite_friction(self, joints, qd):
         """Return ``(joints, torques)`` for the chosen joints whose friction is finite."""
         torques = self.friction(joints, qd)

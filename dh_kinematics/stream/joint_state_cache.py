@@ -24,6 +24,7 @@ from collections import Counter, namedtuple
 from math import isfinite
 
 from dh_kinematics.stream.joint_arrays import JointArrays
+from dh_kinematics.stream.whole_messages import STAMP_RANGE_NS, WholeMessages
 import numpy as np
 
 Update = namedtuple(
@@ -57,11 +58,9 @@ DROP_REASONS = ('malformed', 'no_clock', 'empty', 'length_mismatch', 'duplicate_
 # Unknown joint names remembered (to name each once); past this, they are only counted.
 MAX_UNKNOWN_NAMES = 100
 NO_STAMP = np.iinfo(np.int64).min
-# A stamp must fit builtin_interfaces/Time once normalised: int32 seconds.
-STAMP_RANGE_NS = (-2 ** 31 * 1_000_000_000, 2 ** 31 * 1_000_000_000)
 
 
-class JointStateCache(JointArrays):
+class JointStateCache(WholeMessages, JointArrays):
     """
     Remember the last position and velocity of each joint, matched by name.
 
@@ -214,30 +213,6 @@ class JointStateCache(JointArrays):
         self.take_all(index, q, qd, effort, stamp_ns, now_ns)
         return Update(None, (), stamp_ns, joints, joints if qd else (), q, qd, (),
                       joints if effort else (), effort)
-
-    def newest(self, stamp_ns, now_ns):
-        """Tell whether a stamp is newer than all, in range, at most the tolerance ahead."""
-        return (self._newest_ns < stamp_ns < STAMP_RANGE_NS[1]
-                and 0 < stamp_ns <= now_ns + self.future_tolerance_ns)
-
-    def in_model_order(self, names):
-        """Return the :meth:`take_all` index if ``names`` (the last's) is every joint in order."""
-        full = self._full
-        if names is self._full_names and full is not None and full[0] is None:
-            return full[2]
-        return None
-
-    def take_all(self, index, q, qd, effort, stamp_ns, now_ns):
-        """
-        Take a message that :meth:`update` would take whole, as it would, once checked as it.
-
-        That is: ``index`` from :meth:`in_model_order`, the stamp :meth:`newest`, finite
-        ``q``, and ``qd`` and ``effort`` for every joint or empty.
-        """
-        self.received += 1
-        self._set_later(index, q, qd, effort, stamp_ns, now_ns)
-        self._newest_ns = stamp_ns
-        self.counts['accepted'] += 1
 
     @staticmethod
     def _rates(values, kind, count, message_rows, joints, finite, store, notes):

@@ -65,6 +65,7 @@ diagnostics : bool
     Whether the diagnostics are due now.
 """
 NOTHING = Outcome(None, None, None, None, None, False)
+SENT = Outcome(None, None, None, None, None, False)  # the steady path has sent it all
 Wanted = namedtuple('Wanted', 'gravity expected residual tf friction', defaults=(True, True))
 Wanted.__doc__ = """Which outputs someone subscribes to (bools); TF and friction by default."""
 NONE_WANTED = Wanted(False, False, False)
@@ -99,7 +100,8 @@ class JointStatesFlow:
         self.motion = MotionEstimate(len(self.cache.names))
         self._motion_fresh = True
         self._wanted = NONE_WANTED
-        self._steady = self._steady_layout = None  # and the layout it was made for
+        self._senders = None
+        self._steady = self._steady_bytes = None  # and the reader's bytes it was made for
 
     @property
     def wanted(self):
@@ -109,7 +111,17 @@ class JointStatesFlow:
     @wanted.setter
     def wanted(self, wanted):
         self._wanted = wanted
-        self._steady = self._steady_layout = None
+        self._steady = self._steady_bytes = None
+
+    @property
+    def senders(self):
+        """Where the steady path sends TF and friction: a :data:`steady_path.Senders`, or None."""
+        return self._senders
+
+    @senders.setter
+    def senders(self, senders):
+        self._senders = senders
+        self._steady = self._steady_bytes = None
 
     def configure(self, chain, settings):
         """Take a model (:class:`Chain`) and the node's settings (a dict, SI units)."""
@@ -122,7 +134,7 @@ class JointStatesFlow:
             settings['diagnostics.stale_timeout'], settings['diagnostics.period'])
         self.limits.efforts.configure(settings, [link.isprismatic() for link in chain.links])
         self.motion.configure(settings['effort.acceleration_cutoff'])
-        self._steady = self._steady_layout = None
+        self._steady = self._steady_bytes = None
 
     def warn(self, key, text, mono_ns, counts=True):
         """Warn, at most once per ``key`` every LOG_EVERY_S; with the counts if ``counts``."""
@@ -154,20 +166,19 @@ class JointStatesFlow:
         Take one serialized JointState; return what to publish (an :data:`Outcome`).
 
         ``now_ns`` is the node's clock (0 under sim time before /clock starts), ``mono_ns`` a
-        monotonic one, both in ns.
+        monotonic one, both in ns. :data:`SENT` when the steady path (:mod:`steady_path`)
+        took the message and has sent its TF and friction itself, through :attr:`senders`.
         """
         steady = self._steady
-        if steady is not None and 0 < self._last_now_ns <= now_ns:
-            outcome = steady(data, now_ns)
-            if outcome is not None:
-                self._last_now_ns = now_ns
-                return outcome
+        if steady is not None and 0 < self._last_now_ns <= now_ns and steady(data, now_ns):
+            self._last_now_ns = now_ns
+            return SENT
         outcome = self._handle(data, now_ns, mono_ns)
-        layout = self._reader.layout
-        if layout is not None and layout is not self._steady_layout:
-            self._steady_layout = layout
+        known = self._reader.known
+        if known is not None and known is not self._steady_bytes:
+            self._steady_bytes = known
             self._steady = steady_path(self._reader, self.cache, self._math, self.limits,
-                                       self._wanted, Outcome)
+                                       self._wanted, self._senders)
         return outcome
 
     def _handle(self, data, now_ns, mono_ns):
@@ -297,7 +308,7 @@ class JointStatesFlow:
         return notes
 
     def tick(self, now_ns, mono_ns):
-        """Tell whether the limit diagnostics are due (call every TICK_S seconds)."""
+        """Tell whether the limit diagnostics are due (call every :func:`schedule.tick_s` s)."""
         self._clock(now_ns, mono_ns)
         return self.limits.on_tick(now_ns, mono_ns)
 

@@ -84,7 +84,8 @@ class Template:
         Split the message into literal bytes and runs of fields, if there are few runs.
 
         A message with few runs (a JointState's stamp and its efforts, the TF of a few links)
-        is filled fastest by one ``struct`` call (:meth:`_packer`); one with many through numpy.
+        is filled fastest by one ``struct`` call (:meth:`pack_source`); one with many through
+        numpy.
         Returns the fill function, or None for the latter.
         """
         slots = sorted([(at, None, 0) for at in stamp_at]
@@ -98,41 +99,63 @@ class Template:
             else:
                 runs.append([at, i, count])
         if len(runs) > MAX_RUNS:
+            self._runs = None
             return None
-        return self._packer(runs)
+        self._runs = runs
+        namespace = {}
+        source = self.pack_source([f'values[{i}]' for i in range(self._values)], namespace)
+        source = f'def fill(sec, nanosec, values):\n    return {source}\n'
+        exec(compile(source, '<message template>', 'exec'), namespace)  # names and indices only
+        return namespace['fill']
 
-    def _packer(self, runs):
+    def pack_source(self, values, namespace, prefix='template'):
         """
-        Return ``fill(sec, nanosec, values)``: one ``struct`` call that writes the whole message.
+        Return the code of one ``struct`` call that writes the whole message.
 
-        Its arguments are the literal bytes between the runs (``Ns``), the stamp and the values,
-        in message order; the function is generated so that it passes them without a loop.
+        The call passes the literal bytes between the runs of fields (``Ns``), the stamp (the
+        names ``sec`` and ``nanosec``) and the values, in message order, without a loop.
+
+        Parameters
+        ----------
+        values : sequence of str
+            Code of each float64 field, in the order the serializer was given them.
+        namespace : dict
+            Takes the names the code uses: the literal bytes and the packing function, each
+            starting with ``prefix``.
+        prefix : str
+            Starts every name the code uses (several templates can share one namespace).
+
+        Raises
+        ------
+        ValueError
+            If the message has too many runs for one call (more than MAX_RUNS).
+
         """
-        data, end, formats, arguments, literals = self._data, 0, [self.order], [], {}
+        if self._runs is None:
+            raise ValueError(f'template: more than {MAX_RUNS} runs of fields')
+        data, end, formats, arguments = self._data, 0, [self.order], []
 
         def literal(start, stop):
             if stop > start:
-                name = f'literal{len(literals)}'
-                literals[name] = data[start:stop]
+                name = f'{prefix}_literal{len(arguments)}'
+                namespace[name] = data[start:stop]
                 formats.append(f'{stop - start}s')
                 arguments.append(name)
 
-        for start, first, count in runs:
+        for start, first, count in self._runs:
             literal(end, start)
             if first is None:
                 formats.append('iI')
                 arguments.extend(('sec', 'nanosec'))
             else:
                 formats.append(f'{count}d')
-                arguments.extend(f'values[{i}]' for i in range(first, first + count))
+                arguments.extend(values[first:first + count])
             end = start + 8 * max(count, 1)
         literal(end, len(data))
         packer = struct.Struct(''.join(formats))
         assert packer.size == len(data)
-        namespace = dict(literals, pack=packer.pack)
-        source = f'def fill(sec, nanosec, values):\n    return pack({", ".join(arguments)})\n'
-        exec(compile(source, '<message template>', 'exec'), namespace)  # names and indices only
-        return namespace['fill']
+        namespace[f'{prefix}_pack'] = packer.pack
+        return f'{prefix}_pack({", ".join(arguments)})'
 
     def _locate(self, pattern):
         found = self._data.find(pattern)

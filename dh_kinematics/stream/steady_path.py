@@ -13,25 +13,45 @@
 # limitations under the License.
 
 """
-The usual joint_states message in one step: what the full path would do with it, sooner.
+The usual joint_states message in one generated function: from its bytes to the bytes sent.
 
 :meth:`JointStatesFlow.handle` takes a message through the decoder, the cache, the arithmetic,
-the dynamics and the limit monitor, each a module of its own. At 1 kHz nearly every message is
-like the last: the same bytes up to its values (frame_id, names, lengths), every joint in model
-order, a newer stamp, finite values, every joint's limit level unchanged, and no dynamics
-wanted. :func:`steady_path` makes, for the flow's present layout and outputs, one function
-that takes such a message from its bytes to its :data:`Outcome` through the checks that decide
-it (each component's own: :meth:`JointStateReader.read_same`, :meth:`JointStateCache.newest`,
-:meth:`LimitDiagnostics.unchanged_by`) and the same poses and friction, with none of the full
-path's work for messages of other shapes. For any other message it returns None before it has
-changed anything, and the full path takes the message. The tests feed both paths the same
-streams, usual and not, and compare every outcome and the state they leave.
+the dynamics and the limit monitor, each a module of its own, and the node then serializes
+what it returns. At 1 kHz nearly every message is like the last: the same bytes up to its
+values (frame_id, names, lengths), every joint in model order, a newer stamp, finite values,
+every joint's limit level unchanged, and no dynamics wanted. :func:`steady_path` writes, for
+the flow's present layout and outputs, one function that takes such a message from its bytes
+to the serialized TF and friction it sends. Each component writes its own part as code: the
+reader its byte check and unpacking (:meth:`JointStateReader.same_source`), the cache its
+stamp check and update (:meth:`WholeMessages.whole_source`), the limit monitor its check for
+unchanged levels (:meth:`LimitDiagnostics.unchanged_source`), the arithmetic the poses and
+friction the full path computes, as the same straight-line code
+(:meth:`StreamMath.steady_values`), and the messages' templates their packing
+(:meth:`Template.pack_source`).
+At 1 kHz in a busy process most of a message's cost is reaching cold code and objects; one
+function with its constants in place reaches the fewest. For any other message it returns
+False before it has changed anything, and the full path takes the message. The tests feed both
+paths the same streams, usual and not, and compare every byte sent and the state they leave.
 """
 
-from math import isfinite
+from collections import namedtuple
+from math import cos, isfinite, sin
+
+from dh_kinematics.core.symbolic import Code, statements, Symbol
+
+Senders = namedtuple('Senders', 'templates tf friction')
+Senders.__doc__ = """Where the steady path sends its messages.
+
+templates : callable
+    ``templates(joints)`` returns ``(tf, efforts)``: the :class:`message_template.Template` of
+    the TFMessage of those joints' frames and of a JointState of their efforts, or None where
+    there is none.
+tf, friction : callable
+    Each takes the serialized bytes of one message to publish.
+"""
 
 
-def steady_path(reader, cache, math, limits, wanted, outcome):
+def steady_path(reader, cache, math, limits, wanted, senders):
     """
     Return ``take(data, now_ns)`` for the flow's present state, or None where none can be.
 
@@ -47,51 +67,91 @@ def steady_path(reader, cache, math, limits, wanted, outcome):
         The flow's limit monitor.
     wanted : Wanted
         The outputs someone subscribes to.
-    outcome : type
-        :data:`joint_states.Outcome`.
+    senders : Senders or None
+        Where the TF and the friction go; None: no steady path.
 
     Returns
     -------
     take : callable or None
-        ``take(data, now_ns)`` returns the message's Outcome, having done all that the full
-        path would do (with the node's clock ``now_ns``, ns, no earlier than the last
-        message's and not 0), or None, having done nothing. None when the last message's
-        layout does not qualify (names not every joint in model order, lengths) or the
-        outputs need more (the dynamics, the effort monitor).
+        ``take(data, now_ns)`` returns True having done all that the full path and the node
+        would do with the message (with the node's clock ``now_ns``, ns, no earlier than the
+        last message's and not 0), its TF and friction sent, or False, having done nothing.
+        None when the last message's layout does not qualify (names not every joint in model
+        order, lengths), the outputs need more (the dynamics, the effort monitor), or a
+        template cannot be made.
 
     """
-    layout = reader.layout
-    if (layout is None or wanted.gravity or wanted.expected or wanted.residual
+    namespace = {}
+    same = reader.same_source(namespace)
+    if (same is None or senders is None or wanted.gravity or wanted.expected or wanted.residual
             or limits.efforts.active):
         return None
+    layout, n = reader.layout, len(cache.names)
     index = cache.in_model_order(layout.names)
-    n = len(cache.names)
     if (index is None or layout.positions[1] != n
             or not {layout.velocities[1], layout.efforts[1]} <= {0, n}):
         return None
-    read_same, newest, unchanged_by = reader.read_same, cache.newest, limits.unchanged_by
-    joints = tuple(range(n))
-    tf_wanted, friction_wanted = wanted.tf, wanted.friction
+    friction = wanted.friction and layout.velocities[1] == n
+    tf_template, friction_template = senders.templates(tuple(range(n)))
+    if ((wanted.tf and tf_template is None) or (friction and friction_template is None)):
+        return None
+    lines, computed, pose_texts, torque_texts = _arithmetic(math, wanted.tf, friction)
+    try:
+        sends = [f'send_tf({tf_template.pack_source(pose_texts, namespace, "tf")})'
+                 ] if wanted.tf else []
+        if friction:
+            packed = friction_template.pack_source(torque_texts, namespace, 'friction')
+            sends.append(f'send_friction({packed})')
+    except ValueError:  # too many runs for one call
+        return None
+    positions, velocities = 2 + n, 2 + n + layout.velocities[1]
+    newest, take_all = cache.whole_source(namespace)
+    source = [
+        'def take(data, now_ns):',
+        f'    if not ({same[0]}):',
+        '        return False',
+        f'    values = {same[1]}',
+        '    stamp_ns = values[0] * 1000000000 + values[1]',
+        f'    if not ({newest} and isfinite(sum(values))):',
+        '        return False  # a sum is finite only if every term is (the stamp: ints)',
+        f'    q, qd = values[2:{positions}], values[{positions}:{velocities}]',
+        f'    effort = values[{velocities}:]',
+        f'    if not ({limits.unchanged_source(namespace)}):',
+        '        return False']
+    if lines:  # finite floats make no exception
+        source += [f'    {line}' for line in lines] + [
+            f'    if not isfinite(sum(({"".join(f"{name}, " for name in computed)}))):',
+            '        return False']
+    source += ['    sec, nanosec = divmod(stamp_ns, 1000000000)'] + [
+        f'    {line}' for line in sends + take_all] + ['    return True']
+    namespace.update(isfinite=isfinite, index=index, axis_poses=math.axis_poses,
+                     send_tf=senders.tf, send_friction=senders.friction, cos=cos, sin=sin)
+    exec(compile('\n'.join(source), f'<steady path of {n} joints>', 'exec'), namespace)
+    return namespace['take']
 
-    def take(data, now_ns):
-        fields = read_same(data)
-        if fields is None:
-            return None
-        stamp_ns, _, q, qd, effort = fields
-        if not (newest(stamp_ns, now_ns) and isfinite(sum(q) + sum(qd) + sum(effort))
-                and unchanged_by(q, now_ns)):  # a sum is finite only if every term is
-            return None
-        tf = friction = None
-        if tf_wanted:
-            kept, _, poses = math.finite_poses(joints, q)
-            if len(kept) < n:
-                return None
-            tf = (joints, stamp_ns, poses)
-        if qd and friction_wanted:
-            kept, torques = math.finite_friction(joints, qd)
-            if len(kept) < n:
-                return None
-            friction = (joints, stamp_ns, torques)
-        cache.take_all(index, q, qd, effort, stamp_ns, now_ns)
-        return outcome(tf, friction, None, None, None, False)
-    return take
+
+def _arithmetic(math, tf, friction):
+    """
+    Return the code of the poses and friction: ``(lines, computed, poses, torques)``.
+
+    ``lines`` compute every value that is not a constant, each into a name of ``computed``;
+    ``poses`` and ``torques`` hold the code of each value to send (a name or a constant), the
+    poses only if ``tf``, the torques only if ``friction``.
+    """
+    code = Code()
+    poses, axis_joints, torques = math.steady_values(code)
+    poses, torques = poses if tf else [], torques if friction else []
+    lines, texts = statements(code, poses + torques)
+    computed = []
+    for k, value in enumerate(poses + torques):  # each computed value named: checked, sent
+        if isinstance(value, Symbol):
+            lines.append(f'value{k} = {texts[k]}')
+            texts[k] = f'value{k}'
+            computed.append(texts[k])
+    pose_texts, torque_texts = texts[:len(poses)], texts[len(poses):]
+    if tf and axis_joints:  # as StreamMath.finite_poses adds them
+        q_axes = ''.join(f'q[{j}], ' for j in axis_joints)
+        lines.append(f'axes = axis_poses({axis_joints!r}, ({q_axes}))')
+        pose_texts += [f'axes[{k}]' for k in range(7 * len(axis_joints))]
+        computed.append('sum(axes)')
+    return lines, computed, pose_texts, torque_texts
