@@ -212,3 +212,24 @@ def test_a_level_is_unchanged_only_inside_the_limits_and_infinite_ones_never_bin
     assert unchanged_by((0.0, 0.25, 1e200), START_NS)
     assert not unchanged_by((0.0, 0.6, 0.0), START_NS)
     assert not unchanged_by((-1.0, 0.25, 0.0), START_NS)  # on the limit: within the margin
+
+
+def test_the_steady_path_is_made_only_for_a_stream_of_one_layout(monkeypatch):
+    made = []
+    steady_path = joint_states.steady_path
+    monkeypatch.setattr(joint_states, 'steady_path', lambda *args: made.append(args) or (
+        steady_path(*args)))
+    sent = []
+    flow = _flow(JointStatesFlow, PANDA.chain, PANDA.settings, [], _serialized(PANDA.chain),
+                 sent)
+    names, q = list(PANDA.chain.joint_names), np.mean(PANDA.chain.qlim, axis=1).tolist()
+    now_ns = START_NS + SECOND
+    for k in range(40):  # two sources taking turns: each message its own layout
+        frame_id = 'arm' if k % 2 else 'other'
+        outcome = flow.handle(_cdr(START_NS + k, names, q, [0.0] * 7, [], frame_id), now_ns, k)
+        assert outcome is not joint_states.SENT
+    assert made == []  # nothing compiled for a layout that did not come twice in a row
+    for k in range(40, 43):
+        outcome = flow.handle(_cdr(START_NS + k, names, q, [0.0] * 7, [], 'third'), now_ns, k)
+    assert len(made) == 1 and outcome is joint_states.SENT
+    assert [topic for topic, _ in sent] == ['tf', 'friction']

@@ -33,9 +33,9 @@ due. The path, in order:
    levels (:class:`EffortMonitor`) for the joints whose effort the message carried;
 6. :meth:`LimitDiagnostics.after_message`: the levels, and whether to publish them.
 
-The usual message takes a shorter way to the same result: :mod:`steady_path`.
-
-Warnings go to ``warn``, at most one per kind every ``LOG_EVERY_S`` seconds.
+The usual message takes a shorter way to the same result, sent through
+:attr:`JointStatesFlow.senders`: :mod:`steady_path`. Warnings go to ``warn``, at most one per
+kind every ``LOG_EVERY_S`` seconds.
 """
 
 from collections import namedtuple
@@ -100,7 +100,7 @@ class JointStatesFlow:
         self.motion = MotionEstimate(len(self.cache.names))
         self._motion_fresh = True
         self._wanted = NONE_WANTED
-        self._senders = None
+        self._senders = self._last_bytes = None  # the reader's bytes after the last full path
         self._steady = self._steady_bytes = None  # and the reader's bytes it was made for
 
     @property
@@ -120,8 +120,7 @@ class JointStatesFlow:
 
     @senders.setter
     def senders(self, senders):
-        self._senders = senders
-        self._steady = self._steady_bytes = None
+        self._senders, self._steady, self._steady_bytes = senders, None, None
 
     def configure(self, chain, settings):
         """Take a model (:class:`Chain`) and the node's settings (a dict, SI units)."""
@@ -175,10 +174,13 @@ class JointStatesFlow:
             return SENT
         outcome = self._handle(data, now_ns, mono_ns)
         known = self._reader.known
-        if known is not None and known is not self._steady_bytes:
-            self._steady_bytes = known
-            self._steady = steady_path(self._reader, self.cache, self._math, self.limits,
-                                       self._wanted, self._senders)
+        if known is not self._steady_bytes:
+            self._steady = None  # compiled only for bytes kept from one message to the next
+            if known is not None and known is self._last_bytes:  # not two sources in turn
+                self._steady_bytes = known
+                self._steady = steady_path(self._reader, self.cache, self._math, self.limits,
+                                           self._wanted, self._senders)
+            self._last_bytes = known
         return outcome
 
     def _handle(self, data, now_ns, mono_ns):
