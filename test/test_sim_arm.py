@@ -14,6 +14,7 @@
 
 """sim_arm drives the node: a smooth sweep, velocities for friction, a limit overshoot, efforts."""
 
+import signal
 import subprocess
 import sys
 
@@ -26,6 +27,7 @@ from ros_probe import Probe
 from sensor_msgs.msg import JointState
 
 from dh_kinematics import Chain  # noqa: I100
+from dh_kinematics.ros import demo  # noqa: I100
 from dh_kinematics.ros.sim_arm import SimArm  # noqa: I100
 from dh_kinematics.stream.sweep import sweep  # noqa: I100
 
@@ -105,3 +107,14 @@ def test_the_demo_flags_the_collision():
     finally:
         code, _ = interrupt(demo)
     assert code == 0
+
+
+def test_the_demo_kills_a_child_that_outlives_the_wait_instead_of_failing(capsys):
+    child = subprocess.Popen(
+        [sys.executable, '-c', 'import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)'
+         '\nprint("ready", flush=True)\ntime.sleep(120)'], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline() == 'ready\n'
+    demo.stop_children([child], timeout=0.5)  # SIGINT ignored: killed at the deadline
+    child.stdout.close()
+    assert child.returncode == -signal.SIGKILL
+    assert 'killed -c import signal' in capsys.readouterr().err

@@ -118,6 +118,27 @@ def _interrupt(*_):
     raise KeyboardInterrupt
 
 
+# Longer than a child's own teardown watchdog (ros.main.TEARDOWN_S, 10 s), which ends a child
+# whose rclpy teardown hangs (rare, under load): the demo must not give up first.
+CHILD_EXIT_S = 20.0
+
+
+def stop_children(children, timeout=CHILD_EXIT_S):
+    """SIGINT the children still running and wait for them; kill any that outlive ``timeout``."""
+    for child in children:
+        if child.poll() is None:
+            child.send_signal(signal.SIGINT)
+    deadline = time.monotonic() + timeout
+    for child in children:
+        try:
+            child.wait(timeout=max(deadline - time.monotonic(), 0.0))
+        except subprocess.TimeoutExpired:
+            command = ' '.join(map(str, child.args[1:3]))
+            print(f'killed {command} after {timeout} s', file=sys.stderr)
+            child.kill()
+            child.wait()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
     parser.add_argument('--robot', default='puma560', help='a built-in model: ' +
@@ -136,6 +157,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
     import rclpy
+    from rclpy.executors import ExternalShutdownException
 
     try:
         params = str(launch_config.model_file(args.robot, args.params_file))
@@ -169,12 +191,11 @@ def main(argv=None):
                 return 1
     except KeyboardInterrupt:
         pass
+    except (ExternalShutdownException, RuntimeError):  # a signal shut rclpy down mid-call
+        if rclpy.ok():
+            raise
     finally:
-        for child in children:
-            if child.poll() is None:
-                child.send_signal(signal.SIGINT)
-        for child in children:
-            child.wait(timeout=10)
+        stop_children(children)
         node.destroy_node()
         rclpy.try_shutdown()
     return 0
