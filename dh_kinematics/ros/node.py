@@ -144,8 +144,7 @@ class DhKinematicsNode(WholeChanges, Node):
     @quiet_at_shutdown
     def _on_joint_states(self, data):
         """Take one serialized JointState; publish its TF and friction, and maybe diagnostics."""
-        # self._now_ns(), written out: this runs 1000 times a second
-        now_ns = self._clock.now().nanoseconds if self._sim_time else time_ns()
+        now_ns = self._now_ns()
         if self._unwatched:  # a subscriber may have come since the tick: ask now
             self._check_subscribers()
         outcome = self._flow.handle(data, now_ns, monotonic_ns())

@@ -190,26 +190,14 @@ class JointStateReader:
         self._known = data[12:layout.positions[0]]
         return layout
 
-    def read_same(self, data):
-        """
-        Return the fields of a message laid out byte for byte like the last one, else None.
-
-        The usual case of :meth:`read` (same size, counts, and bytes from frame_id to the
-        positions, padding included), and nothing else: a message that would need its layout
-        read, or compared without its padding, gives None, and the reader is unchanged.
-        """
-        layout = self._layout
-        if (layout is None or not self._same_lengths(layout, data)
-                or data[12:layout.positions[0]] != self._known):
-            return None
-        return _fields(layout, data)
-
     def same_source(self, namespace):
         """
-        Return :meth:`read_same` as code for a generated function of ``data``, or None.
+        Return the usual case of :meth:`read` as code for a generated function of ``data``.
 
-        Returns ``(same, values)``: an expression true exactly when :meth:`read_same` would
-        read the message, and one giving the stamp's seconds and nanoseconds, then the
+        Returns ``(same, values)``: an expression true exactly for a message laid out byte for
+        byte like the last one (same size, counts, and bytes from frame_id to the positions,
+        padding included: what :meth:`read` takes without reading a layout or comparing
+        without the padding), and one giving its stamp's seconds and nanoseconds, then the
         positions, velocities and efforts, a tuple of floats. The names they use go into
         ``namespace`` (each starting with ``reader_``). None before the first message.
         """

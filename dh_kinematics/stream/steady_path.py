@@ -96,9 +96,10 @@ def steady_path(reader, cache, math, limits, wanted, senders):
     if ((wanted.tf and tf_template is None) or (friction and friction_template is None)):
         return None
     lines, computed, pose_texts, torque_texts = _arithmetic(math, wanted.tf, friction)
+    sends = []
     try:
-        sends = [f'send_tf({tf_template.pack_source(pose_texts, namespace, "tf")})'
-                 ] if wanted.tf else []
+        if wanted.tf:
+            sends.append(f'send_tf({tf_template.pack_source(pose_texts, namespace, "tf")})')
         if friction:
             packed = friction_template.pack_source(torque_texts, namespace, 'friction')
             sends.append(f'send_friction({packed})')
