@@ -66,6 +66,14 @@ def assert_torques(actual, expected):
     assert np.all(np.abs(np.asarray(actual) - expected) <= tolerance), (actual, expected)
 
 
+def assert_same_bits_but_zero_signs(values, expected):
+    """Every value has the bits of the expected one, or both are zeros (of either sign)."""
+    values, expected = np.asarray(values, float), np.asarray(expected, float)
+    same = (values.view(np.uint64) == expected.view(np.uint64)) | (
+        (values == 0.0) & (expected == 0.0))
+    assert same.all(), (values[~same], expected[~same])
+
+
 @pytest.fixture(params=MODELS)
 def model(request):
     """Each reference model: (name, reference dict, chain)."""

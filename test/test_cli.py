@@ -15,6 +15,7 @@
 """The dh_kinematics command, end to end as a subprocess: every subcommand and its bad inputs."""
 
 import math
+import os
 import pathlib
 import struct
 import subprocess
@@ -32,6 +33,10 @@ CONFIG = PACKAGE / 'config'
 PUMA, UR5 = CONFIG / 'puma560.yaml', CONFIG / 'ur5.yaml'
 SCRIPT = pathlib.Path(sys.executable).with_name('dh_kinematics')
 COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, '-m', 'dh_kinematics.cli.main']
+# 8 levels of 10 aliases: 10^8 paths from a 1 kB file, which rcl would refuse at the first.
+ALIAS_BOMB = '/**:\n  ros__parameters:\n    a0: &a0 {x: 1.0}\n' + ''.join(
+    f'    a{i}: &a{i} {{' + ', '.join(f'k{j}: *a{i - 1}' for j in range(10)) + '}\n'
+    for i in range(1, 9))
 UR5_TABLE = ('[0 0.089159 0 pi/2; 0 0 -0.425 0; 0 0 -0.39225 0; 0 0.10915 0 pi/2; '
              '0 0.09465 0 -pi/2; 0 0.0823 0 0]')
 
@@ -105,10 +110,48 @@ def test_fk_prints_every_frame_and_the_tool_last():
     assert 'jacobian' in out and len(out.splitlines()) == 8 + 1 + 6
     degrees = run('fk', PUMA, *np.degrees(q), '--deg')[0].splitlines()[-1]
     assert degrees == display.transform_line('tool0', chain.fkine(q), True)
+    assert run('fk', PUMA, '--deg', *np.degrees(q))[0].splitlines()[-1] == degrees  # any order
     for args, message in ((('1', '2'), 'Q: 6 joint values expected, got 2'),
                           (('--q-name', 'qx'), "no configuration 'qx'"),
                           (('1', '2', 'x', '4', '5', '6'), "Q: 'x' is not a number")):
         assert message in run('fk', PUMA, *args, code=1)[1]
+
+
+@pytest.mark.parametrize('command, args, what', [
+    ('urdf', [PUMA], 'URDF'),
+    ('convert', [UR5_TABLE, '--order', 'corke'], 'model file'),
+    ('plot', [PUMA], 'picture'),
+])
+def test_an_output_that_cannot_be_written_is_one_line(tmp_path, command, args, what):
+    if command == 'plot':
+        pytest.importorskip('matplotlib')
+    for output, reason in ((tmp_path, 'Is a directory'),
+                           (tmp_path / 'missing' / 'out', 'No such file or directory')):
+        _, err = run(command, *args, '-o', output, code=1)
+        assert err == f'dh_kinematics {command}: error: {output}: cannot write the {what}: ' \
+            f'{reason}\n', err
+
+
+@pytest.mark.parametrize('make, message', [
+    (lambda path: os.mkfifo(path), 'cannot read the parameter file: it is a FIFO, not a '
+     'regular file'),
+    (lambda path: path.write_text(ALIAS_BOMB), 'line 4: an alias (*a0), which ROS 2 cannot '
+     'read; write the value out'),
+    (lambda path: path.write_text('/**:\n  ros__parameters:\n    x: ' + '[' * 5000 + ']' * 5000),
+     'line 3: nested deeper than 32 levels'),
+    (lambda path: path.write_bytes(b'/**:\n  ros__parameters:\n    x: \xe9\n'),
+     'line 3: not UTF-8 text (byte 31)'),
+    (lambda path: path.write_text(PUMA.read_text().replace('a: 0.0', 'a: ' + '9' * 5000, 1)),
+     "joint1.a: must be a real number, got '99999"),
+])
+def test_check_reads_any_file_in_bounded_work_and_says_why_in_one_line(tmp_path, make,
+                                                                       message):
+    path = tmp_path / 'hostile.yaml'
+    make(path)
+    _, err = run('check', path, code=1)
+    assert message in err, err
+    _, err = run('check', '/dev/zero', code=1)
+    assert 'it is a character device, not a regular file' in err
 
 
 def test_urdf_writes_the_model_urdf(tmp_path):
@@ -116,6 +159,8 @@ def test_urdf_writes_the_model_urdf(tmp_path):
     run('urdf', UR5, '-o', path, '--prefix', 'a/')
     assert path.read_text() == Chain.from_yaml(UR5).to_urdf('a/')
     assert run('urdf', UR5)[0] == Chain.from_yaml(UR5).to_urdf()
+    _, err = run('urdf', UR5, '--prefix', '/a/', code=1)
+    assert 'prefix: a frame prefix is parts of letters' in err and 'it starts with /' in err
 
 
 @pytest.mark.parametrize('order, table, extra', [

@@ -174,6 +174,13 @@ def test_a_level_rises_only_after_the_hold_and_clears_below_the_hysteresis_band(
     assert _levels(_monitor(hold=0.0), [-12.0, -21.0, 5.0]) == [WARN, ERROR, OK]
 
 
+def test_the_hold_restarts_when_the_stamps_clock_jumps_back():
+    monitor = _monitor()
+    monitor.update([0], [25.0], [0.0], 600 * SECOND)  # past ERROR since 600 s
+    monitor.restart_holds()  # the clock went back to 0
+    assert _levels(monitor, [25.0] * 12) == [OK] * 10 + [ERROR] * 2  # held from the jump on
+
+
 def test_thresholds_are_per_joint_and_inf_is_off():
     monitor = _monitor(warn=(math.inf, 1.0), error=(math.inf, 2.0), hold=0.0)
     monitor.update([0, 1], [1e6, 1.5], [0.0, 0.0], 0)

@@ -61,6 +61,8 @@ def test_params_file_replaces_robot(tmp_path):
     ({'robot': 'ur10'}, "robot: 'ur10' is not a built-in model; choose one of panda, puma560"),
     ({'params_file': '/no/such/arm.yaml'}, "params_file: no such file: '/no/such/arm.yaml'"),
     ({'use_sim_time': 'maybe'}, "use_sim_time: expected true or false, got 'maybe'"),
+    ({'frame_prefix': '/left/'}, 'frame_prefix: a frame prefix is .*it starts with /'),
+    ({'frame_prefix': 'left /'}, r"frame_prefix: .*character 5 is ' ' U\+0020"),
 ])
 def test_bad_node_arguments_are_named(configurations, message):
     with pytest.raises(ValueError, match=message):

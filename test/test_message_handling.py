@@ -25,8 +25,8 @@ once: accepted or dropped for a reason.
 from conftest import CONFIG_FILES, PACKAGE
 from dh_kinematics import Chain, Link
 from dh_kinematics.core.dh_table import DHTable
+from dh_kinematics.core.names import axis_frame_names
 from dh_kinematics.core.rotations import quaternion_to_matrix
-from dh_kinematics.core.urdf import axis_frame_names
 from dh_kinematics.stream.joint_math import StreamMath
 from dh_kinematics.stream.joint_state_cache import DROP_REASONS, JointStateCache
 from dh_kinematics.stream.limits import joint_levels

@@ -83,8 +83,8 @@ def test_node_settings_beside_the_model_are_ignored():
 def test_block_selection(tmp_path):
     params = _params()
     path = tmp_path / 'two.yaml'
-    path.write_text(yaml.safe_dump({'left': {'ros__parameters': params},
-                                    '/right': {'ros__parameters': params}}))
+    path.write_text(yaml.safe_dump({'left': {'ros__parameters': params},  # no alias
+                                    '/right': {'ros__parameters': copy.deepcopy(params)}}))
     assert Chain.from_yaml(path, node_name='left').n == 6
     assert Chain.from_yaml(path, node_name='right').n == 6
     with pytest.raises(ValueError, match='cannot tell which node block'):
@@ -140,6 +140,14 @@ def _set(path, value):
         for parent in parents:
             block = block[parent]
         block[last] = value
+    return change
+
+
+def _renamed(joint, name):
+    """Rename a joint, in the list and its block."""
+    def change(params):
+        params['joints'] = [name if item == joint else item for item in params['joints']]
+        params[name] = params.pop(joint)
     return change
 
 
@@ -213,10 +221,49 @@ def _delete(path):
     (_set('robot_name', 5), 'robot_name: must be a string'),
     (_set('base_frame', ''), 'base_frame: must be a non-empty string'),
     (_set('joint1.theta', 0.3), 'joint1.theta: must be 0 for a revolute joint'),
+    # Names: the rule for ROS names, and no two published frames or URDF joints alike.
+    (_set('links', ['a', 'a_axis', 'l3', 'l4', 'l5', 'l6']), r'links\[1\]: the frame of link 2 is '
+     r'also the axis frame of link 1 \(standard DH, a or alpha not 0: <link>_axis\); every '
+     r"frame on TF needs a name of its own, got 'a_axis'"),
+    (_set('tool_frame', 'link2_axis'), 'tool_frame: the tool frame is also the axis frame of '
+     'link 2'),
+    (_set('world_frame', 'base_link'), 'base_frame: the base frame is also the world frame'),
+    (_set('base_frame', '/base'), 'base_frame: a frame name is .*; it starts with / '
+     r'\(tf2 refuses such a frame id\)'),
+    (_set('tool_frame', 'tool 0'), r"tool_frame: .*; character 5 is ' ' U\+0020"),
+    (_set('links', ['l1', 'l2', 'l3', 'l4', 'l5', 'l\x07']), r'links\[5\]: .*character 2 is '
+     r'U\+0007'),
+    (_set('robot_name', 'puma\x1b'), r'robot_name: must be printable text; character 5 is '
+     r'U\+001B'),
+    (_renamed('joint2', 'link2_axis_to_link2'), r'joints\[1\]: joint 2 is also the fixed joint '
+     r'<axis>_to_<link> of link 2; every URDF joint needs a name of its own'),
+    (_renamed('joint6', 'link6_to_tool0'), r'joints\[5\]: joint 6 is also the fixed joint '
+     r'<last link>_to_<tool>'),
+    (_renamed('joint1', 'j\ufffe'), r'joints\[0\]: a joint name is .*character 2 is U\+FFFE'),
+    (_renamed('joint1', 'payload'), r"joints\[0\]: its first part 'payload' is a name the "
+     'model file uses itself'),
+    (_renamed('joint1', 'arm'), None),
+    (lambda p: (_renamed('joint1', 'arm')(p), _renamed('joint2', 'arm.j2')(p)),
+     r"joints\[1\]: must not start with joint 'arm' and a dot"),
 ])
 def test_bad_parameters_name_the_parameter(change, message):
+    if message is None:  # the case a refusal next to it builds on
+        assert Chain.from_params(_mutated(change)).n == 6
+        return
     with pytest.raises(ValueError, match=message):
         Chain.from_params(_mutated(change))
+
+
+def test_a_joint_name_may_hold_dots_its_block_nested_or_flat():
+    params = _mutated(_renamed('joint2', 'arm.j2'))
+    nested = _mutated(lambda p: p.update(arm={'j2': p.pop('joint2')}, joints=[
+        'arm.j2' if name == 'joint2' else name for name in p['joints']]))
+    for given in (params, nested, flatten(params)):
+        chain = Chain.from_params(given)
+        assert chain.joint_names[1] == 'arm.j2' and chain.to_params() == Chain.from_params(
+            chain.to_params()).to_params()
+    with pytest.raises(ValueError, match=r'arm.j2.qlimit: is not a joint field'):
+        Chain.from_params(dict(flatten(params), **{'arm.j2.qlimit': [0.0, 1.0]}))
 
 
 def test_settings_of_the_node_sim_arm_and_rclpy_are_left_alone():

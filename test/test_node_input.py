@@ -20,6 +20,7 @@ from conftest import PACKAGE
 import pytest
 from ros_fixtures import interrupt, Running, stamp_ns, start_node
 
+from diagnostic_msgs.msg import DiagnosticStatus  # noqa: I100
 from rclpy.parameter import Parameter  # noqa: I100
 from rosgraph_msgs.msg import Clock  # noqa: I100
 
@@ -110,24 +111,53 @@ def test_older_and_repeated_stamps_are_dropped(running):
     _wait_counts(running, dropped='2', count_old_stamp='1', count_repeated_stamp='1')
 
 
+def _sim_clock(run):
+    """Return ``set_clock(ns)``: publish /clock, wait until the node's clock shows it."""
+    clock = run.probe.node.create_publisher(Clock, '/clock', 10)
+    run.wait_matched(run.node)
+
+    def set_clock(ns):
+        message = Clock()
+        message.clock.sec, message.clock.nanosec = divmod(ns, 10 ** 9)
+        clock.publish(message)
+        run.probe.wait_until(lambda: run.node.get_clock().now().nanoseconds == ns,
+                             'the node did not see /clock')
+    return set_clock
+
+
 def test_clock_jumping_back_is_accepted():
     run = Running(['--params-file', PANDA, '-p', 'use_sim_time:=true'])
     try:
-        clock = run.probe.node.create_publisher(Clock, '/clock', 10)
-        run.wait_matched(run.node)
-
-        def set_clock(seconds):
-            message = Clock()
-            message.clock.sec = seconds
-            clock.publish(message)
-            run.probe.wait_until(
-                lambda: run.node.get_clock().now().nanoseconds == seconds * 10 ** 9,
-                'the node did not see /clock')
-
-        set_clock(100)
+        set_clock = _sim_clock(run)
+        set_clock(100 * 10 ** 9)
         _sentinel(run, stamp=100 * 10 ** 9)
-        set_clock(50)
+        set_clock(50 * 10 ** 9)
         _sentinel(run, stamp=50 * 10 ** 9)
+    finally:
+        run.stop()
+
+
+def test_joints_go_stale_after_the_clock_jumps_back_and_joint_states_stop():
+    # A bag that loops or a simulator reset: /clock jumps from 600 s to 10 s, then nothing
+    # comes. The joints must go STALE stale_timeout after the new time, not after the old.
+    run = Running(['--params-file', PANDA, '-p', 'use_sim_time:=true', '-p',
+                   'diagnostics.stale_timeout:=5.0'])
+
+    def stale_after_the_jump(diagnostics):
+        return 10 <= diagnostics.header.stamp.sec < 600 and {
+            s.level for s in diagnostics.status if not s.name.endswith(': arm')} == {
+                DiagnosticStatus.STALE}
+    try:
+        set_clock = _sim_clock(run)
+        set_clock(600 * 10 ** 9)
+        _sentinel(run, stamp=600 * 10 ** 9)
+        now, seen = 10 * 10 ** 9, []
+        while not seen and now < 700 * 10 ** 9:  # the node's timer runs on /clock: step it
+            set_clock(now)
+            with run.probe.condition:
+                seen = [d for d in run.probe.messages['diagnostics'] if stale_after_the_jump(d)]
+            now += 10 ** 8
+        assert seen and seen[0].header.stamp.sec < 300, seen  # STALE from 15 s, not 605 s
     finally:
         run.stop()
 
@@ -161,6 +191,12 @@ def test_a_good_parameter_change_is_applied_atomically(running):
     ('panda_joint2.r', [0.0, 0.0], 'panda_joint2.r: must be'),
     ('panda_joint9.a', 0.1, 'panda_joint9.a'),
     ('base.xyz', [0.0, math.inf, 0.0], 'base.xyz: must not contain NaN or inf'),
+    ('frame_prefix', '/left/', 'frame_prefix: a frame prefix is parts of letters, digits, _, - '
+     'and . joined by / and may end with / (no space, no / at the start); it starts with /'),
+    ('frame_prefix', 'l\x01/', 'frame_prefix: a frame prefix is'),
+    ('world_frame', 'panda_link0', 'base_frame: the base frame is also the world frame'),
+    ('tool_frame', 'panda_link3', 'tool_frame: the tool frame is also the frame of link 3'),
+    ('links', ['l1', 'l2', 'l3', 'l4', 'l5', 'l6', 'l 7'], 'links[6]: a frame name is'),
 ])
 def test_a_bad_parameter_change_is_refused_over_the_service(running, name, value, reason):
     before = running.node._config

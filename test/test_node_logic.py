@@ -18,9 +18,9 @@ import math
 
 from conftest import CONFIG_FILES, load_reference, PACKAGE
 from dh_kinematics import Chain, Link
+from dh_kinematics.core.names import frame_names
 from dh_kinematics.core.params import model_values
 from dh_kinematics.core.rotations import rotation_to_quaternion, rpy_to_matrix
-from dh_kinematics.core.urdf import frame_names
 from dh_kinematics.stream import limit_tasks
 from dh_kinematics.stream import limits as lm
 from dh_kinematics.stream.frames import link_frames, static_frames

@@ -74,16 +74,72 @@ FILE_MISTAKES = [
      "file has 'panda_arm' in "),
     ('      offset: 0.0', '      offset: 1.0e308', 'offset: must be within +-2 pi'),
     ('      B: 0.0', '      B: 1.0e308', 'B: must be within +-1e+06 (SI units)'),
+    # A file whose reading would never end, or has no end: refused before rcl reads it.
+    ('    robot_name: panda', '    robot_name: &name panda\n    nickname: *name',
+     'line 11: an alias (*name), which ROS 2 cannot read; write the value out'),
+    ('    gravity:', '    deep: ' + '[' * 5000 + ']' * 5000 + '\n    gravity:',
+     'line 16: nested deeper than 32 levels, which no model needs (a model file nests 5)'),
+    ('    gravity:', '    deep: ' + '{a: ' * 3000 + '1' + '}' * 3000 + '\n    gravity:',
+     'line 16: nested deeper than 32 levels'),
+    ('    gravity:', '    big: "' + 'x' * (1 << 20) + '"\n    gravity:',
+     'the parameter file is larger than 1 MiB, which no model needs'),
+    # Names that ROS cannot carry, or that would give two frames or URDF joints one name.
+    ('    tool_frame: panda_hand_tcp', '    tool_frame: panda_link3',
+     'tool_frame: the tool frame is also the frame of link 3; every frame on TF needs a name '
+     "of its own, got 'panda_link3'"),
+    ('    tool_frame: panda_hand_tcp', '    tool_frame: "hand\\x1b[31m"',
+     'tool_frame: a frame name is parts of letters, digits, _, - and . joined by / (no space, '
+     "no / at either end); character 5 is U+001B, got 'hand\\x1b[31m'"),
+    ('    robot_name: panda', '    robot_name: "panda\\ufffe"',
+     "robot_name: must be printable text; character 6 is U+FFFE, got 'panda\\ufffe'"),
 ]
 
 
-@pytest.mark.parametrize('old, new, message', FILE_MISTAKES)
+@pytest.mark.parametrize('old, new, message', FILE_MISTAKES,
+                         ids=[message[:48] for _, _, message in FILE_MISTAKES])
 def test_a_file_mistake_stops_the_node_with_one_line(tmp_path, old, new, message):
     path = _edited(tmp_path, old, new)
     code, output = _run('dh_kinematics.ros.node', ['--ros-args', '--params-file', path])
     assert code == 1 and message in output, output
     assert len(output.splitlines()) == 1 and 'Traceback' not in output, output
-    assert path in output or 'panda_joint' in output or 'bsae' in output
+
+
+@pytest.mark.parametrize('name, message', [
+    ('world_to_panda_link0', 'joints[1]: joint 2 is also the fixed joint <world>_to_<base>; '
+     "every URDF joint needs a name of its own, got 'world_to_panda_link0'"),
+    ('panda_link7_to_panda_hand_tcp', 'joints[1]: joint 2 is also the fixed joint <last '
+     'link>_to_<tool>'),
+    ('"panda\\x01joint2"', 'joints[1]: a joint name is letters, digits, _, - and . (no / or '
+     "space); character 6 is U+0001, got 'panda\\x01joint2'"),
+    ('left/joint2', 'joints[1]: a joint name is letters, digits, _, - and . (no / or space); '
+     "character 5 is '/' U+002F"),
+    ('base', "joints[1]: its first part 'base' is a name the model file uses itself"),
+])
+def test_a_joint_name_that_cannot_be_published_stops_the_node(tmp_path, name, message):
+    path = tmp_path / 'renamed.yaml'
+    path.write_text(PANDA.read_text().replace('panda_joint2', name))
+    code, output = _run('dh_kinematics.ros.node', ['--ros-args', '--params-file', str(path)])
+    assert code == 1 and message in output, output
+    assert len(output.splitlines()) == 1 and 'Traceback' not in output, output
+
+
+def test_a_joint_name_with_a_dot_is_a_joint_of_its_own(tmp_path):
+    # Legal in URDF and joint_states; its parameters are arm.j2.<field>, nested or not.
+    path = tmp_path / 'dotted.yaml'
+    path.write_text(PANDA.read_text().replace('panda_joint2', 'arm.j2'))
+    run = Running(['--params-file', str(path)])
+    try:
+        assert list(run.node.get_parameter('arm.j2.qlim').value) == [-1.7628, 1.7628]
+        result, = run.probe.set_parameters('/dh_kinematics', [
+            Parameter('arm.j2.qlim', value=[-1.0, 1.0])])
+        assert result.successful, result.reason
+        stamp = run.probe.send(['arm.j2'], [1.5])  # inside the old limits, past the new
+        assert run.probe.wait_for_stamp('tf', stamp).transforms[0].child_frame_id == (
+            'panda_link2')
+        run.probe.wait_for('diagnostics', lambda d: any(
+            s.name == '/dh_kinematics: arm.j2' and s.level == b'\x02' for s in d.status))
+    finally:
+        run.stop()
 
 
 @pytest.mark.parametrize('module, args, message', [
@@ -96,6 +152,18 @@ def test_a_file_mistake_stops_the_node_with_one_line(tmp_path, old, new, message
      'diagnostics.period: must be within [0.02, 60], got 0.0'),
     ('dh_kinematics.ros.node', ['--ros-args', '--params-file', str(PANDA), '-p',
                                 'frame_prefix:=3'], 'frame_prefix: must be a string, got 3'),
+    ('dh_kinematics.ros.node', ['--ros-args', '--params-file', str(PANDA), '-p',
+                                'frame_prefix:=/left/'],
+     'frame_prefix: a frame prefix is parts of letters, digits, _, - and . joined by / and may '
+     'end with / (no space, no / at the start); it starts with / (tf2 refuses such a frame id)'),
+    ('dh_kinematics.ros.node', ['--ros-args', '--params-file', str(PANDA), '-p',
+                                'frame_prefix:=left/', '-p', 'world_frame:=left/panda_link0'],
+     "frame_prefix: makes the base frame 'left/panda_link0', the name of the world frame; "
+     "every frame on TF needs a name of its own, got 'left/'"),
+    ('dh_kinematics.ros.node', ['--ros-args', '--params-file', '/dev/zero'],
+     '/dev/zero: cannot read the parameter file: it is a character device, not a regular file'),
+    ('dh_kinematics.ros.node', ['--ros-args', '--params-file', str(PANDA.parent)],
+     'cannot read the parameter file: it is a directory, not a regular file'),
     ('dh_kinematics.ros.sim_arm', ['--ros-args', '--params-file', str(PANDA), '-p', 'rate:=0.0'],
      'rate: must be within [0.1, 10000], got 0.0'),
     ('dh_kinematics.ros.sim_arm', [], 'usage: ros2 run dh_kinematics sim_arm'),

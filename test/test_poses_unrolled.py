@@ -16,6 +16,7 @@
 
 import math
 
+from conftest import assert_same_bits_but_zero_signs
 from dh_kinematics.core.dh_transforms import link_poses
 import numpy as np
 import pytest
@@ -33,6 +34,7 @@ def test_every_joint_gets_the_poses_of_link_poses(name, chain):
         expected = link_poses(theta, d, table._twists, table.mdh)
         compiled = table.poses(every, q)
         assert compiled == expected  # folding drops only terms that are exactly zero
+        assert_same_bits_but_zero_signs(compiled, expected)
         assert all(w >= 0.0 for w in compiled[6::7])
         subset = table.poses(every[1:], q[1:])  # the general path for a subset
         assert subset == expected[7:]

@@ -16,7 +16,7 @@
 
 import math
 
-from conftest import CONFIG_FILES, PACKAGE
+from conftest import assert_same_bits_but_zero_signs, CONFIG_FILES, PACKAGE
 from dh_kinematics import Chain
 from dh_kinematics.core import rne_floats, rne_unrolled
 from dh_kinematics.core.dynamics import joint_torques
@@ -44,6 +44,7 @@ def test_it_returns_exactly_what_the_float_rne_returns(name, chain):
         assert both(q, qd, qdd) == (at_rest, moving)
         assert gravity(q, None, None) == (at_rest,)
         assert efforts(q, qd, qdd) == (joint_torques(dyn, q, qd, qdd),)
+        assert_same_bits_but_zero_signs(both(q, qd, qdd), (at_rest, moving))
 
 
 @pytest.mark.parametrize('model', sorted(CONFIG_FILES))

@@ -36,7 +36,8 @@ from processes import spawn
 import pytest
 from ros_fixtures import handles_sigterm, interrupt, poll_until
 
-from dh_kinematics.ros.main import run  # noqa: I100
+from dh_kinematics.core.parameter_file import MAX_BYTES  # noqa: I100
+from dh_kinematics.ros.main import run
 from dh_kinematics.ros.node import DhKinematicsNode
 from dh_kinematics.ros.sim_arm import SimArm
 import rclpy
@@ -88,6 +89,22 @@ def test_a_signal_at_any_moment_exits_0_without_a_traceback(name):
     bad = [(case, code, err[-2000:]) for case, (code, err) in zip(cases, results)
            if code != 0 or 'Traceback' in err or 'FATAL' in err]
     assert not bad, f'{len(bad)} of {len(cases)} runs: {bad[:3]}'
+
+
+@pytest.mark.parametrize('sig', [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_the_largest_file_is_read_exits_0(tmp_path, sig):
+    # Just under parameter_file.MAX_BYTES: the longest read a file can make (about 1 s).
+    text = (PACKAGE / 'config' / 'panda.yaml').read_text() + 'other:\n  ros__parameters:\n'
+    rows, size = [], len(text)
+    while size < MAX_BYTES - 100:
+        rows.append(f'    v{len(rows):06d}: [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]\n')
+        size += len(rows[-1])
+    path = tmp_path / 'large.yaml'
+    path.write_text(text + ''.join(rows))
+    assert MAX_BYTES - 100 < path.stat().st_size <= MAX_BYTES
+    command = [_executable('dh_kinematics_node'), '--ros-args', '--params-file', str(path)]
+    code, err = _run(command, sig, 0.0, None)
+    assert code == 0 and 'Traceback' not in err and 'FATAL' not in err, (code, err)
 
 
 @pytest.mark.parametrize('node_class', [DhKinematicsNode, SimArm])

@@ -30,7 +30,7 @@ import math
 from conftest import PACKAGE
 from dh_kinematics import Chain, Link
 from dh_kinematics.core import parameter_file
-from dh_kinematics.core.urdf import axis_frame_names, frame_names
+from dh_kinematics.core.names import axis_frame_names, frame_names
 from dh_kinematics.ros.messages import SerializedMessages
 from dh_kinematics.stream import joint_states, node_parameters
 from dh_kinematics.stream.joint_states import JointStatesFlow, Wanted

@@ -21,6 +21,7 @@ from dh_kinematics import Chain, Link
 from dh_kinematics.stream import node_parameters
 from dh_kinematics.stream.joint_states import JointStatesFlow, LOG_EVERY_S, NOTHING
 from dh_kinematics.stream.limit_tasks import MessageRate
+from dh_kinematics.stream.limits import OK, STALE
 from dh_kinematics.stream.param_specs import NODE
 import numpy as np
 import pytest
@@ -113,6 +114,32 @@ def test_other_encodings_use_the_decoder_and_a_clock_jump_restarts_the_stamps():
     assert flow.flow.handle(old, 3 * SECOND, 2)[0] is None  # older than the last stamp
     assert flow.flow.handle(old, 2 * SECOND, 3)[0][0] == (1,)  # the clock went back
     assert 'the clock jumped back' in flow.warnings[-1]
+
+
+def test_joints_go_stale_on_time_after_the_clock_jumps_back_and_messages_stop():
+    # A bag that loops, a simulator reset: /clock goes from 600 s back to 10 s, then silence.
+    flow = Flow().flow  # diagnostics.stale_timeout 1 s; the monotonic clock runs on, in s
+    late = 600 * SECOND
+    flow.handle(_cdr(late, ['a', 'b'], [0.1, 0.2]), late, SECOND)
+    assert [s.level for s in flow.statuses(late, SECOND)] == [OK, OK, OK]
+    back = 10 * SECOND
+    flow.tick(back, 2 * SECOND)  # the node sees the jump; the stale timers restart from here
+    flow.tick(back + SECOND // 2, 3 * SECOND)
+    assert [s.level for s in flow.statuses(back + SECOND // 2, 3 * SECOND)] == [OK, OK, OK]
+    assert flow.tick(back + SECOND + 1, 4 * SECOND)  # due at once: both went stale
+    statuses = flow.statuses(back + SECOND + 1, 4 * SECOND)
+    assert [s.level for s in statuses] == [STALE, STALE, STALE], statuses
+
+
+def test_a_name_from_a_message_is_logged_cut_short():
+    flow = Flow()
+    name = 'x' * 65536
+    flow.flow.handle(_cdr(SECOND, ['a', name], [0.1, 0.2]), SECOND, SECOND)
+    flow.flow.handle(_cdr(2 * SECOND, [name + 'y'], [0.1]), 2 * SECOND, 2 * SECOND)
+    assert flow.flow.cache.counts['no_known_joint'] == 1 and len(flow.warnings) == 3
+    assert all(len(warning) < 1000 for warning in flow.warnings), [len(w) for w in flow.warnings]
+    assert f"unknown joint '{'x' * 64}'... (65536 characters) ignored" in flow.warnings[0]
+    assert f"names ['{'x' * 64}'... (65537 characters)] match none" in flow.warnings[2]
 
 
 def test_a_torque_that_overflows_is_left_out_and_counted():

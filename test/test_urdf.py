@@ -35,7 +35,7 @@ import zlib
 
 from conftest import CONFIG_FILES, PACKAGE
 from dh_kinematics import Chain, Link
-from dh_kinematics.core import urdf
+from dh_kinematics.core import names, urdf
 import numpy as np
 import pytest
 
@@ -110,12 +110,12 @@ def _rigid(chain):
 def _expected_poses(chain, q, prefix=''):
     """World pose of every frame the node publishes, axis frames included, by our chain."""
     T = chain.fkine_all(q)
-    names = urdf.frame_names(chain, prefix)
-    poses = dict(zip(names[1:-1], T))
-    poses[names[0]], poses[names[-1]] = np.eye(4), chain.fkine(q)
+    frames = names.frame_names(chain, prefix)
+    poses = dict(zip(frames[1:-1], T))
+    poses[frames[0]], poses[frames[-1]] = np.eye(4), chain.fkine(q)
     theta = q * [-1.0 if link.flip else 1.0 for link in chain.links] + [
         link.offset for link in chain.links]
-    for j, (link, axis) in enumerate(zip(chain.links, urdf.axis_frame_names(chain, prefix))):
+    for j, (link, axis) in enumerate(zip(chain.links, names.axis_frame_names(chain, prefix))):
         if axis:
             t, d = (theta[j], link.d) if link.isrevolute() else (link.theta, theta[j])
             Rz = np.eye(4)

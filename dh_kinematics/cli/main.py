@@ -64,6 +64,11 @@ def _configuration_arguments(parser):
 
 def parser():
     """Return the argument parser of every subcommand."""
+    return _parsers()[0]
+
+
+def _parsers():
+    """Return the top parser and each subcommand's, by name."""
     top = argparse.ArgumentParser(prog=PROG, description='Check, show and use a DH model file '
                                   '(a ROS 2 parameter file) before it meets hardware.')
     commands = top.add_subparsers(dest='command', required=True, metavar='COMMAND')
@@ -115,7 +120,19 @@ def parser():
     command.add_argument('--period', type=_period, default=0.5, help='refresh period, s')
     command.add_argument('--count', type=int, default=0, help='stop after this many '
                          'refreshes with data (0: until Ctrl-C)')
-    return top
+    return top, commands.choices
+
+
+def parse(argv=None):
+    """Parse a command line; joint values may come before or after the options (fk, plot)."""
+    argv = sys.argv[1:] if argv is None else [str(arg) for arg in argv]
+    top, commands = _parsers()
+    args, extra = top.parse_known_args(argv)
+    if extra and args.command in ('fk', 'plot'):  # fk FILE --deg 0 90 ...: values last
+        values = argv[argv.index(args.command) + 1:]
+        return commands[args.command].parse_intermixed_args(
+            values, argparse.Namespace(command=args.command))
+    return top.parse_args(argv)
 
 
 def _convert(args, out):
@@ -126,7 +143,7 @@ def _convert(args, out):
         raise ValueError(f'--prismatic: {args.prismatic!r}: give 1-based indices, e.g. 3,5')
     chain = convert.chain_from_table(convert.read_table(args.table), args.order,
                                      args.convention, args.deg, names, prismatic, args.name)
-    chain.to_yaml(args.output)
+    model_commands.write(args.output, chain.to_yaml(), 'model file')
     out.write(f'wrote {args.output}: {chain.n} joints; check it with: {PROG} check '
               f'{args.output}\n')
     return 0
@@ -155,12 +172,15 @@ COMMANDS = {'check': model_commands.check, 'show': model_commands.show,
 
 def main(argv=None, out=None):
     """Run one subcommand; return the exit code."""
-    args = parser().parse_args(argv)
+    args = parse(argv)
     try:
         return COMMANDS[args.command](args, out or sys.stdout)
     except ValueError as error:  # InvalidFieldError included
         sys.stderr.write(f'{PROG} {args.command}: error: {error}\n')
-        return 1
+    except OSError as error:  # one the command did not name itself
+        sys.stderr.write(f'{PROG} {args.command}: error: {error.filename or ""}: '
+                         f'{error.strerror or error}\n')
+    return 1
 
 
 if __name__ == '__main__':

@@ -116,9 +116,19 @@ def fk(args, out):
 def urdf(args, out):
     """Write the model's URDF to -o, or print it."""
     chain = load(args.file)[0]
-    text = chain.to_urdf(args.prefix, args.output)
+    text = chain.to_urdf(args.prefix)
     if args.output is None:
         out.write(text)
     else:
+        write(args.output, text, 'URDF')
         out.write(f'wrote {args.output}\n')
     return 0
+
+
+def write(path, text, what):
+    """Write ``text`` to the file ``path``; a ValueError names it and why it cannot be."""
+    try:
+        with open(path, 'w', encoding='utf-8') as stream:
+            stream.write(text)
+    except OSError as error:
+        raise ValueError(f'{path}: cannot write the {what}: {error.strerror}') from None

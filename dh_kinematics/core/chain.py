@@ -23,11 +23,11 @@ forces.
 """
 
 from dh_kinematics.core import batch_kinematics, display
-from dh_kinematics.core import dynamics
+from dh_kinematics.core import dynamics, names
 from dh_kinematics.core import params as model_file
 from dh_kinematics.core import urdf
 from dh_kinematics.core.checks import (
-    check_array, check_joint_array, check_names, check_transform, InvalidFieldError)
+    check_array, check_joint_array, check_transform, InvalidFieldError)
 from dh_kinematics.core.dh_table import DHTable
 from dh_kinematics.core.link import Link
 from dh_kinematics.core.parameter_file import node_parameters
@@ -78,18 +78,24 @@ class Chain:
         self._base = check_transform('base', np.eye(4) if base is None else base)
         self._tool = check_transform('tool', np.eye(4) if tool is None else tool)
         self._gravity = check_array('gravity', gravity, [(3,)])
-        if not isinstance(name, str):
-            raise InvalidFieldError('name', name, 'must be a string')
-        self._name = name
+        self._name = names.check_robot_name('name', name)
         if payload is not None and not isinstance(payload, Payload):
             raise InvalidFieldError('payload', payload, 'must be a Payload (check_payload)')
         self._payload = NO_PAYLOAD if payload is None else payload
         n = len(links)
         link_frames = [f'link{i + 1}' for i in range(n)] if link_frames is None else link_frames
-        self._frames = check_names(
-            'frames', [base_frame] + list(link_frames) + [tool_frame, world_frame], n + 3)
-        self._joint_names = check_names(
-            'joint names', [link.name or f'q{i + 1}' for i, link in enumerate(links)], n)
+        if not isinstance(link_frames, (list, tuple)) or len(link_frames) != n:
+            raise InvalidFieldError('link_frames', link_frames, f'must name {n} frames, one per '
+                                    'link')
+        self._frames = tuple(
+            [names.check_name('base_frame', base_frame, 'frame')]
+            + [names.check_name(f'link_frames[{j}]', frame, 'frame')
+               for j, frame in enumerate(link_frames)]
+            + [names.check_name('tool_frame', tool_frame, 'frame'),
+               names.check_name('world_frame', world_frame, 'frame')])
+        self._joint_names = tuple(names.check_name(f'joint_names[{j}]', link.name or f'q{j + 1}',
+                                                   'joint') for j, link in enumerate(links))
+        names.check_published(self)
         for array in (self._base, self._tool, self._gravity):
             array.flags.writeable = False
         self._precompute()
@@ -148,7 +154,9 @@ class Chain:
     @classmethod
     def from_params(cls, params):
         """Build a chain from a ``ros__parameters`` dict (layout: :mod:`core.params`)."""
-        return cls(**model_file.chain_arguments(params))
+        arguments = model_file.chain_arguments(params)
+        with model_file.file_fields():
+            return cls(**arguments)
 
     @classmethod
     def from_yaml(cls, path, node_name=None):

@@ -182,14 +182,6 @@ def check_transform(field, value):
     return array
 
 
-def check_names(field, names, count):
-    """Check ``count`` distinct non-empty strings; return them as a tuple."""
-    if (len(names) != count or not all(isinstance(name, str) and name for name in names)
-            or len(set(names)) != count):
-        raise InvalidFieldError(field, names, f'must be {count} distinct non-empty strings')
-    return tuple(names)
-
-
 def check_joint_array(field, value, n):
     """
     Check joint-space input for an n-joint chain, one configuration or a batch.

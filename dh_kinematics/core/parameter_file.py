@@ -16,27 +16,112 @@
 Read a ROS 2 parameter file as rcl reads it, with one clear error for what rcl would refuse.
 
 PyYAML follows YAML 1.1, where ``2e-4`` is a string; rcl reads it as a number, and so does
-:func:`read`. rcl refuses a list that mixes types (``[0, 0.0]``) and any YAML error, with a
-19-line traceback from ``rclpy.init``; :func:`read` refuses them in one line that names the
-file, the line and what to write instead. Needs PyYAML.
+:func:`read`. rcl refuses a list that mixes types (``[0, 0.0]``), an alias (``*name``) and any
+YAML error, with a 19-line traceback from ``rclpy.init``; :func:`read` refuses them in one line
+that names the file, the line and what to write instead. Its work is bounded whatever the file
+holds: only a regular file is opened (a FIFO or a device could block or never end), at most
+:data:`MAX_BYTES` are read, nesting deeper than :data:`MAX_DEPTH` is refused before anything
+recurses, and an alias is refused before it could be expanded. Needs PyYAML (its libyaml
+parser where present: a file of MAX_BYTES then reads in about 1 s).
 """
 
+import os
 import re
+import stat
 
 from dh_kinematics.core.checks import InvalidFieldError
 
 NODE_NAME_HINT = "key the file with '/**:' (every node) or with the node's name"
+MAX_BYTES = 1 << 20
+"""The largest parameter file read, bytes (the Panda's model file is 3.4 kB)."""
+MAX_DEPTH = 32
+"""The deepest nesting of mappings and lists read (a model file nests 5 levels deep)."""
 _EXPONENT = re.compile(r'^[-+]?[0-9]+[eE][-+]?[0-9]+$')
+_INT64 = (-2 ** 63, 2 ** 63 - 1)
+_KINDS = ((stat.S_ISDIR, 'a directory'), (stat.S_ISFIFO, 'a FIFO'),
+          (stat.S_ISCHR, 'a character device'), (stat.S_ISBLK, 'a block device'),
+          (stat.S_ISSOCK, 'a socket'))
 
 
-def _loader():
+def _loader(fast=True):
+    """Return the loader: on libyaml's parser if ``fast`` and PyYAML has it, else PyYAML's."""
     import yaml
 
-    class Loader(yaml.SafeLoader):
-        """SafeLoader that reads ``2e-4`` and ``1E5`` as numbers, as rcl does."""
+    class Loader(getattr(yaml, 'CSafeLoader', yaml.SafeLoader) if fast else yaml.SafeLoader):
+        """SafeLoader that reads numbers as rcl does: ``2e-4`` is one, int64 is the range."""
+
+        def construct_yaml_int(self, node):
+            """Keep an integer rcl cannot hold in an int64 as its text, which no check takes."""
+            try:
+                value = super().construct_yaml_int(node)
+            except ValueError:  # more digits than Python converts
+                return node.value
+            return value if _INT64[0] <= value <= _INT64[1] else node.value
 
     Loader.add_implicit_resolver('tag:yaml.org,2002:float', _EXPONENT, list('-+0123456789'))
+    Loader.add_constructor('tag:yaml.org,2002:int', Loader.construct_yaml_int)
     return Loader
+
+
+def _text(path):
+    """Return the text of a regular file of at most MAX_BYTES, or raise ValueError."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO without a writer: at once
+    except OSError as error:
+        raise ValueError(f'{path}: cannot read the parameter file: {error.strerror}') from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((kind for test, kind in _KINDS if test(mode)), 'a special file')
+            raise ValueError(f'{path}: cannot read the parameter file: it is {kind}, not a '
+                             'regular file')
+        data = b''
+        while len(data) <= MAX_BYTES:  # a read may return less than asked
+            chunk = os.read(fd, MAX_BYTES + 1 - len(data))
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        os.close(fd)
+    if len(data) > MAX_BYTES:
+        raise ValueError(f'{path}: the parameter file is larger than {MAX_BYTES >> 20} MiB, '
+                         'which no model needs (a model file is a few kB)')
+    try:
+        return data.decode('utf-8')
+    except UnicodeDecodeError as error:
+        line = data[:error.start].count(b'\n') + 1
+        raise ValueError(f'{path}: line {line}: not UTF-8 text (byte {error.start})') from None
+
+
+def _check_events(text, loader, path):
+    """Refuse an alias and nesting deeper than MAX_DEPTH, from the parser's events alone."""
+    import yaml
+
+    depth = 0
+    for event in yaml.parse(text, Loader=loader):
+        where = f'{path}: line {event.start_mark.line + 1}'
+        if isinstance(event, yaml.AliasEvent):
+            raise ValueError(f'{where}: an alias (*{event.anchor}), which ROS 2 cannot read; '
+                             'write the value out')
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ValueError(f'{where}: nested deeper than {MAX_DEPTH} levels, which no '
+                                 'model needs (a model file nests 5)')
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
+def _python_error(text, path):
+    """Return the error PyYAML's Python parser finds in ``text`` (libyaml's says less)."""
+    import yaml
+
+    try:
+        _check_events(text, _loader(fast=False), path)
+        yaml.compose(text, Loader=_loader(fast=False))
+    except yaml.YAMLError as error:
+        return error
+    return None
 
 
 def _walk(node, path=()):
@@ -77,22 +162,25 @@ def read(path):
     Raises
     ------
     ValueError
-        Naming the file and, where it applies, the line: no such file, not YAML (a tab, say),
-        not a mapping, or a list that mixes types.
+        Naming the file and, where it applies, the line: no such file, not a regular file,
+        larger than MAX_BYTES, not UTF-8, not YAML (a tab, say), an alias, nested deeper than
+        MAX_DEPTH, not a mapping, or a list that mixes types.
 
     """
     import yaml
 
-    try:
-        with open(path, encoding='utf-8') as stream:
-            text = stream.read()
-    except OSError as error:
-        raise ValueError(f'{path}: cannot read the parameter file: {error.strerror}') from None
+    text = _text(path)
     loader = _loader()
     try:
-        root = yaml.compose(text, Loader=loader)
-        document = yaml.load(text, Loader=loader)
+        _check_events(text, loader, path)
+        reader = loader(text)
+        try:
+            root = reader.get_single_node()
+            document = None if root is None else reader.construct_document(root)
+        finally:
+            reader.dispose()
     except yaml.YAMLError as error:
+        error = _python_error(text, path) or error  # PyYAML's own words and marks
         mark = getattr(error, 'problem_mark', None)
         where = f'line {mark.line + 1}: ' if mark is not None else ''
         problem = getattr(error, 'problem', None) or str(error)

@@ -60,7 +60,7 @@ typo silently drops a limit.
 import contextlib
 import difflib
 
-from dh_kinematics.core import bounds
+from dh_kinematics.core import bounds, names
 from dh_kinematics.core.checks import check_array, check_choice, InvalidFieldError
 from dh_kinematics.core.link import Link
 from dh_kinematics.core.parameter_file import flatten
@@ -93,6 +93,11 @@ CONFIGURATIONS = 'configurations'
 """Named joint configurations (``configurations.<name>: [q1, ..., qn]``, rad or m) that tools
 read (``dh_kinematics fk --q-name``); the node leaves them alone."""
 _LINK_ARGUMENT = {'type': 'joint'}
+_CHAIN_FIELDS = (('link_frames', 'links'), ('joint_names', 'joints'), ('name', 'robot_name'))
+RESERVED = frozenset(name.split('.')[0] for name in MODEL_FIELDS + tuple(SETTINGS)) | {
+    CONFIGURATIONS, RCLPY_PREFIXES[0].rstrip('.')}
+"""The first parts of the layout's own names, which no joint name may start with: a joint's
+parameters are ``<joint>.<field>``."""
 
 
 def is_setting(name):
@@ -135,7 +140,7 @@ def _check_keys(flat, joints):
     for key, value in flat.items():
         if key in MODEL_FIELDS or is_setting(key) or key.startswith(CONFIGURATIONS + '.'):
             continue
-        head, _, field = key.partition('.')
+        head, _, field = key.rpartition('.')  # a joint name may hold dots; a field never
         if joints is not None and head in joints:
             if field in JOINT_FIELDS:
                 continue
@@ -150,6 +155,26 @@ def _check_keys(flat, joints):
             f'{joint}.{field}' for joint in joints or () for field in JOINT_FIELDS]
         raise InvalidFieldError(key, value, 'is not a model parameter or a setting of the '
                                 'node' + _suggestion(key, candidates))
+
+
+def _joint_names(value):
+    """Check the joint list: each name by the rule, none repeated, each a block of its own."""
+    joints = _strings('joints', value)
+    if len(set(joints)) != len(joints):
+        raise InvalidFieldError('joints', joints, 'must not repeat a name')
+    for j, joint in enumerate(joints):
+        field = f'joints[{j}]'
+        names.check_name(field, joint, 'joint')
+        head = joint.split('.')[0]
+        if head in RESERVED:
+            raise InvalidFieldError(field, joint, f'its first part {head!r} is a name the model '
+                                    f'file uses itself, which its parameters {joint}.<field> '
+                                    'would share')
+        within = [other for other in joints if joint.startswith(other + '.')]
+        if within:
+            raise InvalidFieldError(field, joint, f'must not start with joint {within[0]!r} '
+                                    "and a dot: its parameters would sit in that joint's block")
+    return joints
 
 
 def configurations(params, n):
@@ -174,7 +199,7 @@ def _inertia(name, value):
 def _link_arguments(flat, joint, convention):
     """Keyword arguments of Link for one joint block, checking names and presence."""
     block = {key[len(joint) + 1:]: value for key, value in flat.items()
-             if key.startswith(joint + '.')}
+             if key.rpartition('.')[0] == joint}
     if not block:
         raise InvalidFieldError(joint, None, 'is listed in joints but has no parameter block')
     if 'type' not in block:
@@ -201,9 +226,7 @@ def chain_arguments(params):
     parameter, typos included.
     """
     flat = flatten(params)
-    joints = _strings('joints', flat['joints']) if 'joints' in flat else None
-    if joints is not None and len(set(joints)) != len(joints):
-        raise InvalidFieldError('joints', joints, 'must not repeat a name')
+    joints = _joint_names(flat['joints']) if 'joints' in flat else None
     _check_keys(flat, joints)
     for required in ('convention', 'joints'):
         if required not in flat:
@@ -222,9 +245,7 @@ def chain_arguments(params):
     if link_frames is not None and len(link_frames) != len(joints):
         raise InvalidFieldError('links', link_frames, f'must name {len(joints)} frames, one '
                                 'per joint')
-    robot_name = flat.get('robot_name', '')
-    if not isinstance(robot_name, str):
-        raise InvalidFieldError('robot_name', robot_name, 'must be a string')
+    robot_name = names.check_robot_name('robot_name', flat.get('robot_name', ''))
     gravity = check_array('gravity', flat.get('gravity', (0.0, 0.0, -9.81)), [(3,)])
     payload = {key: flat[f'payload.{key}'] for key in ('mass', 'com', 'inertia')
                if f'payload.{key}' in flat}
@@ -239,6 +260,19 @@ def chain_arguments(params):
         'base_frame': _string('base_frame', flat.get('base_frame', 'base_link')),
         'tool_frame': _string('tool_frame', flat.get('tool_frame', 'tool0')),
         'payload': payload}
+
+
+@contextlib.contextmanager
+def file_fields():
+    """Name a Chain argument as the model file does in an InvalidFieldError raised inside."""
+    try:
+        yield
+    except InvalidFieldError as error:
+        field = error.field
+        for argument, name in _CHAIN_FIELDS:
+            if field == argument or field.startswith(argument + '['):
+                raise error.renamed(name + field[len(argument):]) from None
+        raise
 
 
 @contextlib.contextmanager

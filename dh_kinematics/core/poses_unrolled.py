@@ -18,8 +18,9 @@ The pose of every link for one configuration, compiled to straight-line Python.
 What :meth:`DHTable.poses` returns for all joints, as :func:`core.dh_transforms.link_poses`
 computes it, run once on symbols (:mod:`core.symbolic`): no loop, no per-link call, and no
 terms that the link's constants make zero. The quaternion's sign (qw >= 0) is one conditional
-expression per link. The node publishes these poses on /tf for every joint_states message.
-Units: rad and m in, m and unit quaternions out.
+expression per link. The values equal (``==``) those of ``link_poses`` to the last bit, but
+for the sign of a zero (:mod:`core.symbolic`). The node publishes these poses on /tf for every
+joint_states message. Units: rad and m in, m and unit quaternions out.
 """
 
 from dh_kinematics.core.dh_transforms import link_pose

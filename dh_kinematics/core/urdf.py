@@ -41,7 +41,7 @@ as the node does with ``frame_prefix``.
 
 from xml.sax.saxutils import quoteattr
 
-from dh_kinematics.core import bounds
+from dh_kinematics.core import bounds, names
 from dh_kinematics.core.dh_table import DHTable
 from dh_kinematics.core.dh_transforms import dh_transforms, fixed_transforms
 from dh_kinematics.core.rotations import matrix_to_rpy
@@ -51,24 +51,6 @@ DEFAULT_EFFORT = 1000.0
 """The URDF effort limit (N m or N) of a joint whose ``effort_limit`` is not known."""
 DEFAULT_VELOCITY = 1.0
 """The URDF velocity limit (rad/s or m/s) of a joint whose ``velocity_limit`` is not known."""
-AXIS_SUFFIX = '_axis'
-
-
-def has_axis_frame(link):
-    """Tell whether a link needs an axis frame: standard DH with ``a`` or ``alpha`` not 0."""
-    return not link.mdh and (link.a != 0.0 or link.alpha != 0.0)
-
-
-def frame_names(chain, prefix=''):
-    """Return (world, base, link frames..., tool), every name but the world's prefixed."""
-    return (chain.world_frame,) + tuple(prefix + name for name in (
-        (chain.base_frame,) + chain.link_frames + (chain.tool_frame,)))
-
-
-def axis_frame_names(chain, prefix=''):
-    """Return, per joint, the name of its axis frame (prefixed), or None where it has none."""
-    return tuple(prefix + name + AXIS_SUFFIX if has_axis_frame(link) else None
-                 for link, name in zip(chain.links, chain.link_frames))
 
 
 def _number(value):
@@ -132,7 +114,7 @@ def _moving_joint(name, link, parent, child, origin):
 
 
 def _fixed_joint(parent, child, origin):
-    return (f'<joint name={quoteattr(parent + "_to_" + child)} type="fixed">'
+    return (f'<joint name={quoteattr(names.fixed_joint_name(parent, child))} type="fixed">'
             f'<parent link={quoteattr(parent)}/><child link={quoteattr(child)}/>'
             f'{_origin(origin)}</joint>')
 
@@ -150,9 +132,16 @@ def to_urdf(chain, prefix='', path=None):
     path : str or path-like, optional
         Also write the URDF to this file.
 
+    Raises
+    ------
+    InvalidFieldError
+        For a prefix that breaks the rule for names or makes two names alike
+        (:mod:`core.names`).
+
     """
-    names = list(frame_names(chain, prefix))
-    axes = axis_frame_names(chain, prefix)
+    names.check_prefixed(chain, prefix)
+    frames = list(names.frame_names(chain, prefix))
+    axes = names.axis_frame_names(chain, prefix)
     # The joint origins are the transforms at q = 0: Tx(a) Rx(alpha) Rz(theta) Tz(d) for a
     # modified DH link; for a standard one its Rz(theta) Tz(d), then Tx(a) Rx(alpha) fixed.
     table = DHTable(chain.links)
@@ -161,10 +150,10 @@ def to_urdf(chain, prefix='', path=None):
         np.zeros(chain.n), np.zeros(chain.n)), chain.mdh)[0]
     reach = sum(abs(link.a) + abs(link.d) for link in chain.links)
     radius = max(0.005, 0.025 * max(reach, 0.1))
-    geometry = {name: [] for name in names + [axis for axis in axes if axis]}
-    joints = [_fixed_joint(names[0], names[1], chain.base)]
+    geometry = {name: [] for name in frames + [axis for axis in axes if axis]}
+    joints = [_fixed_joint(frames[0], frames[1], chain.base)]
     for j, (link, joint) in enumerate(zip(chain.links, chain.joint_names)):
-        parent, child = names[1 + j], names[2 + j]
+        parent, child = frames[1 + j], frames[2 + j]
         revolute = link.isrevolute()
         if link.mdh:
             joints.append(_moving_joint(joint, link, parent, child, origins[j]))
@@ -180,10 +169,10 @@ def to_urdf(chain, prefix='', path=None):
             geometry[moving].append(_cylinder(radius, (0, 0, -link.d), (0, 0, 0)))
         geometry[moving].append(_cylinder(1.3 * radius, (0, 0, -1.5 * radius),
                                           (0, 0, 1.5 * radius)))
-    joints.append(_fixed_joint(names[-2], names[-1], chain.tool))
-    inertial = {names[2 + j]: _inertial(link.m, link.r, link.I)
+    joints.append(_fixed_joint(frames[-2], frames[-1], chain.tool))
+    inertial = {frames[2 + j]: _inertial(link.m, link.r, link.I)
                 for j, link in enumerate(chain.links)}
-    inertial[names[-1]] = _inertial(*chain.payload)
+    inertial[frames[-1]] = _inertial(*chain.payload)
     links = [f'<link name={quoteattr(name)}>{inertial.get(name, "")}{"".join(parts)}</link>'
              for name, parts in geometry.items()]
     robot = quoteattr(chain.name or 'arm')

@@ -24,6 +24,8 @@ from collections import namedtuple
 import pathlib
 
 from dh_kinematics.core.chain import Chain
+from dh_kinematics.core.names import check_prefixed
+from dh_kinematics.core.params import file_fields
 from dh_kinematics.stream.param_specs import SIM_ARM
 
 NODE_NAME = 'dh_kinematics'
@@ -146,8 +148,11 @@ def node_settings(configurations):
         return configurations.get(name, NODE_ARGUMENTS[name][0])
 
     path = model_file(value('robot'), value('params_file'))
-    return NodeSettings(path, load_model(path, value('namespace')), value('frame_prefix'),
-                        value('namespace'), parse_bool('use_sim_time', value('use_sim_time')))
+    chain = load_model(path, value('namespace'))
+    with file_fields():
+        prefix = check_prefixed(chain, value('frame_prefix'))
+    return NodeSettings(path, chain, prefix, value('namespace'),
+                        parse_bool('use_sim_time', value('use_sim_time')))
 
 
 def demo_settings(configurations):

@@ -122,12 +122,12 @@ class SerializedMessages:
     Parameters
     ----------
     frame_names : tuple of str
-        From :func:`core.urdf.frame_names`: the parent of joint j's frame is
+        From :func:`core.names.frame_names`: the parent of joint j's frame is
         ``frame_names[1 + j]``, its child ``frame_names[2 + j]``.
     joint_names : tuple of str
         The model's joints.
     axes : tuple of (str or None), optional
-        Each joint's axis frame (:func:`core.urdf.axis_frame_names`), published after the
+        Each joint's axis frame (:func:`core.names.axis_frame_names`), published after the
         link frames, or None.
 
     """

@@ -32,7 +32,7 @@ import sys
 from time import monotonic_ns, time_ns
 
 from dh_kinematics.core import bounds
-from dh_kinematics.core.urdf import axis_frame_names, frame_names
+from dh_kinematics.core.names import axis_frame_names, frame_names
 from dh_kinematics.ros import entry
 from dh_kinematics.ros import messages
 from dh_kinematics.ros.main import guard_clock, quiet_at_shutdown, run

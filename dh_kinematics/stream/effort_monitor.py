@@ -93,9 +93,13 @@ class EffortMonitor:
         n = self._n
         self.measured, self.expected, self.residual = [math.nan] * n, [math.nan] * n, [
             math.nan] * n
-        self._since = [[None, None] for _ in range(n)]
+        self.restart_holds()
         self.levels = np.full(n, OK)
         self._armed = True
+
+    def restart_holds(self):
+        """Forget when each residual passed its threshold (the stamps' clock jumped back)."""
+        self._since = [[None, None] for _ in range(self._n)]
 
     def configure(self, settings, prismatic):
         """Take the node's settings (see :func:`check_settings`) and which joints are prismatic."""

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-TF frames of a chain: per-link transforms and the fixed ones (pure numpy; names: core.urdf).
+TF frames of a chain: per-link transforms and the fixed ones (pure numpy; names: core.names).
 
 Each moving link is published as its own transform, parent to child: the link's DH transform
 ``A_i(q_i)`` from link i-1's frame (the base frame for i = 1) to link i's frame. The fixed
@@ -41,7 +41,7 @@ def link_frames(names, joints, poses, axes=None):
     Parameters
     ----------
     names : tuple of str
-        From :func:`core.urdf.frame_names`: joint j moves the frame ``names[2 + j]`` in
+        From :func:`core.names.frame_names`: joint j moves the frame ``names[2 + j]`` in
         ``names[1 + j]``.
     joints : sequence of int
         Joint indices.
@@ -49,7 +49,7 @@ def link_frames(names, joints, poses, axes=None):
         Per joint [x, y, z, qx, qy, qz, qw], in m; then one per joint that has an axis frame,
         as :meth:`StreamMath.finite_poses` gives them.
     axes : tuple of (str or None), optional
-        From :func:`core.urdf.axis_frame_names`: joint j's axis frame, a child of
+        From :func:`core.names.axis_frame_names`: joint j's axis frame, a child of
         ``names[1 + j]``, or None.
 
     Returns

@@ -29,7 +29,7 @@ from math import isfinite
 
 from dh_kinematics.core import rne_unrolled
 from dh_kinematics.core.link import friction_torque
-from dh_kinematics.core.urdf import has_axis_frame
+from dh_kinematics.core.names import has_axis_frame
 
 
 class StreamMath:

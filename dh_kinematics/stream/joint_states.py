@@ -48,6 +48,8 @@ from dh_kinematics.stream.motion import MotionEstimate
 from dh_kinematics.stream.steady_path import steady_path
 
 LOG_EVERY_S = 5.0
+LOGGED_NAME = 64
+"""A joint name from a message is logged up to this many characters."""
 _LOG_EVERY_NS = int(LOG_EVERY_S * 1e9)
 
 Outcome = namedtuple('Outcome', 'tf friction gravity expected residual diagnostics')
@@ -70,6 +72,13 @@ Wanted = namedtuple('Wanted', 'gravity expected residual tf friction', defaults=
 Wanted.__doc__ = """Which outputs someone subscribes to (bools); TF and friction by default."""
 NONE_WANTED = Wanted(False, False, False)
 NO_DYNAMICS = (None, None, None, False)
+
+
+def _shown(name):
+    """Return a name from a message as logged: quoted, and cut to LOGGED_NAME characters."""
+    if len(name) <= LOGGED_NAME:
+        return repr(name)
+    return f'{name[:LOGGED_NAME]!r}... ({len(name)} characters)'
 
 
 class JointStatesFlow:
@@ -145,6 +154,7 @@ class JointStatesFlow:
     def _clock(self, now_ns, mono_ns):
         if now_ns < self._last_now_ns:
             self.cache.reset_stamps(now_ns)
+            self.limits.clock_jumped()
             self.motion.reset()
             self.warn('clock_jump', 'the clock jumped back; accepting older stamps from now on',
                       mono_ns)
@@ -284,14 +294,14 @@ class JointStatesFlow:
     def _report(self, update, names, mono_ns):
         """Warn about what the cache dropped or ignored; name each unknown joint once."""
         for name in update.new_unknown:
-            self._warn(f'joint_states: unknown joint {name!r} ignored (the model has '
+            self._warn(f'joint_states: unknown joint {_shown(name)} ignored (the model has '
                        f'{", ".join(self._joint_names)})')
         if update.new_unknown and len(self.cache.unknown_names) >= MAX_UNKNOWN_NAMES:
             self._warn(f'joint_states: {MAX_UNKNOWN_NAMES} unknown joint names so far; further '
                        'ones are only counted (unknown_joint)')
         if update.dropped:
-            detail = (f'names {list(names)[:10]} match none of the joints '
-                      f'{list(self._joint_names)}'
+            detail = (f'names [{", ".join(_shown(name) for name in list(names)[:10])}] match '
+                      f'none of the joints {list(self._joint_names)}'
                       if update.dropped == 'no_known_joint' else update.dropped)
             self.warn(update.dropped, f'dropped a joint_states message: {detail}', mono_ns)
         for note in update.notes:

@@ -132,6 +132,17 @@ class LimitDiagnostics:
         return (f'(limits.levels == limits_all_ok and now_ns < limits._check_all_ns and '
                 f'{self._thresholds.quiet_source()}) or limits_unchanged_by(q, now_ns)')
 
+    def clock_jumped(self):
+        """
+        Restart every deadline after the node's clock jumped back (a bag loop, a sim reset).
+
+        The cache has restarted each joint's stale timer at the new time; the next message or
+        tick then checks every joint against it (else the old deadline, later by the jump,
+        would keep a joint that stopped OK that much longer). The effort holds restart too.
+        """
+        self._check_all_ns = 0
+        self.efforts.restart_holds()
+
     def on_tick(self, now_ns, mono_ns):
         """Tell whether to publish now: a pending change, a joint gone stale, or the period."""
         if self.levels is None or now_ns >= self._check_all_ns:

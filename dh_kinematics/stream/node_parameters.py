@@ -26,9 +26,10 @@ default), so that ``ros2 param dump`` gives a file that starts an identical node
 from collections import namedtuple
 import math
 
+from dh_kinematics.core import names
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.parameter_file import flatten
-from dh_kinematics.core.params import model_values
+from dh_kinematics.core.params import file_fields, model_values
 from dh_kinematics.stream.effort_monitor import check_settings
 from dh_kinematics.stream.param_specs import joint_specs, MODEL
 
@@ -128,7 +129,9 @@ def checked(given, setting_specs, node_name='node'):
     NoModelError
         When no model parameter reached the node.
     ValueError
-        Naming the parameter, as :meth:`Chain.from_params` does (typos included).
+        Naming the parameter, as :meth:`Chain.from_params` does (typos included), and a
+        ``frame_prefix`` that breaks the rule for names or makes two published names alike
+        (:mod:`core.names`).
 
     """
     settings = {spec.name: check_value(spec, given.get(spec.name, spec.default))
@@ -137,6 +140,9 @@ def checked(given, setting_specs, node_name='node'):
     if not model:
         raise NoModelError(f'no model parameters reached node {node_name!r}', node_name)
     chain = Chain.from_params(model)
+    if 'frame_prefix' in settings:  # the names published with it: ROS's rule, no two alike
+        with file_fields():
+            names.check_prefixed(chain, settings['frame_prefix'])
     if 'effort.warn' in settings:
         check_settings(settings, chain.n)
     values, specs = _model_values(chain, model)
