@@ -62,6 +62,10 @@ class Chain:
     payload : Payload, optional
         A payload fixed to the tool frame (:mod:`core.payload`), in the dynamics only.
 
+    The joint names (each link's ``name``, ``q1`` ... by default) and the frame names follow
+    the rule of :mod:`core.names`, and no two frames or URDF joints the chain publishes share
+    a name; an InvalidFieldError names the one that does not.
+
     """
 
     def __init__(self, links, base=None, tool=None, gravity=(0.0, 0.0, -9.81), name='',
