@@ -128,11 +128,13 @@ def parse(argv=None):
     argv = sys.argv[1:] if argv is None else [str(arg) for arg in argv]
     top, commands = _parsers()
     args, extra = top.parse_known_args(argv)
-    if extra and args.command in ('fk', 'plot'):  # fk FILE --deg 0 90 ...: values last
+    if not extra:
+        return args
+    if args.command in ('fk', 'plot'):  # fk FILE --deg 0 90 ...: values last
         values = argv[argv.index(args.command) + 1:]
         return commands[args.command].parse_intermixed_args(
             values, argparse.Namespace(command=args.command))
-    return top.parse_args(argv)
+    return top.parse_args(argv)  # argparse's own error for what is left over
 
 
 def _convert(args, out):

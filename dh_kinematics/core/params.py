@@ -60,7 +60,7 @@ typo silently drops a limit.
 import contextlib
 import difflib
 
-from dh_kinematics.core import bounds, names
+from dh_kinematics.core import bounds
 from dh_kinematics.core.checks import check_array, check_choice, InvalidFieldError
 from dh_kinematics.core.link import Link
 from dh_kinematics.core.parameter_file import flatten
@@ -158,13 +158,16 @@ def _check_keys(flat, joints):
 
 
 def _joint_names(value):
-    """Check the joint list: each name by the rule, none repeated, each a block of its own."""
+    """
+    Check the joint list: none repeated, each a parameter block of its own.
+
+    The rule for each name is the Chain's (:mod:`core.names`), named as here by file_fields.
+    """
     joints = _strings('joints', value)
     if len(set(joints)) != len(joints):
         raise InvalidFieldError('joints', joints, 'must not repeat a name')
     for j, joint in enumerate(joints):
         field = f'joints[{j}]'
-        names.check_name(field, joint, 'joint')
         head = joint.split('.')[0]
         if head in RESERVED:
             raise InvalidFieldError(field, joint, f'its first part {head!r} is a name the model '
@@ -245,7 +248,7 @@ def chain_arguments(params):
     if link_frames is not None and len(link_frames) != len(joints):
         raise InvalidFieldError('links', link_frames, f'must name {len(joints)} frames, one '
                                 'per joint')
-    robot_name = names.check_robot_name('robot_name', flat.get('robot_name', ''))
+    robot_name = flat.get('robot_name', '')  # checked by the Chain, named by file_fields
     gravity = check_array('gravity', flat.get('gravity', (0.0, 0.0, -9.81)), [(3,)])
     payload = {key: flat[f'payload.{key}'] for key in ('mass', 'com', 'inertia')
                if f'payload.{key}' in flat}
