@@ -19,7 +19,9 @@ Publish joint_states for a model at a fixed rate, or as fast as possible, then r
 Run by the node benchmarks in a process of its own. Each message carries every joint's
 position and velocity (and with ``--efforts`` its effort) from a precomputed sweep, and is
 stamped with the wall clock just before it is published, so the receiver can measure the
-latency to /tf. Prints one JSON line:
+latency to /tf. ``--frame-ids`` changes the header's frame_id from message to message, as a
+second publisher or an attacker would: in pairs (``a, a, bb, bb, ...``) or at random (a seeded
+random string of 1 to 256 characters each message). Prints one JSON line:
 messages sent, first and last stamp in ns, and the achieved rate in Hz.
 """
 
@@ -37,6 +39,14 @@ from sensor_msgs.msg import JointState
 CONFIGS = 1000
 
 
+def _random_names(count, seed=0):
+    rng = np.random.default_rng(seed)
+    return [''.join(map(chr, rng.integers(97, 123, rng.integers(1, 257)))) for _ in range(count)]
+
+
+FRAME_IDS = {'steady': [''], 'pairs': ['a', 'a', 'bb', 'bb'], 'random': _random_names(CONFIGS)}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
     parser.add_argument('--params-file', required=True, help='model parameter file')
@@ -45,6 +55,8 @@ def main(argv=None):
     parser.add_argument('--warmup', type=float, default=0.5, help='s before the measurement')
     parser.add_argument('--efforts', action='store_true',
                         help="also send efforts: the model's for the sweep")
+    parser.add_argument('--frame-ids', choices=sorted(FRAME_IDS), default='steady',
+                        help='how the header frame_id changes from message to message')
     args = parser.parse_args(argv)
 
     chain = Chain.from_yaml(args.params_file)
@@ -64,9 +76,11 @@ def main(argv=None):
             return 1
         time.sleep(0.01)
     message = JointState(name=list(chain.joint_names))
+    frame_ids = FRAME_IDS[args.frame_ids]
 
     def send(i):
         message.position, message.velocity, message.effort = table[i % CONFIGS]
+        message.header.frame_id = frame_ids[i % len(frame_ids)]
         now = time.time_ns()
         message.header.stamp.sec, message.header.stamp.nanosec = divmod(now, 1_000_000_000)
         publisher.publish(message)

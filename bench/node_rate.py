@@ -29,8 +29,9 @@ finds the highest one with no loss. For each run it reports messages sent, recei
 lost; the latency from publish to arrival on /tf (p50, p99, max); and the node's CPU in % of
 one core and per message. Last, baseline_raw and dh_kinematics are started in turn
 ``--pairs`` times each at 1 kHz, for the ratio of their median CPU per message (see
-:func:`paired`). Prints a table, the targets met or missed and how the cost grows per joint,
-and writes JSON.
+:func:`paired`), and one start of dh_kinematics takes streams whose frame_id is steady, changes
+in pairs and changes at random, in turn (:func:`frame_id_costs`). Prints a table, the targets
+met or missed and how the cost grows per joint, and writes JSON.
 
     .venv/bin/python bench/node_rate.py [--duration 5] [--json bench/results/node_rate.json]
 """
@@ -40,6 +41,7 @@ import contextlib
 import json
 import pathlib
 import select
+import subprocess
 import sys
 import time
 
@@ -50,19 +52,22 @@ from rate_tools import (
 
 TARGETS = ('baseline', 'baseline_raw', 'dh_kinematics', 'dh_kinematics_dynamics',
            'dh_kinematics_30')
+FRAME_ID_PATTERNS = ('steady', 'pairs', 'random')
 RAMP_HZ = (500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 6000, 8000)
 
 
-def measure(receiver, pid, rate, duration, efforts=False, model=PANDA):
+def measure(receiver, pid, rate, duration, efforts=False, model=PANDA, frame_ids='steady'):
     """Drive one node at ``rate`` Hz (0: flat out) for ``duration`` s; return the results."""
-    return measure_with(receiver, pid, rate, duration, None, None, efforts, model)
+    return measure_with(receiver, pid, rate, duration, None, None, efforts, model, frame_ids)
 
 
-def measure_with(receiver, pid, rate, duration, sample, every, efforts=False, model=PANDA):
+def measure_with(receiver, pid, rate, duration, sample, every, efforts=False, model=PANDA,
+                 frame_ids='steady'):
     """:func:`measure`, calling ``sample(elapsed s)`` at the start, every ``every`` s, the end."""
     receiver.clear()
     driver = start([ROOT / 'bench' / 'drive_joint_states.py', '--params-file', model,
-                    '--rate', rate, '--duration', duration] + (['--efforts'] if efforts else []))
+                    '--rate', rate, '--duration', duration, '--frame-ids', frame_ids]
+                   + (['--efforts'] if efforts else []))
     if driver.stdout.readline().strip() != 'start':
         raise RuntimeError(f'driver failed: {stop(driver)[1]}')
     cpu0, wall0 = cpu_seconds(pid), time.monotonic()
@@ -113,8 +118,8 @@ def running(receiver, target):
     dynamics, model = target == 'dh_kinematics_dynamics', model_file(target)
     receiver.subscribe_dynamics(dynamics)
 
-    def run(rate, duration):
-        return measure(receiver, node.pid, rate, duration, dynamics, model)
+    def run(rate, duration, frame_ids='steady'):
+        return measure(receiver, node.pid, rate, duration, dynamics, model, frame_ids)
     try:
         receiver.wait_for_publisher()
         run(1000, 1.0)  # warm up
@@ -163,6 +168,27 @@ def paired_summary(runs, first, second):
             'pair_ratios': [round(b / a, 2) for a, b in zip(cpu[first], cpu[second])]}
 
 
+def frame_id_costs(receiver, rounds, duration):
+    """
+    Drive one start of dh_kinematics at 1 kHz with each frame_id pattern in turn, ``rounds`` times.
+
+    Returns the runs of each pattern and the ratio of each pattern's median CPU per message to
+    the steady stream's: what a publisher whose frame_id changes costs the node beyond its
+    usual work (one start, so that where the process lands in memory is the same for all).
+    """
+    runs = {pattern: [] for pattern in FRAME_ID_PATTERNS}
+    with running(receiver, 'dh_kinematics') as run:
+        for _ in range(rounds):
+            for pattern in FRAME_ID_PATTERNS:
+                runs[pattern].append(run(1000, duration, pattern))
+    cpu = {pattern: [run['cpu_us_per_message'] for run in runs[pattern]] for pattern in runs}
+    medians = {pattern: float(np.median(values)) for pattern, values in cpu.items()}
+    return {'cpu_us_per_message': cpu, 'median': medians,
+            'lost': {pattern: sum(run['lost'] for run in runs[pattern]) for pattern in runs},
+            'ratio': {pattern: round(medians[pattern] / medians['steady'], 2)
+                      for pattern in runs if pattern != 'steady'}}
+
+
 def table(results):
     """Return the results as a Markdown table."""
     lines = ['| node | rate | sent | received | lost | p50 ms | p99 ms | max ms | CPU % '
@@ -199,6 +225,12 @@ def verdict(results):
     if raw is not None:
         verdicts.append(('CPU per message <= 1.5x baseline_raw (median of alternating starts)',
                          raw['ratio'], raw['ratio'] <= 1.5))
+    frame_ids = results.get('frame_ids')
+    if frame_ids is not None:
+        for pattern, ratio in frame_ids['ratio'].items():
+            verdicts.append((f'frame_id changing ({pattern}): CPU per message <= 1.2x steady, '
+                             'no loss', (ratio, frame_ids['lost'][pattern]),
+                             ratio <= 1.2 and not frame_ids['lost'][pattern]))
     large = results['targets'].get('dh_kinematics_30')
     if large is not None:
         at_1k = large['runs'][1]
@@ -224,20 +256,29 @@ def per_joint(results):
     return round((large - small) / (GENERATED_JOINTS - 7), 1)
 
 
+def _commit():
+    """Return the commit measured, with ``-dirty`` if the tree has changes."""
+    return subprocess.run(['git', 'describe', '--always', '--dirty'], cwd=ROOT,
+                          capture_output=True, text=True).stdout.strip() or 'unknown'
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
     parser.add_argument('--duration', type=float, default=5.0, help='s per fixed-rate run')
     parser.add_argument('--ramp-duration', type=float, default=3.0, help='s per ramp step')
     parser.add_argument('--json', default=str(ROOT / 'bench' / 'results' / 'node_rate.json'))
     parser.add_argument('--targets', nargs='+', default=list(TARGETS), choices=TARGETS)
-    parser.add_argument('--pairs', type=int, default=5,
+    parser.add_argument('--pairs', type=int, default=7,
                         help='alternating starts of baseline_raw and dh_kinematics (0: none)')
+    parser.add_argument('--frame-id-rounds', type=int, default=3,
+                        help='rounds of the frame_id patterns on dh_kinematics (0: none)')
     args = parser.parse_args(argv)
     ros_environment()
     receiver = TfReceiver()
     try:
         results = {'machine': f'{sys.platform}, {len(__import__("os").sched_getaffinity(0))} '
-                              'cores', 'duration_s': args.duration, 'targets': {}}
+                              'cores', 'commit': _commit(), 'duration_s': args.duration,
+                   'targets': {}}
         for target in args.targets:
             print(f'{target} ...', flush=True)
             results['targets'][target] = bench_target(receiver, target, args)
@@ -246,6 +287,10 @@ def main(argv=None):
                   flush=True)
             runs = paired(receiver, 'baseline_raw', 'dh_kinematics', args.pairs, args.duration)
             results['paired_raw'] = paired_summary(runs, 'baseline_raw', 'dh_kinematics')
+        if 'dh_kinematics' in args.targets and args.frame_id_rounds:
+            print(f'dh_kinematics, frame_id patterns {FRAME_ID_PATTERNS}, '
+                  f'{args.frame_id_rounds} rounds ...', flush=True)
+            results['frame_ids'] = frame_id_costs(receiver, args.frame_id_rounds, args.duration)
     finally:
         receiver.close()
     print(table(results))
@@ -254,6 +299,11 @@ def main(argv=None):
         print(f'alternating starts at 1 kHz, CPU µs per message: {summary["cpu_us_per_message"]}'
               f'; medians {summary["median"]}, ratio {summary["ratio"]} (per pair '
               f'{summary["pair_ratios"]})')
+    if 'frame_ids' in results:
+        summary = results['frame_ids']
+        print(f'frame_id patterns at 1 kHz, CPU µs per message: {summary["cpu_us_per_message"]}'
+              f'; medians {summary["median"]}, against steady {summary["ratio"]}, lost '
+              f'{summary["lost"]}')
     if {'baseline', 'dh_kinematics'} <= set(results['targets']):
         results['verdict'] = [
             {'target': name, 'value': value, 'met': met} for name, value, met in verdict(results)]
