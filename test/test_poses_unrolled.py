@@ -16,22 +16,21 @@
 
 import math
 
-from conftest import assert_same_bits_but_zero_signs
+from conftest import assert_same_bits_but_zero_signs, CHAINS
 from dh_kinematics.core.dh_transforms import link_poses
 import numpy as np
 import pytest
-from test_urdf import CHAINS
 
 
 @pytest.mark.parametrize('name, chain', CHAINS, ids=[name for name, _ in CHAINS])
 def test_every_joint_gets_the_poses_of_link_poses(name, chain):
-    table = chain._table
+    table = chain.dynamic_constants.table
     every = tuple(range(chain.n))
     rng = np.random.default_rng(31)
     # Beyond +-pi too, where cos(theta/2) < 0 and the quaternion's sign flips.
     for q in rng.uniform(-7.0, 7.0, (20, chain.n)).tolist() + [[0.0] * chain.n]:
         theta, d = table.floats(q)
-        expected = link_poses(theta, d, table._twists, table.mdh)
+        expected = link_poses(theta, d, table.twists, table.mdh)
         compiled = table.poses(every, q)
         assert compiled == expected  # folding drops only terms that are exactly zero
         assert_same_bits_but_zero_signs(compiled, expected)
@@ -42,9 +41,9 @@ def test_every_joint_gets_the_poses_of_link_poses(name, chain):
 
 def test_an_infinite_angle_raises_as_in_link_poses():
     # StreamMath.finite_poses catches it and leaves the joint out.
-    table = CHAINS[0][1]._table
+    table = CHAINS[0][1].dynamic_constants.table
     q = [math.inf] + [0.0] * (len(table.a) - 1)
     with pytest.raises(ValueError):
-        link_poses(*table.floats(q), table._twists, table.mdh)
+        link_poses(*table.floats(q), table.twists, table.mdh)
     with pytest.raises(ValueError):
         table.poses(tuple(range(len(table.a))), q)

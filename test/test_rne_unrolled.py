@@ -16,13 +16,12 @@
 
 import math
 
-from conftest import assert_same_bits_but_zero_signs, CONFIG_FILES, PACKAGE
+from conftest import assert_same_bits_but_zero_signs, CHAINS, CONFIG_FILES, PACKAGE
 from dh_kinematics import Chain
 from dh_kinematics.core import rne_floats, rne_unrolled
 from dh_kinematics.core.dynamics import joint_torques
 import numpy as np
 import pytest
-from test_urdf import CHAINS
 
 
 @pytest.mark.parametrize('name, chain', CHAINS, ids=[name for name, _ in CHAINS])
@@ -52,7 +51,7 @@ def test_with_squared_twists_it_is_rne_and_gravload(model):
     chain = Chain.from_yaml(PACKAGE / 'config' / CONFIG_FILES[model]).with_payload(
         1.25, [0.01, -0.02, 0.05], [0.002, 0.003, 0.004])
     torques = rne_unrolled.compile_torques(
-        rne_unrolled.square_twists(chain.dynamic_constants), motors=True)
+        rne_unrolled.snap_twists(chain.dynamic_constants), motors=True)
     rng = np.random.default_rng(55)
     for _ in range(20):
         q, qd, qdd = rng.uniform(-2.0, 2.0, (3, chain.n))
@@ -63,21 +62,21 @@ def test_with_squared_twists_it_is_rne_and_gravload(model):
 
 def test_squaring_moves_only_values_within_1e_15():
     chain = Chain.from_yaml(PACKAGE / 'config' / 'panda.yaml')
-    links = rne_unrolled.square_twists(chain.dynamic_constants).rne_links
+    links = rne_unrolled.snap_twists(chain.dynamic_constants).rne_links
     before = chain.dynamic_constants.rne_links
     assert [link.ca for link in links] == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     assert [link.sa for link in links] == [0.0, -1.0, 1.0, 1.0, -1.0, 1.0, 1.0]
     assert max(abs(a.ca - b.ca) + abs(a.sa - b.sa) for a, b in zip(links, before)) < 1e-15
     assert abs(before[1].ca) > 0.0  # the float nearest pi/2 has a cosine: 6e-17
     twisted = Chain.from_yaml(PACKAGE / 'config' / 'stanford.yaml')
-    kept = rne_unrolled.square_twists(twisted.dynamic_constants).rne_links
+    kept = rne_unrolled.snap_twists(twisted.dynamic_constants).rne_links
     assert all(link.ca in (0.0, 1.0, -1.0) or link.ca == original.ca
                for link, original in zip(kept, twisted.dynamic_constants.rne_links))
 
 
 def test_the_generated_code_is_straight_and_short():
     chain = Chain.from_yaml(PACKAGE / 'config' / 'panda.yaml')
-    squared = rne_unrolled.square_twists(chain.dynamic_constants)
+    squared = rne_unrolled.snap_twists(chain.dynamic_constants)
     plain = rne_unrolled.compile_torques(chain.dynamic_constants)
     short = rne_unrolled.compile_torques(squared)
     # Squaring leaves out the terms cos(pi/2) multiplied: fewer names to hold.

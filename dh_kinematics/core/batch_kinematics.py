@@ -26,7 +26,7 @@ rad, m.
 """
 
 from dh_kinematics.core.dh_transforms import composed_poses
-from dh_kinematics.core.symbolic import Code, square, store_function
+from dh_kinematics.core.symbolic import Code, snapped, store_function
 import numpy as np
 
 MIN_BATCH = 64
@@ -89,8 +89,8 @@ class BatchKinematics:
         theta, d = table.floats([code.emit(f'q[{j}]') for j in range(n)])
         ct = [code.call('cos', t) for t in theta]
         st = [code.call('sin', t) for t in theta]
-        twists = (table.a.tolist(), [square(c) for c in np.cos(table.alpha).tolist()],
-                  [square(s) for s in np.sin(table.alpha).tolist()])
+        twists = (table.a.tolist(), [snapped(c) for c in np.cos(table.alpha).tolist()],
+                  [snapped(s) for s in np.sin(table.alpha).tolist()])
         if kind == 'transforms':
             values = []
             for j in range(n):

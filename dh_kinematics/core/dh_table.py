@@ -23,7 +23,7 @@ than numpy for a handful of joints), and composes the link transforms and poses 
 
 from dh_kinematics.core.dh_transforms import (
     chain_poses, dh_transforms, fixed_transforms, link_poses, twist_constants)
-from dh_kinematics.core.poses_unrolled import compile_link_poses, link_pose_values
+from dh_kinematics.core.poses_unrolled import compile_link_poses
 import numpy as np
 
 
@@ -53,10 +53,13 @@ class DHTable:
         self._cos_alpha, self._sin_alpha = np.cos(self.alpha).tolist(), np.sin(self.alpha).tolist()
         self._rows = tuple(zip(self.prismatic.tolist(), self.sign.tolist(),
                                self.offset.tolist(), self.theta.tolist(), self.d.tolist()))
-        self._twists = [twist_constants(a, alpha)
-                        for a, alpha in zip(self._a_list, self._alpha_list)]
+        self._twists = tuple(twist_constants(a, alpha)
+                             for a, alpha in zip(self._a_list, self._alpha_list))
         self._all = tuple(range(len(links)))
         self._all_poses = None  # compiled on first use
+
+    twists = property(lambda self: self._twists,
+                      doc='Per link :func:`dh_transforms.twist_constants` of its a and alpha.')
 
     def values(self, q):
         """
@@ -116,15 +119,6 @@ class DHTable:
             return self._all_poses(q)
         theta, d = self.floats(q, joints)
         return link_poses(theta, d, [self._twists[j] for j in joints], self.mdh)
-
-    def pose_values(self, code):
-        """
-        Return :meth:`poses` of every joint as values of ``code`` (:mod:`core.symbolic`).
-
-        The joint values are ``q[0]`` .. ``q[n - 1]`` of the generated code; the values are
-        those :meth:`poses` returns for all joints, operation for operation.
-        """
-        return link_pose_values(code, self, self._twists)
 
     def frame_poses(self, q, T_world_base, base_rows):
         """

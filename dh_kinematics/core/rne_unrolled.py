@@ -20,17 +20,17 @@ arithmetic with link constants that are 0 or 1. :func:`compile_torques` runs tha
 once on symbols (:mod:`core.symbolic`): the function it returns is the original's arithmetic
 minus terms that are exactly zero, so it returns the same numbers as :mod:`core.rne_floats`
 for finite inputs, to the last bit but for the sign of a zero (a test checks this on random
-arms). :func:`square_twists` makes more
+arms). :func:`snap_twists` makes more
 constants exact: with it, gravity and motion torques of the Panda take 9 µs instead of 27.
 Units are SI, as in :mod:`core.rne`.
 """
 
 from dh_kinematics.core import dynamics, rne_floats
 from dh_kinematics.core.link import friction_torque
-from dh_kinematics.core.symbolic import Code, list_function, square
+from dh_kinematics.core.symbolic import Code, list_function, snapped
 
 
-def square_twists(dyn):
+def snap_twists(dyn):
     """
     Return ``dyn`` with each link's cos and sin of alpha within 1e-15 of 0, 1 or -1 made exact.
 
@@ -39,7 +39,7 @@ def square_twists(dyn):
     :func:`compile_torques` leaves out every such term.
     """
     return dyn._replace(rne_links=tuple(
-        link._replace(ca=square(link.ca), sa=square(link.sa)) for link in dyn.rne_links))
+        link._replace(ca=snapped(link.ca), sa=snapped(link.sa)) for link in dyn.rne_links))
 
 
 def compile_torques(dyn, gravity=True, motion=True, motors=False):

@@ -20,7 +20,7 @@ arithmetic, so the node's hot path uses these float versions: the link poses of
 :meth:`DHTable.poses` (the float form of :meth:`Chain.link_poses`) and the friction of
 :func:`friction_torque` (one expression for floats and arrays, as :meth:`Chain.friction`).
 The expected efforts and gravity torques are the float form of :meth:`Chain.rne`, compiled
-for the model (:mod:`core.rne_unrolled`, twists squared) the first time each is wanted: once
+for the model (:mod:`core.rne_unrolled`, twists snapped) the first time each is wanted: once
 per model and combination, 10 ms for the Panda, 53 ms for 30 joints. The tests check all of
 them against the numpy path. A joint whose result overflows is left out.
 """
@@ -67,7 +67,7 @@ class StreamMath:
         compiled = self._compiled.get((gravity, motion))
         if compiled is None:
             compiled = self._compiled[gravity, motion] = rne_unrolled.compile_torques(
-                rne_unrolled.square_twists(self._dynamics), gravity, motion, motors=True)
+                rne_unrolled.snap_twists(self._dynamics), gravity, motion, motors=True)
         torques = compiled(q, qd, qdd)
         return (_finite(torques[0]) if gravity else None,
                 _finite(torques[-1]) if motion else None)
@@ -109,20 +109,6 @@ class StreamMath:
         if chosen:
             flat = flat + self._table.axis_poses(*zip(*chosen))
         return flat
-
-    def steady_values(self, code):
-        """
-        Return what :meth:`finite_poses` and :meth:`friction` give for every joint, as code.
-
-        Returns ``(poses, axis_joints, friction)``: the link poses and the friction as values
-        of ``code`` (:mod:`core.symbolic`) of ``q[j]`` and ``qd[j]``, and the joints that have
-        an axis frame, whose poses :attr:`axis_poses` gives.
-        """
-        return (self._table.pose_values(code), tuple(j for j in self._all if self._axis[j]),
-                rne_unrolled.friction_values(code, self._dynamics))
-
-    axis_poses = property(lambda self: self._table.axis_poses,
-                          doc=':meth:`DHTable.axis_poses` of the model.')
 
     def finite_friction(self, joints, qd):
         """Return ``(joints, torques)`` for the chosen joints whose friction is finite."""
