@@ -12,13 +12,16 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Shared helpers: the reference vectors and chains built from them."""
+"""Shared helpers of the tests: reference vectors, chains, messages and the command line."""
 
 import json
+import math
 import pathlib
+import struct
+import sys
 
 from dh_kinematics import Chain, Link
-from hypothesis import settings
+from hypothesis import settings, strategies as st
 import numpy as np
 import processes
 import pytest
@@ -33,6 +36,10 @@ MODELS = ('puma560', 'puma560akb', 'stanford', 'panda')
 CONFIG_FILES = {'puma560': 'puma560.yaml', 'puma560akb': 'puma560_mdh.yaml',
                 'stanford': 'stanford.yaml', 'panda': 'panda.yaml', 'ur5': 'ur5.yaml'}
 POSE_TOL = 1e-10
+SCRIPT = pathlib.Path(sys.executable).with_name('dh_kinematics')
+CLI_COMMAND = ([str(SCRIPT)] if SCRIPT.exists()
+               else [sys.executable, '-m', 'dh_kinematics.cli.main'])
+"""The dh_kinematics command: the console script of this venv, else the module."""
 
 
 def load_reference(model):
@@ -72,6 +79,106 @@ def assert_same_bits_but_zero_signs(values, expected):
     same = (values.view(np.uint64) == expected.view(np.uint64)) | (
         (values == 0.0) & (expected == 0.0))
     assert same.all(), (values[~same], expected[~same])
+
+
+def joint_state_cdr(stamp_ns, names, positions, velocities=(), efforts=(), frame_id=''):
+    """Serialize a sensor_msgs/JointState as plain little-endian CDR."""
+    out = bytearray()
+
+    def u32(value):
+        out.extend(bytes(-len(out) % 4))
+        out.extend(struct.pack('<I', value))
+
+    def string(text):
+        data = text.encode() + b'\0'
+        u32(len(data))
+        out.extend(data)
+
+    def doubles(values):
+        u32(len(values))
+        if values:
+            out.extend(bytes(-len(out) % 8))
+            out.extend(struct.pack(f'<{len(values)}d', *values))
+
+    out.extend(struct.pack('<iI', *divmod(stamp_ns, 1_000_000_000)))
+    string(frame_id)
+    u32(len(names))
+    for name in names:
+        string(name)
+    doubles(positions)
+    doubles(velocities)
+    doubles(efforts)
+    return b'\x00\x01\x00\x00' + bytes(out)
+
+
+VALUES = st.one_of(st.floats(allow_nan=True, allow_infinity=True),
+                   st.sampled_from([0.0, 1e308, -1e308, 1e-308, np.nan, np.inf, -np.inf]))
+STAMPS = st.one_of(st.integers(-2 ** 31 * 10 ** 9, 2 ** 32 * 10 ** 9),
+                   st.sampled_from([0, 1, 2 ** 31 * 10 ** 9 - 1, 2 ** 31 * 10 ** 9]))
+
+
+@st.composite
+def joint_state_fields(draw, chain):
+    """Draw any JointState content for ``chain``: (names, positions, velocities, stamp_ns)."""
+    known = list(chain.joint_names)
+    names = draw(st.lists(st.one_of(st.sampled_from(known), st.text(max_size=6)), max_size=10))
+    count = len(names)
+    lengths = st.sampled_from([count, count, count, 0, max(count - 1, 0), count + 1])
+    positions = draw(st.lists(VALUES, min_size=draw(lengths), max_size=count + 1))
+    velocities = draw(st.lists(VALUES, min_size=0, max_size=count + 1))
+    return names, positions, velocities, draw(STAMPS)
+
+
+RANDOM_ARMS = 200
+
+
+def random_arm(rng):
+    """Return a random DH or MDH arm of 1 to 7 joints, with dynamics, limits or none."""
+    convention = 'modified' if rng.random() < 0.5 else 'standard'
+    links = []
+    for j in range(int(rng.integers(1, 8))):
+        prismatic = rng.random() < 0.25
+        lower = rng.uniform(-3.0, 0.0)
+        qlim = (lower, lower + rng.uniform(0.1, 3.0)) if rng.random() < 0.7 else None
+        mass = rng.uniform(0.1, 5.0) if rng.random() < 0.9 else 0.0
+        diagonal = rng.uniform(0.01, 0.2, 3)
+        links.append(Link(
+            joint='prismatic' if prismatic else 'revolute', convention=convention,
+            a=rng.uniform(-0.5, 0.5) if rng.random() < 0.7 else 0.0,
+            alpha=rng.choice([0.0, math.pi / 2, -math.pi / 2, rng.uniform(-3.0, 3.0)]),
+            d=0.0 if prismatic else rng.uniform(-0.5, 0.5),
+            theta=rng.uniform(-3.0, 3.0) if prismatic else 0.0,
+            offset=rng.uniform(-1.0, 1.0) if rng.random() < 0.5 else 0.0,
+            flip=bool(rng.random() < 0.3), qlim=qlim, m=mass, r=rng.uniform(-0.2, 0.2, 3),
+            I=list(diagonal) + list(rng.uniform(-0.2, 0.2, 3) * diagonal.min()),
+            Jm=rng.uniform(0.0, 1e-3), G=rng.uniform(1.0, 100.0) * rng.choice([-1, 1]),
+            B=rng.uniform(0.0, 1e-3), Tc=(rng.uniform(0.0, 0.5), -rng.uniform(0.0, 0.5)),
+            name=f'joint{j + 1}'))
+    base, tool = np.eye(4), np.eye(4)
+    base[:3, 3], tool[:3, 3] = rng.uniform(-1.0, 1.0, 3), rng.uniform(-0.2, 0.2, 3)
+    base[:3, :3] = _rotation(rng)
+    tool[:3, :3] = _rotation(rng)
+    chain = Chain(links, base=base, tool=tool, gravity=rng.uniform(-10.0, 10.0, 3),
+                  name='random')
+    if rng.random() < 0.5:  # a payload at the tool, which the URDF puts on the tool link
+        diagonal = rng.uniform(0.001, 0.05, 3)
+        chain = chain.with_payload(rng.uniform(0.0, 5.0), rng.uniform(-0.2, 0.2, 3), list(
+            diagonal) + list(rng.uniform(-0.2, 0.2, 3) * diagonal.min()))
+    return chain
+
+
+def _rotation(rng):
+    """Return a random rotation matrix."""
+    q, r = np.linalg.qr(rng.normal(size=(3, 3)))
+    q = q * np.sign(np.diag(r))
+    return q if np.linalg.det(q) > 0 else -q
+
+
+# Every shipped model and RANDOM_ARMS random arms (seeded): (name, chain).
+CHAINS = [(name, Chain.from_yaml(PACKAGE / 'config' / path))
+          for name, path in sorted(CONFIG_FILES.items())]
+RNG = np.random.default_rng(13)
+CHAINS += [(f'random{k}', random_arm(RNG)) for k in range(RANDOM_ARMS)]
 
 
 @pytest.fixture(params=MODELS)

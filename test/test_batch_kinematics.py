@@ -14,11 +14,10 @@
 
 """The compiled batch kinematics: the numbers of one configuration at a time, for any arm."""
 
-from conftest import POSE_TOL
+from conftest import CHAINS, POSE_TOL
 from dh_kinematics.core import batch_kinematics
 import numpy as np
 import pytest
-from test_urdf import CHAINS
 
 METHODS = ('fkine_all', 'fkine', 'link_transforms', 'jacob0')
 

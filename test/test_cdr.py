@@ -15,9 +15,8 @@
 
 """Serialized messages: the reader and the templates against rclpy's own serializer."""
 
-import contextlib
 
-from dh_kinematics.stream import cdr, message_template
+from dh_kinematics.stream import cdr
 from dh_kinematics.stream.message_template import Template
 from hypothesis import given, settings, strategies as st
 import numpy as np
@@ -118,20 +117,9 @@ def test_tf_bytes_equal_the_message_rclpy_would_send(frames, stamp, seed):
     expected = ros_messages.tf_message(Frames(
         [names[1 + j] for j in joints], [names[2 + j] for j in joints], values[:, :3],
         values[:, 3:]), ros_messages.stamp(stamp_ns))
-    for max_runs in (message_template.MAX_RUNS, 0):  # one struct call, then through numpy
-        with _max_runs(max_runs):
-            data = ros_messages.SerializedMessages(names, ()).tf(joints, stamp_ns, poses)
-        assert isinstance(data, bytes)
-        assert serialization.deserialize_message(data, TFMessage) == expected
-
-
-@contextlib.contextmanager
-def _max_runs(value):
-    saved, message_template.MAX_RUNS = message_template.MAX_RUNS, value
-    try:
-        yield
-    finally:
-        message_template.MAX_RUNS = saved
+    data = ros_messages.SerializedMessages(names, ()).tf(joints, stamp_ns, poses)
+    assert isinstance(data, bytes)
+    assert serialization.deserialize_message(data, TFMessage) == expected
 
 
 @settings(max_examples=100, deadline=None)
@@ -159,7 +147,7 @@ def test_effort_bytes_and_the_message_fallback():
     for i in range(ros_messages.TEMPLATES_PER_MODEL):  # fill the cache with other sets
         messages.tf((0, 1) * (i + 1), 1, [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0] * 2 * (i + 1))
     data = messages.tf((1, 0), 9, [1.0, 2.0, 3.0, 0.0, 0.0, 0.0, 1.0] * 2)
-    assert messages._templates.get(('tf', (1, 0)), False) is False  # built, not from a template
+    assert messages.templates((1, 0)) == (None, None)  # none made: built, not filled
     message = serialization.deserialize_message(data, TFMessage)
     assert message.transforms[0].child_frame_id == 'l2'
     assert message.transforms[0].header.stamp.nanosec == 9
@@ -198,13 +186,13 @@ def test_padding_bytes_do_not_defeat_the_layout_cache():
     assert len(padding) >= 4  # this message has padding to fill
     reader = cdr.JointStateReader()
     first = reader.read(bytes(data))
-    layout = reader._layout
+    layout = reader.layout
     for stamp in range(100):
         for i in padding:
             data[i] = int(rng.integers(256))
         data[4:8] = stamp.to_bytes(4, 'little')
         got = reader.read(bytes(data))
-        assert reader._layout is layout and got[1] is first[1]  # the fast path, every time
+        assert reader.layout is layout and got[1] is first[1]  # the fast path, every time
         expected = serialization.deserialize_message(bytes(data), JointState)
         assert got[0] == expected.header.stamp.sec * 10 ** 9 + expected.header.stamp.nanosec
         assert got[1] == tuple(expected.name) and list(got[2]) == list(expected.position)

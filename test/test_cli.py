@@ -16,12 +16,11 @@
 
 import math
 import os
-import pathlib
 import struct
 import subprocess
 import sys
 
-from conftest import PACKAGE
+from conftest import CLI_COMMAND as COMMAND, PACKAGE
 from dh_kinematics import Chain
 from dh_kinematics.cli.convert import chain_from_table
 from dh_kinematics.core import display
@@ -31,8 +30,6 @@ import pytest
 
 CONFIG = PACKAGE / 'config'
 PUMA, UR5 = CONFIG / 'puma560.yaml', CONFIG / 'ur5.yaml'
-SCRIPT = pathlib.Path(sys.executable).with_name('dh_kinematics')
-COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, '-m', 'dh_kinematics.cli.main']
 # 8 levels of 10 aliases: 10^8 paths from a 1 kB file, which rcl would refuse at the first.
 ALIAS_BOMB = '/**:\n  ros__parameters:\n    a0: &a0 {x: 1.0}\n' + ''.join(
     f'    a{i}: &a{i} {{' + ', '.join(f'k{j}: *a{i - 1}' for j in range(10)) + '}\n'

@@ -16,10 +16,9 @@
 
 import subprocess
 
-from conftest import PACKAGE
+from conftest import CLI_COMMAND as COMMAND, PACKAGE
 from processes import spawn
 from ros_fixtures import interrupt, start_node
-from test_cli import COMMAND
 
 PANDA = str(PACKAGE / 'config' / 'panda.yaml')
 

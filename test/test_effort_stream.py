@@ -22,7 +22,7 @@ estimated velocities and accelerations are exact too, and the efforts must equal
 
 import math
 
-from conftest import CONFIG_FILES, PACKAGE
+from conftest import CONFIG_FILES, joint_state_cdr, PACKAGE
 from dh_kinematics import Chain
 from dh_kinematics.stream import node_parameters
 from dh_kinematics.stream.effort_monitor import check_settings, EffortMonitor
@@ -33,7 +33,6 @@ from dh_kinematics.stream.param_specs import NODE
 from dh_kinematics.stream.sweep import sweep
 import numpy as np
 import pytest
-from test_stream_logic import _cdr
 
 SECOND = 1_000_000_000
 STEP_NS = SECOND // 64
@@ -60,8 +59,8 @@ def _state(k):
 def _send(flow, k, velocities=True, efforts=(), chain=PUMA):
     q, qd = _state(k)
     stamp = BASE + k * STEP_NS
-    data = _cdr(stamp, list(chain.joint_names), q.tolist(), qd.tolist() if velocities else [],
-                list(efforts))
+    data = joint_state_cdr(stamp, list(chain.joint_names), q.tolist(),
+                           qd.tolist() if velocities else [], list(efforts))
     return flow.handle(data, stamp, stamp)
 
 
@@ -117,13 +116,14 @@ def test_nothing_is_computed_while_nobody_subscribes_and_the_monitor_is_off():
 
 def test_no_tf_or_friction_is_computed_while_nobody_subscribes(monkeypatch):
     flow = _flow(wanted=Wanted(False, False, False, tf=False, friction=False))
-    for name in ('finite_poses', 'finite_friction'):
-        monkeypatch.setattr(flow._math, name, None)  # a call would raise
+    monkeypatch.setattr(PUMA.dynamic_constants.table, 'poses', None)  # a call would raise
     q, _ = _state(0)
     q[1] = PUMA.qlim[1, 1] + 0.1  # beyond the upper limit: the monitor still judges it
-    outcome = flow.handle(_cdr(BASE, list(PUMA.joint_names), q.tolist(), [0.5] * 6),
+    qd = [1e308] + [0.5] * 5  # its friction, computed, would overflow and be counted
+    outcome = flow.handle(joint_state_cdr(BASE, list(PUMA.joint_names), q.tolist(), qd),
                           BASE, BASE)
     assert outcome.tf is outcome.friction is None
+    assert not flow.cache.counts['non_finite_result']
     assert outcome.diagnostics and flow.limits.statuses(BASE, BASE)[1].level == ERROR
     monkeypatch.undo()
     flow.wanted = Wanted(False, False, False, tf=True, friction=False)
@@ -133,15 +133,15 @@ def test_no_tf_or_friction_is_computed_while_nobody_subscribes(monkeypatch):
 
 def test_a_joint_without_a_position_yet_or_a_non_finite_one_gives_no_efforts():
     flow = _flow()
-    data = _cdr(SECOND, list(PUMA.joint_names[:3]), [0.1, 0.2, 0.3], [0.0] * 3)
+    data = joint_state_cdr(SECOND, list(PUMA.joint_names[:3]), [0.1, 0.2, 0.3], [0.0] * 3)
     assert flow.handle(data, SECOND, SECOND).gravity is None
     for k in range(3):
         _send(flow, k + 1)
     q, qd = _state(4)
     q[2] = math.nan
     stamp = BASE + 4 * STEP_NS
-    outcome = flow.handle(_cdr(stamp, list(PUMA.joint_names), q.tolist(), qd.tolist()), stamp,
-                          stamp)
+    data = joint_state_cdr(stamp, list(PUMA.joint_names), q.tolist(), qd.tolist())
+    outcome = flow.handle(data, stamp, stamp)
     assert outcome.gravity is None and outcome.expected is None
 
 

@@ -134,11 +134,11 @@ def test_bad_demo_arguments_are_named(configurations, message):
 
 
 def test_rviz_fixes_the_prefixed_base_frame(monkeypatch):
-    monkeypatch.setattr(launch_config, '_installed', lambda package: package == 'rviz2')
+    monkeypatch.setattr(launch_config, 'installed', lambda package: package == 'rviz2')
     _, _, rviz = launch_config.demo_settings({'robot': 'panda', 'frame_prefix': 'left/',
                                               'rviz': 'true'})
     assert rviz == ['-d', str(launch_config.rviz_config()), '-f', 'left/panda_link0']
-    monkeypatch.setattr(launch_config, '_installed', lambda package: False)
+    monkeypatch.setattr(launch_config, 'installed', lambda package: False)
     with pytest.raises(ValueError, match='rviz: true, but the rviz2 package is not installed'):
         launch_config.demo_settings({'rviz': 'true'})
 

@@ -106,20 +106,6 @@ def test_the_fast_path_and_the_full_check_agree_with_hysteresis(margin, band):
         previous = full
 
 
-@pytest.mark.parametrize('margin', [MARGIN, 0.0, -MARGIN])
-def test_the_quiet_source_keeps_ok_where_the_levels_do_and_skips_infinite_limits(margin):
-    inf = np.inf
-    lower, upper = np.array([-1.0, -inf, 0.0, -inf, inf]), np.array([1.0, 0.5, inf, inf, -inf])
-    thresholds = lm.Thresholds(lower, upper, margin)
-    source = thresholds.quiet_source()
-    assert source.count('q[1]') == source.count('q[2]') == 1 and 'q[3]' not in source
-    rng = np.random.default_rng(5)
-    for q in rng.uniform(-1.5, 1.5, (2000, 5)).tolist():
-        if eval(source, {'q': q}):  # the generated code: float literals and q only
-            assert thresholds.levels(range(5), q, [lm.OK] * 5) == [lm.OK] * 5
-    assert not eval(source, {'q': [0.0] * 5})  # the last joint: a lower limit of +inf
-
-
 def test_the_tick_is_at_most_tick_s_and_never_longer_than_the_period():
     assert sch.tick_s(1.0) == TICK_S and sch.tick_s(0.05) == 0.05 and TICK_S <= 0.1
 

@@ -67,19 +67,19 @@ def test_a_model_change_republishes_it_and_the_parameter_turns_it_off():
         result, = run.probe.set_parameters('/dh_kinematics', [Parameter('joint2.a', value=0.5)])
         assert result.successful, result.reason
         second = run.probe.wait_for('description', lambda m: m.data != first.data)
-        assert second.data == run.node._config.chain.to_urdf()
+        assert second.data == run.node.config.chain.to_urdf()
         result, = run.probe.set_parameters('/dh_kinematics', [
             Parameter('publish_robot_description', value=False),
             Parameter('joint2.a', value=0.4)], atomically=True)
         assert result.successful, result.reason
-        off = run.node._config.chain.to_urdf()
+        off = run.node.config.chain.to_urdf()
         result, = run.probe.set_parameters('/dh_kinematics', [
             Parameter('publish_robot_description', value=True),
             Parameter('joint2.a', value=0.3)], atomically=True)
         assert result.successful, result.reason
         seen = (first.data, second.data)
         third = run.probe.wait_for('description', lambda m: m.data not in seen)
-        assert third.data == run.node._config.chain.to_urdf() != off  # nothing while off
+        assert third.data == run.node.config.chain.to_urdf() != off  # nothing while off
         assert [m.data for m in run.probe.messages['description']] == [
             first.data, second.data, third.data]
     finally:

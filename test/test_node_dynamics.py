@@ -57,7 +57,7 @@ def _subscribe(running, keys=TOPICS):
         running.probe.record(key, JointState, f'/dh_kinematics/{TOPICS[key]}', 100)
     running.wait_matched(running.node)
     wanted = Wanted(*(key in keys for key in TOPICS))
-    running.probe.wait_until(lambda: running.node._flow.wanted == wanted,
+    running.probe.wait_until(lambda: running.node.flow.wanted == wanted,
                              'the node did not see the subscriptions')
 
 
@@ -116,7 +116,7 @@ def test_a_payload_change_at_run_time_reaches_the_torques(running):
     result, = probe.set_parameters('/dh_kinematics', [Parameter('payload.mass', value=-1.0)],
                                    atomically=True)
     assert not result.successful and 'payload.mass' in result.reason
-    assert running.node._config.chain.payload.mass == 2.5  # the refused change lost nothing
+    assert running.node.config.chain.payload.mass == 2.5  # the refused change lost nothing
 
 
 def test_nothing_is_computed_until_someone_subscribes(running):
@@ -125,11 +125,11 @@ def test_nothing_is_computed_until_someone_subscribes(running):
     for _ in range(3):
         stamp, *_ = motion.send()
         probe.wait_for_stamp('tf', stamp)
-    assert node._flow.wanted == NONE_WANTED and node._flow.motion.qd == [None] * 7
+    assert node.flow.wanted == NONE_WANTED and node.flow.motion.qd == [None] * 7
     _subscribe(running, ['gravity'])
     stamp, *_ = motion.send()
     probe.wait_for_stamp('gravity', stamp)
-    assert node._flow.motion.qd == [None] * 7  # gravity needs no velocities
+    assert node.flow.motion.qd == [None] * 7  # gravity needs no velocities
 
 
 def test_the_effort_monitor_flags_sim_arms_collision_and_recovers():
@@ -178,4 +178,4 @@ def test_bad_thresholds_are_refused_at_run_time_naming_the_parameter(running):
         result, = probe.set_parameters('/dh_kinematics',
                                        [Parameter('effort.warn', value=value)], True)
         assert not result.successful and words in result.reason, result.reason
-    assert running.node._config.settings['effort.warn'] == [math.inf]
+    assert running.node.config.settings['effort.warn'] == [math.inf]

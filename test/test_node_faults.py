@@ -24,7 +24,7 @@ scheduling allowance stated where it is used.
 import re
 import signal
 
-from conftest import PACKAGE
+from conftest import joint_state_fields, PACKAGE
 from dh_kinematics import Chain
 from dh_kinematics.core.rotations import quaternion_to_matrix
 from dh_kinematics.stream.schedule import TICK_S
@@ -34,7 +34,6 @@ import pytest
 from ros_fixtures import (
     DEADLINE_S, interrupt, Probe, RESEND_S, Running, stamp_ns, start_node, Streamer)
 from ros_probe import tf_poses
-from test_message_handling import messages
 
 from rclpy.parameter import Parameter  # noqa: I100
 from rclpy.qos import DurabilityPolicy, QoSProfile  # noqa: I100
@@ -71,9 +70,9 @@ def _deliver(run, names, positions, velocities, stamp):
     """Send one message until the node has taken it (joint_states is best effort)."""
     node, probe = run.node, run.probe
     while True:
-        received = node._flow.cache.received
+        received = node.flow.cache.received
         probe.send_fields(names, positions, velocities, *stamp)
-        if probe.wait_until(lambda: node._flow.cache.received > received, '', RESEND_S,
+        if probe.wait_until(lambda: node.flow.cache.received > received, '', RESEND_S,
                             fail=False):
             return
 
@@ -82,14 +81,14 @@ def _deliver(run, names, positions, velocities, stamp):
 # what it sent.
 @settings(max_examples=12, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(stream=st.lists(st.tuples(messages(CHAIN), STAMPS), min_size=1, max_size=10))
+@given(stream=st.lists(st.tuples(joint_state_fields(CHAIN), STAMPS), min_size=1, max_size=10))
 def test_random_messages_over_dds_never_break_tf_and_are_all_counted(running, stream):
     node, probe = running.node, running.probe
     probe.clear('tf')
     for (names, positions, velocities, _), stamp in stream:
         _deliver(running, names, positions, velocities, stamp)
-    counts = node._flow.cache.counts
-    assert counts['accepted'] + node._flow.cache.dropped_total() == node._flow.cache.received
+    counts = node.flow.cache.counts
+    assert counts['accepted'] + node.flow.cache.dropped_total() == node.flow.cache.received
     for message in list(probe.messages['tf']):
         poses = tf_poses(message)
         assert np.isfinite(poses).all()

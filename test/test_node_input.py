@@ -199,11 +199,11 @@ def test_a_good_parameter_change_is_applied_atomically(running):
     ('links', ['l1', 'l2', 'l3', 'l4', 'l5', 'l6', 'l 7'], 'links[6]: a frame name is'),
 ])
 def test_a_bad_parameter_change_is_refused_over_the_service(running, name, value, reason):
-    before = running.node._config
+    before = running.node.config
     result, = running.probe.set_parameters('/dh_kinematics', [Parameter(name, value=value)])
     assert not result.successful and reason in result.reason
     assert 'array(' not in result.reason  # the value as the user wrote it, not rclpy's type
-    assert running.node._config is before
+    assert running.node.config is before
 
 
 def test_the_start_up_log_names_the_frames_the_prefix_and_the_input_topic():

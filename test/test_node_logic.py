@@ -142,7 +142,7 @@ def test_overflowing_transforms_and_torques_are_left_out(monkeypatch):
     chain = Chain([Link(a=0.3, name='a', G=1e6, B=1e6, convention='modified'),
                    Link(a=0.2, name='b', convention='modified')])  # no axis frames
     math = StreamMath(chain)
-    table = math._table
+    table = chain.dynamic_constants.table  # the table StreamMath computes with
     poses = table.poses((0, 1), (0.1, 0.2))
     assert math.finite_poses((0, 1), (0.1, 0.2)) == ((0, 1), (0.1, 0.2), poses)
     good = table.poses([1], [0.2])

@@ -94,16 +94,16 @@ def test_payloads_that_are_no_joint_state_are_counted_and_tf_stays_exact(running
     assert len(payloads) == 1000
     expected = CHAIN.link_poses(HOME)
     for start in range(0, len(payloads), BATCH):
-        received = node._flow.cache.received
+        received = node.flow.cache.received
         batch = payloads[start:start + BATCH]
         for data in batch:
             probe.reliable.publish(data)
         stamp = probe.send(JOINTS, HOME)  # the sentinel: it comes after the batch
         message = probe.wait_for_stamp('tf', stamp)
-        assert node._flow.cache.received == received + len(batch) + 1
+        assert node.flow.cache.received == received + len(batch) + 1
         assert stamp_ns(message.transforms[0].header) == stamp
         np.testing.assert_allclose(tf_poses(message), expected, rtol=0, atol=1e-12)
-    counts = node._flow.cache.counts
+    counts = node.flow.cache.counts
     assert counts['malformed'] == len(payloads)
     assert counts['accepted'] == len(payloads) // BATCH
-    assert node._flow.cache.dropped_total() == len(payloads)
+    assert node.flow.cache.dropped_total() == len(payloads)

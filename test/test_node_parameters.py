@@ -184,13 +184,13 @@ def test_integers_and_exponents_are_numbers(tmp_path):
     try:
         assert list(run.node.get_parameter('panda_joint2.qlim').value) == [-2.0, 2.0]
         assert run.node.get_parameter('diagnostics.period').value == 2.0
-        chain = run.node._config.chain
+        chain = run.node.config.chain
         assert chain.to_params() == Chain.from_yaml(path).to_params()
         assert 2e-4 in [link.B for link in chain.links]
         result, = run.probe.set_parameters('/dh_kinematics', [
             Parameter('panda_joint1.qlim', value=[-1, 1])])
         assert result.successful, result.reason
-        assert run.node._config.chain.links[0].qlim == (-1.0, 1.0)
+        assert run.node.config.chain.links[0].qlim == (-1.0, 1.0)
     finally:
         run.stop()
 
@@ -223,9 +223,9 @@ def test_param_dump_gives_a_file_that_starts_an_identical_node(tmp_path):
     path.write_text(yaml.safe_dump(dump))
     second = Running(['--params-file', str(path)])
     try:
-        assert second.node._config.chain.to_params() == first.node._config.chain.to_params()
-        assert second.node._config.settings['frame_prefix'] == 'a/'
-        assert second.node._config.settings == first.node._config.settings
+        assert second.node.config.chain.to_params() == first.node.config.chain.to_params()
+        assert second.node.config.settings['frame_prefix'] == 'a/'
+        assert second.node.config.settings == first.node.config.settings
         # Loading the dump back into the running node changes nothing, and succeeds.
         params = [Parameter(name, value=value) for name, value in
                   yaml.safe_load(path.read_text())['/dh_kinematics']['ros__parameters'].items()
@@ -245,7 +245,7 @@ def _flat(path):
 def test_loading_another_arm_is_refused_wholly(tmp_path):
     run = Running(['--params-file', str(PUMA)])
     try:
-        before = run.node._config
+        before = run.node.config
         params = [Parameter(name, value=value) for name, value in _flat(STANFORD).items()]
         results = run.probe.set_parameters('/dh_kinematics', params)
         assert len(results) == len(params)
@@ -253,7 +253,7 @@ def test_loading_another_arm_is_refused_wholly(tmp_path):
         assert {r.reason for r in results} == {
             'joint3.type: a joint type is fixed at start-up; restart the node with the new '
             'model to change it'}
-        assert run.node._config is before
+        assert run.node.config is before
         assert run.node.get_parameter('joint3.d').value == before.chain.links[2].d
         result, = run.probe.set_parameters('/dh_kinematics', [Parameter('joints', value=['a'])])
         assert not result.successful and 'joints: the joint set is fixed at start-up' in (
@@ -265,16 +265,16 @@ def test_loading_another_arm_is_refused_wholly(tmp_path):
 def test_a_set_parameters_request_is_applied_wholly_or_not_at_all():
     run = Running(['--params-file', str(PUMA)])
     try:
-        before = run.node._config
+        before = run.node.config
         results = run.probe.set_parameters('/dh_kinematics', [
             Parameter('joint2.a', value=0.5), Parameter('joint3.alpha', value=90.0)])
         assert [r.successful for r in results] == [False, False]
         assert 'joint3.alpha: must be within +-2 pi: radians are expected' in results[0].reason
-        assert run.node._config is before and run.node.get_parameter('joint2.a').value != 0.5
+        assert run.node.config is before and run.node.get_parameter('joint2.a').value != 0.5
         results = run.probe.set_parameters('/dh_kinematics', [
             Parameter('joint2.a', value=0.5), Parameter('joint3.d', value=0.2)])
         assert all(r.successful for r in results), results
-        links = run.node._config.chain.links
+        links = run.node.config.chain.links
         assert (links[1].a, links[2].d) == (0.5, 0.2)
         result, = run.probe.set_parameters('/dh_kinematics', [Parameter('joint2.m')])
         assert not result.successful and result.reason == (
@@ -287,11 +287,11 @@ def test_a_set_parameters_request_is_applied_wholly_or_not_at_all():
 def test_the_tick_follows_a_diagnostics_period_shorter_than_tick_s():
     run = Running(['--params-file', str(PUMA), '-p', 'diagnostics.period:=0.05'])
     try:
-        assert run.node._timer.timer_period_ns == 50_000_000
+        assert run.node.tick_period_ns == 50_000_000
         result, = run.probe.set_parameters('/dh_kinematics', [
             Parameter('diagnostics.period', value=2.0)])
         assert result.successful, result
-        assert run.node._timer.timer_period_ns == int(TICK_S * 1e9)
+        assert run.node.tick_period_ns == int(TICK_S * 1e9)
     finally:
         run.stop()
 

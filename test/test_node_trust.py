@@ -105,7 +105,7 @@ def test_without_a_clock_sim_time_messages_are_dropped_and_counted(capfd):
         for _ in range(3):
             run.probe.send(JOINTS, HOME, stamp_ns=0)
         # Nothing can be judged without a clock: wait until the node has taken all three.
-        run.probe.wait_until(lambda: run.node._flow.cache.counts['no_clock'] == 3,
+        run.probe.wait_until(lambda: run.node.flow.cache.counts['no_clock'] == 3,
                              'the node did not drop the messages as no_clock')
         assert not run.probe.messages['tf']
         message = Clock()
@@ -215,34 +215,37 @@ def _rss_bytes():
         return int(statm.read().split()[1]) * os.sysconf('SC_PAGE_SIZE')
 
 
-def test_a_hundred_thousand_churning_names_leave_memory_and_log_bounded(capfd):
-    import rclpy
+def test_a_hundred_thousand_churning_names_leave_memory_and_log_bounded():
     from rclpy.serialization import serialize_message
     from sensor_msgs.msg import JointState
 
-    from dh_kinematics.ros.node import DhKinematicsNode
+    from dh_kinematics.core import parameter_file
+    from dh_kinematics.ros.messages import read_joint_state
+    from dh_kinematics.stream import node_parameters
+    from dh_kinematics.stream.joint_states import JointStatesFlow, Wanted
+    from dh_kinematics.stream.param_specs import NODE
 
-    context = rclpy.Context()
-    rclpy.init(args=['test', '--ros-args', '--params-file', PANDA], context=context)
-    node = DhKinematicsNode(context=context)  # fed directly, without DDS: 100,000 in seconds
-    try:
-        template = bytearray(serialize_message(JointState(
-            name=JOINTS + ['churn_000000'], position=HOME + [0.0])))
-        at = template.index(b'churn_000000') + len('churn_')
-        sizes = []
-        for k in range(100_000):
-            template[4:8] = (1_000 + k).to_bytes(4, 'little')  # header.stamp.sec, increasing
-            template[at:at + 6] = b'%06d' % k
-            node._on_joint_states(bytes(template))
-            if k in (9_999, 99_999):
-                sizes.append(_rss_bytes())
-        counts = node._flow.cache.counts
-        assert counts['accepted'] == counts['unknown_joint'] == 100_000
-        assert len(node._flow.cache.unknown_names) == 100
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown(context=context)
+    # The node's flow, fed directly (100,000 messages in seconds), with TF and friction on.
+    config = node_parameters.checked(parameter_file.node_parameters(PANDA, 'dh_kinematics'), NODE)
+    warnings = []
+    flow = JointStatesFlow(config.chain.joint_names, read_joint_state, warnings.append, 0)
+    flow.configure(config.chain, config.settings)
+    flow.wanted = Wanted(False, False, False)
+    template = bytearray(serialize_message(JointState(
+        name=JOINTS + ['churn_000000'], position=HOME + [0.0])))
+    at = template.index(b'churn_000000') + len('churn_')
+    sizes = []
+    for k in range(100_000):
+        template[4:8] = (1_000 + k).to_bytes(4, 'little')  # header.stamp.sec, increasing
+        template[at:at + 6] = b'%06d' % k
+        now_ns = (1_001 + k) * 1_000_000_000
+        flow.handle(bytes(template), now_ns, now_ns)
+        if k in (9_999, 99_999):
+            sizes.append(_rss_bytes())
+    counts = flow.cache.counts
+    assert counts['accepted'] == counts['unknown_joint'] == 100_000
+    assert len(flow.cache.unknown_names) == 100
     growth = sizes[1] - sizes[0]
     assert growth < 4 * 2 ** 20, f'memory grew by {growth / 2 ** 20:.1f} MB over 90,000 messages'
-    lines = [line for line in capfd.readouterr().err.splitlines() if 'unknown joint' in line]
+    lines = [line for line in warnings if 'unknown joint' in line]
     assert len(lines) == 101, lines[-3:]  # each of the first 100 names once, then one notice

@@ -66,7 +66,7 @@ def test_yaml_snippet_is_a_model_the_node_reads(index, tmp_path):
     node = ros_fixtures.NodeThread(ros_fixtures.DhKinematicsNode, 'dh_kinematics',
                                    ['--params-file', str(path)])
     try:
-        assert node.node._config.chain.joint_names == Chain.from_yaml(path).joint_names
+        assert node.node.config.chain.joint_names == Chain.from_yaml(path).joint_names
     finally:
         assert node.stop() == 0
 

@@ -16,13 +16,12 @@
 
 import math
 
-from conftest import CONFIG_FILES, PACKAGE
+from conftest import CHAINS, CONFIG_FILES, PACKAGE
 from dh_kinematics import Chain
 from dh_kinematics.core import rne, rne_floats
 from dh_kinematics.core.dynamics import joint_torques
 import numpy as np
 import pytest
-from test_urdf import CHAINS
 
 
 @pytest.mark.parametrize('name, chain', CHAINS[::4], ids=[name for name, _ in CHAINS[::4]])

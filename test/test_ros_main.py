@@ -63,7 +63,7 @@ def test_a_callback_that_succeeds_returns_its_value():
 def test_an_executor_kept_until_exit_is_never_freed():
     executor = object()
     before = sys.getrefcount(executor)
-    ros_main._keep_until_exit(executor)
+    ros_main.keep_until_exit(executor)
     assert sys.getrefcount(executor) == before + 1
 
 
@@ -80,5 +80,5 @@ class _SingleThreaded(ros_main.SingleThreadedExecutor):
 def test_a_single_threaded_executor_is_freed_as_usual():
     executor = _SingleThreaded()
     before = sys.getrefcount(executor)
-    ros_main._keep_until_exit(executor)
+    ros_main.keep_until_exit(executor)
     assert sys.getrefcount(executor) == before

@@ -81,7 +81,7 @@ def test_sim_arm_efforts_are_the_models_plus_an_unknown_payload_and_the_collisio
     try:
         message = probe.wait_for('joint_states', lambda m: True)
         # sim_arm stamps each message with the time its sweep was evaluated at.
-        t = (stamp_ns(message.header) - sim.node._start.nanoseconds) * 1e-9
+        t = (stamp_ns(message.header) - sim.node.start_time.nanoseconds) * 1e-9
         q, qd, qdd = sweep(t, chain.qlim, [False] * 6, 10.0)
         np.testing.assert_array_equal(message.position, q)
         np.testing.assert_array_equal(message.velocity, qd)

@@ -15,11 +15,11 @@
 """The node's logic without ROS: a message's path (JointStatesFlow) and parameter checks."""
 
 import math
-import struct
 
+from conftest import joint_state_cdr
 from dh_kinematics import Chain, Link
 from dh_kinematics.stream import node_parameters
-from dh_kinematics.stream.joint_states import JointStatesFlow, LOG_EVERY_S, NOTHING
+from dh_kinematics.stream.joint_states import JointStatesFlow, LOG_EVERY_S, NONE_WANTED, NOTHING
 from dh_kinematics.stream.limit_tasks import MessageRate
 from dh_kinematics.stream.limits import OK, STALE
 from dh_kinematics.stream.param_specs import NODE
@@ -30,36 +30,6 @@ SECOND = 1_000_000_000
 CHAIN = Chain([Link(a=0.3, qlim=(-1.0, 1.0), G=100.0, B=0.01, Tc=0.1, name='a'),
                Link(joint='prismatic', alpha=0.5, qlim=(0.0, 0.5), name='b')])
 SETTINGS = {spec.name: spec.default for spec in NODE}
-
-
-def _cdr(stamp_ns, names, positions, velocities=(), efforts=(), frame_id=''):
-    """Serialize a sensor_msgs/JointState as plain little-endian CDR."""
-    out = bytearray()
-
-    def u32(value):
-        out.extend(bytes(-len(out) % 4))
-        out.extend(struct.pack('<I', value))
-
-    def string(text):
-        data = text.encode() + b'\0'
-        u32(len(data))
-        out.extend(data)
-
-    def doubles(values):
-        u32(len(values))
-        if values:
-            out.extend(bytes(-len(out) % 8))
-            out.extend(struct.pack(f'<{len(values)}d', *values))
-
-    out.extend(struct.pack('<iI', *divmod(stamp_ns, SECOND)))
-    string(frame_id)
-    u32(len(names))
-    for name in names:
-        string(name)
-    doubles(positions)
-    doubles(velocities)
-    doubles(efforts)
-    return b'\x00\x01\x00\x00' + bytes(out)
 
 
 class Flow:
@@ -79,8 +49,8 @@ class Flow:
 def test_a_message_becomes_its_frames_friction_and_levels():
     flow = Flow()
     q, qd = [0.2, 0.1], [0.5, -0.3]
-    tf, friction, *_, due = flow.flow.handle(_cdr(5 * SECOND, ['a', 'b'], q, qd), 6 * SECOND,
-                                             1)
+    outcome = flow.flow.handle(joint_state_cdr(5 * SECOND, ['a', 'b'], q, qd), 6 * SECOND, 1)
+    tf, friction, due = outcome.tf, outcome.friction, outcome.diagnostics
     joints, stamp_ns, poses = tf
     assert joints == (0, 1) and stamp_ns == 5 * SECOND
     assert len(poses) == 4 * 7  # both links have an axis frame (a or alpha not 0)
@@ -110,7 +80,7 @@ def test_other_encodings_use_the_decoder_and_a_clock_jump_restarts_the_stamps():
     flow.other[b'xcdr2'] = (2 * SECOND, ['b'], [0.4], [], [])
     tf, friction, *_ = flow.flow.handle(b'xcdr2', 3 * SECOND, 1)
     assert tf[0] == (1,) and friction is None
-    old = _cdr(SECOND, ['b'], [0.3])
+    old = joint_state_cdr(SECOND, ['b'], [0.3])
     assert flow.flow.handle(old, 3 * SECOND, 2)[0] is None  # older than the last stamp
     assert flow.flow.handle(old, 2 * SECOND, 3)[0][0] == (1,)  # the clock went back
     assert 'the clock jumped back' in flow.warnings[-1]
@@ -120,7 +90,7 @@ def test_joints_go_stale_on_time_after_the_clock_jumps_back_and_messages_stop():
     # A bag that loops, a simulator reset: /clock goes from 600 s back to 10 s, then silence.
     flow = Flow().flow  # diagnostics.stale_timeout 1 s; the monotonic clock runs on, in s
     late = 600 * SECOND
-    flow.handle(_cdr(late, ['a', 'b'], [0.1, 0.2]), late, SECOND)
+    flow.handle(joint_state_cdr(late, ['a', 'b'], [0.1, 0.2]), late, SECOND)
     assert [s.level for s in flow.statuses(late, SECOND)] == [OK, OK, OK]
     back = 10 * SECOND
     flow.tick(back, 2 * SECOND)  # the node sees the jump; the stale timers restart from here
@@ -134,8 +104,8 @@ def test_joints_go_stale_on_time_after_the_clock_jumps_back_and_messages_stop():
 def test_a_name_from_a_message_is_logged_cut_short():
     flow = Flow()
     name = 'x' * 65536
-    flow.flow.handle(_cdr(SECOND, ['a', name], [0.1, 0.2]), SECOND, SECOND)
-    flow.flow.handle(_cdr(2 * SECOND, [name + 'y'], [0.1]), 2 * SECOND, 2 * SECOND)
+    flow.flow.handle(joint_state_cdr(SECOND, ['a', name], [0.1, 0.2]), SECOND, SECOND)
+    flow.flow.handle(joint_state_cdr(2 * SECOND, [name + 'y'], [0.1]), 2 * SECOND, 2 * SECOND)
     assert flow.flow.cache.counts['no_known_joint'] == 1 and len(flow.warnings) == 3
     assert all(len(warning) < 1000 for warning in flow.warnings), [len(w) for w in flow.warnings]
     assert f"unknown joint '{'x' * 64}'... (65536 characters) ignored" in flow.warnings[0]
@@ -144,11 +114,23 @@ def test_a_name_from_a_message_is_logged_cut_short():
 
 def test_a_torque_that_overflows_is_left_out_and_counted():
     flow = Flow()
-    data = _cdr(SECOND, ['a', 'b'], [0.1, 0.2], [1e308, 0.5])  # 100 * 0.01 * 100 * 1e308
+    # The friction: 100 * 0.01 * 100 * 1e308.
+    data = joint_state_cdr(SECOND, ['a', 'b'], [0.1, 0.2], [1e308, 0.5])
     tf, friction, *_ = flow.flow.handle(data, SECOND, 1)
     assert tf[0] == (0, 1) and friction[0] == (1,)
     assert flow.flow.cache.counts['non_finite_result'] == 1
     assert 'overflowed' in flow.warnings[-1]
+
+
+def test_nothing_is_computed_for_outputs_nobody_wants():
+    flow = Flow()
+    flow.flow.wanted = NONE_WANTED._replace(tf=False, friction=False)
+    # This friction would overflow (see above): computed, it would be counted.
+    outcome = flow.flow.handle(joint_state_cdr(SECOND, ['a', 'b'], [0.1, 0.2], [1e308, 0.5]),
+                               SECOND, 1)
+    assert outcome.tf is outcome.friction is None and not outcome.sent
+    assert flow.flow.cache.counts['accepted'] == 1
+    assert flow.flow.cache.counts['non_finite_result'] == 0
 
 
 def test_the_message_rate_is_measured_over_the_window():

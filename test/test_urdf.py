@@ -33,7 +33,7 @@ import sys
 import xml.etree.ElementTree as ET
 import zlib
 
-from conftest import CONFIG_FILES, PACKAGE
+from conftest import CHAINS, PACKAGE
 from dh_kinematics import Chain, Link
 from dh_kinematics.core import names, urdf
 import numpy as np
@@ -50,54 +50,6 @@ except ImportError:
 # Not importorskip at module level: launch_testing's pytest plugin, on a ROS install, turns a
 # module-level skip into an empty collection for the modules after it.
 needs_pin = pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not installed')
-
-RANDOM_ARMS = 200
-
-
-def _random_arm(rng):
-    convention = 'modified' if rng.random() < 0.5 else 'standard'
-    links = []
-    for j in range(int(rng.integers(1, 8))):
-        prismatic = rng.random() < 0.25
-        lower = rng.uniform(-3.0, 0.0)
-        qlim = (lower, lower + rng.uniform(0.1, 3.0)) if rng.random() < 0.7 else None
-        mass = rng.uniform(0.1, 5.0) if rng.random() < 0.9 else 0.0
-        diagonal = rng.uniform(0.01, 0.2, 3)
-        links.append(Link(
-            joint='prismatic' if prismatic else 'revolute', convention=convention,
-            a=rng.uniform(-0.5, 0.5) if rng.random() < 0.7 else 0.0,
-            alpha=rng.choice([0.0, math.pi / 2, -math.pi / 2, rng.uniform(-3.0, 3.0)]),
-            d=0.0 if prismatic else rng.uniform(-0.5, 0.5),
-            theta=rng.uniform(-3.0, 3.0) if prismatic else 0.0,
-            offset=rng.uniform(-1.0, 1.0) if rng.random() < 0.5 else 0.0,
-            flip=bool(rng.random() < 0.3), qlim=qlim, m=mass, r=rng.uniform(-0.2, 0.2, 3),
-            I=list(diagonal) + list(rng.uniform(-0.2, 0.2, 3) * diagonal.min()),
-            Jm=rng.uniform(0.0, 1e-3), G=rng.uniform(1.0, 100.0) * rng.choice([-1, 1]),
-            B=rng.uniform(0.0, 1e-3), Tc=(rng.uniform(0.0, 0.5), -rng.uniform(0.0, 0.5)),
-            name=f'joint{j + 1}'))
-    base, tool = np.eye(4), np.eye(4)
-    base[:3, 3], tool[:3, 3] = rng.uniform(-1.0, 1.0, 3), rng.uniform(-0.2, 0.2, 3)
-    base[:3, :3] = _rotation(rng)
-    tool[:3, :3] = _rotation(rng)
-    chain = Chain(links, base=base, tool=tool, gravity=rng.uniform(-10.0, 10.0, 3),
-                  name='random')
-    if rng.random() < 0.5:  # a payload at the tool, which the URDF puts on the tool link
-        diagonal = rng.uniform(0.001, 0.05, 3)
-        chain = chain.with_payload(rng.uniform(0.0, 5.0), rng.uniform(-0.2, 0.2, 3), list(
-            diagonal) + list(rng.uniform(-0.2, 0.2, 3) * diagonal.min()))
-    return chain
-
-
-def _rotation(rng):
-    q, r = np.linalg.qr(rng.normal(size=(3, 3)))
-    q = q * np.sign(np.diag(r))
-    return q if np.linalg.det(q) > 0 else -q
-
-
-CHAINS = [(name, Chain.from_yaml(PACKAGE / 'config' / path))
-          for name, path in sorted(CONFIG_FILES.items())]
-RNG = np.random.default_rng(13)
-CHAINS += [(f'random{k}', _random_arm(RNG)) for k in range(RANDOM_ARMS)]
 
 
 def _rigid(chain):

@@ -13,32 +13,32 @@
 # limitations under the License.
 
 """
-The steady path sends what the full path sends and leaves the same state, message by message.
+The usual message's short way sends what the full path sends and leaves the same state.
 
-Two flows take the same seeded streams, one with :mod:`steady_path` and one without: usual
-messages mixed with every kind of unusual one (non-finite values, old, repeated, future and
-zero stamps, other orders and layouts, excursions to WARN and ERROR, gaps to STALE, a clock
-that jumps back or stops, overflowing values, changes of the wanted outputs and of the model's
-settings). Every byte sent (the steady path's own, the full path's outcome serialized as the
-node does, with the same templates), every other outcome, every warning, the cache, the levels
-and the published statuses must be equal; the steady path must have taken most of the usual
-messages.
+Two flows take the same seeded streams, one with publishers (so that it takes the usual
+message the short way, :meth:`JointStatesFlow._take_usual`) and one without (every message the
+full way): usual messages mixed with every kind of unusual one (non-finite values, old,
+repeated, future and zero stamps, other orders and layouts, excursions to WARN and ERROR, gaps
+to STALE, a clock that jumps back or stops, overflowing values, changes of the wanted outputs
+and of the model's settings). Every byte sent (the short way's own, the full path's outcome
+serialized as the node does, with the same templates), every other outcome, every warning,
+the cache, the levels and the published statuses must be equal; the short way must have
+taken most of the usual messages. A stream whose frame_id changes in any pattern takes the
+short way all the same, and builds nothing per message.
 """
 
 import math
 
-from conftest import PACKAGE
+from conftest import joint_state_cdr, PACKAGE
 from dh_kinematics import Chain, Link
 from dh_kinematics.core import parameter_file
 from dh_kinematics.core.names import axis_frame_names, frame_names
 from dh_kinematics.ros.messages import SerializedMessages
 from dh_kinematics.stream import joint_states, node_parameters
-from dh_kinematics.stream.joint_states import JointStatesFlow, Wanted
+from dh_kinematics.stream.joint_states import JointStatesFlow, Publishers, Wanted
 from dh_kinematics.stream.param_specs import NODE
-from dh_kinematics.stream.steady_path import Senders
 import numpy as np
 import pytest
-from test_stream_logic import _cdr
 
 SECOND = 1_000_000_000
 START_NS = 1_700_000_000 * SECOND
@@ -51,27 +51,23 @@ DEFAULTS = {spec.name: spec.default for spec in NODE}
 UNUSUAL = ('nan_position', 'inf_velocity', 'old_stamp', 'repeated_stamp', 'future_stamp',
            'zero_stamp', 'reordered', 'frame_id', 'no_velocity', 'efforts', 'warn', 'error',
            'gap', 'clock_back', 'no_clock', 'overflow', 'huge_velocity', 'wanted', 'subset',
-           'unknown_name', 'tick')
+           'unknown_name', 'tick', 'short_positions', 'short_velocities', 'short_efforts')
 WANTED = [Wanted(False, False, False, True, True), Wanted(False, False, False, False, True),
           Wanted(False, False, False, True, False), Wanted(True, False, False, True, True),
           Wanted(False, True, True, True, True), Wanted(False, False, False, False, False)]
 
 
-class FullPath(JointStatesFlow):
-    """The flow without its steady path: every message the full way."""
-
-    handle = JointStatesFlow._handle
-
-
-def _flow(flow_class, chain, settings, warnings, serialized=None, sent=None):
+def _flow(chain, settings, warnings, serialized=None, sent=None, templates=None):
+    """Return a flow; with ``serialized``, one that publishes usual messages itself to ``sent``."""
     def undecodable(data):
         raise ValueError('undecodable')
-    flow = flow_class(chain.joint_names, undecodable, warnings.append, 0)
+    flow = JointStatesFlow(chain.joint_names, undecodable, warnings.append, 0)
     flow.configure(chain, settings)
     flow.wanted = WANTED[0]
     if serialized is not None:
-        flow.senders = Senders(serialized.templates, lambda data: sent.append(('tf', data)),
-                               lambda data: sent.append(('friction', data)))
+        flow.publishers = Publishers(templates or serialized.templates,
+                                     lambda data: sent.append(('tf', data)),
+                                     lambda data: sent.append(('friction', data)))
     return flow
 
 
@@ -93,7 +89,7 @@ def _state(flow):
     cache = flow.cache
     arrays = [np.asarray(getattr(cache, name)).tolist() for name in (
         'positions', 'velocities', 'efforts', 'stamps_ns', 'received_ns', 'non_finite')]
-    return (repr(arrays), dict(cache.counts), cache.received, cache._newest_ns,
+    return (repr(arrays), dict(cache.counts), cache.received, cache.newest_ns,
             sorted(cache.unknown_names), flow.limits.levels, flow.limits.pending)
 
 
@@ -146,67 +142,69 @@ def _messages(chain, seed, count, unusual_every):
         stamp = 0 if kind == 'zero_stamp' else next_stamp
         if kind not in ('old_stamp', 'repeated_stamp', 'future_stamp'):
             stamp_ns = next_stamp
-        data = _cdr(stamp, order, q[rows].tolist(), [qd[r] for r in rows] if len(qd) else [],
-                    [efforts[r] for r in rows] if efforts else [], frame_id)
+        positions = q[rows].tolist()
+        velocities = [qd[r] for r in rows] if len(qd) else []
+        efforts = [efforts[r] for r in rows] if efforts else []
+        if kind == 'short_positions':
+            positions = positions[:-1]
+        elif kind == 'short_velocities':
+            velocities = velocities[:-1]
+        elif kind == 'short_efforts':
+            efforts = rng.normal(0, 10, len(names) - 1).tolist()
+        data = joint_state_cdr(stamp, order, positions, velocities, efforts, frame_id)
         yield kind, data, clock, WANTED[rng.integers(len(WANTED))]
 
 
 @pytest.mark.parametrize('seed', range(6))
 @pytest.mark.parametrize('model', ['panda', 'small', 'small with efforts monitored'])
-def test_both_paths_give_the_same_outcomes_and_state(model, seed, monkeypatch):
+def test_both_paths_give_the_same_outcomes_and_state(model, seed):
     chain, settings = (PANDA.chain, PANDA.settings) if model == 'panda' else (SMALL, DEFAULTS)
     if model.endswith('monitored'):
         settings = dict(settings, **{'effort.warn': [5.0], 'effort.error': [15.0]})
-    taken = []
-
-    def counted(*args):
-        take = steady_path(*args)
-        if take is None:
-            return None
-
-        def counting(data, now_ns):
-            done = take(data, now_ns)
-            taken.append(done)
-            return done
-        return counting
-    steady_path = joint_states.steady_path
-    monkeypatch.setattr(joint_states, 'steady_path', counted)
-    warnings, sent = {'steady': [], 'full': []}, {'steady': [], 'full': []}
+    warnings, sent = {'usual': [], 'full': []}, {'usual': [], 'full': []}
     serialized = _serialized(chain)  # one set of templates: the same padding bytes
-    flows = {'steady': _flow(JointStatesFlow, chain, settings, warnings['steady'], serialized,
-                             sent['steady']),
-             'full': _flow(FullPath, chain, settings, warnings['full'])}
-    now_ns, mono_ns, usual = START_NS + SECOND // 2000, 0, 0  # each stamp 0.5 ms old
+    flows = {'usual': _flow(chain, settings, warnings['usual'], serialized, sent['usual']),
+             'full': _flow(chain, settings, warnings['full'])}
+    now_ns, mono_ns, usual, taken = START_NS + SECOND // 2000, 0, 0, 0  # stamps 0.5 ms old
     for k, (kind, data, clock, wanted) in enumerate(_messages(chain, seed, 1500, 7)):
         mono_ns += SECOND // 1000
         now_ns = now_ns + clock if clock is not None else now_ns
         now = 0 if clock is None else now_ns
-        usual += kind == 'usual' and flows['steady']._steady is not None
         for name, flow in flows.items():
             if kind == 'wanted':
                 flow.wanted = wanted
             if kind == 'tick':
                 flow.tick(now, mono_ns)
-        outcomes = {name: _sent(flow.handle(data, now, mono_ns), serialized, sent[name])
-                    for name, flow in flows.items()}
-        assert outcomes['steady'] == outcomes['full'], (k, kind)
-        assert sent['steady'] == sent['full'], (k, kind)
-        sent['steady'].clear(), sent['full'].clear()
+        outcomes = {name: flow.handle(data, now, mono_ns) for name, flow in flows.items()}
+        dynamics = any(flows['usual'].wanted[:3])  # gravity, expected or residual: full path
+        usual += kind == 'usual' and not dynamics
+        taken += outcomes['usual'].sent
+        assert not outcomes['full'].sent
+        if outcomes['usual'].sent:
+            assert outcomes['usual'] == joint_states.SENT
+        else:
+            assert outcomes['usual'] == outcomes['full'], (k, kind)
+        for name, outcome in outcomes.items():
+            _sent(outcome, serialized, sent[name])
+        assert sent['usual'] == sent['full'], (k, kind)
+        if outcomes['usual'].sent:  # the rest of the full path's outcome: nothing
+            assert outcomes['full'][2:] == (None, None, None, False, False), (k, kind)
+        sent['usual'].clear(), sent['full'].clear()
         if k % 50 == 0 or kind != 'usual':
-            assert _state(flows['steady']) == _state(flows['full']), (k, kind)
+            assert _state(flows['usual']) == _state(flows['full']), (k, kind)
         if k % 200 == 0:
             statuses = [repr(flow.statuses(now_ns, mono_ns)) for flow in flows.values()]
             assert statuses[0] == statuses[1], k
-    assert warnings['steady'] == warnings['full']
+    assert warnings['usual'] == warnings['full']
     if model.endswith('monitored'):
         assert not taken  # the effort monitor needs the full path
     else:
-        assert sum(taken) > 0.6 * usual, (sum(taken), usual)  # after a change, the full way
+        assert taken > 0.6 * usual, (taken, usual)
 
 
 def test_a_level_is_unchanged_only_inside_the_limits_and_infinite_ones_never_bind():
-    flow = _flow(JointStatesFlow, SMALL, DEFAULTS, [])
-    flow.handle(_cdr(START_NS, list(SMALL.joint_names), [0.0, 0.25, 0.0]), START_NS, 1)
+    flow = _flow(SMALL, DEFAULTS, [])
+    flow.handle(joint_state_cdr(START_NS, list(SMALL.joint_names), [0.0, 0.25, 0.0]), START_NS, 1)
     assert flow.limits.levels == [0, 0, 0]
     unchanged_by = flow.limits.unchanged_by
     assert unchanged_by((0.0, 0.25, 1e200), START_NS)
@@ -214,22 +212,25 @@ def test_a_level_is_unchanged_only_inside_the_limits_and_infinite_ones_never_bin
     assert not unchanged_by((-1.0, 0.25, 0.0), START_NS)  # on the limit: within the margin
 
 
-def test_the_steady_path_is_made_only_for_a_stream_of_one_layout(monkeypatch):
-    made = []
-    steady_path = joint_states.steady_path
-    monkeypatch.setattr(joint_states, 'steady_path', lambda *args: made.append(args) or (
-        steady_path(*args)))
-    sent = []
-    flow = _flow(JointStatesFlow, PANDA.chain, PANDA.settings, [], _serialized(PANDA.chain),
-                 sent)
+@pytest.mark.parametrize('pattern', ['pairs', 'random', 'every other'])
+def test_a_changing_frame_id_takes_the_short_way_and_builds_nothing(pattern):
+    rng = np.random.default_rng(11)
+    frame_ids = {
+        'pairs': ['a', 'a', 'bb', 'bb'] * 50,
+        'random': [''.join(map(chr, rng.integers(97, 123, rng.integers(1, 300))))
+                   for _ in range(200)],
+        'every other': ['arm', 'other'] * 100}[pattern]
+    serialized, sent, asked = _serialized(PANDA.chain), [], []
+
+    def templates(joints):
+        asked.append(joints)
+        return serialized.templates(joints)
+    flow = _flow(PANDA.chain, PANDA.settings, [], serialized, sent, templates)
+    assert len(asked) == 1  # once, when the publishers were given
     names, q = list(PANDA.chain.joint_names), np.mean(PANDA.chain.qlim, axis=1).tolist()
     now_ns = START_NS + SECOND
-    for k in range(40):  # two sources taking turns: each message its own layout
-        frame_id = 'arm' if k % 2 else 'other'
-        outcome = flow.handle(_cdr(START_NS + k, names, q, [0.0] * 7, [], frame_id), now_ns, k)
-        assert outcome is not joint_states.SENT
-    assert made == []  # nothing compiled for a layout that did not come twice in a row
-    for k in range(40, 43):
-        outcome = flow.handle(_cdr(START_NS + k, names, q, [0.0] * 7, [], 'third'), now_ns, k)
-    assert len(made) == 1 and outcome is joint_states.SENT
-    assert [topic for topic, _ in sent] == ['tf', 'friction']
+    outcomes = [flow.handle(joint_state_cdr(START_NS + k, names, q, [0.0] * 7, [], frame_id),
+                            now_ns, k).sent for k, frame_id in enumerate(frame_ids)]
+    assert outcomes[0] is False and all(outcomes[1:])  # the first sets the levels
+    assert len(asked) == 1  # no template asked for again, none made per message
+    assert [topic for topic, _ in sent] == ['tf', 'friction'] * (len(frame_ids) - 1)

@@ -183,7 +183,7 @@ def demo_settings(configurations):
                for name in ('rate', 'overshoot')}
     rviz = None
     if parse_bool('rviz', value('rviz')):
-        if not _installed('rviz2'):
+        if not installed('rviz2'):
             raise ValueError('rviz: true, but the rviz2 package is not installed '
                              '(apt install ros-$ROS_DISTRO-rviz2)')
         rviz = ['-d', str(rviz_config()),
@@ -191,7 +191,8 @@ def demo_settings(configurations):
     return settings, sim_arm, rviz
 
 
-def _installed(package):
+def installed(package):
+    """Tell whether the ament index knows a ROS package: whether it is installed."""
     try:
         from ament_index_python.packages import get_package_prefix
         get_package_prefix(package)

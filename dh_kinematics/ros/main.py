@@ -20,7 +20,7 @@ import os
 import sys
 import threading
 
-from dh_kinematics.ros import entry
+from dh_kinematics.ros import entry, rclpy_compat
 from dh_kinematics.stream import startup
 from dh_kinematics.stream.node_parameters import NoModelError
 import rclpy
@@ -91,22 +91,22 @@ def guard_clock(node):
     process. The guarded callback drops it and logs once; it also covers a /clock subscription
     made later, when ``use_sim_time`` is set at run time.
     """
-    source = node._time_source
-    take = source.clock_callback
     warned = []
 
-    def clock_callback(message):
-        if message.clock.sec < 0:
-            if not warned:
-                warned.append(True)
-                node.get_logger().warning(
-                    f'/clock: ignored a negative time ({message.clock.sec} s); '
-                    'further ones are ignored silently')
-            return
-        take(message)
-    source.clock_callback = clock_callback
-    if source._clock_sub is not None:
-        source._clock_sub.callback = clock_callback
+    def guarded(take):
+        def clock_callback(message):
+            if message.clock.sec < 0:
+                if not warned:
+                    warned.append(True)
+                    node.get_logger().warning(
+                        f'/clock: ignored a negative time ({message.clock.sec} s); '
+                        'further ones are ignored silently')
+                return
+            take(message)
+        return clock_callback
+    if not rclpy_compat.wrap_clock_callback(node, guarded):
+        node.get_logger().warning('this rclpy gives no access to the /clock callback: a '
+                                  'negative /clock time will end the node')
 
 
 TEARDOWN_S = 10.0
@@ -119,7 +119,7 @@ def _exit_if_stuck():
     watchdog.start()
 
 
-def _keep_until_exit(executor):
+def keep_until_exit(executor):
     """
     Never destroy ``executor``: the process is about to exit, and the OS reclaims it.
 
@@ -189,7 +189,7 @@ def run(factory, name, args=None, context=None, executable=None):
         if executor is not None:
             executor.shutdown()
             if context is None:
-                _keep_until_exit(executor)
+                keep_until_exit(executor)
             # Freed here, while the node exists: an EventsExecutor being freed may still run a
             # callback it had queued.
             executor = None

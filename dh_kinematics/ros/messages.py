@@ -26,17 +26,6 @@ from tf2_msgs.msg import TFMessage
 TEMPLATES_PER_MODEL = 64
 
 
-def raw_sender(publisher):
-    """
-    Return a function publishing serialized bytes on ``publisher``, as directly as rclpy allows.
-
-    ``Publisher.publish`` checks the type and holds the publisher's handle for each call; for a
-    publisher that lives as long as the node, the handle's own ``publish_raw`` does the same
-    work with less Python around it. Where rclpy has no such handle, ``publish`` itself.
-    """
-    return getattr(getattr(publisher, 'handle', None), 'publish_raw', publisher.publish)
-
-
 def stamp(nanoseconds):
     """Return a builtin_interfaces/Time for a time in ns."""
     seconds, rest = divmod(int(nanoseconds), 1_000_000_000)

@@ -36,13 +36,14 @@ from dh_kinematics.core.names import axis_frame_names, frame_names
 from dh_kinematics.ros import entry
 from dh_kinematics.ros import messages
 from dh_kinematics.ros.main import guard_clock, quiet_at_shutdown, run
-from dh_kinematics.ros.parameters import AtomicParameterService, declare, WholeChanges
+from dh_kinematics.ros.parameters import checked_change, declare
+from dh_kinematics.ros.rclpy_compat import raw_publish, whole_parameter_services
 from dh_kinematics.stream import frames
-from dh_kinematics.stream.joint_states import JointStatesFlow, SENT, Wanted
+from dh_kinematics.stream.joint_states import JointStatesFlow, Publishers, Wanted
 from dh_kinematics.stream.param_specs import NODE
 from dh_kinematics.stream.schedule import tick_s
-from dh_kinematics.stream.steady_path import Senders
 from diagnostic_msgs.msg import DiagnosticArray
+from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.qos_overriding_options import QoSOverridingOptions
@@ -64,12 +65,12 @@ DESCRIPTION_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                              history=HistoryPolicy.KEEP_LAST)
 
 
-class DhKinematicsNode(WholeChanges, Node):
+class DhKinematicsNode(Node):
     """Publish TF, torques, efforts and diagnostics for a DH arm from joint_states."""
 
     def __init__(self, node_name='dh_kinematics', **kwargs):
         super().__init__(node_name, start_parameter_services=False, **kwargs)
-        self._parameter_service = AtomicParameterService(self)
+        self._parameter_service = whole_parameter_services(self)
         guard_clock(self)
         self._clock = self.get_clock()
         # Whether the clock is sim time (use_sim_time), read again every tick.
@@ -83,8 +84,8 @@ class DhKinematicsNode(WholeChanges, Node):
         self._efforts = tuple(self.create_publisher(JointState, topic, 10) for topic in (
             '~/gravity_torque', '~/expected_effort', '~/effort_residual'))
         # What the per-message path publishes with: serialized bytes, straight to each handle.
-        self._send_tf, self._send_friction = map(messages.raw_sender, (self._tf, self._friction))
-        self._send_efforts = tuple(map(messages.raw_sender, self._efforts))
+        self._send_tf, self._send_friction = map(raw_publish, (self._tf, self._friction))
+        self._send_efforts = tuple(map(raw_publish, self._efforts))
         # In the order of Wanted's fields.
         self._readers = tuple(publisher.handle for publisher in self._efforts + (
             self._tf, self._friction))
@@ -106,6 +107,21 @@ class DhKinematicsNode(WholeChanges, Node):
             f'from {joint_states.topic_name}')
         self._warn_unusual()
 
+    @property
+    def config(self):
+        """Return the checked parameters in use: a :data:`node_parameters.Parameters`."""
+        return self._config
+
+    @property
+    def flow(self):
+        """Return the joint_states logic (:class:`JointStatesFlow`): cache, levels, outputs."""
+        return self._flow
+
+    @property
+    def tick_period_ns(self):
+        """Return the period of the node's timer, ns (:func:`schedule.tick_s`)."""
+        return self._timer.timer_period_ns
+
     def _take(self, config, changed=()):
         """Use checked parameters: the flow, the messages, the static frames and the URDF."""
         self._config = config
@@ -114,7 +130,8 @@ class DhKinematicsNode(WholeChanges, Node):
         self._messages = messages.SerializedMessages(
             self._frames, chain.joint_names, axis_frame_names(chain, prefix))
         self._flow.configure(chain, config.settings)
-        self._flow.senders = Senders(self._messages.templates, self._send_tf, self._send_friction)
+        self._flow.publishers = Publishers(self._messages.templates, self._send_tf,
+                                           self._send_friction)
         tick = tick_s(config.settings['diagnostics.period'])
         if self._timer is None or self._timer.timer_period_ns != int(tick * 1e9):
             if self._timer is not None:
@@ -132,9 +149,30 @@ class DhKinematicsNode(WholeChanges, Node):
         for note in bounds.model_warnings(self._config.chain):
             self.get_logger().warning(f'unusual model value: {note}')
 
-    def _refused(self, reason):
-        self._flow.warn('refused', f'parameter change refused: {reason}', monotonic_ns(),
-                        counts=False)
+    def set_parameters_atomically(self, parameter_list):
+        """
+        Take a change of parameters wholly, or refuse it wholly with a reason naming one.
+
+        Checked as a whole (:func:`parameters.checked_change`); rclpy's own parameters pass
+        to rclpy, which refuses only unsetting one or giving it another type.
+        """
+        try:
+            config, declared, names = checked_change(self, self._config, parameter_list)
+        except ValueError as error:
+            self._flow.warn('refused', f'parameter change refused: {error}', monotonic_ns(),
+                            counts=False)
+            return SetParametersResult(successful=False, reason=str(error))
+        if not declared:
+            return SetParametersResult(successful=True)
+        result = super().set_parameters_atomically(declared)
+        if result.successful and names:
+            self._take(config, names)
+        return result
+
+    def set_parameters(self, parameter_list):
+        """Set the parameters as one change (see :meth:`set_parameters_atomically`)."""
+        result = self.set_parameters_atomically(parameter_list)
+        return [result for _ in parameter_list]
 
     def _now_ns(self):
         """Return the node's clock in ns; 0 while sim time has no /clock yet."""
@@ -148,7 +186,7 @@ class DhKinematicsNode(WholeChanges, Node):
         if self._unwatched:  # a subscriber may have come since the tick: ask now
             self._check_subscribers()
         outcome = self._flow.handle(data, now_ns, monotonic_ns())
-        if outcome is SENT:  # the steady path has sent the TF and friction
+        if outcome.sent:  # the flow has published the TF and friction itself
             return
         serialized = self._messages
         if outcome.tf is not None:

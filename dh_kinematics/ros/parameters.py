@@ -22,25 +22,25 @@ a call to it. rclpy's own parameters (``use_sim_time`` and the like) are left to
 
 import array
 
+from dh_kinematics.ros.rclpy_compat import parameter_overrides
 from dh_kinematics.stream import node_parameters
-from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor, SetParametersResult
+from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
 from rclpy.parameter import Parameter
-from rclpy.parameter_service import ParameterService
 
 _TYPES = {'string': Parameter.Type.STRING, 'string_array': Parameter.Type.STRING_ARRAY,
           'double': Parameter.Type.DOUBLE, 'double_array': Parameter.Type.DOUBLE_ARRAY,
           'bool': Parameter.Type.BOOL}
 
 
-def plain(value):
+def python_value(value):
     """Return a parameter value as the user wrote it: arrays as lists."""
     return value.tolist() if isinstance(value, array.array) else value
 
 
-def given(node):
-    """Return the parameters given to ``node`` (files and ``-p``) as plain Python values."""
-    return {name: plain(parameter.value)
-            for name, parameter in node._parameter_overrides.items()}
+def given_values(node):
+    """Return the parameters given to ``node`` (files and ``-p``) as Python values, by name."""
+    return {name: python_value(parameter.value)
+            for name, parameter in parameter_overrides(node).items()}
 
 
 def declare(node, setting_specs):
@@ -50,7 +50,7 @@ def declare(node, setting_specs):
     Returns the :data:`node_parameters.Parameters` record; raises as
     :func:`node_parameters.checked` does.
     """
-    parameters = node_parameters.checked(given(node), setting_specs,
+    parameters = node_parameters.checked(given_values(node), setting_specs,
                                          node.get_fully_qualified_name())
     for name, value in parameters.values.items():
         spec = parameters.specs[name]
@@ -75,63 +75,48 @@ def _check_rclpy_parameter(node, parameter, not_set):
     expected = Parameter.Type(descriptor.type)
     if not descriptor.dynamic_typing and parameter.type_ != expected:
         kind = 'true or false' if expected == Parameter.Type.BOOL else expected.name.lower()
-        raise ValueError(f'{parameter.name}: must be {kind}, got {plain(parameter.value)!r}')
+        shown = python_value(parameter.value)
+        raise ValueError(f'{parameter.name}: must be {kind}, got {shown!r}')
 
 
-class WholeChanges:
+def checked_change(node, config, parameter_list):
     """
-    Node mixin: a change is taken wholly or refused wholly, with a reason naming the parameter.
+    Check a change of ``node``'s parameters as a whole, without applying it.
 
-    The node holds its record in ``_config`` and provides ``_take(parameters, names)``, which
-    applies a checked change, and ``_refused(reason)``, which logs a refusal. rclpy's own
-    parameters pass to rclpy; only unsetting one or giving it another type is refused here.
+    Parameters
+    ----------
+    node : rclpy.node.Node
+        The node, whose rclpy parameters (``use_sim_time`` and the like) are read.
+    config : node_parameters.Parameters
+        The node's checked record.
+    parameter_list : list of rclpy.parameter.Parameter
+        The change.
+
+    Returns
+    -------
+    record : node_parameters.Parameters
+        The record after the change (:func:`node_parameters.changed`).
+    declared : list of rclpy.parameter.Parameter
+        What to set on the node: the node's own parameters that change, and rclpy's.
+    names : list of str
+        The names of the node's own parameters that change.
+
+    Raises
+    ------
+    ValueError
+        With a reason naming the parameter: one of the node's refused by its checks, or one
+        of rclpy's unset or given another type.
+
     """
-
-    def set_parameters_atomically(self, parameter_list):
-        """Check the change in :func:`node_parameters.changed`; set and take it, or refuse it."""
-        ours, others = {}, []
-        for parameter in parameter_list:
-            not_set = parameter.type_ == Parameter.Type.NOT_SET
-            if parameter.name in self._config.specs or not self.has_parameter(parameter.name):
-                ours[parameter.name] = None if not_set else plain(parameter.value)
-            elif not_set or plain(parameter.value) != plain(
-                    self.get_parameter(parameter.name).value):
-                others.append((parameter, not_set))
-        try:
-            for parameter, not_set in others:
-                _check_rclpy_parameter(self, parameter, not_set)
-            parameters, new = node_parameters.changed(self._config, ours)
-        except ValueError as error:
-            self._refused(str(error))
-            return SetParametersResult(successful=False, reason=str(error))
-        others = [parameter for parameter, _ in others]
-        if not new and not others:
-            return SetParametersResult(successful=True)
-        result = super().set_parameters_atomically(
-            [Parameter(name, value=value) for name, value in new.items()] + others)
-        if result.successful and new:
-            self._take(parameters, list(new))
-        return result
-
-    def set_parameters(self, parameter_list):
-        """Set the parameters as one change (see :meth:`set_parameters_atomically`)."""
-        result = self.set_parameters_atomically(parameter_list)
-        return [result for _ in parameter_list]
-
-
-class AtomicParameterService(ParameterService):
-    """
-    rclpy's parameter services, except that ``set_parameters`` takes a request as a whole.
-
-    rclpy sets each parameter of a ``set_parameters`` request on its own, so that loading
-    another arm's file half-succeeds (92 set, 3 refused: a hybrid arm). Here the request is
-    applied wholly or refused wholly, with one reason for every parameter.
-    """
-
-    def _set_parameters_callback(self, request, response):
-        node = self._get_node()
-        parameters = [Parameter.from_parameter_msg(p) for p in request.parameters]
-        result = node.set_parameters_atomically(parameters) if parameters else None
-        response.results = [SetParametersResult(successful=result.successful,
-                                                reason=result.reason) for _ in parameters]
-        return response
+    ours, others = {}, []
+    for parameter in parameter_list:
+        not_set = parameter.type_ == Parameter.Type.NOT_SET
+        if parameter.name in config.specs or not node.has_parameter(parameter.name):
+            ours[parameter.name] = None if not_set else python_value(parameter.value)
+        elif not_set or python_value(parameter.value) != python_value(
+                node.get_parameter(parameter.name).value):
+            _check_rclpy_parameter(node, parameter, not_set)
+            others.append(parameter)
+    record, new = node_parameters.changed(config, ours)
+    declared = [Parameter(name, value=value) for name, value in new.items()]
+    return record, declared + others, list(new)

@@ -76,6 +76,11 @@ class SimArm(Node):
         self.get_logger().info(f'sweeping {self._chain.name or "arm"} ({self._chain.n} joints) '
                                f'at {rate:g} Hz, overshoot {self._overshoot:g}')
 
+    @property
+    def start_time(self):
+        """Return the node's clock when it started: the time its sweep is counted from."""
+        return self._start
+
     @quiet_at_shutdown
     def _publish(self):
         now = self.get_clock().now()

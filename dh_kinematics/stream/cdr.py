@@ -145,6 +145,15 @@ def _values_struct(order, arrays):
     return struct.Struct(fmt)
 
 
+def _names_at(data):
+    """Return where the names start in a plain-CDR JointState (after frame_id), or None."""
+    order = PLAIN_CDR.get(bytes(data[:2]))
+    if order is None or len(data) < 16:
+        return None
+    size, = struct.unpack_from(order + 'I', data, 12)
+    return 16 + size + (-(12 + size) % 4)
+
+
 def _fixed(data, segments):
     return data[:4] + b''.join([data[start:end] for start, end in segments])
 
@@ -156,60 +165,61 @@ class JointStateReader:
     A stream of joint_states repeats its frame_id, names and array lengths. When a message has
     the same length as the last one and the same bytes in all of those, only its stamp,
     positions, velocities and efforts are read, at the offsets already known (one
-    ``struct.unpack_from``), and the names are the same tuple as before. Otherwise the message
-    is read in full.
+    ``struct.unpack_from``). A message that differs only in its frame_id (another publisher,
+    or one that changes it on purpose) is read the same way, at the layout of the last message
+    whose names start at the same offset (up to ``LAYOUTS_KEPT`` of them). Otherwise the
+    message is read in full. Either way, names equal to the last message's are the same tuple
+    as before, which the cache recognises by identity.
     """
+
+    LAYOUTS_KEPT = 256
 
     def __init__(self):
         self._layout = None
         self._counts = None
         self._known = None  # the last bytes from frame_id to the positions, padding included
+        # Where the names start -> (layout, counts, the bytes from there to the positions).
+        self._after_frame_id = {}
 
     layout = property(lambda self: self._layout,
                       doc='The :data:`Layout` of the last message read (None before the first).')
-    known = property(lambda self: self._known,
-                     doc="The last message's bytes from frame_id to the positions (or None).")
 
-    def _same_lengths(self, layout, data):
-        """Tell whether ``data`` has the size and the array counts of the last message."""
+    @staticmethod
+    def _same_lengths(layout, counts, data):
+        """Tell whether ``data`` has the size and the array counts of a layout's message."""
         velocities, efforts = layout.counts
         return len(data) == layout.size and (
-            data[velocities:velocities + 4], data[efforts:efforts + 4]) == self._counts
+            data[velocities:velocities + 4], data[efforts:efforts + 4]) == counts
 
     def _layout_of(self, data):
         layout = self._layout
-        if layout is not None and self._same_lengths(layout, data):
+        if layout is not None and self._same_lengths(layout, self._counts, data):
             known = data[12:layout.positions[0]]
             if known == self._known:  # padding bytes and all: the usual case
                 return layout
             if _fixed(data, layout.segments) == layout.fixed:
                 self._known = known
                 return layout
-        layout = self._layout = read_layout(data)
+        names_at = _names_at(data)
+        seen = None if names_at is None else self._after_frame_id.get(names_at)
+        if seen is not None:  # another frame_id, at offsets seen before
+            layout, counts, rest = seen
+            if (self._same_lengths(layout, counts, data)
+                    and data[names_at:layout.positions[0]] == rest):
+                self._layout, self._counts = layout, counts
+                self._known = data[12:layout.positions[0]]
+                return layout
+        previous, layout = self._layout, read_layout(data)
+        if previous is not None and layout.names == previous.names:
+            layout = layout._replace(names=previous.names)  # the same tuple, as documented
+        self._layout = layout
         self._counts = tuple(data[at:at + 4] for at in layout.counts)
         self._known = data[12:layout.positions[0]]
+        if len(self._after_frame_id) >= self.LAYOUTS_KEPT:
+            self._after_frame_id.clear()
+        self._after_frame_id[names_at] = (layout, self._counts,
+                                          data[names_at:layout.positions[0]])
         return layout
-
-    def same_source(self, namespace):
-        """
-        Return the usual case of :meth:`read` as code for a generated function of ``data``.
-
-        Returns ``(same, values)``: an expression true exactly for a message laid out byte for
-        byte like the last one (same size, counts, and bytes from frame_id to the positions,
-        padding included: what :meth:`read` takes without reading a layout or comparing
-        without the padding), and one giving its stamp's seconds and nanoseconds, then the
-        positions, velocities and efforts, a tuple of floats. The names they use go into
-        ``namespace`` (each starting with ``reader_``). None before the first message.
-        """
-        layout = self._layout
-        if layout is None:
-            return None
-        (velocities, efforts), end = layout.counts, layout.positions[0]
-        namespace.update(reader_counts=self._counts, reader_known=self._known,
-                         reader_values=layout.values.unpack_from)
-        return (f'len(data) == {layout.size} and (data[{velocities}:{velocities + 4}], '
-                f'data[{efforts}:{efforts + 4}]) == reader_counts and data[12:{end}] == '
-                'reader_known', f'reader_values(data, {ORIGIN})')
 
     def read(self, data):
         """

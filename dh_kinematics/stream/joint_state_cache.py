@@ -18,13 +18,18 @@ The last known state of every joint, fed by joint_states messages of any shape a
 Pure Python and numpy: the node passes in the message fields and gets back what to publish.
 Each kind of bad input has one defined outcome (see :class:`JointStateCache.update`), and every
 dropped message and every ignored entry is counted.
+
+The usual message names every joint, is newer than all and has finite values. The cache takes
+it in fewer steps (:meth:`JointStateCache.newest`, :meth:`JointStateCache.in_model_order`,
+:meth:`JointStateCache.take_all`), and keeps its values as they came, Python floats, until one
+of the per-joint arrays is next read or a message of another shape comes: at 1 kHz, most of
+those writes would be overwritten unread by the next message. Reading any array gives the same
+values as if every write had been done at once.
 """
 
 from collections import Counter, namedtuple
 from math import isfinite
 
-from dh_kinematics.stream.joint_arrays import JointArrays
-from dh_kinematics.stream.whole_messages import STAMP_RANGE_NS, WholeMessages
 import numpy as np
 
 Update = namedtuple(
@@ -58,9 +63,11 @@ DROP_REASONS = ('malformed', 'no_clock', 'empty', 'length_mismatch', 'duplicate_
 # Unknown joint names remembered (to name each once); past this, they are only counted.
 MAX_UNKNOWN_NAMES = 100
 NO_STAMP = np.iinfo(np.int64).min
+# A stamp must fit builtin_interfaces/Time once normalised: int32 seconds.
+STAMP_RANGE_NS = (-2 ** 31 * 1_000_000_000, 2 ** 31 * 1_000_000_000)
 
 
-class JointStateCache(WholeMessages, JointArrays):
+class JointStateCache:
     """
     Remember the last position and velocity of each joint, matched by name.
 
@@ -84,7 +91,11 @@ class JointStateCache(WholeMessages, JointArrays):
         self.names = tuple(joint_names)
         self._index = {name: i for i, name in enumerate(self.names)}
         n = len(self.names)
-        super().__init__(n, NO_STAMP)
+        self._positions, self._velocities, self._efforts = np.full((3, n), np.nan)
+        self._stamps_ns = np.full(n, NO_STAMP, dtype=np.int64)
+        self._received_ns = np.full(n, -1, dtype=np.int64)
+        self._non_finite = np.zeros(n, dtype=bool)
+        self._pending = None  # a whole-arm update not yet written into the arrays
         self.future_tolerance_ns = future_tolerance_ns
         self.counts = Counter()
         self.received = 0
@@ -201,18 +212,82 @@ class JointStateCache(WholeMessages, JointArrays):
         if (type(positions) is not tuple or len(positions) != n
                 or not isfinite(sum(positions))):
             return None
-        given = []
+        rates = []  # the velocities and the efforts, in model order
         for values in (velocities, efforts):
             if type(values) is not tuple or len(values) not in (0, n) or (
                     values and not isfinite(sum(values))):
                 return None
-            given.append(values if rows is None or not values
+            rates.append(values if rows is None or not values
                          else tuple([values[k] for k in rows]))
         q = positions if rows is None else tuple([positions[k] for k in rows])
-        qd, effort = given
+        qd, effort = rates
         self.take_all(index, q, qd, effort, stamp_ns, now_ns)
         return Update(None, (), stamp_ns, joints, joints if qd else (), q, qd, (),
                       joints if effort else (), effort)
+
+    def newest(self, stamp_ns, now_ns):
+        """Tell whether a stamp is newer than all, in range, at most the tolerance ahead."""
+        return (self._newest_ns < stamp_ns < STAMP_RANGE_NS[1]
+                and 0 < stamp_ns <= now_ns + self.future_tolerance_ns)
+
+    def in_model_order(self, names):
+        """Return the :meth:`take_all` index if ``names`` are the last's: every joint, in order."""
+        full = self._full
+        if names is self._full_names and full is not None and full[0] is None:
+            return full[2]
+        return None
+
+    def take_all(self, index, q, qd, effort, stamp_ns, now_ns):
+        """
+        Take a message that :meth:`update` would take whole, as it would, once checked as it.
+
+        That is: ``index`` from :meth:`in_model_order`, the stamp :meth:`newest`, finite
+        ``q`` (a tuple), and ``qd`` and ``effort`` finite for every joint or empty tuples.
+        """
+        self.received += 1
+        self._set_later(index, q, qd, effort, stamp_ns, now_ns)
+        self._newest_ns = stamp_ns
+        self.counts['accepted'] += 1
+
+    def _set_later(self, index, q, qd, effort, stamp_ns, now_ns):
+        """Set every joint (``index``: all of them, in the order of the values) when next read."""
+        pending = self._pending
+        if pending is not None and pending[0] is not index:
+            self._flush()
+        elif pending is not None:  # replaced, except for what this message does not carry
+            qd, effort = qd or pending[2], effort or pending[3]
+        self._pending = (index, q, qd, effort, stamp_ns, now_ns)
+
+    def _flush(self):
+        """Write the pending whole-arm update into the arrays."""
+        index, q, qd, effort, stamp_ns, now_ns = self._pending
+        self._pending = None
+        self._positions[index] = q
+        if qd:
+            self._velocities[index] = qd
+        if effort:
+            self._efforts[index] = effort
+        self._non_finite[index] = False
+        self._stamps_ns[index] = stamp_ns
+        self._received_ns[index] = now_ns
+
+    def _array(name, doc):  # noqa: N805 (a property factory for the class body)
+        def read(self):
+            if self._pending is not None:
+                self._flush()
+            return getattr(self, name)
+        return property(read, doc=doc)
+
+    positions = _array('_positions', 'Last finite position per joint, rad or m (NaN: none).')
+    velocities = _array('_velocities', 'Last velocity per joint, rad/s or m/s (NaN: none).')
+    efforts = _array('_efforts', 'Last measured effort per joint, N m or N (NaN: none).')
+    stamps_ns = _array('_stamps_ns', "Stamp of each joint's last value, ns (NO_STAMP: none).")
+    received_ns = _array('_received_ns', 'Node clock when each joint was last set, ns (-1).')
+    non_finite = _array('_non_finite', "Whether each joint's last position was not finite.")
+    del _array
+
+    newest_ns = property(lambda self: self._newest_ns,
+                         doc='The newest stamp of any joint, ns (NO_STAMP: none yet).')
 
     @staticmethod
     def _rates(values, kind, count, message_rows, joints, finite, store, notes):

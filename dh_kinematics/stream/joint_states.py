@@ -33,26 +33,29 @@ due. The path, in order:
    levels (:class:`EffortMonitor`) for the joints whose effort the message carried;
 6. :meth:`LimitDiagnostics.after_message`: the levels, and whether to publish them.
 
-The usual message takes a shorter way to the same result, sent through
-:attr:`JointStatesFlow.senders`: :mod:`steady_path`. Warnings go to ``warn``, at most one per
-kind every ``LOG_EVERY_S`` seconds.
+The usual message (every joint in model order, a newer stamp, finite values, every limit level
+unchanged, no dynamics wanted) takes a shorter way to the same result in steps 3 to 6,
+:meth:`JointStatesFlow._take_usual`, and the flow publishes its TF and friction itself through
+:attr:`JointStatesFlow.publishers`, filling the messages' templates. Warnings go to ``warn``, at
+most one per kind every ``LOG_EVERY_S`` seconds.
 """
 
 from collections import namedtuple
+from math import isfinite
 
 from dh_kinematics.stream import cdr
 from dh_kinematics.stream.joint_math import StreamMath
 from dh_kinematics.stream.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
 from dh_kinematics.stream.limit_diagnostics import LimitDiagnostics
 from dh_kinematics.stream.motion import MotionEstimate
-from dh_kinematics.stream.steady_path import steady_path
 
 LOG_EVERY_S = 5.0
 LOGGED_NAME = 64
 """A joint name from a message is logged up to this many characters."""
 _LOG_EVERY_NS = int(LOG_EVERY_S * 1e9)
 
-Outcome = namedtuple('Outcome', 'tf friction gravity expected residual diagnostics')
+Outcome = namedtuple('Outcome', 'tf friction gravity expected residual diagnostics sent',
+                     defaults=(False,))
 Outcome.__doc__ = """What to publish for one message.
 
 tf : (joints, stamp_ns, poses) or None
@@ -65,12 +68,26 @@ residual : (joints, stamp_ns, residuals) or None
     The joints whose effort the message carried: measured - expected (N m or N), if wanted.
 diagnostics : bool
     Whether the diagnostics are due now.
+sent : bool
+    True when the flow has published the message's TF and friction itself (the usual
+    message, through :attr:`JointStatesFlow.publishers`); then nothing else is due.
 """
 NOTHING = Outcome(None, None, None, None, None, False)
-SENT = Outcome(None, None, None, None, None, False)  # the steady path has sent it all
+SENT = Outcome(None, None, None, None, None, False, sent=True)
 Wanted = namedtuple('Wanted', 'gravity expected residual tf friction', defaults=(True, True))
 Wanted.__doc__ = """Which outputs someone subscribes to (bools); TF and friction by default."""
 NONE_WANTED = Wanted(False, False, False)
+Publishers = namedtuple('Publishers', 'templates tf friction')
+Publishers.__doc__ = """Where the flow publishes the TF and friction of a usual message itself.
+
+templates : callable
+    ``templates(joints)`` returns ``(tf, efforts)``: the :class:`message_template.Template` of
+    the TFMessage of those joints' frames and of a JointState of their efforts, or None where
+    there is none.
+tf, friction : callable
+    Each publishes the serialized bytes of one message.
+"""
+_Usual = namedtuple('_Usual', 'tf friction send_tf send_friction')
 NO_DYNAMICS = (None, None, None, False)
 
 
@@ -109,8 +126,11 @@ class JointStatesFlow:
         self.motion = MotionEstimate(len(self.cache.names))
         self._motion_fresh = True
         self._wanted = NONE_WANTED
-        self._senders = self._last_bytes = None  # the reader's bytes after the last full path
-        self._steady = self._steady_bytes = None  # and the reader's bytes it was made for
+        self._publishers = None
+        self._math = None
+        # The templates and publishers of the usual message, or None while there is no
+        # shorter way (:meth:`_bind_usual`).
+        self._usual = None
 
     @property
     def wanted(self):
@@ -120,16 +140,17 @@ class JointStatesFlow:
     @wanted.setter
     def wanted(self, wanted):
         self._wanted = wanted
-        self._steady = self._steady_bytes = None
+        self._bind_usual()
 
     @property
-    def senders(self):
-        """Where the steady path sends TF and friction: a :data:`steady_path.Senders`, or None."""
-        return self._senders
+    def publishers(self):
+        """Where the usual message's TF and friction go: :data:`Publishers`, or None (none)."""
+        return self._publishers
 
-    @senders.setter
-    def senders(self, senders):
-        self._senders, self._steady, self._steady_bytes = senders, None, None
+    @publishers.setter
+    def publishers(self, publishers):
+        self._publishers = publishers
+        self._bind_usual()
 
     def configure(self, chain, settings):
         """Take a model (:class:`Chain`) and the node's settings (a dict, SI units)."""
@@ -142,7 +163,25 @@ class JointStatesFlow:
             settings['diagnostics.stale_timeout'], settings['diagnostics.period'])
         self.limits.efforts.configure(settings, [link.isprismatic() for link in chain.links])
         self.motion.configure(settings['effort.acceleration_cutoff'])
-        self._steady = self._steady_bytes = None
+        self._bind_usual()
+
+    def _bind_usual(self):
+        """
+        Bind what the usual message needs for the present model, outputs and publishers.
+
+        Once per change of any of them, never per message: the templates for every joint.
+        No shorter way while the dynamics are wanted or the effort monitor is on (they need
+        the full path), without publishers, or where a template cannot be made.
+        """
+        wanted, publishers, self._usual = self._wanted, self._publishers, None
+        if (publishers is None or self._math is None or wanted.gravity or wanted.expected
+                or wanted.residual or self.limits.efforts.active):
+            return
+        tf, friction = publishers.templates(self._all_joints)
+        if (wanted.tf and tf is None) or (wanted.friction and friction is None):
+            return
+        self._usual = _Usual(tf if wanted.tf else None, friction if wanted.friction else None,
+                             publishers.tf, publishers.friction)
 
     def warn(self, key, text, mono_ns, counts=True):
         """Warn, at most once per ``key`` every LOG_EVERY_S; with the counts if ``counts``."""
@@ -175,26 +214,9 @@ class JointStatesFlow:
         Take one serialized JointState; return what to publish (an :data:`Outcome`).
 
         ``now_ns`` is the node's clock (0 under sim time before /clock starts), ``mono_ns`` a
-        monotonic one, both in ns. :data:`SENT` when the steady path (:mod:`steady_path`)
-        took the message and has sent its TF and friction itself, through :attr:`senders`.
+        monotonic one, both in ns. For the usual message the flow publishes the TF and
+        friction itself, through :attr:`publishers`, and returns :data:`SENT`.
         """
-        steady = self._steady
-        if steady is not None and 0 < self._last_now_ns <= now_ns and steady(data, now_ns):
-            self._last_now_ns = now_ns
-            return SENT
-        outcome = self._handle(data, now_ns, mono_ns)
-        known = self._reader.known
-        if known is not self._steady_bytes:
-            self._steady = None  # compiled only for bytes kept from one message to the next
-            if known is not None and known is self._last_bytes:  # not two sources in turn
-                self._steady_bytes = known
-                self._steady = steady_path(self._reader, self.cache, self._math, self.limits,
-                                           self._wanted, self._senders)
-            self._last_bytes = known
-        return outcome
-
-    def _handle(self, data, now_ns, mono_ns):
-        """Take one message the full way: :meth:`handle`."""
         if now_ns < self._last_now_ns:
             self._clock(now_ns, mono_ns)
         self._last_now_ns = now_ns
@@ -210,6 +232,51 @@ class JointStatesFlow:
             fields = self._decode_other(data, mono_ns)
             if fields is None:
                 return NOTHING
+        if self._usual is not None and self._take_usual(fields, now_ns):
+            return SENT
+        return self._take(fields, now_ns, mono_ns)
+
+    def _take_usual(self, fields, now_ns):
+        """
+        Take the usual message as :meth:`_take` would, and publish it; or return False.
+
+        The usual message names every joint in model order (the same names as the last
+        message), has a newer stamp within the tolerance, finite values, every velocity and
+        effort or none, and changes no limit level; its poses and friction are finite. Then
+        this is all that :meth:`_take` and the node would do: publish the TF and friction,
+        and let the cache take the values. Any other message returns False before anything
+        has changed, and :meth:`_take` takes it.
+        """
+        stamp_ns, names, positions, velocities, efforts = fields
+        cache, usual, every = self.cache, self._usual, self._all_joints
+        n = len(every)
+        index = cache.in_model_order(names)
+        if (index is None or not self._motion_fresh or len(positions) != n
+                or len(velocities) not in (0, n) or len(efforts) not in (0, n)
+                or not cache.newest(stamp_ns, now_ns)
+                or not isfinite(sum(positions) + sum(velocities) + sum(efforts))
+                or not self.limits.unchanged_by(positions, now_ns)):
+            return False
+        tf = friction = None
+        if usual.tf is not None:
+            joints, _, poses = self._math.finite_poses(every, positions)
+            if len(joints) < n:
+                return False
+            tf = usual.tf.fill(stamp_ns, poses)
+        if usual.friction is not None and velocities:
+            joints, torques = self._math.finite_friction(every, velocities)
+            if len(joints) < n:
+                return False
+            friction = usual.friction.fill(stamp_ns, torques)
+        if tf is not None:
+            usual.send_tf(tf)
+        if friction is not None:
+            usual.send_friction(friction)
+        cache.take_all(index, positions, velocities, efforts, stamp_ns, now_ns)
+        return True
+
+    def _take(self, fields, now_ns, mono_ns):
+        """Take one message's fields the full way: :meth:`handle`."""
         stamp_ns, names, positions, velocities, efforts = fields
         update = self.cache.update(names, positions, velocities, stamp_ns, now_ns, efforts)
         if update.dropped or update.notes or update.new_unknown:

@@ -28,7 +28,7 @@ Times: ``now_ns`` is the node's clock (stamps, STALE ages); ``mono_ns`` is a mon
 
 from dh_kinematics.stream import limit_tasks
 from dh_kinematics.stream.effort_monitor import EffortMonitor
-from dh_kinematics.stream.limits import joint_levels, OK, STALE, Thresholds
+from dh_kinematics.stream.limits import joint_levels, STALE, Thresholds
 from dh_kinematics.stream.schedule import Schedule
 import numpy as np
 
@@ -117,20 +117,6 @@ class LimitDiagnostics:
         if levels is None or now_ns >= self._check_all_ns or self._any_stale:
             return False
         return self._thresholds.levels(self._every, q, levels) == levels
-
-    def unchanged_source(self, namespace):
-        """
-        Return :meth:`unchanged_by` as code of ``q`` and ``now_ns``, for a generated function.
-
-        The usual case in place: every joint OK, no full check due, and every value inside its
-        quiet band (:meth:`Thresholds.quiet_source`); any other asks :meth:`unchanged_by`. The
-        names it uses go into ``namespace`` (each starting with ``limits``); the code holds
-        until the next :meth:`configure`.
-        """
-        namespace.update(limits=self, limits_all_ok=[OK] * len(self._every),
-                         limits_unchanged_by=self.unchanged_by)
-        return (f'(limits.levels == limits_all_ok and now_ns < limits._check_all_ns and '
-                f'{self._thresholds.quiet_source()}) or limits_unchanged_by(q, now_ns)')
 
     def clock_jumped(self):
         """

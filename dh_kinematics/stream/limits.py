@@ -30,8 +30,6 @@ A position dithering around a threshold therefore does not flip the level on eve
 joints of one message in Python floats, with the same result (a test checks this).
 """
 
-from math import inf, isfinite
-
 import numpy as np
 
 OK, WARN, ERROR, STALE = 0, 1, 2, 3
@@ -104,24 +102,6 @@ class Thresholds:
         # Between these a joint is OK by _level whatever the margin's sign.
         self._quiet = list(zip(np.maximum(lower, lower + margin).tolist(),
                                np.minimum(upper, upper - margin).tolist()))
-
-    def quiet_source(self):
-        """
-        Return code of ``q`` (every joint's value) true when each is inside its quiet band.
-
-        There :meth:`levels` keeps an OK joint OK at its first test. An infinite limit is no
-        test at all; ``'True'`` when no joint has one.
-        """
-        tests = []
-        for j, (low, high) in enumerate(self._quiet):
-            if isfinite(low) and isfinite(high):
-                tests.append(f'{low!r} <= q[{j}] <= {high!r}')
-                continue
-            if low != -inf:
-                tests.append(f'{low!r} <= q[{j}]' if isfinite(low) else 'False')
-            if high != inf:
-                tests.append(f'q[{j}] <= {high!r}' if isfinite(high) else 'False')
-        return ' and '.join(tests) or 'True'
 
     def levels(self, joints, q, previous):
         """

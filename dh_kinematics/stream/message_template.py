@@ -16,22 +16,20 @@
 Serialized messages refilled without rclpy: :class:`Template`.
 
 A Template holds a message serialized once by the middleware itself, with marker values in its
-stamps and float64 fields. It finds where each marker landed, and then writes new stamps and
-values into a copy of those bytes, so the layout is always the middleware's own. Pure Python,
-struct and numpy; no ROS import. (:mod:`cdr` reads JointStates the same way.)
+stamps and float64 fields. It finds where each marker landed and keeps a packing plan: one
+``struct`` format for the whole message (literal bytes, stamps and runs of values, in message
+order) and the order in which to pass its arguments. Filling is then one ``pack`` of the new
+stamp and values with the literal bytes, so the layout is always the middleware's own. Pure
+Python and struct; no ROS import. (:mod:`cdr` reads JointStates the same way.)
 """
 
+from operator import itemgetter
 import struct
-
-import numpy as np
 
 # Markers: unlikely bit patterns, each unique within one message (checked).
 STAMP_MARKER_SEC = 0x5A5A0000
 STAMP_MARKER_NANOSEC = 0x2A5A0000
 VALUE_MARKER = -1.2345678901234567e-123
-# More runs of fields than this: fill through numpy (see Template). One struct call is faster
-# up to the TF of a 30-joint arm with axis frames (120 runs): 4.9 against 6.5 µs.
-MAX_RUNS = 256
 
 
 def _marker_stamp(i):
@@ -67,101 +65,21 @@ class Template:
     def __init__(self, serialize, stamps, values):
         marker_stamps = [_marker_stamp(i) for i in range(stamps)]
         marker_values = [_marker_value(i) for i in range(values)]
-        self._data = bytes(serialize(marker_stamps, marker_values))
-        self.order = '<' if self._data[1] & 1 else '>'
-        patterns = [struct.pack(self.order + 'iI', *stamp) for stamp in marker_stamps]
-        patterns += [struct.pack(self.order + 'd', value) for value in marker_values]
-        index = [self._locate(pattern) for pattern in patterns]
-        self._index = (np.asarray(index, dtype=np.intp).reshape(-1, 1)
-                       + np.arange(8)).ravel()
-        self._stamps, self._values = stamps, values
-        self._stamp = struct.Struct(self.order + 'iI')
-        self._value_dtype = np.dtype(self.order + 'f8')
-        self._fill = self._contiguous_runs(index[:stamps], index[stamps:])
+        data = bytes(serialize(marker_stamps, marker_values))
+        order = '<' if data[1] & 1 else '>'
+        stamp_at = [self._locate(data, struct.pack(order + 'iI', *stamp))
+                    for stamp in marker_stamps]
+        value_at = [self._locate(data, struct.pack(order + 'd', value))
+                    for value in marker_values]
+        self._values = values
+        self._pack, self._arguments, self._literals = _plan(data, order, stamp_at, value_at)
 
-    def _contiguous_runs(self, stamp_at, value_at):
-        """
-        Split the message into literal bytes and runs of fields, if there are few runs.
-
-        A message with few runs (a JointState's stamp and its efforts, the TF of a few links)
-        is filled fastest by one ``struct`` call (:meth:`pack_source`); one with many through
-        numpy.
-        Returns the fill function, or None for the latter.
-        """
-        slots = sorted([(at, None, 0) for at in stamp_at]
-                       + [(at, i, 1) for i, at in enumerate(value_at)])
-        runs = []  # [start, first value index or None for a stamp, count]
-        for at, i, count in slots:
-            last = runs[-1] if runs else None
-            if (i is not None and last is not None and last[1] is not None
-                    and last[0] + 8 * last[2] == at and last[1] + last[2] == i):
-                last[2] += 1
-            else:
-                runs.append([at, i, count])
-        if len(runs) > MAX_RUNS:
-            self._runs = None
-            return None
-        self._runs = runs
-        namespace = {}
-        source = self.pack_source([f'values[{i}]' for i in range(self._values)], namespace)
-        source = f'def fill(sec, nanosec, values):\n    return {source}\n'
-        exec(compile(source, '<message template>', 'exec'), namespace)  # names and indices only
-        return namespace['fill']
-
-    def pack_source(self, values, namespace, prefix='template'):
-        """
-        Return the code of one ``struct`` call that writes the whole message.
-
-        The call passes the literal bytes between the runs of fields (``Ns``), the stamp (the
-        names ``sec`` and ``nanosec``) and the values, in message order, without a loop.
-
-        Parameters
-        ----------
-        values : sequence of str
-            Code of each float64 field, in the order the serializer was given them.
-        namespace : dict
-            Takes the names the code uses: the literal bytes and the packing function, each
-            starting with ``prefix``.
-        prefix : str
-            Starts every name the code uses (several templates can share one namespace).
-
-        Raises
-        ------
-        ValueError
-            If the message has too many runs for one call (more than MAX_RUNS).
-
-        """
-        if self._runs is None:
-            raise ValueError(f'template: more than {MAX_RUNS} runs of fields')
-        data, end, formats, arguments = self._data, 0, [self.order], []
-
-        def literal(start, stop):
-            if stop > start:
-                name = f'{prefix}_literal{len(arguments)}'
-                namespace[name] = data[start:stop]
-                formats.append(f'{stop - start}s')
-                arguments.append(name)
-
-        for start, first, count in self._runs:
-            literal(end, start)
-            if first is None:
-                formats.append('iI')
-                arguments.extend(('sec', 'nanosec'))
-            else:
-                formats.append(f'{count}d')
-                arguments.extend(values[first:first + count])
-            end = start + 8 * max(count, 1)
-        literal(end, len(data))
-        packer = struct.Struct(''.join(formats))
-        assert packer.size == len(data)
-        namespace[f'{prefix}_pack'] = packer.pack
-        return f'{prefix}_pack({", ".join(arguments)})'
-
-    def _locate(self, pattern):
-        found = self._data.find(pattern)
-        if found < 0 or self._data.find(pattern, found + 1) >= 0:
+    @staticmethod
+    def _locate(data, pattern):
+        found = data.find(pattern)
+        if found < 0 or data.find(pattern, found + 1) >= 0:
             raise ValueError(f'template: marker {pattern.hex()} found '
-                             f'{self._data.count(pattern)} times, not once')
+                             f'{data.count(pattern)} times, not once')
         return found
 
     def fill(self, stamp_ns, values):
@@ -172,7 +90,7 @@ class Template:
         ----------
         stamp_ns : int
             Time in ns (seconds must fit in int32).
-        values : array, shape (values,)
+        values : sequence of float, length values
             The float64 fields, in the order the serializer was given them.
 
         Returns
@@ -180,16 +98,40 @@ class Template:
         data : bytes
 
         """
-        if not isinstance(values, (list, tuple)):
-            values = np.asarray(values, dtype=self._value_dtype).ravel()
         if len(values) != self._values:
             raise ValueError(f'values: {len(values)} given, the template has {self._values}')
         sec, nanosec = divmod(int(stamp_ns), 1_000_000_000)
-        if self._fill is not None:
-            return self._fill(sec, nanosec, values)
-        stamp = self._stamp.pack(sec, nanosec)
-        values = np.asarray(values, dtype=self._value_dtype).ravel()
-        patch = np.frombuffer(stamp * self._stamps + values.tobytes(), np.uint8)
-        data = np.frombuffer(self._data, np.uint8).copy()
-        data[self._index] = patch
-        return data.tobytes()
+        return self._pack(*self._arguments((sec, nanosec, *values) + self._literals))
+
+
+def _plan(data, order, stamp_at, value_at):
+    """
+    Return the packing plan of a message: ``(pack, arguments, literals)``.
+
+    ``pack`` is one ``struct`` call writing the whole message: the literal bytes between the
+    fields (``Ns``), each stamp (``iI``) and each run of consecutive values (``kd``), in message
+    order. ``arguments`` picks its arguments, in that order, from the tuple ``(sec, nanosec,
+    *values, *literals)``.
+    """
+    slots = sorted([(at, None) for at in stamp_at] + [(at, i) for i, at in enumerate(value_at)])
+    formats, picks, literals, end = [order], [], [], 0
+    first_literal = 2 + len(value_at)
+    for at, i in slots:
+        if at > end:
+            formats.append(f'{at - end}s')
+            picks.append(first_literal + len(literals))
+            literals.append(data[end:at])
+        if i is None:
+            formats.append('iI')
+            picks += [0, 1]
+        else:
+            formats.append('d')
+            picks.append(2 + i)
+        end = at + 8
+    if end < len(data):
+        formats.append(f'{len(data) - end}s')
+        picks.append(first_literal + len(literals))
+        literals.append(data[end:])
+    packer = struct.Struct(''.join(formats))
+    assert packer.size == len(data)
+    return packer.pack, itemgetter(*picks), tuple(literals)
