@@ -81,12 +81,22 @@ def assert_same_bits_but_zero_signs(values, expected):
     assert same.all(), (values[~same], expected[~same])
 
 
-def joint_state_cdr(stamp_ns, names, positions, velocities=(), efforts=(), frame_id=''):
-    """Serialize a sensor_msgs/JointState as plain little-endian CDR."""
+def joint_state_cdr(stamp_ns, names, positions, velocities=(), efforts=(), frame_id='',
+                    padding=None):
+    """
+    Serialize a sensor_msgs/JointState as plain little-endian CDR.
+
+    The alignment padding is zeros, or with ``padding`` (a numpy Generator) random bytes, as a
+    middleware that leaves it uninitialised sends.
+    """
     out = bytearray()
 
+    def pad(alignment):
+        count = -len(out) % alignment
+        out.extend(bytes(count) if padding is None else padding.bytes(count))
+
     def u32(value):
-        out.extend(bytes(-len(out) % 4))
+        pad(4)
         out.extend(struct.pack('<I', value))
 
     def string(text):
@@ -97,7 +107,7 @@ def joint_state_cdr(stamp_ns, names, positions, velocities=(), efforts=(), frame
     def doubles(values):
         u32(len(values))
         if values:
-            out.extend(bytes(-len(out) % 8))
+            pad(8)
             out.extend(struct.pack(f'<{len(values)}d', *values))
 
     out.extend(struct.pack('<iI', *divmod(stamp_ns, 1_000_000_000)))

@@ -16,6 +16,7 @@
 """Serialized messages: the reader and the templates against rclpy's own serializer."""
 
 
+from conftest import joint_state_cdr
 from dh_kinematics.stream import cdr
 from dh_kinematics.stream.message_template import Template
 from hypothesis import given, settings, strategies as st
@@ -196,3 +197,21 @@ def test_padding_bytes_do_not_defeat_the_layout_cache():
         expected = serialization.deserialize_message(bytes(data), JointState)
         assert got[0] == expected.header.stamp.sec * 10 ** 9 + expected.header.stamp.nanosec
         assert got[1] == tuple(expected.name) and list(got[2]) == list(expected.position)
+
+
+def test_a_frame_id_that_changes_reads_at_a_kept_layout_whatever_the_padding():
+    rng = np.random.default_rng(17)
+    names, kept = ['a', 'b', 'c'], {}
+    reader = cdr.JointStateReader()
+    for k in range(300):
+        frame_id = 'x' * int(rng.integers(1, 40))
+        data = joint_state_cdr(k + 1, names, [0.1 * k, 0.2, 0.3], [0.5] * 3, [], frame_id,
+                               padding=rng)
+        got = reader.read(data)
+        expected = serialization.deserialize_message(data, JointState)
+        assert got[0] == expected.header.stamp.nanosec and list(got[2]) == list(expected.position)
+        assert list(got[3]) == list(expected.velocity) and got[1] == tuple(expected.name)
+        names_at = -(-(12 + len(frame_id) + 1) // 4)  # the names start 4-aligned after it
+        layout = kept.setdefault(names_at, reader.layout)
+        assert reader.layout is layout  # read at the layout kept for where names start
+    assert len(kept) == 10  # one per 4 bytes of frame_id

@@ -229,8 +229,9 @@ def test_a_changing_frame_id_takes_the_short_way_and_builds_nothing(pattern):
     assert len(asked) == 1  # once, when the publishers were given
     names, q = list(PANDA.chain.joint_names), np.mean(PANDA.chain.qlim, axis=1).tolist()
     now_ns = START_NS + SECOND
-    outcomes = [flow.handle(joint_state_cdr(START_NS + k, names, q, [0.0] * 7, [], frame_id),
-                            now_ns, k).sent for k, frame_id in enumerate(frame_ids)]
+    outcomes = [flow.handle(joint_state_cdr(START_NS + k, names, q, [0.0] * 7, [], frame_id,
+                                            padding=rng), now_ns, k).sent
+                for k, frame_id in enumerate(frame_ids)]
     assert outcomes[0] is False and all(outcomes[1:])  # the first sets the levels
     assert len(asked) == 1  # no template asked for again, none made per message
     assert [topic for topic, _ in sent] == ['tf', 'friction'] * (len(frame_ids) - 1)

@@ -178,7 +178,8 @@ class JointStateReader:
         self._layout = None
         self._counts = None
         self._known = None  # the last bytes from frame_id to the positions, padding included
-        # Where the names start -> (layout, counts, the bytes from there to the positions).
+        # Where the names start -> (layout, counts, where the bytes from there to the positions
+        # lie without their padding, those bytes).
         self._after_frame_id = {}
 
     layout = property(lambda self: self._layout,
@@ -203,9 +204,9 @@ class JointStateReader:
         names_at = _names_at(data)
         seen = None if names_at is None else self._after_frame_id.get(names_at)
         if seen is not None:  # another frame_id, at offsets seen before
-            layout, counts, rest = seen
+            layout, counts, segments, rest = seen
             if (self._same_lengths(layout, counts, data)
-                    and data[names_at:layout.positions[0]] == rest):
+                    and b''.join([data[start:end] for start, end in segments]) == rest):
                 self._layout, self._counts = layout, counts
                 self._known = data[12:layout.positions[0]]
                 return layout
@@ -217,8 +218,10 @@ class JointStateReader:
         self._known = data[12:layout.positions[0]]
         if len(self._after_frame_id) >= self.LAYOUTS_KEPT:
             self._after_frame_id.clear()
-        self._after_frame_id[names_at] = (layout, self._counts,
-                                          data[names_at:layout.positions[0]])
+        segments = [(max(start, names_at), end) for start, end in layout.segments
+                    if end > names_at]
+        self._after_frame_id[names_at] = (layout, self._counts, segments, b''.join(
+            [data[start:end] for start, end in segments]))
         return layout
 
     def read(self, data):
