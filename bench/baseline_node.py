@@ -29,9 +29,9 @@ import argparse
 import struct
 import sys
 
+from dh_kinematics.node_logic.message_template import Template
 from dh_kinematics.ros.main import run
 from dh_kinematics.ros.node import JOINT_STATES_QOS, TF_QOS
-from dh_kinematics.stream.message_template import Template
 from geometry_msgs.msg import TransformStamped
 from rclpy.node import Node
 from rclpy.serialization import serialize_message

@@ -31,7 +31,7 @@ import sys
 import time
 
 from dh_kinematics import Chain
-from dh_kinematics.stream.sweep import sweep
+from dh_kinematics.node_logic.sweep import sweep
 import numpy as np
 import rclpy
 from sensor_msgs.msg import JointState

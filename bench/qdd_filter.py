@@ -33,8 +33,8 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 from dh_kinematics import Chain  # noqa: E402, I100
-from dh_kinematics.stream.motion import MotionEstimate  # noqa: E402
-from dh_kinematics.stream.sweep import sweep  # noqa: E402
+from dh_kinematics.node_logic.motion import MotionEstimate  # noqa: E402
+from dh_kinematics.node_logic.sweep import sweep  # noqa: E402
 
 PANDA = pathlib.Path(__file__).resolve().parents[1] / 'config' / 'panda.yaml'
 ENCODER = 2 * math.pi / 2 ** 20
@@ -78,7 +78,7 @@ def lag_and_noise(times, estimates, truth):
 
 
 def lag_formula(rate, cutoff, given):
-    """Return the lag the docs give (:mod:`stream.motion`), s."""
+    """Return the lag the docs give (:mod:`node_logic.motion`), s."""
     dt = 1.0 / rate
     return dt / math.expm1(2 * math.pi * cutoff * dt) + (0.5 if given else 1.0) * dt
 

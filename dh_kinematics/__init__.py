@@ -17,7 +17,7 @@ DH chains for ROS 2: the public API of the numpy core.
 
 ``Link`` (one joint), ``Chain`` (the arm; model files through ``Chain.from_yaml``,
 ``from_params``, ``to_yaml`` and ``to_params``) and ``InvalidFieldError``. The package has
-three layers: :mod:`dh_kinematics.core` (numpy only), :mod:`dh_kinematics.stream` (the node's
+three layers: :mod:`dh_kinematics.core` (numpy only), :mod:`dh_kinematics.node_logic` (the node's
 logic without ROS) and :mod:`dh_kinematics.ros` (rclpy).
 
 The names are imported on first use, so that importing a submodule (the executables' entry

@@ -24,13 +24,13 @@ import math
 
 from conftest import CONFIG_FILES, joint_state_cdr, PACKAGE
 from dh_kinematics import Chain
-from dh_kinematics.stream import node_parameters
-from dh_kinematics.stream.effort_monitor import check_settings, EffortMonitor
-from dh_kinematics.stream.joint_states import JointStatesFlow, Wanted
-from dh_kinematics.stream.limits import ERROR, OK, STALE, WARN
-from dh_kinematics.stream.motion import MotionEstimate
-from dh_kinematics.stream.param_specs import NODE
-from dh_kinematics.stream.sweep import sweep
+from dh_kinematics.node_logic import node_parameters
+from dh_kinematics.node_logic.effort_monitor import check_settings, EffortMonitor
+from dh_kinematics.node_logic.joint_states import JointStatesFlow, Wanted
+from dh_kinematics.node_logic.limits import ERROR, OK, STALE, WARN
+from dh_kinematics.node_logic.motion import MotionEstimate
+from dh_kinematics.node_logic.param_specs import NODE
+from dh_kinematics.node_logic.sweep import sweep
 import numpy as np
 import pytest
 

@@ -13,15 +13,16 @@
 # limitations under the License.
 
 """
-The layers' import boundaries: what core/, stream/ and ros/ may import.
+The layers' import boundaries: what core/, node_logic/ and ros/ may import.
 
 - ``core/``: numpy, PyYAML, the standard library and ``dh_kinematics.core`` only;
-- ``stream/``: the same and ``dh_kinematics.stream``: never rclpy, a message package or ros/;
+- ``node_logic/``: the same and ``dh_kinematics.node_logic``: never rclpy, a message package
+  or ros/;
 - ``cli/``: the command line; ROS only in ``monitor.py``, matplotlib only in ``plot.py``;
 - ``ros/``: anything; the only layer that speaks ROS.
 
 Every import statement is checked, at module level and inside functions, and a fresh
-interpreter that uses the core and runs the stream logic must load nothing else.
+interpreter that uses the core and runs the node logic must load nothing else.
 """
 
 import ast
@@ -36,8 +37,8 @@ SOURCE = PACKAGE / 'dh_kinematics'
 THIRD_PARTY = {'numpy', 'yaml'}
 ALLOWED = {
     'core': THIRD_PARTY | {'dh_kinematics.core'},
-    'stream': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.stream'},
-    'cli': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.stream', 'dh_kinematics.cli'},
+    'node_logic': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic'},
+    'cli': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic', 'dh_kinematics.cli'},
     '': {'importlib'},  # the package's own __init__: names imported on first use
 }
 
@@ -71,7 +72,7 @@ def _layer_files(layer):
 def test_the_layers_are_the_package():
     assert sorted(path.name for path in SOURCE.iterdir()
                   if path.suffix == '.py' or (path / '__init__.py').exists()) == [
-        '__init__.py', 'cli', 'core', 'ros', 'stream']
+        '__init__.py', 'cli', 'core', 'node_logic', 'ros']
 
 
 @pytest.mark.parametrize('layer', sorted(ALLOWED))
@@ -85,7 +86,7 @@ def test_a_layer_imports_only_what_it_may(layer):
 def test_the_boundary_check_catches_a_foreign_import(tmp_path):
     module = tmp_path / 'bad.py'
     module.write_text('def f():\n    from rclpy.node import Node\n    import sensor_msgs.msg\n')
-    assert [m for _, m in _imports(module) if not _allowed(m, ALLOWED['stream'])] == [
+    assert [m for _, m in _imports(module) if not _allowed(m, ALLOWED['node_logic'])] == [
         'rclpy.node', 'sensor_msgs.msg']
 
 
@@ -96,22 +97,22 @@ from dh_kinematics import Chain, Link
 chain = Chain([Link(a=0.3, m=1.0, name='a'), Link(joint='pri', convention='stand', name='b')])
 chain.rne([0.1, 0.2], [0.3, 0.4], [0.5, 0.6]); chain.jacob0([[0.1, 0.2]]); str(chain)
 core = {name.split('.')[0] for name in set(sys.modules) - before}
-import pkgutil, importlib, dh_kinematics.stream
-for module in pkgutil.iter_modules(dh_kinematics.stream.__path__):
-    importlib.import_module('dh_kinematics.stream.' + module.name)
-from dh_kinematics.stream.joint_states import JointStatesFlow
-from dh_kinematics.stream.param_specs import NODE
+import pkgutil, importlib, dh_kinematics.node_logic
+for module in pkgutil.iter_modules(dh_kinematics.node_logic.__path__):
+    importlib.import_module('dh_kinematics.node_logic.' + module.name)
+from dh_kinematics.node_logic.joint_states import JointStatesFlow
+from dh_kinematics.node_logic.param_specs import NODE
 flow = JointStatesFlow(chain.joint_names, None, print, 0)
 flow.configure(chain, {spec.name: spec.default for spec in NODE})
 flow.tick(1, 1); flow.statuses(1, 1)
-stream = {name.split('.')[0] for name in set(sys.modules) - before}
+logic = {name.split('.')[0] for name in set(sys.modules) - before}
 print(sorted(core - set(sys.stdlib_module_names) - {'numpy', 'dh_kinematics'}))
-print(sorted(stream - set(sys.stdlib_module_names) - {'numpy', 'yaml', 'dh_kinematics'}))
+print(sorted(logic - set(sys.stdlib_module_names) - {'numpy', 'yaml', 'dh_kinematics'}))
 """
 
 
-def test_the_core_and_the_stream_logic_load_no_ros():
-    # The core needs numpy alone (no YAML until a file is read); the stream logic adds none.
+def test_the_core_and_the_node_logic_load_no_ros():
+    # The core needs numpy alone (no YAML until a file is read); the node logic adds none.
     env = dict(os.environ, PYTHONPATH=str(PACKAGE), PYTHONNOUSERSITE='1')
     result = subprocess.run([sys.executable, '-c', CHECK], env=env, capture_output=True,
                             text=True, timeout=60, check=True)

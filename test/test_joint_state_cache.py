@@ -16,7 +16,7 @@
 
 import math
 
-from dh_kinematics.stream.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES, NO_STAMP
+from dh_kinematics.node_logic.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES, NO_STAMP
 from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest

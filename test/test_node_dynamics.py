@@ -31,7 +31,7 @@ from sensor_msgs.msg import JointState
 
 from dh_kinematics import Chain  # noqa: I100
 from dh_kinematics.ros.sim_arm import SimArm  # noqa: I100
-from dh_kinematics.stream.joint_states import NONE_WANTED, Wanted  # noqa: I100
+from dh_kinematics.node_logic.joint_states import NONE_WANTED, Wanted  # noqa: I100
 
 PANDA = str(PACKAGE / 'config' / 'panda.yaml')
 PUMA = str(PACKAGE / 'config' / 'puma560.yaml')

@@ -27,7 +27,7 @@ import signal
 from conftest import joint_state_fields, PACKAGE
 from dh_kinematics import Chain
 from dh_kinematics.core.rotations import quaternion_to_matrix
-from dh_kinematics.stream.schedule import TICK_S
+from dh_kinematics.node_logic.schedule import TICK_S
 from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest

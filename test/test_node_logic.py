@@ -21,12 +21,12 @@ from dh_kinematics import Chain, Link
 from dh_kinematics.core.names import frame_names
 from dh_kinematics.core.params import model_values
 from dh_kinematics.core.rotations import rotation_to_quaternion, rpy_to_matrix
-from dh_kinematics.stream import limit_tasks
-from dh_kinematics.stream import limits as lm
-from dh_kinematics.stream.frames import link_frames, static_frames
-from dh_kinematics.stream.joint_state_cache import JointStateCache
-from dh_kinematics.stream.param_specs import JOINT, joint_specs, MODEL, NODE
-from dh_kinematics.stream.sweep import sweep
+from dh_kinematics.node_logic import limit_tasks
+from dh_kinematics.node_logic import limits as lm
+from dh_kinematics.node_logic.frames import link_frames, static_frames
+from dh_kinematics.node_logic.joint_state_cache import JointStateCache
+from dh_kinematics.node_logic.param_specs import JOINT, joint_specs, MODEL, NODE
+from dh_kinematics.node_logic.sweep import sweep
 import numpy as np
 import pytest
 
@@ -137,7 +137,7 @@ def test_parameter_specs():
 
 
 def test_overflowing_transforms_and_torques_are_left_out(monkeypatch):
-    from dh_kinematics.stream.joint_math import StreamMath
+    from dh_kinematics.node_logic.joint_math import StreamMath
 
     chain = Chain([Link(a=0.3, name='a', G=1e6, B=1e6, convention='modified'),
                    Link(a=0.2, name='b', convention='modified')])  # no axis frames

@@ -23,7 +23,7 @@ deserializer (and the package's reader), not by the node.
 
 from conftest import PACKAGE
 from dh_kinematics import Chain
-from dh_kinematics.stream import cdr
+from dh_kinematics.node_logic import cdr
 import numpy as np
 import pytest
 from ros_fixtures import Running, stamp_ns

@@ -19,7 +19,7 @@ import sys
 
 from conftest import PACKAGE
 from dh_kinematics import Chain
-from dh_kinematics.stream.schedule import TICK_S
+from dh_kinematics.node_logic.schedule import TICK_S
 import pytest
 from ros_fixtures import interrupt, read_line, Running, start_node
 import yaml

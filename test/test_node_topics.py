@@ -76,7 +76,7 @@ def test_tf_and_friction_only_while_someone_subscribes(running):
     probe.send(JOINTS, [0.1] * 7, [0.2] * 7)
     probe.wait_until(lambda: node.flow.cache.counts['accepted'] > accepted,
                      'the node did not take the message')
-    last = outcomes[-1]  # nothing to publish, nothing published (test_stream_logic: computed)
+    last = outcomes[-1]  # nothing to publish, nothing published (test_joint_states_flow: computed)
     assert last.tf is last.friction is None and not last.sent
     # Subscribed again: the first message after the match has its frames and friction.
     probe.record('tf', TFMessage, '/tf', 100)

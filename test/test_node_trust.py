@@ -221,9 +221,9 @@ def test_a_hundred_thousand_churning_names_leave_memory_and_log_bounded():
 
     from dh_kinematics.core import parameter_file
     from dh_kinematics.ros.messages import read_joint_state
-    from dh_kinematics.stream import node_parameters
-    from dh_kinematics.stream.joint_states import JointStatesFlow, Wanted
-    from dh_kinematics.stream.param_specs import NODE
+    from dh_kinematics.node_logic import node_parameters
+    from dh_kinematics.node_logic.joint_states import JointStatesFlow, Wanted
+    from dh_kinematics.node_logic.param_specs import NODE
 
     # The node's flow, fed directly (100,000 messages in seconds), with TF and friction on.
     config = node_parameters.checked(parameter_file.node_parameters(PANDA, 'dh_kinematics'), NODE)

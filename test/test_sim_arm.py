@@ -29,7 +29,7 @@ from sensor_msgs.msg import JointState
 from dh_kinematics import Chain  # noqa: I100
 from dh_kinematics.ros import demo  # noqa: I100
 from dh_kinematics.ros.sim_arm import SimArm  # noqa: I100
-from dh_kinematics.stream.sweep import sweep  # noqa: I100
+from dh_kinematics.node_logic.sweep import sweep  # noqa: I100
 
 PUMA = str(PACKAGE / 'config' / 'puma560.yaml')
 

@@ -16,8 +16,8 @@
 
 from dh_kinematics.core.link import _FIELDS
 from dh_kinematics.core.params import JOINT_FIELDS, MODEL_FIELDS, SETTINGS
-from dh_kinematics.stream import param_specs
-from dh_kinematics.stream import startup
+from dh_kinematics.node_logic import param_specs
+from dh_kinematics.node_logic import startup
 
 
 def test_parameter_names_have_one_owner():

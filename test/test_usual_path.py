@@ -33,10 +33,10 @@ from conftest import joint_state_cdr, PACKAGE
 from dh_kinematics import Chain, Link
 from dh_kinematics.core import parameter_file
 from dh_kinematics.core.names import axis_frame_names, frame_names
+from dh_kinematics.node_logic import joint_states, node_parameters
+from dh_kinematics.node_logic.joint_states import JointStatesFlow, Publishers, Wanted
+from dh_kinematics.node_logic.param_specs import NODE
 from dh_kinematics.ros.messages import SerializedMessages
-from dh_kinematics.stream import joint_states, node_parameters
-from dh_kinematics.stream.joint_states import JointStatesFlow, Publishers, Wanted
-from dh_kinematics.stream.param_specs import NODE
 import numpy as np
 import pytest
 

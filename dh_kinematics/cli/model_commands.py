@@ -18,9 +18,9 @@ import math
 
 from dh_kinematics.core import bounds, display, params
 from dh_kinematics.core import parameter_file
-from dh_kinematics.stream import node_parameters as checks
-from dh_kinematics.stream import startup
-from dh_kinematics.stream.param_specs import NODE
+from dh_kinematics.node_logic import node_parameters as checks
+from dh_kinematics.node_logic import startup
+from dh_kinematics.node_logic.param_specs import NODE
 import numpy as np
 
 NODE_NAME = '/dh_kinematics'

@@ -88,7 +88,7 @@ RCLPY_PREFIXES = ('qos_overrides.',)
 SETTINGS = frozenset(NODE_SETTINGS + SIM_ARM_SETTINGS + RCLPY_SETTINGS)
 """Names a model file may hold besides the model: the settings of the package's nodes and the
 parameters rclpy declares on every node (those starting with RCLPY_PREFIXES too). The node's
-parameter specs (:mod:`dh_kinematics.stream.param_specs`) use exactly these names."""
+parameter specs (:mod:`dh_kinematics.node_logic.param_specs`) use exactly these names."""
 CONFIGURATIONS = 'configurations'
 """Named joint configurations (``configurations.<name>: [q1, ..., qn]``, rad or m) that tools
 read (``dh_kinematics fk --q-name``); the node leaves them alone."""

@@ -30,8 +30,8 @@ import subprocess
 import sys
 import time
 
+from dh_kinematics.node_logic.limits import LEVEL_NAMES
 from dh_kinematics.ros import launch_config
-from dh_kinematics.stream.limits import LEVEL_NAMES
 
 
 class Summary:

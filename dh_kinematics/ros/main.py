@@ -20,9 +20,9 @@ import os
 import sys
 import threading
 
+from dh_kinematics.node_logic import startup
+from dh_kinematics.node_logic.node_parameters import NoModelError
 from dh_kinematics.ros import entry, rclpy_compat
-from dh_kinematics.stream import startup
-from dh_kinematics.stream.node_parameters import NoModelError
 import rclpy
 from rclpy.exceptions import NotInitializedException, ParameterException
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor

@@ -15,15 +15,15 @@
 """
 The nodes' parameters on rclpy: declared from the checked record, changed as a whole.
 
-Everything is checked in :mod:`dh_kinematics.stream.node_parameters`; this module only turns
+Everything is checked in :mod:`dh_kinematics.node_logic.node_parameters`; this module only turns
 its record into declared parameters (typed, described, with ranges) and a change request into
 a call to it. rclpy's own parameters (``use_sim_time`` and the like) are left to rclpy.
 """
 
 import array
 
+from dh_kinematics.node_logic import node_parameters
 from dh_kinematics.ros.rclpy_compat import parameter_overrides
-from dh_kinematics.stream import node_parameters
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
 from rclpy.parameter import Parameter
 

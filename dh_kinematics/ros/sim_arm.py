@@ -25,11 +25,11 @@ import sys
 
 from dh_kinematics.core.dynamics import joint_torques
 from dh_kinematics.core.payload import check_payload, fold
+from dh_kinematics.node_logic.param_specs import SIM_ARM
+from dh_kinematics.node_logic.sweep import sweep
 from dh_kinematics.ros import entry
 from dh_kinematics.ros.main import guard_clock, quiet_at_shutdown, run
 from dh_kinematics.ros.parameters import declare
-from dh_kinematics.stream.param_specs import SIM_ARM
-from dh_kinematics.stream.sweep import sweep
 from rclpy.node import Node
 from sensor_msgs.msg import JointState
 

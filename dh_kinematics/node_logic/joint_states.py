@@ -43,11 +43,11 @@ most one per kind every ``LOG_EVERY_S`` seconds.
 from collections import namedtuple
 from math import isfinite
 
-from dh_kinematics.stream import cdr
-from dh_kinematics.stream.joint_math import StreamMath
-from dh_kinematics.stream.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
-from dh_kinematics.stream.limit_diagnostics import LimitDiagnostics
-from dh_kinematics.stream.motion import MotionEstimate
+from dh_kinematics.node_logic import cdr
+from dh_kinematics.node_logic.joint_math import StreamMath
+from dh_kinematics.node_logic.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
+from dh_kinematics.node_logic.limit_diagnostics import LimitDiagnostics
+from dh_kinematics.node_logic.motion import MotionEstimate
 
 LOG_EVERY_S = 5.0
 LOGGED_NAME = 64

@@ -34,7 +34,7 @@ altogether, the limit monitor makes it STALE.
 import math
 
 from dh_kinematics.core.display import format_number
-from dh_kinematics.stream.limits import ERROR, OK, WARN
+from dh_kinematics.node_logic.limits import ERROR, OK, WARN
 import numpy as np
 
 

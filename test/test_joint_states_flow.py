@@ -18,11 +18,12 @@ import math
 
 from conftest import joint_state_cdr
 from dh_kinematics import Chain, Link
-from dh_kinematics.stream import node_parameters
-from dh_kinematics.stream.joint_states import JointStatesFlow, LOG_EVERY_S, NONE_WANTED, NOTHING
-from dh_kinematics.stream.limit_tasks import MessageRate
-from dh_kinematics.stream.limits import OK, STALE
-from dh_kinematics.stream.param_specs import NODE
+from dh_kinematics.node_logic import node_parameters
+from dh_kinematics.node_logic.joint_states import (
+    JointStatesFlow, LOG_EVERY_S, NONE_WANTED, NOTHING)
+from dh_kinematics.node_logic.limit_tasks import MessageRate
+from dh_kinematics.node_logic.limits import OK, STALE
+from dh_kinematics.node_logic.param_specs import NODE
 import numpy as np
 import pytest
 

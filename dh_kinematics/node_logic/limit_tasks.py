@@ -16,7 +16,7 @@
 The diagnostic tasks of the limit monitor: what each status says.
 
 As in diagnostic_updater, a task only describes; when to publish is the schedule's business
-(:mod:`dh_kinematics.stream.schedule`). One status per joint (its level, position, limits and
+(:mod:`dh_kinematics.node_logic.schedule`). One status per joint (its level, position, limits and
 distance to the nearer one; with the effort monitor on, its efforts and residual too) and one for
 the arm (the worst level, which joints and why, the message counts and the joint_states rate).
 Values are in SI units, formatted for people.
@@ -25,7 +25,7 @@ Values are in SI units, formatted for people.
 from collections import namedtuple
 
 from dh_kinematics.core.display import format_number
-from dh_kinematics.stream.limits import LEVEL_NAMES, OK, STALE, WARN
+from dh_kinematics.node_logic.limits import LEVEL_NAMES, OK, STALE, WARN
 import numpy as np
 
 Status = namedtuple('Status', 'task level message values')

@@ -26,10 +26,10 @@ Times: ``now_ns`` is the node's clock (stamps, STALE ages); ``mono_ns`` is a mon
 (the publication schedule).
 """
 
-from dh_kinematics.stream import limit_tasks
-from dh_kinematics.stream.effort_monitor import EffortMonitor
-from dh_kinematics.stream.limits import joint_levels, STALE, Thresholds
-from dh_kinematics.stream.schedule import Schedule
+from dh_kinematics.node_logic import limit_tasks
+from dh_kinematics.node_logic.effort_monitor import EffortMonitor
+from dh_kinematics.node_logic.limits import joint_levels, STALE, Thresholds
+from dh_kinematics.node_logic.schedule import Schedule
 import numpy as np
 
 

@@ -30,8 +30,8 @@ from dh_kinematics.core import names
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.parameter_file import flatten
 from dh_kinematics.core.params import file_fields, model_values
-from dh_kinematics.stream.effort_monitor import check_settings
-from dh_kinematics.stream.param_specs import joint_specs, MODEL
+from dh_kinematics.node_logic.effort_monitor import check_settings
+from dh_kinematics.node_logic.param_specs import joint_specs, MODEL
 
 NO_LIMITS = [-math.inf, math.inf]
 """The declared ``qlim`` of a joint without limits."""
