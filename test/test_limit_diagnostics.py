@@ -106,6 +106,25 @@ def test_the_fast_path_and_the_full_check_agree_with_hysteresis(margin, band):
         previous = full
 
 
+@pytest.mark.parametrize('margin', [MARGIN, 0.0, -MARGIN])
+def test_quiet_keeps_ok_only_where_the_levels_do_and_infinite_limits_never_bind(margin):
+    inf = np.inf
+    lower, upper = np.array([-1.0, -inf, 0.0, -inf, inf]), np.array([1.0, 0.5, inf, inf, -inf])
+    thresholds = lm.Thresholds(lower, upper, margin)
+    rng = np.random.default_rng(5)
+    quiet = 0
+    for q in rng.uniform(-1.5, 1.5, (2000, 5)).tolist():
+        if thresholds.quiet(q):
+            quiet += 1
+            assert thresholds.levels(range(5), q, [lm.OK] * 5) == [lm.OK] * 5
+    assert quiet == 0  # the last joint: a lower limit of +inf, never quiet
+    thresholds = lm.Thresholds(lower[:4], upper[:4], margin)
+    ok = [q for q in rng.uniform(-1.5, 1.5, (2000, 4)).tolist() if thresholds.quiet(q)]
+    assert len(ok) > 100
+    assert all(thresholds.levels(range(4), q, [lm.OK] * 4) == [lm.OK] * 4 for q in ok)
+    assert thresholds.quiet([0.0, -1e300, 1e300, 1e300])  # infinite limits bind nowhere
+
+
 def test_the_tick_is_at_most_tick_s_and_never_longer_than_the_period():
     assert sch.tick_s(1.0) == TICK_S and sch.tick_s(0.05) == 0.05 and TICK_S <= 0.1
 

@@ -28,7 +28,7 @@ Times: ``now_ns`` is the node's clock (stamps, STALE ages); ``mono_ns`` is a mon
 
 from dh_kinematics.node_logic import limit_tasks
 from dh_kinematics.node_logic.effort_monitor import EffortMonitor
-from dh_kinematics.node_logic.limits import joint_levels, STALE, Thresholds
+from dh_kinematics.node_logic.limits import joint_levels, OK, STALE, Thresholds
 from dh_kinematics.node_logic.schedule import Schedule
 import numpy as np
 
@@ -65,6 +65,7 @@ class LimitDiagnostics:
         self._lower, self._upper = np.asarray(qlim).T
         self._thresholds = Thresholds(self._lower, self._upper, margin, band)
         self._every = tuple(range(len(self._lower)))  # every joint, in model order
+        self._all_ok = [OK] * len(self._lower)
         self._margin, self._band = margin, band
         self._timeout, self._timeout_ns = timeout, int(timeout * 1e9)
         self._schedule.period_ns = int(period * 1e9)
@@ -116,6 +117,8 @@ class LimitDiagnostics:
         levels = self.levels
         if levels is None or now_ns >= self._check_all_ns or self._any_stale:
             return False
+        if levels == self._all_ok and self._thresholds.quiet(q):  # the usual case
+            return True
         return self._thresholds.levels(self._every, q, levels) == levels
 
     def clock_jumped(self):

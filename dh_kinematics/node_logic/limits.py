@@ -30,6 +30,8 @@ A position dithering around a threshold therefore does not flip the level on eve
 joints of one message in Python floats, with the same result (a test checks this).
 """
 
+from operator import le
+
 import numpy as np
 
 OK, WARN, ERROR, STALE = 0, 1, 2, 3
@@ -100,8 +102,13 @@ class Thresholds:
                                 (lower + margin + band).tolist(),
                                 (upper - margin - band).tolist()))
         # Between these a joint is OK by _level whatever the margin's sign.
-        self._quiet = list(zip(np.maximum(lower, lower + margin).tolist(),
-                               np.minimum(upper, upper - margin).tolist()))
+        self._quiet_low = np.maximum(lower, lower + margin).tolist()
+        self._quiet_high = np.minimum(upper, upper - margin).tolist()
+        self._quiet = list(zip(self._quiet_low, self._quiet_high))
+
+    def quiet(self, q):
+        """Tell whether every joint's value in ``q`` (all, in order, finite) keeps OK joints OK."""
+        return all(map(le, self._quiet_low, q)) and all(map(le, q, self._quiet_high))
 
     def levels(self, joints, q, previous):
         """
