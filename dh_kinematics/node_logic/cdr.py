@@ -250,13 +250,9 @@ class JointStateReader:
             encoding).
 
         """
-        return _fields(self._layout_of(data), data)
-
-
-def _fields(layout, data):
-    """Return (stamp_ns, names, positions, velocities, efforts) of a message, at ``layout``."""
-    values = layout.values.unpack_from(data, ORIGIN)
-    positions = 2 + layout.positions[1]
-    split = positions + layout.velocities[1]
-    return (values[0] * 1_000_000_000 + values[1], layout.names, values[2:positions],
-            values[positions:split], values[split:])
+        layout = self._layout_of(data)
+        values = layout.values.unpack_from(data, ORIGIN)
+        positions = 2 + layout.positions[1]
+        split = positions + layout.velocities[1]
+        return (values[0] * 1_000_000_000 + values[1], layout.names, values[2:positions],
+                values[positions:split], values[split:])

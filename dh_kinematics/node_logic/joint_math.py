@@ -72,6 +72,22 @@ class StreamMath:
         return (_finite(torques[0]) if gravity else None,
                 _finite(torques[-1]) if motion else None)
 
+    def every_pose(self, q):
+        """
+        Return :meth:`finite_poses` of every joint at finite ``q`` if all are finite, else None.
+
+        The flat list of 7 floats per joint, then per axis frame; the usual message's way.
+        """
+        flat = self._table.poses(self._all, q)
+        if self._any_axis:
+            flat = self._with_axes(self._all, q, flat)
+        return flat if isfinite(sum(flat)) else None
+
+    def every_friction(self, qd):
+        """Return :meth:`friction` of every joint at finite ``qd`` if all are finite, else None."""
+        torques = self._friction_of_all(qd)
+        return torques if isfinite(sum(torques)) else None
+
     def finite_poses(self, joints, q):
         """
         Return ``(joints, q, flat)`` for the chosen joints whose transform is finite.

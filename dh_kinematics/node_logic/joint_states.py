@@ -259,13 +259,13 @@ class JointStatesFlow:
             return False
         tf = friction = None
         if usual.tf is not None:
-            joints, _, poses = self._math.finite_poses(every, positions)
-            if len(joints) < n:
+            poses = self._math.every_pose(positions)
+            if poses is None:
                 return False
             tf = usual.tf.fill(stamp_ns, poses)
         if usual.friction is not None and velocities:
-            joints, torques = self._math.finite_friction(every, velocities)
-            if len(joints) < n:
+            torques = self._math.every_friction(velocities)
+            if torques is None:
                 return False
             friction = usual.friction.fill(stamp_ns, torques)
         if tf is not None:
