@@ -202,6 +202,22 @@ def test_both_paths_give_the_same_outcomes_and_state(model, seed):
         assert taken > 0.6 * usual, (taken, usual)
 
 
+def test_a_stream_in_another_order_than_the_model_takes_the_full_path():
+    serialized, sent = _serialized(PANDA.chain), {'usual': [], 'full': []}
+    flows = {'usual': _flow(PANDA.chain, PANDA.settings, [], serialized, sent['usual']),
+             'full': _flow(PANDA.chain, PANDA.settings, [])}
+    # Inside the limits read in either order: a wrong order would change no level, only TF.
+    names, q = list(PANDA.chain.joint_names)[::-1], np.array([0.1, 0.5, 0.2, -1.5, 0.3, 0.5, 0.4])
+    for k in range(20):
+        data = joint_state_cdr(START_NS + k, names, (q + 0.01 * k)[::-1].tolist(), [0.1] * 7)
+        for name, flow in flows.items():
+            outcome = flow.handle(data, START_NS + SECOND, k)
+            assert not outcome.sent  # names not in model order: never the short way
+            _sent(outcome, serialized, sent[name])
+    assert sent['usual'] == sent['full'] and len(sent['full']) == 40
+    assert _state(flows['usual']) == _state(flows['full'])
+
+
 def test_a_level_is_unchanged_only_inside_the_limits_and_infinite_ones_never_bind():
     flow = _flow(SMALL, DEFAULTS, [])
     flow.handle(joint_state_cdr(START_NS, list(SMALL.joint_names), [0.0, 0.25, 0.0]), START_NS, 1)

@@ -20,8 +20,8 @@ Each kind of bad input has one defined outcome (see :class:`JointStateCache.upda
 dropped message and every ignored entry is counted.
 
 The usual message names every joint, is newer than all and has finite values. The cache takes
-it in fewer steps (:meth:`JointStateCache.newest`, :meth:`JointStateCache.in_model_order`,
-:meth:`JointStateCache.take_all`), and keeps its values as they came, Python floats, until one
+it in fewer steps (:meth:`JointStateCache.whole`, then :meth:`JointStateCache.take_all`), and
+keeps its values as they came, Python floats, until one
 of the per-joint arrays is next read or a message of another shape comes: at 1 kHz, most of
 those writes would be overwritten unread by the next message. Reading any array gives the same
 values as if every write had been done at once.
@@ -56,6 +56,17 @@ efforts : tuple of int
     Indices of the joints whose measured effort this message set.
 effort : tuple of float
     Those efforts (N m or N).
+"""
+
+Whole = namedtuple('Whole', 'rows joints index')
+Whole.__doc__ = """How a message naming every joint is taken whole (:meth:`JointStateCache.whole`).
+
+rows : tuple of int or None
+    The message row of each of ``joints``; None when the names are in model order.
+joints : tuple of int
+    Every joint, in the message's order.
+index : slice or array of int
+    Where :meth:`JointStateCache.take_all` writes values given in the order of ``joints``.
 """
 
 DROP_REASONS = ('malformed', 'no_clock', 'empty', 'length_mismatch', 'duplicate_name',
@@ -148,10 +159,9 @@ class JointStateCache:
         update : Update
 
         """
-        if names is self._full_names and self.newest(stamp_ns, now_ns):
-            update = self._update_all(positions, velocities, efforts, stamp_ns, now_ns)
-            if update is not None:  # counted in received by take_all
-                return update
+        whole = self.whole(names, positions, velocities, stamp_ns, now_ns, efforts)
+        if whole is not None:  # counted in received by take_all
+            return self._update_all(whole, positions, velocities, efforts, stamp_ns, now_ns)
         self.received += 1
         count = len(names)
         dropped, notes, message_rows, joints = self._match(names)
@@ -199,49 +209,46 @@ class JointStateCache:
         return Update(None, tuple(notes), stamp_ns, tuple(moved), tuple(with_velocity),
                       tuple(q), tuple(qd), new_unknown, tuple(with_effort), tuple(effort))
 
-    def _update_all(self, positions, velocities, efforts, stamp_ns, now_ns):
-        """
-        Take a message that names every joint, newer than all, with finite float values.
-
-        The common case, in fewer steps than :meth:`update` (which it must equal); return None
-        for anything else (a value not finite, a length that is neither 0 nor n), which then
-        goes the general way. A sum is finite only if every term is.
-        """
-        rows, joints, index = self._full
-        n = len(joints)
-        if (type(positions) is not tuple or len(positions) != n
-                or not isfinite(sum(positions))):
-            return None
-        rates = []  # the velocities and the efforts, in model order
-        for values in (velocities, efforts):
-            if type(values) is not tuple or len(values) not in (0, n) or (
-                    values and not isfinite(sum(values))):
-                return None
-            rates.append(values if rows is None or not values
-                         else tuple([values[k] for k in rows]))
-        q = positions if rows is None else tuple([positions[k] for k in rows])
-        qd, effort = rates
+    def _update_all(self, whole, positions, velocities, efforts, stamp_ns, now_ns):
+        """Take a message :meth:`whole` accepted, as :meth:`update` would, in fewer steps."""
+        rows, joints, index = whole
+        q, qd, effort = (values if rows is None or not values
+                         else tuple([values[k] for k in rows])
+                         for values in (positions, velocities, efforts))
         self.take_all(index, q, qd, effort, stamp_ns, now_ns)
         return Update(None, (), stamp_ns, joints, joints if qd else (), q, qd, (),
                       joints if effort else (), effort)
+
+    def whole(self, names, positions, velocities, stamp_ns, now_ns, efforts=()):
+        """
+        Return a :data:`Whole` if :meth:`update` would take this message whole, else None.
+
+        Whole: the same names tuple as the last message, naming every joint and nothing else;
+        a stamp :meth:`newest`; tuples of finite values, a position for every joint, and a
+        velocity and an effort for every joint or for none (the arguments are
+        :meth:`update`'s). Changes nothing; :meth:`take_all` then takes such a message with
+        ``index``, its values in the order of ``joints``.
+        """
+        full = self._full
+        if full is None or names is not self._full_names or not self.newest(stamp_ns, now_ns):
+            return None
+        n = len(full.joints)
+        for values, least in ((positions, n), (velocities, 0), (efforts, 0)):
+            if type(values) is not tuple or len(values) not in (least, n) or (
+                    values and not isfinite(sum(values))):  # finite only if every term is
+                return None
+        return full
 
     def newest(self, stamp_ns, now_ns):
         """Tell whether a stamp is newer than all, in range, at most the tolerance ahead."""
         return (self._newest_ns < stamp_ns < STAMP_RANGE_NS[1]
                 and 0 < stamp_ns <= now_ns + self.future_tolerance_ns)
 
-    def in_model_order(self, names):
-        """Return the :meth:`take_all` index if ``names`` are the last's: every joint, in order."""
-        full = self._full
-        if names is self._full_names and full is not None and full[0] is None:
-            return full[2]
-        return None
-
     def take_all(self, index, q, qd, effort, stamp_ns, now_ns):
         """
         Take a message that :meth:`update` would take whole, as it would, once checked as it.
 
-        That is: ``index`` from :meth:`in_model_order`, the stamp :meth:`newest`, finite
+        That is: ``index`` from :meth:`whole`, the stamp :meth:`newest`, finite
         ``q`` (a tuple), and ``qd`` and ``effort`` finite for every joint or empty tuples.
         """
         self.received += 1
@@ -344,14 +351,14 @@ class JointStateCache:
         return match
 
     def _remember_full(self, names, match):
-        """Note ``names`` for :meth:`_update_all` if it names every joint and nothing else."""
+        """Note ``names`` for :meth:`whole` if it names every joint and nothing else."""
         dropped, notes, rows, joints = match
         self._full_names = self._full = None
         if dropped is None and not notes and len(joints) == len(self.names):
             in_order = joints == list(range(len(joints)))
             self._full_names = names if type(names) is tuple else None  # immutable only
-            self._full = (None if in_order else tuple(rows), tuple(joints),
-                          slice(None) if in_order else np.array(joints))
+            self._full = Whole(None if in_order else tuple(rows), tuple(joints),
+                               slice(None) if in_order else np.array(joints))
 
     def drop(self, reason):
         """Count a message dropped before it could be read (``reason`` from DROP_REASONS)."""

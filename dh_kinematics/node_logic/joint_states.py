@@ -41,7 +41,6 @@ most one per kind every ``LOG_EVERY_S`` seconds.
 """
 
 from collections import namedtuple
-from math import isfinite
 
 from dh_kinematics.node_logic import cdr
 from dh_kinematics.node_logic.joint_math import StreamMath
@@ -240,21 +239,18 @@ class JointStatesFlow:
         """
         Take the usual message as :meth:`_take` would, and publish it; or return False.
 
-        The usual message names every joint in model order (the same names as the last
-        message), has a newer stamp within the tolerance, finite values, every velocity and
-        effort or none, and changes no limit level; its poses and friction are finite. Then
+        The usual message is one the cache takes whole (:meth:`JointStateCache.whole`: the
+        last message's names, every joint, a newer stamp within the tolerance, finite values,
+        every velocity and effort or none), in model order, and changes no limit level; its
+        poses and friction are finite. Then
         this is all that :meth:`_take` and the node would do: publish the TF and friction,
         and let the cache take the values. Any other message returns False before anything
         has changed, and :meth:`_take` takes it.
         """
         stamp_ns, names, positions, velocities, efforts = fields
-        cache, usual, every = self.cache, self._usual, self._all_joints
-        n = len(every)
-        index = cache.in_model_order(names)
-        if (index is None or not self._motion_fresh or len(positions) != n
-                or len(velocities) not in (0, n) or len(efforts) not in (0, n)
-                or not cache.newest(stamp_ns, now_ns)
-                or not isfinite(sum(positions) + sum(velocities) + sum(efforts))
+        cache, usual = self.cache, self._usual
+        whole = cache.whole(names, positions, velocities, stamp_ns, now_ns, efforts)
+        if (whole is None or whole.rows is not None or not self._motion_fresh
                 or not self.limits.unchanged_by(positions, now_ns)):
             return False
         tf = friction = None
@@ -272,7 +268,7 @@ class JointStatesFlow:
             usual.send_tf(tf)
         if friction is not None:
             usual.send_friction(friction)
-        cache.take_all(index, positions, velocities, efforts, stamp_ns, now_ns)
+        cache.take_all(whole.index, positions, velocities, efforts, stamp_ns, now_ns)
         return True
 
     def _take(self, fields, now_ns, mono_ns):
