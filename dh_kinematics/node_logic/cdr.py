@@ -32,17 +32,15 @@ import struct
 PLAIN_CDR = {b'\x00\x00': '>', b'\x00\x01': '<'}
 ORIGIN = 4  # alignment is counted from the end of the 4-byte encapsulation header
 
-Layout = namedtuple('Layout', 'size fixed segments counts names order positions velocities '
-                    'efforts values')
+Layout = namedtuple('Layout', 'size segments counts names order positions velocities efforts '
+                    'values')
 Layout.__doc__ = """Where the parts of one serialized JointState are.
 
 size : int
     Length of the bytes.
-fixed : bytes
-    The encapsulation header, then everything from frame_id to the position count except the
-    alignment padding (which the middleware may leave uninitialised).
 segments : tuple of (int, int)
-    Where the parts of that second part are: (start, end) of each run without padding.
+    (start, end) of each run of bytes from frame_id to the position count, without the
+    alignment padding between them (which the middleware may leave uninitialised).
 counts : tuple of int
     Where the velocity and the effort count start (4 bytes each).
 names : tuple of str
@@ -131,9 +129,8 @@ def read_layout(data):
     segments.append((start, positions_count_at + 4))
     segments = tuple(segments)
     arrays = ((positions_at, positions), (velocities_at, velocities), (efforts_at, efforts))
-    return Layout(len(data), _fixed(data, segments), segments,
-                  (velocity_count_at, effort_count_at), names, reader.order, *arrays,
-                  _values_struct(reader.order, arrays))
+    return Layout(len(data), segments, (velocity_count_at, effort_count_at), names, reader.order,
+                  *arrays, _values_struct(reader.order, arrays))
 
 
 def _values_struct(order, arrays):
@@ -154,8 +151,9 @@ def _names_at(data):
     return 16 + size + (-(12 + size) % 4)
 
 
-def _fixed(data, segments):
-    return data[:4] + b''.join([data[start:end] for start, end in segments])
+def _unpadded(data, segments):
+    """Return the bytes of ``data`` in the (start, end) ``segments``, joined."""
+    return b''.join([data[start:end] for start, end in segments])
 
 
 class JointStateReader:
@@ -165,9 +163,10 @@ class JointStateReader:
     A stream of joint_states repeats its frame_id, names and array lengths. When a message has
     the same length as the last one and the same bytes in all of those, only its stamp,
     positions, velocities and efforts are read, at the offsets already known (one
-    ``struct.unpack_from``). A message that differs only in its frame_id (another publisher,
-    or one that changes it on purpose) is read the same way, at the layout of the last message
-    whose names start at the same offset (up to ``LAYOUTS_KEPT`` of them). Otherwise the
+    ``struct.unpack_from``). A message that differs only in its padding bytes or its frame_id
+    (another publisher, or one that changes it on purpose) is read the same way, at the layout
+    of the last message whose names start at the same offset (up to ``LAYOUTS_KEPT`` of them),
+    comparing the bytes after frame_id without their padding. Otherwise the
     message is read in full. Either way, names equal to the last message's are the same tuple
     as before, which the cache recognises by identity.
     """
@@ -198,15 +197,11 @@ class JointStateReader:
             known = data[12:layout.positions[0]]
             if known == self._known:  # padding bytes and all: the usual case
                 return layout
-            if _fixed(data, layout.segments) == layout.fixed:
-                self._known = known
-                return layout
         names_at = _names_at(data)
         seen = None if names_at is None else self._after_frame_id.get(names_at)
-        if seen is not None:  # another frame_id, at offsets seen before
+        if seen is not None:  # other padding bytes or another frame_id, at offsets seen before
             layout, counts, segments, rest = seen
-            if (self._same_lengths(layout, counts, data)
-                    and b''.join([data[start:end] for start, end in segments]) == rest):
+            if self._same_lengths(layout, counts, data) and _unpadded(data, segments) == rest:
                 self._layout, self._counts = layout, counts
                 self._known = data[12:layout.positions[0]]
                 return layout
@@ -220,8 +215,8 @@ class JointStateReader:
             self._after_frame_id.clear()
         segments = [(max(start, names_at), end) for start, end in layout.segments
                     if end > names_at]
-        self._after_frame_id[names_at] = (layout, self._counts, segments, b''.join(
-            [data[start:end] for start, end in segments]))
+        self._after_frame_id[names_at] = (layout, self._counts, segments,
+                                          _unpadded(data, segments))
         return layout
 
     def read(self, data):
