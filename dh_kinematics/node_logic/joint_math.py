@@ -74,14 +74,11 @@ class StreamMath:
 
     def every_pose(self, q):
         """
-        Return :meth:`finite_poses` of every joint at finite ``q`` if all are finite, else None.
+        Return :meth:`finite_poses` of every joint at ``q`` if all are finite, else None.
 
         The flat list of 7 floats per joint, then per axis frame; the usual message's way.
         """
-        flat = self._table.poses(self._all, q)
-        if self._any_axis:
-            flat = self._with_axes(self._all, q, flat)
-        return flat if isfinite(sum(flat)) else None
+        return self._all_finite(self._all, q)
 
     def every_friction(self, qd):
         """Return :meth:`friction` of every joint at finite ``qd`` if all are finite, else None."""
@@ -98,14 +95,10 @@ class StreamMath:
         transform to inf or NaN; such a joint is left out, as a non-finite position is. Each
         link's transform depends on its own joint value only, so the others are unaffected.
         """
-        poses = self._table.poses
-        try:
-            flat = poses(joints, q)
-            if isfinite(sum(flat)):  # finite only if every term is
-                return joints, q, self._with_axes(joints, q, flat)
-        except (ValueError, OverflowError):  # math.sin(inf), say
-            pass
-        kept, values, flat = [], [], []
+        flat = self._all_finite(joints, q)
+        if flat is not None:
+            return joints, q, flat
+        poses, kept, values, flat = self._table.poses, [], [], []
         for j, value in zip(joints, q):
             try:
                 pose = poses([j], [value])
@@ -116,6 +109,16 @@ class StreamMath:
                 values.append(value)
                 flat += pose
         return tuple(kept), tuple(values), self._with_axes(kept, values, flat)
+
+    def _all_finite(self, joints, q):
+        """Return the chosen joints' flat poses with their axis frames, or None if one is not."""
+        try:
+            flat = self._table.poses(joints, q)
+        except (ValueError, OverflowError):  # math.sin(inf), say
+            return None
+        if not isfinite(sum(flat)):  # finite only if every term is
+            return None
+        return self._with_axes(joints, q, flat)
 
     def _with_axes(self, joints, q, flat):
         if not self._any_axis:

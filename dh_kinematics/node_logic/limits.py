@@ -104,7 +104,6 @@ class Thresholds:
         # Between these a joint is OK by _level whatever the margin's sign.
         self._quiet_low = np.maximum(lower, lower + margin).tolist()
         self._quiet_high = np.minimum(upper, upper - margin).tolist()
-        self._quiet = list(zip(self._quiet_low, self._quiet_high))
 
     def quiet(self, q):
         """Tell whether every joint's value in ``q`` (all, in order, finite) keeps OK joints OK."""
@@ -117,11 +116,10 @@ class Thresholds:
         ``previous`` holds every joint's level so far: a lower level than before needs the
         joint back inside by the hysteresis band.
         """
-        levels, limits, quiet = [], self._limits, self._quiet
+        levels, limits, low, high = [], self._limits, self._quiet_low, self._quiet_high
         for j, value in zip(joints, q):
             before = previous[j]
-            low, high = quiet[j]
-            if before == OK and low <= value <= high:  # the usual case, without a call
+            if before == OK and low[j] <= value <= high[j]:  # the usual case, without a call
                 levels.append(OK)
                 continue
             level = _level(value, *limits[j])
