@@ -265,3 +265,78 @@ def test_every_subcommand_has_help_and_refuses_a_bad_file(command, tmp_path):
         extra = ['-o', tmp_path / 'x.png'] if command == 'plot' else []
         _, err = run(command, bad, *extra, code=1)
         assert 'not valid YAML' in err and 'indent with spaces, not tabs' in err
+
+
+def test_check_strict_refuses_a_model_with_warnings(tmp_path):
+    assert run('check', '--strict', UR5)[0].startswith(f'{UR5}: OK: ur5')  # options first
+    millimetres = tmp_path / 'mm.yaml'
+    millimetres.write_text(UR5.read_text().replace('d: 0.089159', 'd: 89.159', 1))
+    out, _ = run('check', millimetres)
+    assert out.splitlines()[-1].startswith(f'{millimetres}: OK with warnings: ur5')
+    out, err = run('check', millimetres, '--strict', code=1)
+    assert err == 'dh_kinematics check: error: --strict: 1 warning (above, on stdout)\n'
+    assert out.splitlines()[0] == ('warning: unusual model value: shoulder_pan_joint.d: 89.159 '
+                                   'm is longer than 10 m; metres are expected (millimetres?)')
+    assert out.splitlines()[-1].startswith(f'{millimetres}: refused by --strict: ur5')
+
+
+def test_fk_prints_every_digit_and_notes_joints_past_their_limits():
+    chain = Chain.from_yaml(PUMA)
+    q = [3.0, -0.5, 0.3, 1.0, -0.7, 2.0]  # joint1's upper limit is 160 deg
+    out, _ = run('fk', PUMA, '--precision', 'full', *q, '--jacobian')
+    lines = out.splitlines()
+    tool = lines[chain.n + 1]
+    xyz = [float(v) for v in tool.split('xyz=[')[1].split(']')[0].split(', ')]
+    assert xyz == chain.fkine(q)[:3, 3].tolist()  # exactly: shortest round-trip text
+    assert [float(v) for v in lines[chain.n + 3].split()] == chain.jacob0(q)[0].tolist()
+    upper = chain.links[0].qlim[1]
+    assert lines[-1] == (f'note: joint1 = 3.0 rad is above its upper limit {upper!r} rad (by '
+                         f'{3.0 - upper!r})')
+    out, _ = run('fk', PUMA, '--deg', '--precision', '3', -170, 0, 0, 0, 0, 0)
+    assert out.splitlines()[-1] == 'note: joint1 = -170 deg is below its lower limit -160 deg ' \
+                                   '(by 10)'
+    assert 'note:' not in run('fk', PUMA)[0]
+    _, err = run('fk', PUMA, '--precision', '18', code=2)
+    assert "'18': 1 to 17 significant digits, or full" in err
+
+
+def test_show_dyn_has_the_digits_of_a_datasheet():
+    out, _ = run('show', PUMA, '--dyn')
+    assert 'B     =       0.00148 ' in out and 'G     =      -62.6111 ' in out
+    out, _ = run('show', '--precision', 'full', '--dyn', PUMA)  # any order
+    link = Chain.from_yaml(PUMA).links[0]
+    assert f'G     =  {link.G!r:>24} ' in out
+
+
+def test_convert_carries_limits_flip_and_dynamics(tmp_path):
+    table = tmp_path / 'arm.csv'
+    table.write_text('theta,d,a,alpha,qmin,qmax,flip,m,rx,ry,rz,Ixx,Iyy,Izz,Ixy,Iyz,Ixz,Jm,G,'
+                     'B,Tc+,Tc-,effort_limit,velocity_limit\n'
+                     '0,0.1,0,90,-170,170,1,2.5,0,0,0.1,0.01,0.01,0.005,0,0,0,1e-4,50,1e-3,0.2,'
+                     '-0.25,80,2.5\n'
+                     '0,0,0.4,0,-90,90,0,1.5,-0.2,0,0,0.002,0.03,0.03,0,0,0,0,1,0,0,0,40,3\n')
+    path = tmp_path / 'arm.yaml'
+    run('convert', '--deg', table, '--order', 'corke', '-o', path)  # options first
+    first, second = Chain.from_yaml(path).links
+    assert first.flip and not second.flip
+    np.testing.assert_allclose(first.qlim, np.radians([-170.0, 170.0]), rtol=1e-15)
+    assert (first.m, first.Jm, first.G, first.B, tuple(first.Tc)) == (
+        2.5, 1e-4, 50.0, 1e-3, (0.2, -0.25))
+    np.testing.assert_array_equal(first.r, [0.0, 0.0, 0.1])
+    np.testing.assert_array_equal(np.diag(second.I), [0.002, 0.03, 0.03])
+    assert (second.effort_limit, second.velocity_limit) == (40.0, 3.0)
+    # Corke's legacy DYN matrix (the Scilab dyn row): the dynamics come with the row.
+    dyn = path.with_name('dyn.yaml')
+    run('convert', '[pi/2 0 0 0.1 0 2 0 0 0.1 0.01 0.01 0.005 0 0 0 1e-4 50 1e-3 0.2 -0.2]',
+        '--order', 'dyn', '-o', dyn)
+    link = Chain.from_yaml(dyn).links[0]
+    assert (link.alpha, link.d, link.m, link.G, tuple(link.Tc)) == (
+        math.pi / 2, 0.1, 2.0, 50.0, (0.2, -0.2))
+    for header, message in (('theta,d,a,alpha,qmin\n0,0,0,0,1', 'qmin and qmax come together'),
+                            ('theta,d,a,alpha,rx\n0,0,0,0,1', 'r needs rx, ry, rz (missing ry'),
+                            ('theta,d,a,alpha,flip\n0,0,0,0,2', 'flip: must be 0 or 1, got 2'),
+                            ('theta,d,a,alpha,m\n0,0,0,0', '5 values expected (one per header')):
+        table.write_text(header + '\n')
+        assert message in run('convert', table, '--order', 'corke', '-o', path, code=1)[1]
+    assert 'a DYN row has 20 columns, got 4' in run(
+        'convert', '[0 0 0 0]', '--order', 'dyn', '-o', path, code=1)[1]

@@ -288,16 +288,74 @@ def test_a_prismatic_offset_is_a_length_not_an_angle():
 def test_unusual_values_are_warned_about():
     from dh_kinematics.core.bounds import model_warnings
 
-    assert model_warnings(Chain.from_yaml(CONFIG / 'puma560.yaml')) == []
+    for model in ('panda', 'ur5'):
+        assert model_warnings(Chain.from_yaml(CONFIG / f'{model}.yaml')) == []
     params = _params()
     params['joint2']['qlim'] = [-180.0, 180.0]
     params['joint3']['a'] = -425.0
     params['base'] = {'xyz': [0.0, 0.0, 12.0]}
-    notes = model_warnings(Chain.from_params(params))
+    notes = [note for note in model_warnings(Chain.from_params(params))
+             if '.I:' not in note]  # the Puma's own inertias: below
     assert notes == [
         'joint2.qlim: [-180.0, 180.0] is beyond +-4 pi rad; radians are expected (degrees?)',
         'joint3.a: -425 m is longer than 10 m; metres are expected (millimetres?)',
         'base.xyz: [0.0, 0.0, 12.0] is farther than 10 m; metres are expected (millimetres?)']
+
+
+def test_a_new_arm_in_the_wrong_units_is_warned_about():
+    from dh_kinematics.core.bounds import model_warnings
+
+    # The toolbox's IRB140 carries its centres of mass in mm; gravity comes out 1000x.
+    params = _params('stanford')
+    params['joint1']['r'] = [198.29, 9.73, 92.43]
+    params['joint3']['qlim'] = [304.8, 1270.0]  # mm
+    params['joint4']['m'] = 2500.0  # g
+    params['joint5']['I'] = [0.01, 0.01, 0.05]  # 0.01 + 0.01 < 0.05
+    params['payload'] = {'mass': 1.0, 'com': [0.0, 0.0, 120.0]}
+    notes = model_warnings(Chain.from_params(params))
+    assert notes == [
+        'joint1.r: [198.29, 9.73, 92.43] is farther than 10 m; metres are expected '
+        '(millimetres?)',
+        'joint3.qlim: [304.8, 1270.0] is beyond +-10 m; metres are expected (millimetres?)',
+        'joint4.m: 2500 kg is more than 1000 kg; kilograms are expected (grams?)',
+        'joint5.I: its principal moments [0.01, 0.01, 0.05] kg m^2 break the triangle '
+        'inequality (I1 + I2 >= I3); no rigid body has it (a reduced model, or a typing '
+        'error?)',
+        'payload.com: [0.0, 0.0, 120.0] is farther than 10 m; metres are expected '
+        '(millimetres?)']
+    params['joint5']['I'] = [-0.01, 0.01, 0.01]
+    params['payload'] = {'mass': 2000.0}
+    assert model_warnings(Chain.from_params(params))[-2:] == [
+        'joint5.I: a principal moment is negative ([-0.01, 0.01, 0.01] kg m^2); no rigid body '
+        'has it (a reduced model, or a typing error?)',
+        'payload.mass: 2000 kg is more than 1000 kg; kilograms are expected (grams?)']
+
+
+def test_the_published_puma_inertias_break_the_triangle_inequality():
+    from dh_kinematics.core.bounds import inertia_problem, model_warnings
+
+    # Armstrong's link 1 has only Iyy (a reduced model) and link 3's moments are one of the
+    # values no rigid body can have: both are kept as published and named.
+    notes = model_warnings(Chain.from_yaml(CONFIG / 'puma560.yaml'))
+    assert [note.split(':')[0] for note in notes] == ['joint1.I', 'joint3.I']
+    assert inertia_problem(np.diag([1.0, 1.0, 2.0])) == ''  # a flat disc: the limit case
+    assert inertia_problem(np.zeros((3, 3))) == ''
+
+
+def test_the_degrees_hint_keeps_the_sign():
+    params = _params()
+    params['joint2']['alpha'] = -90.0
+    with pytest.raises(ValueError, match=r'\(-90 rad; did you mean -1\.5708\?\)'):
+        Chain.from_params(params)
+
+
+def test_a_typo_in_joints_is_named_from_the_blocks():
+    params = _params()
+    params['joints'] = params['joints'][:5] + ['jiont6']
+    with pytest.raises(ValueError, match=r"joint6\.\w+: belongs to a block 'joint6' that is not "
+                       r"listed in joints .* \(joints\[5\] is 'jiont6', which has no block: a "
+                       r'typo for joint6\?\)'):
+        Chain.from_params(params)
 
 
 def test_infinite_limits_mean_no_limit():

@@ -19,7 +19,14 @@ The table comes as a CSV file (one row per joint; ``#`` comments and a header ro
 as a MATLAB-style matrix literal, ``"[0 0.089159 0 pi/2; 0 0 -0.425 0]"``, whose entries may be
 numbers or simple expressions of ``pi`` (``pi/2``, ``-pi/2``, ``2*pi``; no spaces inside one).
 Orders (:mod:`core.legacy_rows`): ``corke`` ``[theta d a alpha (sigma (offset))]``, ``scilab``
-``[alpha A theta D (sigma)]``, ``matlab`` ``[a alpha d theta]``.
+``[alpha A theta D (sigma)]`` or its 20-column dyn row, ``dyn`` (Corke's legacy DYN matrix, the
+same 20 columns: ``[alpha A theta D sigma m rx ry rz Ixx Iyy Izz Ixy Iyz Ixz Jm G B Tc+ Tc-]``),
+``matlab`` ``[a alpha d theta]``.
+
+A CSV file's header row may name more columns than the order's, anywhere in the row: ``qmin``
+and ``qmax`` (joint limits, rad or m; deg for revolute joints with ``--deg``), ``flip`` (0 or
+1), the dynamics ``m rx ry rz Ixx Iyy Izz Ixy Iyz Ixz Jm G B Tc+ Tc-`` and ``effort_limit``,
+``velocity_limit``. The other columns are the order's, in its order.
 """
 
 import ast
@@ -31,9 +38,12 @@ import re
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.link import Link
 
-ORDERS = ('corke', 'scilab', 'matlab')
+ORDERS = ('corke', 'scilab', 'dyn', 'matlab')
 # Columns that hold angles, by order; Corke's offset (5) is one only for a revolute joint.
-_ANGLES = {'corke': (0, 3), 'scilab': (0, 2), 'matlab': (1, 3)}
+_ANGLES = {'corke': (0, 3), 'scilab': (0, 2), 'dyn': (0, 2), 'matlab': (1, 3)}
+EXTRA_COLUMNS = ('qmin', 'qmax', 'flip', 'm', 'rx', 'ry', 'rz', 'Ixx', 'Iyy', 'Izz', 'Ixy',
+                 'Iyz', 'Ixz', 'Jm', 'G', 'B', 'Tc+', 'Tc-', 'effort_limit', 'velocity_limit')
+"""Columns a CSV header may name beside the order's own, each a Link field or part of one."""
 _OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
               ast.Div: operator.truediv}
 
@@ -59,7 +69,17 @@ def _value(text):
 
 
 def read_table(source):
-    """Return the rows of a CSV file or a matrix literal, as lists of float."""
+    """
+    Return the header and rows of a CSV file or a matrix literal.
+
+    Returns
+    -------
+    header : list of str or None
+        The CSV file's header row (its cells stripped), None without one.
+    rows : list of list of float
+        One row per joint.
+
+    """
     text = source.strip()
     if text.startswith('['):
         if not text.endswith(']'):
@@ -73,21 +93,22 @@ def read_table(source):
         except OSError as error:
             raise ValueError(f'{source}: cannot read the table: {error.strerror}') from None
         split = re.compile(r'\s*,\s*')
-    rows = []
+    header, rows = None, []
     for number, line in enumerate(lines, start=1):
         line = line.split('#')[0].strip()
         if not line:
             continue
         cells = [cell for cell in split.split(line) if cell]
-        if not rows and not text.startswith('[') and not _numeric(cells[0]):
-            continue  # a header row
+        if not rows and header is None and not text.startswith('[') and not _numeric(cells[0]):
+            header = cells
+            continue
         try:
             rows.append([_value(cell) for cell in cells])
         except ValueError as error:
             raise ValueError(f'row {number}: {error}') from None
     if not rows:
         raise ValueError(f'table: no rows in {source!r}')
-    return rows
+    return header, rows
 
 
 def _numeric(cell):
@@ -99,7 +120,7 @@ def _numeric(cell):
 
 
 def chain_from_table(rows, order, convention='standard', degrees=False, joint_names=None,
-                     prismatic=(), name=''):
+                     prismatic=(), name='', header=None):
     """
     Build a Chain from table rows in a toolbox's order.
 
@@ -107,28 +128,37 @@ def chain_from_table(rows, order, convention='standard', degrees=False, joint_na
     ----------
     rows : list of list of float
         One row per joint.
-    order : {'corke', 'scilab', 'matlab'}
+    order : {'corke', 'scilab', 'dyn', 'matlab'}
         The toolbox whose column order the rows follow.
     convention : {'standard', 'modified'}
         The DH convention of the table.
     degrees : bool
-        The angle columns are in degrees (Corke's offset too, for a revolute joint).
+        The angle columns are in degrees (Corke's offset and the limits too, for a revolute
+        joint).
     joint_names : list of str, optional
         Names as in joint_states; joint1... by default.
     prismatic : collection of int
         1-based indices of prismatic joints, for the MATLAB order (which has no sigma).
     name : str
         Robot name.
+    header : list of str, optional
+        The name of every column; those in :data:`EXTRA_COLUMNS` are read by name, the rest
+        are the order's.
 
     """
     if joint_names is not None and len(joint_names) != len(rows):
         raise ValueError(f'--joint-names: {len(rows)} names expected (one per row), got '
                          f'{len(joint_names)}')
+    extra = _extra_columns(header)
     links = []
-    for i, row in enumerate(rows):
-        row = list(row)
+    for i, full_row in enumerate(rows):
+        if header is not None and len(full_row) != len(header):
+            raise ValueError(f'row {i + 1}: {len(header)} values expected (one per header '
+                             f'column), got {len(full_row)}')
+        row = [value for j, value in enumerate(full_row) if j not in extra.values()]
+        named = {column: full_row[j] for column, j in extra.items()}
+        revolute = _is_revolute(order, row, i, prismatic)
         if degrees:
-            revolute = not (order == 'corke' and len(row) > 4 and row[4] == 1.0)
             columns = _ANGLES[order] + ((5,) if order == 'corke' and revolute else ())
             for column in columns:
                 if column < len(row):
@@ -137,13 +167,62 @@ def chain_from_table(rows, order, convention='standard', degrees=False, joint_na
         try:
             if order == 'corke':
                 link = Link.from_dh_row(row, convention)
-            elif order == 'scilab':
+            elif order in ('scilab', 'dyn'):
+                if order == 'dyn' and len(row) != 20:
+                    raise ValueError(f'row: a DYN row has 20 columns, got {len(row)}')
                 link = Link.from_scilab_row(row, convention)
             else:
-                joint = 'prismatic' if i + 1 in prismatic else 'revolute'
+                joint = 'revolute' if revolute else 'prismatic'
                 link = Link.from_matlab_row(row, 'mdh' if convention == 'modified' else 'dh',
                                             joint)
+            link = link.replace(name=joint_name, **_fields(named, degrees and revolute))
         except ValueError as error:
             raise ValueError(f'row {i + 1}: {error}') from None
-        links.append(link.replace(name=joint_name))
+        links.append(link)
     return Chain(links, name=name)
+
+
+def _extra_columns(header):
+    """Return {column name: index} of the header's extra columns; refuse one named twice."""
+    if header is None:
+        return {}
+    extra = {}
+    for j, column in enumerate(header):
+        if column in EXTRA_COLUMNS:
+            if column in extra:
+                raise ValueError(f'header: column {column!r} is named twice')
+            extra[column] = j
+    if ('qmin' in extra) != ('qmax' in extra):
+        raise ValueError('header: qmin and qmax come together (a joint\'s two limits)')
+    return extra
+
+
+def _is_revolute(order, row, i, prismatic):
+    if order == 'matlab':
+        return i + 1 not in prismatic
+    return not (len(row) > 4 and row[4] == 1.0)  # sigma: 1 for a prismatic joint
+
+
+def _fields(named, degrees):
+    """Return the Link fields of a row's extra columns (limits in rad when ``degrees``)."""
+    fields = {}
+    if 'qmin' in named:
+        scale = math.pi / 180.0 if degrees else 1.0
+        fields['qlim'] = (named['qmin'] * scale, named['qmax'] * scale)
+    if 'flip' in named:
+        if named['flip'] not in (0.0, 1.0):
+            raise ValueError(f'flip: must be 0 or 1, got {named["flip"]:g}')
+        fields['flip'] = named['flip'] == 1.0
+    for field in ('m', 'Jm', 'G', 'B', 'effort_limit', 'velocity_limit'):
+        if field in named:
+            fields[field] = named[field]
+    groups = {'r': ('rx', 'ry', 'rz'), 'I': ('Ixx', 'Iyy', 'Izz', 'Ixy', 'Iyz', 'Ixz'),
+              'Tc': ('Tc+', 'Tc-')}
+    for field, columns in groups.items():
+        present = [column for column in columns if column in named]
+        if present and len(present) != len(columns):
+            missing = ', '.join(column for column in columns if column not in named)
+            raise ValueError(f'header: {field} needs {", ".join(columns)} (missing {missing})')
+        if present:
+            fields[field] = [named[column] for column in columns]
+    return fields

@@ -15,9 +15,9 @@
 """
 The ``dh_kinematics`` command line: one entry point, a subcommand per task.
 
-    dh_kinematics check FILE              validate a model exactly as the node will
-    dh_kinematics show FILE [--deg] [--dyn]
-    dh_kinematics fk FILE [Q ...] [--q-name NAME] [--deg] [--jacobian]
+    dh_kinematics check FILE [--strict]   validate a model exactly as the node will
+    dh_kinematics show FILE [--deg] [--dyn] [--precision N]
+    dh_kinematics fk FILE [Q ...] [--q-name NAME] [--deg] [--jacobian] [--precision N]
     dh_kinematics urdf FILE [-o OUT] [--prefix P]
     dh_kinematics convert TABLE --order corke|scilab|matlab -o OUT.yaml [...]
     dh_kinematics plot FILE [Q ...] -o ARM.png [--limits] [--size WxH]
@@ -53,6 +53,24 @@ def _period(text):
     return value
 
 
+def _precision(text):
+    if text == 'full':
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 17:
+        raise argparse.ArgumentTypeError(f'{text!r}: 1 to 17 significant digits, or full')
+    return value
+
+
+def _precision_argument(parser, default, what):
+    parser.add_argument('--precision', type=_precision, default=default, metavar='N',
+                        help=f'significant digits of {what}: 1 to 17, or full (the shortest '
+                        f'text that reads back as the same double); default {default}')
+
+
 def _configuration_arguments(parser):
     parser.add_argument('q', nargs='*', metavar='Q', help='joint values, rad or m (deg with '
                         '--deg); all 0 when none is given')
@@ -75,17 +93,20 @@ def _parsers():
 
     command = commands.add_parser('check', help='validate a model exactly as the node will')
     command.add_argument('file', help='model file (ROS 2 parameter file)')
+    command.add_argument('--strict', action='store_true', help='exit 1 on any warning too')
 
     command = commands.add_parser('show', help='print the DH table as the toolbox does')
     command.add_argument('file')
     command.add_argument('--deg', action='store_true', help='angles in degrees')
     command.add_argument('--dyn', action='store_true', help="each link's dynamics too")
+    _precision_argument(command, 6, 'the dynamics')
 
     command = commands.add_parser('fk', help="each frame's pose in the world at a "
                                   'configuration, the tool last')
     command.add_argument('file')
     _configuration_arguments(command)
     command.add_argument('--jacobian', action='store_true', help='the tool Jacobian too')
+    _precision_argument(command, 6, 'every number')
 
     command = commands.add_parser('urdf', help="the model's URDF")
     command.add_argument('file')
@@ -96,9 +117,12 @@ def _parsers():
                                   'file')
     command.add_argument('table', help='a CSV file, or a matrix literal "[r1; r2; ...]"')
     command.add_argument('--order', required=True, choices=convert.ORDERS, help=(
-        f'corke: {CORKE_LAYOUT}; scilab: {SCILAB_LAYOUT}; matlab: {MATLAB_LAYOUT}'))
+        f'corke: {CORKE_LAYOUT}; scilab: {SCILAB_LAYOUT}; dyn: Corke\'s legacy DYN matrix, '
+        f'the Scilab dyn row\'s 20 columns; matlab: {MATLAB_LAYOUT}. A CSV header may name '
+        f'more columns: {", ".join(convert.EXTRA_COLUMNS)}'))
     command.add_argument('--convention', default='standard', choices=('standard', 'modified'))
-    command.add_argument('--deg', action='store_true', help='angle columns in degrees')
+    command.add_argument('--deg', action='store_true', help='angle columns (and revolute '
+                         'limits) in degrees')
     command.add_argument('--joint-names', help='comma-separated joint names (joint1... by '
                          'default)')
     command.add_argument('--prismatic', default='', help='MATLAB order: comma-separated '
@@ -143,8 +167,9 @@ def _convert(args, out):
         prismatic = {int(index) for index in args.prismatic.split(',') if index.strip()}
     except ValueError:
         raise ValueError(f'--prismatic: {args.prismatic!r}: give 1-based indices, e.g. 3,5')
-    chain = convert.chain_from_table(convert.read_table(args.table), args.order,
-                                     args.convention, args.deg, names, prismatic, args.name)
+    header, rows = convert.read_table(args.table)
+    chain = convert.chain_from_table(rows, args.order, args.convention, args.deg, names,
+                                     prismatic, args.name, header)
     model_commands.write(args.output, chain.to_yaml(), 'model file')
     out.write(f'wrote {args.output}: {chain.n} joints; check it with: {PROG} check '
               f'{args.output}\n')

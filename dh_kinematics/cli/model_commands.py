@@ -48,14 +48,25 @@ def load(path):
 
 
 def check(args, out):
-    """Validate a model file as the node will; print its warnings and a one-line summary."""
+    """
+    Validate a model file as the node will; print its warnings and a one-line summary.
+
+    With ``--strict``, any warning is an error (exit code 1), after the same output.
+    """
     chain, warnings, _ = load(args.file)
     for line in warnings:
         out.write(f'warning: {line}\n')
     kinds = ''.join(link.RP for link in chain.links)
     convention = 'modified' if chain.mdh else 'standard'
-    out.write(f'{args.file}: OK: {chain.name or "arm"}, {chain.n} joints ({kinds}, {convention} '
-              f'DH), frames {chain.world_frame} -> {chain.base_frame} .. {chain.tool_frame}\n')
+    verdict = 'OK'
+    if warnings:
+        verdict = 'refused by --strict' if args.strict else 'OK with warnings'
+    out.write(f'{args.file}: {verdict}: {chain.name or "arm"}, {chain.n} joints ({kinds}, '
+              f'{convention} DH), frames {chain.world_frame} -> {chain.base_frame} .. '
+              f'{chain.tool_frame}\n')
+    if warnings and args.strict:
+        raise ValueError(f'--strict: {len(warnings)} warning{"s" if len(warnings) > 1 else ""}'
+                         ' (above, on stdout)')
     return 0
 
 
@@ -65,7 +76,7 @@ def show(args, out):
     out.write(display.chain_table(chain, args.deg) + '\n')
     if args.dyn:
         for name, link in zip(chain.joint_names, chain.links):
-            out.write(f'\n{name}:\n{link.dyn()}\n')
+            out.write(f'\n{name}:\n{display.link_dynamics(link, args.precision)}\n')
     return 0
 
 
@@ -99,18 +110,48 @@ def _number(field, text):
 
 
 def fk(args, out):
-    """Print each frame's pose in the world (xyz, rpy), the tool last; --jacobian adds J."""
+    """
+    Print each frame's pose in the world (xyz, rpy), the tool last; --jacobian adds J.
+
+    A joint beyond its limits gets a note after the poses (the poses are still printed).
+    """
     chain, _, given = load(args.file)
     q = configuration(chain, given, args.q, args.q_name, args.deg)
+    digits = args.precision
     names = (chain.base_frame,) + chain.link_frames
     for name, T in zip(names, chain.fkine_all(q)):
-        out.write(display.transform_line(name, T, args.deg) + '\n')
-    out.write(display.transform_line(chain.tool_frame, chain.fkine(q), args.deg) + '\n')
+        out.write(display.transform_line(name, T, args.deg, digits) + '\n')
+    out.write(display.transform_line(chain.tool_frame, chain.fkine(q), args.deg, digits) + '\n')
     if args.jacobian:
         out.write('jacobian (world frame; rows vx vy vz m/s, wx wy wz rad/s per unit rate):\n')
+        width = 24 if digits is None else digits + 7
         for row in chain.jacob0(q):
-            out.write('  ' + ' '.join(f'{value:10.6g}' for value in row) + '\n')
+            out.write('  ' + ' '.join(display.format_number(value, digits).rjust(width)
+                                      for value in row) + '\n')
+    for line in limit_notes(chain, q, args.deg, digits):
+        out.write(f'note: {line}\n')
     return 0
+
+
+def limit_notes(chain, q, degrees=False, digits=6):
+    """
+    Return a sentence for every joint of ``q`` beyond its limits (the limits count as inside).
+
+    Revolute values in degrees when ``degrees``; otherwise rad, and m for prismatic joints.
+    """
+    notes = []
+    for name, link, value in zip(chain.joint_names, chain.links, q):
+        side = link.islimit(value)
+        if not side:
+            continue
+        scale, unit = ((180.0 / math.pi, 'deg') if degrees and link.isrevolute()
+                       else (1.0, 'rad' if link.isrevolute() else 'm'))
+        limit = link.qlim[1] if side > 0 else link.qlim[0]
+        notes.append(f'{name} = {display.format_number(value * scale, digits)} {unit} is '
+                     f'{"above its upper" if side > 0 else "below its lower"} limit '
+                     f'{display.format_number(limit * scale, digits)} {unit} (by '
+                     f'{display.format_number(abs(value - limit) * scale, digits)})')
+    return notes
 
 
 def urdf(args, out):

@@ -23,8 +23,12 @@ quantity                                                     refused beyond   wa
 ==========================================================  ===============  ============
 alpha, theta, a revolute joint's offset, base/tool rpy       +-2 pi rad
 a, d, a prismatic joint's offset, r, base/tool xyz           +-1000 m         10 m
-finite joint limits                                          +-1e6 rad or m   +-4 pi rad
-m, I, Jm, B, Tc, G                                           1e6 (SI)
+payload com                                                  +-1000 m         10 m
+finite joint limits                                          +-1e6 rad or m   +-4 pi rad,
+                                                                              +-10 m
+m, payload mass                                              1e6 kg           1000 kg
+I, payload inertia                                           1e6 kg m^2       not a body's
+Jm, B, Tc, G                                                 1e6 (SI)
 gravity                                                      1000 m/s^2
 ==========================================================  ===============  ============
 """
@@ -41,6 +45,7 @@ LIMIT_MAX = 1e6
 REVOLUTE_LIMIT_WARN = 4.0 * math.pi
 DYNAMICS_MAX = 1e6
 GRAVITY_MAX = 1e3
+MASS_WARN = 1e3
 
 
 def check_angles(field, value):
@@ -55,11 +60,12 @@ def check_angles(field, value):
         Checked, finite angle(s) in rad.
 
     """
-    worst = float(np.max(np.abs(value))) if np.size(value) else 0.0
-    if worst > ANGLE_MAX:
+    flat = np.ravel(value)
+    worst = float(flat[np.argmax(np.abs(flat))]) if flat.size else 0.0
+    if abs(worst) > ANGLE_MAX:
         shown = value.tolist() if isinstance(value, np.ndarray) else value
         guess = (f'; did you mean {np.round(np.radians(value), 4).tolist()}?'
-                 if worst <= 360.0 else '')
+                 if abs(worst) <= 360.0 else '')
         raise InvalidFieldError(field, shown, f'must be within +-2 pi: radians are expected '
                                 f'({worst:g} rad{guess})')
     return value
@@ -85,15 +91,14 @@ def model_warnings(chain):
     """
     Return the unusual but possible values of a model, one sentence each.
 
-    Revolute joint limits beyond +-4 pi rad (degrees?) and lengths beyond 10 m (millimetres?).
+    Lengths beyond 10 m (millimetres?): a, d, a prismatic joint's offset and limits, r, the
+    payload's centre of mass, base and tool; revolute limits beyond +-4 pi rad (degrees?);
+    masses beyond 1000 kg (grams?); and inertias no rigid body has (a negative principal
+    moment, or one larger than the sum of the other two).
     """
     notes = []
     for name, link in zip(chain.joint_names, chain.links):
-        if link.isrevolute() and link.qlim is not None:
-            finite = [value for value in link.qlim if math.isfinite(value)]
-            if finite and max(abs(value) for value in finite) > REVOLUTE_LIMIT_WARN:
-                notes.append(f'{name}.qlim: {list(link.qlim)} is beyond +-4 pi rad; '
-                             'radians are expected (degrees?)')
+        notes += _limit_warnings(name, link)
         lengths = {'a': link.a, 'd': link.d}
         if link.isprismatic():
             lengths['offset'] = link.offset
@@ -101,11 +106,74 @@ def model_warnings(chain):
             if abs(value) > LENGTH_WARN:
                 notes.append(f'{name}.{field}: {value:g} m is longer than {LENGTH_WARN:g} m; '
                              'metres are expected (millimetres?)')
+        notes += _mass_warnings(name, link.m, link.r, link.I, 'r', 'I')
+    payload = chain.payload
+    notes += _mass_warnings('payload', payload.mass, payload.com, payload.inertia, 'com',
+                            'inertia')
     for field, T in (('base.xyz', chain.base), ('tool.xyz', chain.tool)):
-        if np.abs(T[:3, 3]).max() > LENGTH_WARN:
-            notes.append(f'{field}: {T[:3, 3].tolist()} is farther than {LENGTH_WARN:g} m; '
-                         'metres are expected (millimetres?)')
+        notes += _far(field, T[:3, 3])
     return notes
+
+
+def _limit_warnings(name, link):
+    finite = [value for value in link.qlim or () if math.isfinite(value)]
+    if not finite:
+        return []
+    worst = max(abs(value) for value in finite)
+    if link.isrevolute() and worst > REVOLUTE_LIMIT_WARN:
+        return [f'{name}.qlim: {list(link.qlim)} is beyond +-4 pi rad; radians are expected '
+                '(degrees?)']
+    if link.isprismatic() and worst > LENGTH_WARN:
+        return [f'{name}.qlim: {list(link.qlim)} is beyond +-{LENGTH_WARN:g} m; metres are '
+                'expected (millimetres?)']
+    return []
+
+
+def _far(field, xyz):
+    if np.abs(xyz).max() <= LENGTH_WARN:
+        return []
+    return [f'{field}: {np.asarray(xyz).tolist()} is farther than {LENGTH_WARN:g} m; metres '
+            'are expected (millimetres?)']
+
+
+def _mass_warnings(name, mass, com, inertia, com_field, inertia_field):
+    notes = []
+    if mass > MASS_WARN:
+        notes.append(f'{name}.{"mass" if name == "payload" else "m"}: {mass:g} kg is more '
+                     f'than {MASS_WARN:g} kg; kilograms are expected (grams?)')
+    notes += _far(f'{name}.{com_field}', com)
+    reason = inertia_problem(inertia)
+    if reason:
+        notes.append(f'{name}.{inertia_field}: {reason}; no rigid body has it (a reduced '
+                     'model, or a typing error?)')
+    return notes
+
+
+def inertia_problem(inertia):
+    """
+    Say why an inertia matrix is not one a rigid body can have, or return ``''``.
+
+    Parameters
+    ----------
+    inertia : array of shape (3, 3)
+        Symmetric inertia about the centre of mass, kg m^2.
+
+    Returns
+    -------
+    str
+        Empty when the principal moments are all >= 0 and each is at most the sum of the
+        other two (the triangle inequality), within 1e-9 of the largest.
+
+    """
+    moments = np.linalg.eigvalsh(np.asarray(inertia, dtype=float))
+    tolerance = 1e-9 * max(float(np.abs(moments).max()), 1e-300)
+    shown = ', '.join(f'{value:.6g}' for value in moments)
+    if moments[0] < -tolerance:
+        return f'a principal moment is negative ([{shown}] kg m^2)'
+    if moments[0] + moments[1] < moments[2] - tolerance:
+        return (f'its principal moments [{shown}] kg m^2 break the triangle inequality '
+                '(I1 + I2 >= I3)')
+    return ''
 
 
 def check_link(values):

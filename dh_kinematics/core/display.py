@@ -19,9 +19,13 @@ import math
 from dh_kinematics.core.rotations import is_identity, matrix_to_rpy
 
 
-def format_number(value):
-    """Format a number with 6 significant digits, as the toolbox prints them."""
-    return f'{value:.6g}'
+def format_number(value, digits=6):
+    """
+    Format a number with ``digits`` significant digits (6, as the toolbox prints them).
+
+    ``digits=None`` gives the shortest text that reads back as the same double.
+    """
+    return repr(float(value)) if digits is None else f'{value:.{digits}g}'
 
 
 def format_angle(value, degrees=False):
@@ -55,31 +59,41 @@ def link_summary(link):
     return f'{kind}{name}: θ={theta}, d={d}, a={a}, ⍺={alpha}'
 
 
-def link_dynamics(link):
-    """Multi-line dynamic summary in the toolbox's layout (``%8.2g`` numbers)."""
+def link_dynamics(link, digits=2):
+    """
+    Multi-line dynamic summary in the toolbox's layout.
+
+    ``digits`` significant digits per number: 2 (``%8.2g``) is the toolbox's; more to
+    proof-read a datasheet; None for every digit (the shortest text of each double).
+    """
     r, inertia, (tc_pos, tc_neg) = link.r, link.I, link.Tc
 
-    def row(values):
-        return ' '.join(f'{v:8.2g}' for v in values)
+    width = 24 if digits is None else digits + 6
 
-    qlim = ('    none' if link.qlim is None
-            else f'{link.qlim[0]:8.2g} to {link.qlim[1]:8.2g}')
-    return (f'm     =  {link.m:8.2g} \n'
+    def cell(value):
+        return format_number(value, digits).rjust(width)
+
+    def row(values):
+        return ' '.join(cell(v) for v in values)
+
+    qlim = ('none'.rjust(width) if link.qlim is None
+            else f'{cell(link.qlim[0])} to {cell(link.qlim[1])}')
+    return (f'm     =  {cell(link.m)} \n'
             f'r     =  {row(r)} \n'
             f'        | {row(inertia[0])} | \n'
             f'I     = | {row(inertia[1])} | \n'
             f'        | {row(inertia[2])} | \n'
-            f'Jm    =  {link.Jm:8.2g} \n'
-            f'B     =  {link.B:8.2g} \n'
-            f'Tc    =  {tc_pos:8.2g}(+) {tc_neg:8.2g}(-) \n'
-            f'G     =  {link.G:8.2g} \n'
+            f'Jm    =  {cell(link.Jm)} \n'
+            f'B     =  {cell(link.B)} \n'
+            f'Tc    =  {cell(tc_pos)}(+) {cell(tc_neg)}(-) \n'
+            f'G     =  {cell(link.G)} \n'
             f'qlim  =  {qlim}')
 
 
-def transform_line(label, T, degrees=False):
+def transform_line(label, T, degrees=False, digits=6):
     """Return ``label: xyz=[...] m, rpy=[...] rad`` (or deg) for a transform."""
-    xyz = ', '.join(format_number(v) for v in T[:3, 3])
-    rpy = ', '.join(format_number(math.degrees(v) if degrees else v)
+    xyz = ', '.join(format_number(v, digits) for v in T[:3, 3])
+    rpy = ', '.join(format_number(math.degrees(v) if degrees else v, digits)
                     for v in matrix_to_rpy(T[:3, :3]))
     return f'{label}: xyz=[{xyz}] m, rpy=[{rpy}] {"deg" if degrees else "rad"}'
 

@@ -135,6 +135,17 @@ def _suggestion(key, candidates):
     return f' (did you mean {close[0]}?)' if close else ''
 
 
+def _listed_typo(block, joints, flat):
+    """Suggest which name of ``joints`` was meant as ``block``: one that has no block itself."""
+    blockless = [joint for joint in joints
+                 if not any(key.startswith(joint + '.') for key in flat)]
+    close = difflib.get_close_matches(block, blockless, n=1, cutoff=0.5)
+    if not close:
+        return _suggestion(block, joints)
+    j = joints.index(close[0])
+    return f' (joints[{j}] is {close[0]!r}, which has no block: a typo for {block}?)'
+
+
 def _check_keys(flat, joints):
     """Refuse every key that is neither a model field, a joint field nor a setting."""
     for key, value in flat.items():
@@ -150,7 +161,8 @@ def _check_keys(flat, joints):
             if joints is None:
                 continue  # a joint block; 'joints: is missing' follows
             raise InvalidFieldError(key, value, f'belongs to a block {head!r} that is not '
-                                    f'listed in joints {joints}' + _suggestion(head, joints))
+                                    f'listed in joints {joints}' + _listed_typo(head, joints,
+                                                                                flat))
         candidates = list(MODEL_FIELDS) + sorted(SETTINGS) + [
             f'{joint}.{field}' for joint in joints or () for field in JOINT_FIELDS]
         raise InvalidFieldError(key, value, 'is not a model parameter or a setting of the '
