@@ -193,7 +193,7 @@ def _extra_columns(header):
                 raise ValueError(f'header: column {column!r} is named twice')
             extra[column] = j
     if ('qmin' in extra) != ('qmax' in extra):
-        raise ValueError('header: qmin and qmax come together (a joint\'s two limits)')
+        raise ValueError("header: qmin and qmax come together (a joint's two limits)")
     return extra
 
 

@@ -117,9 +117,9 @@ def _parsers():
                                   'file')
     command.add_argument('table', help='a CSV file, or a matrix literal "[r1; r2; ...]"')
     command.add_argument('--order', required=True, choices=convert.ORDERS, help=(
-        f'corke: {CORKE_LAYOUT}; scilab: {SCILAB_LAYOUT}; dyn: Corke\'s legacy DYN matrix, '
-        f'the Scilab dyn row\'s 20 columns; matlab: {MATLAB_LAYOUT}. A CSV header may name '
-        f'more columns: {", ".join(convert.EXTRA_COLUMNS)}'))
+        f'corke: {CORKE_LAYOUT}; scilab: {SCILAB_LAYOUT}; dyn: the legacy DYN matrix of '
+        f'Corke (the Scilab dyn row, 20 columns); matlab: {MATLAB_LAYOUT}. A CSV header may '
+        f'name more columns: {", ".join(convert.EXTRA_COLUMNS)}'))
     command.add_argument('--convention', default='standard', choices=('standard', 'modified'))
     command.add_argument('--deg', action='store_true', help='angle columns (and revolute '
                          'limits) in degrees')
