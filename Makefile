@@ -39,6 +39,10 @@ $(STAMP): requirements/test.txt requirements/test-nodeps.txt $(ROS_REQUIREMENTS)
 	$(VPY) -m pip install $(PIP_FLAGS) --no-deps -r requirements/test-nodeps.txt
 	$(VPY) tools/build_tf2_msgs.py
 	$(VPY) -m pip install $(PIP_FLAGS) --no-deps --no-build-isolation -e .
+	@# setup.cfg puts the console scripts where ROS looks (lib/dh_kinematics); a venv's PATH
+	@# is its bin.
+	@for script in $(VENV)/lib/dh_kinematics/*; do ln -sf ../lib/dh_kinematics/$${script##*/} \
+		$(VENV)/bin/; done
 	@touch $@
 
 # The node and sim_arm on the Puma 560 with a live summary; DURATION=0 runs until Ctrl-C.

@@ -37,6 +37,9 @@ CONFIG_FILES = {'puma560': 'puma560.yaml', 'puma560akb': 'puma560_mdh.yaml',
                 'stanford': 'stanford.yaml', 'panda': 'panda.yaml', 'ur5': 'ur5.yaml'}
 POSE_TOL = 1e-10
 SCRIPT = pathlib.Path(sys.executable).with_name('dh_kinematics')
+LINTED_PATHS = [str(PACKAGE / name) for name in (
+    'dh_kinematics', 'test', 'bench', 'examples', 'launch', 'tools', 'doc', 'setup.py')]
+"""What the linters check: every Python file of the package, its tests, tools and docs."""
 CLI_COMMAND = ([str(SCRIPT)] if SCRIPT.exists()
                else [sys.executable, '-m', 'dh_kinematics.cli.main'])
 """The dh_kinematics command: the console script of this venv, else the module."""

@@ -33,6 +33,7 @@ from dh_kinematics.cli import convert, model_commands
 from dh_kinematics.core.legacy_rows import CORKE_LAYOUT, MATLAB_LAYOUT, SCILAB_LAYOUT
 
 PROG = 'dh_kinematics'
+MODEL_FILE = 'the model file (a ROS 2 parameter file)'
 
 
 def _size(text):
@@ -82,34 +83,34 @@ def _configuration_arguments(parser):
 
 def parser():
     """Return the argument parser of every subcommand."""
-    return _parsers()[0]
+    return parsers()[0]
 
 
-def _parsers():
+def parsers():
     """Return the top parser and each subcommand's, by name."""
     top = argparse.ArgumentParser(prog=PROG, description='Check, show and use a DH model file '
                                   '(a ROS 2 parameter file) before it meets hardware.')
     commands = top.add_subparsers(dest='command', required=True, metavar='COMMAND')
 
     command = commands.add_parser('check', help='validate a model exactly as the node will')
-    command.add_argument('file', help='model file (ROS 2 parameter file)')
+    command.add_argument('file', help=MODEL_FILE)
     command.add_argument('--strict', action='store_true', help='exit 1 on any warning too')
 
     command = commands.add_parser('show', help='print the DH table as the toolbox does')
-    command.add_argument('file')
+    command.add_argument('file', help=MODEL_FILE)
     command.add_argument('--deg', action='store_true', help='angles in degrees')
     command.add_argument('--dyn', action='store_true', help="each link's dynamics too")
     _precision_argument(command, 6, 'the dynamics')
 
     command = commands.add_parser('fk', help="each frame's pose in the world at a "
                                   'configuration, the tool last')
-    command.add_argument('file')
+    command.add_argument('file', help=MODEL_FILE)
     _configuration_arguments(command)
     command.add_argument('--jacobian', action='store_true', help='the tool Jacobian too')
     _precision_argument(command, 6, 'every number')
 
     command = commands.add_parser('urdf', help="the model's URDF")
-    command.add_argument('file')
+    command.add_argument('file', help=MODEL_FILE)
     command.add_argument('-o', '--output', help='write it here instead of printing it')
     command.add_argument('--prefix', default='', help='frame_prefix for the link names')
 
@@ -131,7 +132,7 @@ def _parsers():
     command.add_argument('-o', '--output', required=True, help='the model file to write')
 
     command = commands.add_parser('plot', help='a 3-D picture of the arm (PNG; matplotlib)')
-    command.add_argument('file')
+    command.add_argument('file', help=MODEL_FILE)
     _configuration_arguments(command)
     command.add_argument('-o', '--output', required=True, help='the PNG to write')
     command.add_argument('--limits', action='store_true', help="draw each joint's range")
@@ -150,7 +151,7 @@ def _parsers():
 def parse(argv=None):
     """Parse a command line; joint values may come before or after the options (fk, plot)."""
     argv = sys.argv[1:] if argv is None else [str(arg) for arg in argv]
-    top, commands = _parsers()
+    top, commands = parsers()
     args, extra = top.parse_known_args(argv)
     if not extra:
         return args
