@@ -25,7 +25,7 @@ BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.requirements-installed
 PIP_FLAGS := --disable-pip-version-check --quiet
 
-.PHONY: all demo test bench bench-node soak clean
+.PHONY: all demo test docs bench bench-node soak clean
 
 all: test
 
@@ -54,6 +54,19 @@ test: $(STAMP)
 	@echo "make test: ROS 2 $(DISTRO) wheels in $(VENV)"
 	$(VPY) -m pytest test
 
+# The documentation (Sphinx with myst; rosdoc2 builds the same doc/ on the ROS docs site):
+# the parameter and command-line tables are regenerated from the code, warnings are errors.
+DOCS_VENV := .venv-docs
+DOCS_STAMP := $(DOCS_VENV)/.requirements-installed
+$(DOCS_STAMP): requirements/docs.txt
+	@test -x $(DOCS_VENV)/bin/python || $(PYTHON) -m venv $(DOCS_VENV)
+	$(DOCS_VENV)/bin/python -m pip install $(PIP_FLAGS) -r requirements/docs.txt
+	@touch $@
+
+docs: $(DOCS_STAMP)
+	$(DOCS_VENV)/bin/python -m sphinx -W --keep-going -q -b html doc doc/_build/html
+	@echo "make docs: doc/_build/html/index.html"
+
 # Optional: times the core against roboticstoolbox-python and pinocchio (see README).
 $(BENCH_STAMP): requirements/bench.txt
 	@test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
@@ -73,4 +86,4 @@ soak: $(STAMP)
 	$(VPY) bench/soak.py
 
 clean:
-	rm -rf .venv .venv-jazzy $(BENCH_VENV) build install log .pytest_cache
+	rm -rf .venv .venv-jazzy $(BENCH_VENV) $(DOCS_VENV) doc/_build build install log .pytest_cache

@@ -33,6 +33,7 @@ import warnings
 import batch_vs_plain
 from dh_kinematics import Chain
 import numpy as np
+from provenance import provenance
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -184,11 +185,11 @@ def main(argv=None):
                                                args.rounds, args.sizes)
     plain_met = batch_vs_plain.report(plain_rows, worst)
     if args.json:
-        args.json.write_text(json.dumps({
+        args.json.write_text(json.dumps(dict(provenance(), **{
             'rows': [{'operation': op, 'library': lib, 'us_per_config': t}
                      for op, lib, t in rows],
             'ratios': {op: {'ratio': r, 'target': t, 'met': m} for op, (r, t, m) in found.items()},
-            'checks': checks, 'against_plain': plain_rows}, indent=2))
+            'checks': checks, 'against_plain': plain_rows}), indent=2))
     return 0 if plain_met and all(met for _, _, met in found.values()) else 1
 
 

@@ -41,11 +41,11 @@ import contextlib
 import json
 import pathlib
 import select
-import subprocess
 import sys
 import time
 
 import numpy as np
+from provenance import provenance
 from rate_tools import (
     cpu_seconds, GENERATED_JOINTS, model_file, PANDA, ROOT, ros_environment, start, stop,
     target_command, TfReceiver)
@@ -256,12 +256,6 @@ def per_joint(results):
     return round((large - small) / (GENERATED_JOINTS - 7), 1)
 
 
-def _commit():
-    """Return the commit measured, with ``-dirty`` if the tree has changes."""
-    return subprocess.run(['git', 'describe', '--always', '--dirty'], cwd=ROOT,
-                          capture_output=True, text=True).stdout.strip() or 'unknown'
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
     parser.add_argument('--duration', type=float, default=5.0, help='s per fixed-rate run')
@@ -276,9 +270,7 @@ def main(argv=None):
     ros_environment()
     receiver = TfReceiver()
     try:
-        results = {'machine': f'{sys.platform}, {len(__import__("os").sched_getaffinity(0))} '
-                              'cores', 'commit': _commit(), 'duration_s': args.duration,
-                   'targets': {}}
+        results = dict(provenance(), duration_s=args.duration, targets={})
         for target in args.targets:
             print(f'{target} ...', flush=True)
             results['targets'][target] = bench_target(receiver, target, args)

@@ -14,6 +14,7 @@
 
 """The node's parameters as an operator meets them: files, typos, dump and load, `param set`."""
 
+import re
 import subprocess
 import sys
 
@@ -304,3 +305,32 @@ def test_unusual_values_are_warned_about_at_start_up(tmp_path):
     assert code == 0, err
     assert ('[WARN]' in line and 'unusual model value: panda_joint2.qlim: [-100.0, 100.0] is '
             'beyond +-4 pi rad; radians are expected (degrees?)') in line, line + err
+
+
+def test_the_parameter_reference_is_what_the_node_declares():
+    from dh_kinematics.cli import reference
+
+    running = Running(['--params-file', str(PANDA)])
+    try:
+        declared = set(running.probe.call(ListParameters, '/dh_kinematics/list_parameters',
+                                          ListParameters.Request()).result.names)
+    finally:
+        running.stop()
+    chain = Chain.from_yaml(PANDA)
+    ours = {name for name in declared if not name.startswith('qos_overrides.')} - {
+        'use_sim_time', 'start_type_description_service'}  # rclpy's own
+    assert ours == set(reference.parameter_names(chain.joint_names))
+    table = (PACKAGE / 'doc' / 'generated' / 'parameters.md').read_text(encoding='utf-8')
+    rows = set(re.findall(r'^\| `([^`]+)` \|', table, re.M))
+    expected = set(reference.parameter_names([reference.JOINT_PLACEHOLDER]))
+    assert expected <= rows  # and sim_arm's settings beside them
+
+
+def test_the_committed_reference_tables_are_generated_from_the_code():
+    from dh_kinematics.cli import reference
+
+    generated = PACKAGE / 'doc' / 'generated'
+    assert (generated / 'parameters.md').read_text(encoding='utf-8') == \
+        reference.parameters_markdown(), 'run make docs (or python -m ' \
+        'dh_kinematics.cli.reference doc/generated) and commit doc/generated'
+    assert (generated / 'cli.md').read_text(encoding='utf-8') == reference.cli_markdown()

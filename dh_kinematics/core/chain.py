@@ -62,6 +62,8 @@ class Chain:
     payload : Payload, optional
         A payload fixed to the tool frame (:mod:`core.payload`), in the dynamics only.
 
+    Notes
+    -----
     The joint names (each link's ``name``, ``q1`` ... by default) and the frame names follow
     the rule of :mod:`core.names`, and no two frames or URDF joints the chain publishes share
     a name; an InvalidFieldError names the one that does not.

@@ -105,6 +105,8 @@ class Link:
     name : str or None
         Joint name, e.g. as in ``joint_states``.
 
+    Notes
+    -----
     Values no arm has are refused (angles beyond +-2 pi rad, lengths beyond 1000 m, ...; see
     :mod:`dh_kinematics.core.bounds`). Links are immutable: use :meth:`replace` to change a field.
 
