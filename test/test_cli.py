@@ -238,11 +238,12 @@ def test_plot_says_how_to_get_matplotlib_when_it_is_missing(tmp_path):
                    'pip install matplotlib (or apt install python3-matplotlib)\n')
 
 
-def test_the_readme_pictures_are_the_shipped_arms():
-    readme = (PACKAGE / 'README.md').read_text()
+def test_the_guide_pictures_are_the_shipped_arms():
+    guide = (PACKAGE / 'doc' / 'configuring.md').read_text()
     for model in ('panda', 'puma560', 'puma560_mdh', 'stanford', 'ur5'):
-        picture = PACKAGE / 'doc' / f'{model}.png'
-        assert f'](doc/{model}.png)' in readme and _png_size(picture) == (640, 480)
+        picture = PACKAGE / 'doc' / 'images' / f'{model}.png'
+        assert f'](images/{model}.png)' in guide and _png_size(picture) == (640, 480)
+    assert '](doc/images/panda.png)' in (PACKAGE / 'README.md').read_text()
 
 
 def test_degrees_go_to_radians_only_for_angles():

@@ -15,6 +15,8 @@
 
 """launch_config: what the launch files resolve and check before they start any process."""
 
+import re
+
 from conftest import PACKAGE
 import pytest
 import yaml
@@ -179,3 +181,9 @@ def test_the_diagnostic_analyzers_match_the_status_names_of_each_namespace():
         others = tuple(prefix for other, block in groups.items() if other != key
                        for prefix in block['startswith'])
         assert not f'{node}: joint1'.startswith(others)
+
+
+def test_the_robot_argument_names_every_built_in_model():
+    description = launch_config.NODE_ARGUMENTS['robot'][1]
+    assert re.findall(r'\b[a-z0-9_]+\b(?=[,.]| or)', description.split(':')[1]) == \
+        launch_config.builtin_models()

@@ -29,11 +29,10 @@ import os
 import pathlib
 import shutil
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 import zlib
 
-from conftest import CHAINS, PACKAGE
+from conftest import CHAINS, CLI_COMMAND, PACKAGE
 from dh_kinematics import Chain, Link
 from dh_kinematics.core import names, urdf
 import numpy as np
@@ -191,13 +190,12 @@ def test_effort_and_velocity_limits_are_optional_positive_fields():
     assert Chain.from_params(params).links[0] == chain.links[0]
 
 
-def test_the_readme_export_one_liner_writes_the_urdf(tmp_path):
-    line = next(line for line in (PACKAGE / 'README.md').read_text().splitlines()
-                if line.startswith('python3 -c') and 'to_urdf' in line)
-    command = line.replace('python3', sys.executable, 1).replace(
-        'config/puma560.yaml', str(PACKAGE / 'config' / 'puma560.yaml'))
-    subprocess.run(command, shell=True, cwd=tmp_path, check=True, timeout=60,
-                   env=dict(os.environ, PYTHONPATH=str(PACKAGE)))
+def test_the_guide_export_command_writes_the_urdf(tmp_path):
+    line = next(line for line in (PACKAGE / 'doc' / 'urdf.md').read_text().splitlines()
+                if line.startswith('dh_kinematics urdf config/puma560.yaml -o'))
+    args = line.split()[1:]
+    args[1] = str(PACKAGE / 'config' / 'puma560.yaml')
+    subprocess.run(CLI_COMMAND + args, cwd=tmp_path, check=True, timeout=60)
     text = (tmp_path / 'puma560.urdf').read_text()
     assert text == Chain.from_yaml(PACKAGE / 'config' / 'puma560.yaml').to_urdf()
 

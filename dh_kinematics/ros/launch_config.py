@@ -32,8 +32,8 @@ NODE_NAME = 'dh_kinematics'
 _TRUE, _FALSE = ('true', '1', 'yes', 'on'), ('false', '0', 'no', 'off')
 
 NODE_ARGUMENTS = {
-    'robot': ('puma560', 'Built-in model, a file in config/ (puma560, puma560_mdh, stanford, '
-              'panda, ...).'),
+    'robot': ('puma560', 'Built-in model, a file in config/: panda, puma560, puma560_mdh, '
+              'stanford or ur5.'),
     'params_file': ('', 'Parameter file of your own (DH table, limits, dynamics, frames); '
                     'when given it replaces robot.'),
     'frame_prefix': ('', 'Prefix for every published frame name except the world frame, '
