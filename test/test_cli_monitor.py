@@ -38,9 +38,10 @@ def test_monitor_shows_each_joint_of_the_node_it_watches():
         code, out, err = _monitor('--namespace', 'left', '--count', '1', '--period', '0.1')
         assert code == 0, err
         table = out.split('/left/dh_kinematics\n')[-1].splitlines()
-        assert table[0].split() == ['joint', 'position', 'lower', 'upper', 'margin', 'level',
-                                    'message']
-        rows = {line.split()[0]: line for line in table[1:] if line.strip()}
+        assert table[0].startswith('arm: STALE: STALE: panda_joint1 (no joint_states value yet)')
+        assert table[1].split() == ['joint', 'position', 'lower', 'upper', 'margin', 'level',
+                                    'age', 'message']
+        rows = {line.split()[0]: line for line in table[2:] if line.strip()}
         assert sorted(rows) == [f'panda_joint{i}' for i in range(1, 8)]
         assert all('STALE' in row and 'no joint_states value yet' in row
                    for row in rows.values())  # nothing publishes joint_states here
@@ -54,14 +55,28 @@ def test_monitor_refuses_a_bad_period():
 
 
 def test_the_table_gets_a_residual_column_when_the_effort_monitor_is_on():
-    from dh_kinematics.cli.monitor import _table
+    from dh_kinematics.cli.monitor import table
     limits = {'position': '0.1', 'lower': '-1', 'upper': '1', 'distance_to_limit': '0.9'}
-    joints = {'a': {'level': 0, 'message': 'within limits', 'values': dict(limits)}}
-    assert _table(joints, {}).splitlines()[0].split() == [
-        'joint', 'position', 'lower', 'upper', 'margin', 'level', 'message']
+    joints = {'a': {'level': 0, 'message': 'within limits', 'values': dict(limits),
+                    'received': 10.0}}
+    assert table(joints, {}, 10.5).splitlines()[0].split() == [
+        'joint', 'position', 'lower', 'upper', 'margin', 'level', 'age', 'message']
     joints['b'] = {'level': 2, 'message': 'effort residual +25 N m',
-                   'values': dict(limits, effort_residual='25')}
-    header, first, second = _table(joints, {'a': 0.25}).splitlines()
+                   'values': dict(limits, effort_residual='25'), 'received': 10.0}
+    header, first, second = table(joints, {'a': 0.25}, 10.5).splitlines()
     assert header.split()[5] == 'residual'
-    assert first.split()[:7] == ['a', '0.25', '-1', '1', '0.9', '-', 'OK']
+    assert first.split()[:9] == ['a', '0.25', '-1', '1', '0.75', '-', 'OK', '0.5', 's']
     assert second.split()[5:7] == ['25', 'ERROR']
+
+
+def test_each_row_computes_its_margin_from_the_position_it_shows():
+    from dh_kinematics.cli.monitor import table
+    # The status is a period old: it saw 1.254 with margin 0.064; the joint is now at 0.82.
+    status = {'level': 1, 'message': 'within 0.1 of upper limit', 'received': 3.0,
+              'values': {'position': '1.254', 'lower': '-1.318', 'upper': '1.318',
+                         'distance_to_limit': '0.064'}}
+    row = table({'j': status}, {'j': 0.827}, 4.0).splitlines()[1].split()
+    assert row[:5] == ['j', '0.827', '-1.318', '1.318', '0.491']
+    assert row[5:8] == ['WARN', '1.0', 's']  # the status's own level, and its age
+    row = table({'j': status}, {}, 4.0).splitlines()[1].split()
+    assert row[1:5] == ['1.254', '-1.318', '1.318', '0.064']  # both from the status

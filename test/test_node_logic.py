@@ -71,9 +71,25 @@ def test_statuses_name_the_problem_and_carry_the_values():
                                              'within 0.1 of upper limit', 'non-finite position']
     assert dict(statuses[0].values) == {'position': '-1.5', 'lower': '-1', 'upper': '1',
                                         'distance_to_limit': '-0.5'}
-    arm = limit_tasks.arm_status(cache, levels, received=1, rate_hz=0.0)
-    assert arm.level == lm.ERROR and arm.message == 'ERROR: a, c' and arm.task == 'arm'
+    arm = limit_tasks.arm_status(statuses, 1, 0.0, cache.dropped_total(), cache.counts)
+    assert arm.level == lm.ERROR and arm.task == 'arm'
+    assert arm.message == ('ERROR: a (below lower limit by 0.5), c (non-finite position); '
+                           'WARN: b (within 0.1 of upper limit)')
     assert ('dropped', '0') in arm.values and ('count accepted', '1') in arm.values
+
+
+def test_the_arm_names_every_joint_not_ok_and_never_hides_an_error_behind_stale():
+    cache = JointStateCache(['a', 'b', 'c'])
+    cache.update(['a', 'b'], [0.5, 3.0], [], 1, SECOND)
+    levels = lm.joint_levels(cache, LOWER, UPPER, 0.1, 1.0, SECOND)
+    assert levels.tolist() == [lm.OK, lm.ERROR, lm.STALE]
+    statuses = [limit_tasks.joint_status(cache, j, level, LOWER, UPPER, 0.1, SECOND)
+                for j, level in enumerate(levels)]
+    arm = limit_tasks.arm_status(statuses, 1, 0.0, 0, {})
+    assert arm.level == lm.ERROR
+    assert arm.message == ('ERROR: b (above upper limit by 1); '
+                           'STALE: c (no joint_states value yet)')
+    assert limit_tasks.arm_level([lm.OK, lm.STALE, lm.WARN]) == lm.STALE
 
 
 def test_quaternions_rebuild_the_rotation():

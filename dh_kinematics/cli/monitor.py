@@ -20,26 +20,68 @@ expected, N m or N).
 
 For the operator without rqt: it reads the node's joint statuses from ``/diagnostics`` and the
 positions from ``joint_states``, and redraws the table in place (or, when the output is not a
-terminal, prints it anew). The one command that needs ROS.
+terminal, prints it anew). Each row's margin is computed from the position it shows; the level
+and message come from the last status, whose age a column gives. The arm's summary heads the
+table. The one command that needs ROS.
 """
 
 import sys
+import time
 
 LEVELS = ('OK', 'WARN', 'ERROR', 'STALE')
 
 
-def _table(joints, positions):
+def _number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def margin(position, lower, upper):
+    """Return the distance from ``position`` to the nearer limit (negative beyond it), or None."""
+    if position is None or lower is None or upper is None:
+        return None
+    return min(position - lower, upper - position)
+
+
+def table(joints, positions, now_s):
+    """
+    Return the table's text: a row per joint, each consistent in itself.
+
+    Parameters
+    ----------
+    joints : dict
+        Joint name -> its last status from /diagnostics: ``level``, ``message``, ``values``
+        (key -> text) and ``received`` (when it arrived, s, the clock of ``now_s``).
+    positions : dict
+        Joint name -> its last position from joint_states, rad or m.
+    now_s : float
+        Now, s.
+
+    Returns
+    -------
+    str
+        The position and margin come from one source: the live position and the margin to
+        the status's limits computed from it, or, before any joint_states, both from the
+        status. The level and message are the status's, and ``age`` says how old it is.
+
+    """
     efforts = any('effort_residual' in status['values'] for status in joints.values())
     rows = [('joint', 'position', 'lower', 'upper', 'margin') + (
-        ('residual',) if efforts else ()) + ('level', 'message')]
+        ('residual',) if efforts else ()) + ('level', 'age', 'message')]
     for name, status in joints.items():
         values = status['values']
         position = positions.get(name)
-        rows.append((name, f'{position:.6g}' if position is not None else values.get(
-            'position', '?'), values.get('lower', '?'), values.get('upper', '?'),
-            values.get('distance_to_limit', '?')) + (
-            (values.get('effort_residual', '-'),) if efforts else ()) + (
-            LEVELS[min(status['level'], 3)], status['message']))
+        if position is None:
+            shown, distance = values.get('position', '?'), values.get('distance_to_limit', '?')
+        else:
+            live = margin(position, _number(values.get('lower')), _number(values.get('upper')))
+            shown, distance = f'{position:.6g}', '?' if live is None else f'{live:.6g}'
+        rows.append((name, shown, values.get('lower', '?'), values.get('upper', '?'),
+                     distance) + ((values.get('effort_residual', '-'),) if efforts else ()) + (
+            LEVELS[min(status['level'], 3)], f'{max(now_s - status["received"], 0.0):.1f} s',
+            status['message']))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return '\n'.join('  '.join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
                      for row in rows)
@@ -55,16 +97,21 @@ def monitor(args, out):
 
     namespace = '/' + args.namespace.strip('/') if args.namespace.strip('/') else ''
     watched = f'{namespace}/{args.node}'
-    joints, positions, shown = {}, {}, [0]
+    joints, positions, shown, arm = {}, {}, [0], {}
     rclpy.init(args=['dh_kinematics_monitor'])
     node = rclpy.create_node('dh_kinematics_monitor')
 
     def on_diagnostics(message):
         for status in message.status:
             owner, _, task = status.name.partition(': ')
-            if owner == watched and task != 'arm':
+            if owner != watched:
+                continue
+            if task == 'arm':
+                arm.update(level=status.level[0], message=status.message)
+            else:
                 joints[task] = {'level': status.level[0], 'message': status.message,
-                                'values': {kv.key: kv.value for kv in status.values}}
+                                'values': {kv.key: kv.value for kv in status.values},
+                                'received': time.monotonic()}
 
     def on_joint_states(message):
         positions.update(zip(message.name, message.position))
@@ -73,7 +120,9 @@ def monitor(args, out):
         if not joints:
             text = f'waiting for /diagnostics from {watched} ...'
         else:
-            text = _table(joints, positions)
+            summary = (f'arm: {LEVELS[min(arm["level"], 3)]}: {arm["message"]}\n'
+                       if arm else '')
+            text = summary + table(joints, positions, time.monotonic())
             shown[0] += 1
         clear = '\x1b[H\x1b[J' if out.isatty() else ''
         out.write(f'{clear}{watched}\n{text}\n\n')

@@ -155,7 +155,7 @@ class LimitDiagnostics:
         statuses = [limit_tasks.joint_status(cache, j, level, self._lower, self._upper,
                                              self._margin, now_ns, efforts)
                     for j, level in enumerate(self.levels)]
-        levels = np.array([status.level for status in statuses])
         rate = self._rate.rate(cache.received, mono_ns, self._schedule.period_ns // 2)
-        statuses.append(limit_tasks.arm_status(cache, levels, cache.received, rate, efforts))
+        statuses.append(limit_tasks.arm_status(statuses, cache.received, rate,
+                                               cache.dropped_total(), cache.counts))
         return statuses

@@ -18,14 +18,15 @@ The diagnostic tasks of the limit monitor: what each status says.
 As in diagnostic_updater, a task only describes; when to publish is the schedule's business
 (:mod:`dh_kinematics.node_logic.schedule`). One status per joint (its level, position, limits and
 distance to the nearer one; with the effort monitor on, its efforts and residual too) and one for
-the arm (the worst level, which joints and why, the message counts and the joint_states rate).
+the arm (every joint not OK, worst first, and why; the message counts and the joint_states
+rate). The arm is in ERROR whenever a joint is, even beside a STALE one.
 Values are in SI units, formatted for people.
 """
 
 from collections import namedtuple
 
 from dh_kinematics.core.display import format_number
-from dh_kinematics.node_logic.limits import LEVEL_NAMES, OK, STALE, WARN
+from dh_kinematics.node_logic.limits import ERROR, LEVEL_NAMES, OK, STALE, WARN
 import numpy as np
 
 Status = namedtuple('Status', 'task level message values')
@@ -69,24 +70,48 @@ def joint_status(cache, j, level, lower, upper, margin, now_ns, efforts=None):
     return Status(cache.names[j], int(level), message, values)
 
 
-def arm_status(cache, levels, received, rate_hz, efforts=None):
-    """
-    Summarise the arm: the highest joint level, which joints and why, and the message counts.
+WORST_FIRST = (ERROR, STALE, WARN)
+"""The order the arm's summary names joints in: an ERROR is never hidden behind a STALE."""
 
-    ``levels`` are the joints' levels as published; a joint at that level for its effort
-    (``efforts``, an :class:`EffortMonitor`) is named with its residual.
+
+def arm_level(levels):
+    """Return the arm's level: ERROR if any joint is in ERROR, else the highest level."""
+    levels = list(levels)
+    if ERROR in levels:
+        return ERROR
+    return max(levels, default=OK)
+
+
+def arm_status(joints, received, rate_hz, dropped, counts):
     """
-    level = int(levels.max()) if len(levels) else OK
-    worst = [cache.names[j] + (f' ({efforts.describe(j)})' if efforts is not None
-                               and efforts.active and efforts.levels[j] == level else '')
-             for j in np.flatnonzero(levels == level)] if level != OK else []
-    message = 'all joints within limits' if level == OK else (
-        f'{LEVEL_NAMES[level]}: {", ".join(worst)}')
-    counts = sorted(cache.counts.items())
+    Summarise the arm: every joint not OK, worst first, with why; and the message counts.
+
+    Parameters
+    ----------
+    joints : sequence of Status
+        The joints' statuses as published (task = joint name).
+    received : int
+        joint_states messages received.
+    rate_hz : float
+        Their rate, Hz.
+    dropped : int
+        Messages dropped, for any reason.
+    counts : dict
+        Messages counted by reason.
+
+    """
+    level = arm_level(status.level for status in joints)
+    groups = []
+    for worst in WORST_FIRST:
+        named = [f'{status.task} ({status.message})' for status in joints
+                 if status.level == worst]
+        if named:
+            groups.append(f'{LEVEL_NAMES[worst]}: {", ".join(named)}')
+    message = '; '.join(groups) if groups else 'all joints within limits'
     values = (('joint_states received', str(received)),
               ('joint_states rate (Hz)', format_number(rate_hz)),
-              ('dropped', str(cache.dropped_total()))) + tuple(
-        (f'count {reason}', str(number)) for reason, number in counts)
+              ('dropped', str(dropped))) + tuple(
+        (f'count {reason}', str(number)) for reason, number in sorted(counts.items()))
     return Status('arm', level, message, values)
 
 
