@@ -15,7 +15,7 @@
 """Start-up messages and the one list of parameter names, without ROS."""
 
 from dh_kinematics.core.link import _FIELDS
-from dh_kinematics.core.params import JOINT_FIELDS, MODEL_FIELDS, SETTINGS
+from dh_kinematics.core.params import JOINT_FIELDS, MODEL_FIELDS, MOVEIT_SETTINGS, SETTINGS
 from dh_kinematics.node_logic import param_specs
 from dh_kinematics.node_logic import startup
 
@@ -25,7 +25,8 @@ def test_parameter_names_have_one_owner():
     assert tuple(spec.name for spec in param_specs.JOINT) == JOINT_FIELDS
     assert tuple(spec.name for spec in param_specs.MODEL) == MODEL_FIELDS
     specs = {spec.name for spec in param_specs.NODE + param_specs.SIM_ARM}
-    assert specs | {'use_sim_time', 'start_type_description_service'} == SETTINGS
+    assert specs | {'use_sim_time', 'start_type_description_service'} | set(
+        MOVEIT_SETTINGS) == SETTINGS  # rclpy's and MoveIt's own, left alone
     # A joint block's fields are Link's arguments ('type' is 'joint').
     assert _FIELDS == ('joint', 'convention') + JOINT_FIELDS[1:] + ('name',)
     assert not set(MODEL_FIELDS) & SETTINGS

@@ -15,7 +15,7 @@
 """
 The ``dh_kinematics`` command line: one entry point, a subcommand per task.
 
-    dh_kinematics check FILE [--strict]   validate a model exactly as the node will
+    dh_kinematics check FILE [FILE ...] [--strict]   validate a model as the node will
     dh_kinematics show FILE [--deg] [--dyn] [--precision N]
     dh_kinematics fk FILE [Q ...] [--q-name NAME] [--deg] [--jacobian] [--precision N]
     dh_kinematics urdf FILE [-o OUT] [--prefix P]
@@ -93,7 +93,8 @@ def parsers():
     commands = top.add_subparsers(dest='command', required=True, metavar='COMMAND')
 
     command = commands.add_parser('check', help='validate a model exactly as the node will')
-    command.add_argument('file', help=MODEL_FILE)
+    command.add_argument('file', nargs='+', help='the model file, and any more parameter files '
+                         "(a joint_limits.yaml) merged in order, as the node's --params-file")
     command.add_argument('--strict', action='store_true', help='exit 1 on any warning too')
 
     command = commands.add_parser('show', help='print the DH table as the toolbox does')

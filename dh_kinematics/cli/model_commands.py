@@ -15,6 +15,7 @@
 """The commands that read a model file: check, show, fk and urdf (ROS-free)."""
 
 import math
+import os
 
 from dh_kinematics.core import bounds, display, params
 from dh_kinematics.core import parameter_file
@@ -27,24 +28,43 @@ NODE_NAME = '/dh_kinematics'
 NODE_EXECUTABLE = 'dh_kinematics_node'
 
 
-def load(path):
+def load(paths):
     """
-    Read and check a model file exactly as the node does; return (chain, warnings, values).
+    Read and check model files exactly as the node does; return (chain, warnings, values).
 
-    The node's path: the file read as rcl reads it (one-line errors), the block that reaches
-    ``/dh_kinematics``, then every parameter checked as a whole (:func:`checks.checked`).
-    Raises ValueError with the node's message.
+    The node's path: each file read as rcl reads it (one-line errors), the blocks that reach
+    ``/dh_kinematics`` merged in order (a later file overrides an earlier one, as several
+    ``--params-file`` arguments do), then every parameter checked as a whole
+    (:func:`checks.checked`). ``paths`` is one path or a list. Raises ValueError with the
+    node's message.
     """
-    document = parameter_file.read(path)  # what startup.check_params_files does
-    reached = parameter_file.node_keys(document, NODE_NAME)
-    given = parameter_file.node_parameters(path, NODE_NAME, document) if reached else {}
+    paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    given = {}
+    for path in paths:
+        document = parameter_file.read(path)  # what startup.check_params_files does
+        if parameter_file.node_keys(document, NODE_NAME):
+            given.update(parameter_file.node_parameters(path, NODE_NAME, document))
     try:
         checked = checks.checked(given, NODE, NODE_NAME)
     except checks.NoModelError:
-        argv = ['--ros-args', '--params-file', str(path)]
+        argv = ['--ros-args'] + [arg for path in paths for arg in ('--params-file', str(path))]
         raise ValueError(startup.no_model_message(NODE_NAME, argv, NODE_EXECUTABLE)) from None
     warnings = [f'unusual model value: {note}' for note in bounds.model_warnings(checked.chain)]
     return checked.chain, warnings, given
+
+
+LIMIT_KINDS = (('position', 'qlim'), ('soft position', 'soft_limits'),
+               ('velocity', 'velocity_limit'), ('acceleration', 'acceleration_limit'),
+               ('deceleration', 'deceleration_limit'), ('jerk', 'jerk_limit'),
+               ('effort', 'effort_limit'))
+"""The limits ``check`` reports: (name, Link field)."""
+
+
+def limits_line(chain):
+    """Return one line saying how many joints have each kind of limit."""
+    counts = [(name, sum(getattr(link, field) is not None for link in chain.links))
+              for name, field in LIMIT_KINDS]
+    return 'limits: ' + ', '.join(f'{name} {count}/{chain.n}' for name, count in counts)
 
 
 def check(args, out):
@@ -61,9 +81,11 @@ def check(args, out):
     verdict = 'OK'
     if warnings:
         verdict = 'refused by --strict' if args.strict else 'OK with warnings'
-    out.write(f'{args.file}: {verdict}: {chain.name or "arm"}, {chain.n} joints ({kinds}, '
+    files = ', '.join(args.file)
+    out.write(f'{files}: {verdict}: {chain.name or "arm"}, {chain.n} joints ({kinds}, '
               f'{convention} DH), frames {chain.world_frame} -> {chain.base_frame} .. '
               f'{chain.tool_frame}\n')
+    out.write(limits_line(chain) + '\n')
     if warnings and args.strict:
         raise ValueError(f'--strict: {len(warnings)} warning{"s" if len(warnings) > 1 else ""}'
                          ' (above, on stdout)')

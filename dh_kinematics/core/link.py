@@ -21,7 +21,7 @@ from dh_kinematics.core.checks import (
     check_array, check_bool, check_choice, check_scalar, InvalidFieldError)
 from dh_kinematics.core.dh_transforms import dh_transforms, fixed_transforms
 from dh_kinematics.core.link_checks import (
-    check_coulomb, check_inertia, check_optional_limit, check_qlim)
+    check_coulomb, check_inertia, check_optional_limit, check_qlim, check_soft_limits)
 import numpy as np
 
 JOINT_TYPES = ('revolute', 'prismatic')
@@ -30,7 +30,9 @@ CONVENTIONS = ('standard', 'modified')
 # Link's arguments; a model file's joint block has the same fields (core.params.JOINT_FIELDS),
 # with 'type' for 'joint', and the convention and name from outside the block.
 _FIELDS = ('joint', 'convention', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim', 'm', 'r',
-           'I', 'Jm', 'G', 'B', 'Tc', 'effort_limit', 'velocity_limit', 'name')
+           'I', 'Jm', 'G', 'B', 'Tc', 'effort_limit', 'velocity_limit', 'acceleration_limit',
+           'deceleration_limit', 'jerk_limit', 'soft_limits', 'k_position', 'k_velocity',
+           'name')
 
 
 def friction_torque(qd, G, B, tc_pos, tc_neg):
@@ -101,7 +103,18 @@ class Link:
         Largest joint torque (N m) or force (N), for the URDF's ``<limit>``; None (or inf) when
         not known.
     velocity_limit : float or None
-        Largest joint speed (rad/s or m/s), likewise.
+        Largest joint speed (rad/s or m/s), likewise; the node watches it.
+    acceleration_limit, deceleration_limit : float or None
+        Largest joint acceleration, and deceleration where it differs (rad/s^2 or m/s^2);
+        None when not known (a deceleration limit of None is the acceleration limit).
+    jerk_limit : float or None
+        Largest rate of change of acceleration (rad/s^3 or m/s^3); None when not known.
+    soft_limits : (lower, upper) or None
+        Soft position limits inside ``qlim`` (rad or m), as URDF's ``<safety_controller>`` and
+        ros2_control's soft limiter define them; None for none.
+    k_position, k_velocity : float
+        The soft limiter's gains: velocity bound per unit of position beyond a soft limit
+        (1/s), and effort bound per unit of velocity beyond it (N m s/rad or N s/m); 0 is none.
     name : str or None
         Joint name, e.g. as in ``joint_states``.
 
@@ -117,7 +130,9 @@ class Link:
     def __init__(self, *, joint='revolute', convention='standard', a=0.0, alpha=0.0, d=0.0,
                  theta=0.0, offset=0.0, flip=False, qlim=None, m=0.0, r=(0.0, 0.0, 0.0),
                  I=(0.0, 0.0, 0.0), Jm=0.0, G=1.0, B=0.0, Tc=0.0, effort_limit=None,
-                 velocity_limit=None, name=None):  # noqa: E741
+                 velocity_limit=None, acceleration_limit=None, deceleration_limit=None,
+                 jerk_limit=None, soft_limits=None, k_position=0.0, k_velocity=0.0,
+                 name=None):  # noqa: E741
         values = {
             'joint': check_choice('joint', joint, JOINT_TYPES),
             'convention': check_choice('convention', convention, CONVENTIONS),
@@ -131,10 +146,19 @@ class Link:
             'Tc': check_coulomb('Tc', Tc),
             'effort_limit': check_optional_limit('effort_limit', effort_limit),
             'velocity_limit': check_optional_limit('velocity_limit', velocity_limit),
+            'acceleration_limit': check_optional_limit('acceleration_limit',
+                                                       acceleration_limit),
+            'deceleration_limit': check_optional_limit('deceleration_limit',
+                                                       deceleration_limit),
+            'jerk_limit': check_optional_limit('jerk_limit', jerk_limit),
+            'soft_limits': check_qlim('soft_limits', soft_limits),
+            'k_position': check_scalar('k_position', k_position, minimum=0.0),
+            'k_velocity': check_scalar('k_velocity', k_velocity, minimum=0.0),
             'name': name}
         if name is not None and (not isinstance(name, str) or not name):
             raise InvalidFieldError('name', name, 'must be a non-empty string or None')
         bounds.check_link(values)
+        check_soft_limits('soft_limits', values['soft_limits'], values['qlim'])
         replaced = 'theta' if values['joint'] == 'revolute' else 'd'
         if values[replaced] != 0.0:
             raise InvalidFieldError(

@@ -105,9 +105,25 @@ def check_coulomb(field, value):
     return (float(positive), float(negative))
 
 
+def check_soft_limits(field, soft, qlim):
+    """
+    Refuse soft position limits ``(lower, upper)`` outside the joint limits ``qlim``.
+
+    As ros2_control's soft limiter and URDF's ``<safety_controller>`` use them: a band inside
+    the hard limits, rad or m. Either may be None (no limits).
+    """
+    if soft is None or qlim is None:
+        return soft
+    if soft[0] < qlim[0] or soft[1] > qlim[1]:
+        raise InvalidFieldError(field, list(soft), f'must lie within qlim {list(qlim)}')
+    return soft
+
+
 def check_optional_limit(field, value):
     """
-    Check an effort (N m, N) or velocity (rad/s, m/s) limit: positive, or None (or inf) for none.
+    Check a limit of effort, velocity, acceleration or jerk: positive, or None (inf) for none.
+
+    Units: N m or N; rad/s or m/s; rad/s^2 or m/s^2; rad/s^3 or m/s^3.
 
     Returns
     -------

@@ -60,7 +60,7 @@ typo silently drops a limit.
 import contextlib
 import difflib
 
-from dh_kinematics.core import bounds
+from dh_kinematics.core import bounds, joint_limits
 from dh_kinematics.core.checks import check_array, check_choice, InvalidFieldError
 from dh_kinematics.core.link import Link
 from dh_kinematics.core.parameter_file import flatten
@@ -73,7 +73,8 @@ MODEL_FIELDS = ('robot_name', 'convention', 'joints', 'links', 'world_frame', 'b
                 'payload.mass', 'payload.com', 'payload.inertia')
 """The model's own parameters, as rclpy names them."""
 JOINT_FIELDS = ('type', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim', 'm', 'r', 'I',
-                'Jm', 'G', 'B', 'Tc', 'effort_limit', 'velocity_limit')
+                'Jm', 'G', 'B', 'Tc', 'effort_limit', 'velocity_limit', 'acceleration_limit',
+                'deceleration_limit', 'jerk_limit', 'soft_limits', 'k_position', 'k_velocity')
 """The fields of a joint block (``<joint>.<field>``); each is the Link argument of that name,
 except ``type``, which is Link's ``joint``."""
 NODE_SETTINGS = ('frame_prefix', 'diagnostics.warn_margin', 'diagnostics.stale_timeout',
@@ -84,8 +85,10 @@ SIM_ARM_SETTINGS = ('rate', 'period', 'overshoot', 'extra_payload.mass', 'extra_
                     'collision.joint', 'collision.effort', 'collision.start',
                     'collision.duration', 'collision.every')
 RCLPY_SETTINGS = ('use_sim_time', 'start_type_description_service')
+MOVEIT_SETTINGS = ('default_velocity_scaling_factor', 'default_acceleration_scaling_factor')
+"""The top-level keys of MoveIt's joint_limits.yaml beside its ``joint_limits`` block."""
 RCLPY_PREFIXES = ('qos_overrides.',)
-SETTINGS = frozenset(NODE_SETTINGS + SIM_ARM_SETTINGS + RCLPY_SETTINGS)
+SETTINGS = frozenset(NODE_SETTINGS + SIM_ARM_SETTINGS + RCLPY_SETTINGS + MOVEIT_SETTINGS)
 """Names a model file may hold besides the model: the settings of the package's nodes and the
 parameters rclpy declares on every node (those starting with RCLPY_PREFIXES too). The node's
 parameter specs (:mod:`dh_kinematics.node_logic.param_specs`) use exactly these names."""
@@ -95,7 +98,7 @@ read (``dh_kinematics fk --q-name``); the node leaves them alone."""
 _LINK_ARGUMENT = {'type': 'joint'}
 _CHAIN_FIELDS = (('link_frames', 'links'), ('joint_names', 'joints'), ('name', 'robot_name'))
 RESERVED = frozenset(name.split('.')[0] for name in MODEL_FIELDS + tuple(SETTINGS)) | {
-    CONFIGURATIONS, RCLPY_PREFIXES[0].rstrip('.')}
+    CONFIGURATIONS, RCLPY_PREFIXES[0].rstrip('.'), joint_limits.BLOCK}
 """The first parts of the layout's own names, which no joint name may start with: a joint's
 parameters are ``<joint>.<field>``."""
 
@@ -151,6 +154,10 @@ def _check_keys(flat, joints):
     for key, value in flat.items():
         if key in MODEL_FIELDS or is_setting(key) or key.startswith(CONFIGURATIONS + '.'):
             continue
+        limit = joint_limits.split_key(key)
+        if limit is not None and joints is not None:
+            _check_joint_limits_key(key, value, limit, joints)
+            continue
         head, _, field = key.rpartition('.')  # a joint name may hold dots; a field never
         if joints is not None and head in joints:
             if field in JOINT_FIELDS:
@@ -167,6 +174,18 @@ def _check_keys(flat, joints):
             f'{joint}.{field}' for joint in joints or () for field in JOINT_FIELDS]
         raise InvalidFieldError(key, value, 'is not a model parameter or a setting of the '
                                 'node' + _suggestion(key, candidates))
+
+
+def _check_joint_limits_key(key, value, limit, joints):
+    """Refuse a ``joint_limits.<joint>.<key>`` of a joint the model lacks, or an unknown key."""
+    joint, field = limit
+    if joint not in joints:
+        raise InvalidFieldError(key, value, f'names a joint that is not in joints {joints}'
+                                + _suggestion(joint, joints))
+    if field not in joint_limits.KEYS:
+        raise InvalidFieldError(key, value, f'is not a joint_limits key (keys: '
+                                f'{", ".join(joint_limits.KEYS)})'
+                                + _suggestion(field, joint_limits.KEYS))
 
 
 def _joint_names(value):
@@ -227,6 +246,7 @@ def _link_arguments(flat, joint, convention):
             raise InvalidFieldError(f'{joint}.{field}', None, f'is missing; a {joint_type} '
                                     f'joint needs {", ".join(required)}')
     kwargs = {_LINK_ARGUMENT.get(field, field): value for field, value in block.items()}
+    kwargs = joint_limits.merged(kwargs, joint_limits.link_fields(flat, joint), joint)
     if 'I' in kwargs:
         kwargs['I'] = _inertia(f'{joint}.I', kwargs['I'])
     kwargs.update(convention=convention, name=joint)
@@ -354,8 +374,14 @@ def _params(chain):
             block['qlim'] = list(link.qlim)
         block.update(m=link.m, r=link.r.tolist(), I=_six(link.I),
                      Jm=link.Jm, G=link.G, B=link.B, Tc=list(link.Tc))
-        for field in ('effort_limit', 'velocity_limit'):
+        for field in ('effort_limit', 'velocity_limit', 'acceleration_limit',
+                      'deceleration_limit', 'jerk_limit'):
             if getattr(link, field) is not None:
+                block[field] = getattr(link, field)
+        if link.soft_limits is not None:
+            block['soft_limits'] = list(link.soft_limits)
+        for field in ('k_position', 'k_velocity'):
+            if getattr(link, field):
                 block[field] = getattr(link, field)
         params[name] = block
     return params

@@ -27,7 +27,8 @@ What the URDF holds, in SI units:
 
 - ``<limit>`` from ``qlim`` (a revolute joint without one is ``continuous``; a prismatic one
   gets +-1000 m), with ``effort_limit`` and ``velocity_limit``, or DEFAULT_EFFORT and
-  DEFAULT_VELOCITY where they are not known;
+  DEFAULT_VELOCITY where they are not known; ``<safety_controller>`` from ``soft_limits``,
+  ``k_position`` and ``k_velocity`` (acceleration and jerk limits have no place in URDF);
 - ``<inertial>`` from ``m``, ``r`` and ``I`` on the link frame, where the toolbox defines them,
   and the payload's (:mod:`core.payload`) on the tool frame;
 - ``<dynamics>``: ``damping = B G^2`` and ``friction = |G| (Tc+ - Tc-) / 2``, link side. URDF
@@ -110,7 +111,17 @@ def _moving_joint(name, link, parent, child, origin):
             f'<child link={quoteattr(child)}/>{_origin(origin)}'
             f'<axis xyz="0.0 0.0 {"-1.0" if link.flip else "1.0"}"/>{limit}'
             f'<dynamics damping="{_number(link.B * gain ** 2)}" friction="{_number(friction)}"/>'
-            '</joint>')
+            f'{_safety_controller(link)}</joint>')
+
+
+def _safety_controller(link):
+    """Return the ``<safety_controller>`` of a joint with soft limits, else ''."""
+    if link.soft_limits is None:
+        return ''
+    lower, upper = link.soft_limits
+    return (f'<safety_controller soft_lower_limit="{_number(lower)}" '
+            f'soft_upper_limit="{_number(upper)}" k_position="{_number(link.k_position)}" '
+            f'k_velocity="{_number(link.k_velocity)}"/>')
 
 
 def _fixed_joint(parent, child, origin):

@@ -36,6 +36,8 @@ from dh_kinematics.node_logic.param_specs import joint_specs, MODEL
 NO_LIMITS = [-math.inf, math.inf]
 """The declared ``qlim`` of a joint without limits."""
 _NONE = {'qlim': NO_LIMITS, 'effort_limit': math.inf, 'velocity_limit': math.inf,
+         'acceleration_limit': math.inf, 'deceleration_limit': math.inf,
+         'jerk_limit': math.inf, 'soft_limits': NO_LIMITS, 'k_position': 0.0, 'k_velocity': 0.0,
          'payload.mass': 0.0, 'payload.com': [0.0] * 3, 'payload.inertia': [0.0] * 3}
 # The declared values that stand for "none": no joint limits, no known effort or velocity
 # limit, no payload.

@@ -85,6 +85,19 @@ _JOINT = (
                   'URDF; .inf when not known.'),
     ParameterSpec('velocity_limit', 'double', 'Largest joint speed, rad/s or m/s, for the URDF; '
                   '.inf when not known.'),
+    ParameterSpec('acceleration_limit', 'double', 'Largest joint acceleration, rad/s^2 or '
+                  'm/s^2; .inf when not known.'),
+    ParameterSpec('deceleration_limit', 'double', 'Largest joint deceleration where it differs '
+                  'from the acceleration limit, rad/s^2 or m/s^2; .inf for the same.'),
+    ParameterSpec('jerk_limit', 'double', 'Largest joint jerk, rad/s^3 or m/s^3; .inf when not '
+                  'known.'),
+    ParameterSpec('soft_limits', 'double_array', '[lower, upper] soft position limits inside '
+                  "qlim, rad or m (URDF's safety_controller, ros2_control's soft limiter); "
+                  'unset for none.'),
+    ParameterSpec('k_position', 'double', "The soft limiter's position gain, 1/s (default 0).",
+                  minimum=0.0, maximum=HUGE),
+    ParameterSpec('k_velocity', 'double', "The soft limiter's velocity gain (default 0).",
+                  minimum=0.0, maximum=HUGE),
 )
 
 
