@@ -39,7 +39,7 @@ def _rotation_log(R):
 
 
 def _differenced_jacobian(chain, q, h=1e-6):
-    """The tool's [v; w] per unit joint rate by central differences of fkine alone."""
+    """Return the tool's [v; w] per unit joint rate by central differences of fkine alone."""
     J = np.zeros((6, chain.n))
     for j in range(chain.n):
         step = np.zeros(chain.n)
@@ -51,7 +51,7 @@ def _differenced_jacobian(chain, q, h=1e-6):
 
 
 def _expected(J, ranks):
-    """Smallest judged singular value and condition number per block, by numpy's SVD."""
+    """Return the smallest judged singular value and condition number of each, by numpy."""
     out = []
     for rows, rank in ((J[:3], ranks[0]), (J[3:], ranks[1]), (J, ranks[2])):
         values = np.linalg.svd(rows, compute_uv=False)
