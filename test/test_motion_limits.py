@@ -1,0 +1,99 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The per-joint monitor of velocity, acceleration, effort and soft limits, without ROS."""
+
+from dh_kinematics import Link
+from dh_kinematics.node_logic.limits import ERROR, OK, WARN
+from dh_kinematics.node_logic.motion_limits import MotionLimits, ratio_level
+
+
+def _monitor(**fields):
+    links = [Link(qlim=(-2.0, 2.0), **fields), Link(joint='prismatic', qlim=(0.0, 1.0))]
+    monitor = MotionLimits(2)
+    monitor.configure(links, warn_fraction=0.9, hysteresis=0.05)
+    return monitor
+
+
+def test_a_ratio_rises_at_once_and_clears_past_the_hysteresis():
+    levels, level = [], OK
+    for ratio in (0.5, 0.91, 0.88, 0.84, 1.01, 0.97, 0.94, 0.5):
+        level = ratio_level(ratio, level, 0.9, 0.05)
+        levels.append(level)
+    assert levels == [OK, WARN, WARN, OK, ERROR, ERROR, WARN, OK]
+
+
+def test_nothing_is_watched_without_a_limit():
+    monitor = _monitor()
+    assert not monitor.active
+    assert not monitor.update([0, 1], velocities=[100.0, 100.0])
+    assert monitor.levels == [OK, OK] and monitor.describe(0) == ''
+
+
+def test_velocity_crosses_its_limit_both_ways_and_dither_does_not_flap():
+    monitor = _monitor(velocity_limit=2.5)
+    assert monitor.active and monitor.watches('velocity') and not monitor.watches('effort')
+    seen = []
+    for velocity in (1.0, 2.3, -2.61, 2.49, 2.51, 2.49, 2.51, 2.3, 2.2, 0.5):
+        changed = monitor.update([0], velocities=[velocity])
+        seen.append((monitor.levels[0], changed))
+    assert seen == [(OK, False), (WARN, True), (ERROR, True), (ERROR, False), (ERROR, False),
+                    (ERROR, False), (ERROR, False), (WARN, True), (WARN, False), (OK, True)]
+    monitor.update([0], velocities=[-2.61])
+    assert monitor.describe(0) == 'velocity -2.61 rad/s above limit 2.5 by 0.11'
+    assert dict(monitor.key_values(0)) == {'velocity': '-2.61', 'velocity_limit': '2.5'}
+    monitor.update([0], velocities=[2.4])
+    assert monitor.describe(0) == 'velocity 2.4 rad/s at 96% of limit 2.5'
+
+
+def test_acceleration_is_judged_against_deceleration_while_slowing_down():
+    monitor = _monitor(acceleration_limit=5.0, deceleration_limit=10.0)
+    monitor.update([0], velocities=[1.0], accelerations=[6.0])  # speeding up: 6 > 5
+    assert monitor.levels[0] == ERROR
+    monitor.update([0], velocities=[1.0], accelerations=[-6.0])  # slowing down: 6 < 10
+    assert monitor.levels[0] == OK
+    monitor.update([0], velocities=[1.0], accelerations=[None])  # not known yet: kept
+    assert monitor.levels[0] == OK
+    monitor.update([0], velocities=[1.0], accelerations=[-9.5])  # slowing down, at 95 %
+    assert monitor.levels[0] == WARN
+    assert monitor.describe(0) == 'acceleration -9.5 rad/s^2 at 95% of limit 10'
+
+
+def test_effort_is_the_messages_against_its_limit_in_the_joints_unit():
+    links = [Link(), Link(joint='prismatic', effort_limit=100.0)]
+    monitor = MotionLimits(2)
+    monitor.configure(links)
+    monitor.update([0, 1], efforts=[1e6, -120.0])
+    assert monitor.levels == [OK, ERROR]
+    assert monitor.describe(1) == 'effort -120 N above limit 100 by 20'
+
+
+def test_soft_limits_warn_outside_the_band_and_err_beyond_the_limiters_velocity():
+    monitor = _monitor(soft_limits=(-1.5, 1.5), k_position=10.0, velocity_limit=3.0)
+    monitor.update([0], positions=[1.0], velocities=[2.0])
+    assert monitor.levels[0] == OK and monitor.soft_velocity_bounds(0) == (-3.0, 3.0)
+    monitor.update([0], positions=[1.4], velocities=[1.5])  # faster than 10 * 0.1 rad/s
+    assert monitor.levels[0] == ERROR
+    assert monitor.describe(0) == 'velocity 1.5 rad/s beyond the soft limiter bounds [-3, 1]'
+    monitor.update([0], positions=[1.6], velocities=[-0.5])  # outside, on its way back
+    assert monitor.levels[0] == WARN
+    assert monitor.describe(0) == 'position 1.6 rad above soft upper limit 1.5'
+    monitor.update([0], positions=[1.65], velocities=[0.2])  # outside and going further
+    assert monitor.levels[0] == ERROR
+    assert monitor.describe(0) == 'position 1.65 rad above soft upper limit 1.5, moving away'
+    only_band = _monitor(soft_limits=(-1.5, 1.5))  # k_position 0: the band alone
+    only_band.update([0], positions=[-1.4], velocities=[-1.0])
+    assert only_band.levels[0] == OK
+    only_band.update([0], positions=[-1.6], velocities=[0.5])
+    assert only_band.levels[0] == WARN
