@@ -52,7 +52,7 @@ def test_velocity_crosses_its_limit_both_ways_and_dither_does_not_flap():
                     (ERROR, False), (ERROR, False), (WARN, True), (WARN, False), (OK, True)]
     monitor.update([0], velocities=[-2.61])
     assert monitor.describe(0) == 'velocity -2.61 rad/s above limit 2.5 by 0.11'
-    assert dict(monitor.key_values(0)) == {'velocity': '-2.61', 'velocity_limit': '2.5'}
+    assert dict(monitor.values(0)) == {'velocity': '-2.61', 'velocity_limit': '2.5'}
     monitor.update([0], velocities=[2.4])
     assert monitor.describe(0) == 'velocity 2.4 rad/s at 96% of limit 2.5'
 

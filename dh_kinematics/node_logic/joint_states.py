@@ -31,10 +31,12 @@ due. The path, in order:
    on: gravity torques once every joint has a position; expected efforts once
    :class:`MotionEstimate` also has every velocity and acceleration; residuals and effort
    levels (:class:`EffortMonitor`) for the joints whose effort the message carried;
-6. :meth:`LimitDiagnostics.after_message`: the levels, and whether to publish them.
+6. the motion limits, where a joint has one (:class:`MotionLimits`): the velocities (the
+   message's, else estimated), accelerations and efforts of the message's joints;
+7. :meth:`LimitDiagnostics.after_message`: the levels, and whether to publish them.
 
 The usual message (every joint in model order, a newer stamp, finite values, every limit level
-unchanged, no dynamics wanted) takes a shorter way to the same result in steps 3 to 6,
+unchanged, no dynamics wanted) takes a shorter way to the same result in steps 3 to 7,
 :meth:`JointStatesFlow._take_usual`, and the flow publishes its TF and friction itself through
 :attr:`JointStatesFlow.publishers`, filling the messages' templates. Warnings go to ``warn``, at
 most one per kind every ``LOG_EVERY_S`` seconds.
@@ -161,6 +163,8 @@ class JointStatesFlow:
             chain.qlim, settings['diagnostics.warn_margin'], settings['diagnostics.hysteresis'],
             settings['diagnostics.stale_timeout'], settings['diagnostics.period'])
         self.limits.efforts.configure(settings, [link.isprismatic() for link in chain.links])
+        self.limits.motion.configure(chain.links, settings['limits.warn_fraction'],
+                                     settings['limits.hysteresis'])
         self.motion.configure(settings['effort.acceleration_cutoff'])
         self._bind_usual()
 
@@ -169,12 +173,12 @@ class JointStatesFlow:
         Bind what the usual message needs for the present model, outputs and publishers.
 
         Once per change of any of them, never per message: the templates for every joint.
-        No shorter way while the dynamics are wanted or the effort monitor is on (they need
-        the full path), without publishers, or where a template cannot be made.
+        No shorter way while the dynamics are wanted or the effort or motion limits monitor is
+        on (they need the full path), without publishers, or where a template cannot be made.
         """
         wanted, publishers, self._usual = self._wanted, self._publishers, None
         if (publishers is None or self._math is None or wanted.gravity or wanted.expected
-                or wanted.residual or self.limits.efforts.active):
+                or wanted.residual or self.limits.efforts.active or self.limits.motion.active):
             return
         tf, friction = publishers.templates(self._all_joints)
         if (wanted.tf and tf is None) or (wanted.friction and friction is None):
@@ -294,8 +298,20 @@ class JointStatesFlow:
             if moving:
                 friction = (moving, update.stamp_ns, torques)
         gravity, expected, residual, effort_changed = self._dynamics(update, joints, q)
+        if self.limits.motion.active:
+            effort_changed = self._motion_levels(update) or effort_changed
         return Outcome(tf, friction, gravity, expected, residual, self.limits.after_message(
             joints, q, notes, now_ns, mono_ns, effort_changed))
+
+    def _motion_levels(self, update):
+        """Judge the message's joints against their motion limits; tell whether a level moved."""
+        monitor, qd, qdd = self.limits.motion, self.motion.qd, self.motion.qdd
+        joints = update.positions
+        changed = monitor.update(joints, update.q, [qd[j] for j in joints],
+                                 [qdd[j] for j in joints])
+        if update.efforts:
+            changed = monitor.update(update.efforts, efforts=update.effort) or changed
+        return changed
 
     def _dynamics(self, update, joints, q):
         """
@@ -306,7 +322,7 @@ class JointStatesFlow:
         """
         wanted, monitor = self._wanted, self.limits.efforts
         judging = monitor.active and bool(update.efforts)
-        moving = wanted.expected or wanted.residual or judging
+        moving = wanted.expected or wanted.residual or judging or self.limits.motion.active
         if moving:
             self._motion_fresh = False
             self.motion.update(update.positions, update.q, update.stamp_ns,

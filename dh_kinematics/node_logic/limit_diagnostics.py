@@ -29,6 +29,7 @@ Times: ``now_ns`` is the node's clock (stamps, STALE ages); ``mono_ns`` is a mon
 from dh_kinematics.node_logic import limit_tasks
 from dh_kinematics.node_logic.effort_monitor import EffortMonitor
 from dh_kinematics.node_logic.limits import joint_levels, OK, STALE, Thresholds
+from dh_kinematics.node_logic.motion_limits import MotionLimits
 from dh_kinematics.node_logic.schedule import Schedule
 import numpy as np
 
@@ -48,12 +49,15 @@ class LimitDiagnostics:
     ----------
     efforts : EffortMonitor
         The effort levels, which the statuses combine with the limit levels.
+    motion : MotionLimits
+        The velocity, acceleration, effort-limit and soft-limit levels, likewise.
 
     """
 
     def __init__(self, cache, start_ns=0):
         self._cache = cache
         self.efforts = EffortMonitor(len(cache.names))
+        self.motion = MotionLimits(len(cache.names))
         self.levels = None  # list of int, per joint
         self._any_stale = True
         self._check_all_ns = 0
@@ -89,7 +93,7 @@ class LimitDiagnostics:
 
         Only those joints are checked, unless one was STALE, a value was non-finite, or some
         joint may have gone stale since the last full check. ``effort_changed`` says that the
-        message changed an effort level.
+        message changed an effort or motion level.
         """
         levels = self.levels
         if (levels is None or now_ns >= self._check_all_ns
@@ -151,9 +155,9 @@ class LimitDiagnostics:
         if self.levels is None:
             self._set_all(now_ns)
         self._schedule.published(mono_ns)
-        cache, efforts = self._cache, self.efforts
+        cache, efforts, motion = self._cache, self.efforts, self.motion
         statuses = [limit_tasks.joint_status(cache, j, level, self._lower, self._upper,
-                                             self._margin, now_ns, efforts)
+                                             self._margin, now_ns, efforts, motion)
                     for j, level in enumerate(self.levels)]
         rate = self._rate.rate(cache.received, mono_ns, self._schedule.period_ns // 2)
         statuses.append(limit_tasks.arm_status(statuses, cache.received, rate,

@@ -33,12 +33,13 @@ Status = namedtuple('Status', 'task level message values')
 Status.__doc__ = """One diagnostic status: task name, level, message and (key, value) strings."""
 
 
-def joint_status(cache, j, level, lower, upper, margin, now_ns, efforts=None):
+def joint_status(cache, j, level, lower, upper, margin, now_ns, efforts=None, motion=None):
     """
     Describe joint ``j`` at limit level ``level``: a message and key/values (SI units).
 
-    With an active :class:`EffortMonitor` ``efforts``, the status takes the higher of the
-    limit and effort levels (STALE stays STALE) and carries the efforts and the residual.
+    With an active :class:`EffortMonitor` ``efforts`` or :class:`MotionLimits` ``motion``,
+    the status takes the highest of the position, effort and motion levels (STALE stays
+    STALE) and carries their values.
     """
     q, lo, hi = cache.positions[j], lower[j], upper[j]
     distance = min(q - lo, hi - q) if np.isfinite(q) else float('nan')
@@ -60,13 +61,15 @@ def joint_status(cache, j, level, lower, upper, margin, now_ns, efforts=None):
         message = 'within limits' if np.isfinite(lo) or np.isfinite(hi) else 'no limits'
     values = tuple((key, format_number(value)) for key, value in (
         ('position', q), ('lower', lo), ('upper', hi), ('distance_to_limit', distance)))
-    if efforts is not None and efforts.active:
-        values += efforts.values(j)
-        effort_level = int(efforts.levels[j])
-        if level != STALE and effort_level != OK:
-            text = efforts.describe(j)
+    for monitor in (efforts, motion):
+        if monitor is None or not monitor.active:
+            continue
+        values += monitor.values(j)
+        other = int(monitor.levels[j])
+        if level != STALE and other != OK:
+            text = monitor.describe(j)
             message = text if level == OK else f'{message}; {text}'
-            level = max(level, effort_level)
+            level = max(level, other)
     return Status(cache.names[j], int(level), message, values)
 
 

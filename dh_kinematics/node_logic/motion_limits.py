@@ -85,6 +85,8 @@ class MotionLimits:
     ----------
     levels : list of int
         Per joint, the highest level of its quantities.
+    latest : dict
+        Per quantity (and 'position'), each joint's last value; NaN until known.
     active : bool
         Whether any joint has a limit watched here.
 
@@ -102,7 +104,7 @@ class MotionLimits:
     def forget(self):
         """Clear every value and level."""
         n = self._n
-        self.values = {name: [math.nan] * n for name in QUANTITIES + ('position',)}
+        self.latest = {name: [math.nan] * n for name in QUANTITIES + ('position',)}
         self._levels = {name: [OK] * n for name in QUANTITIES + ('soft',)}
         self.levels = [OK] * n
 
@@ -134,7 +136,7 @@ class MotionLimits:
         Positions in rad or m, velocities per s, accelerations per s^2 (None where not known),
         efforts in N m or N. Return whether a joint's level changed.
         """
-        stored = self.values
+        stored = self.latest
         for name, given in (('position', positions), ('velocity', velocities),
                             ('acceleration', accelerations), ('effort', efforts)):
             if given is not None:
@@ -150,7 +152,7 @@ class MotionLimits:
         return changed
 
     def _joint_level(self, j):
-        levels, values = self._levels, self.values
+        levels, values = self._levels, self.latest
         for name in QUANTITIES:
             limit = self._limit(j, name)
             value = values[name][j]
@@ -166,7 +168,7 @@ class MotionLimits:
         if name != 'acceleration':
             return self._limits[name][j]
         limit, deceleration = self._limits['acceleration'][j], self._deceleration[j]
-        velocity, acceleration = self.values['velocity'][j], self.values['acceleration'][j]
+        velocity, acceleration = self.latest['velocity'][j], self.latest['acceleration'][j]
         if deceleration is not None and velocity * acceleration < 0.0:  # slowing down
             return deceleration
         return limit
@@ -174,7 +176,7 @@ class MotionLimits:
     def soft_velocity_bounds(self, j):
         """Return the velocity bounds the soft limiter allows joint ``j`` now, or None."""
         soft = self._soft[j]
-        q = self.values['position'][j]
+        q = self.latest['position'][j]
         if soft is None or soft[1] <= 0.0 or q != q:
             return None
         (lower, upper), k = soft
@@ -183,7 +185,7 @@ class MotionLimits:
 
     def _soft_level(self, j):
         (lower, upper), _ = self._soft[j]
-        q, v = self.values['position'][j], self.values['velocity'][j]
+        q, v = self.latest['position'][j], self.latest['velocity'][j]
         if q != q:
             return OK
         if not lower <= q <= upper:  # outside the band: WARN, ERROR while going further out
@@ -208,7 +210,7 @@ class MotionLimits:
 
     def _text(self, j, name, limit):
         unit = self._unit(j, name)
-        value = self.values[name][j]
+        value = self.latest[name][j]
         size = abs(value)
         if size > limit:
             return (f'{name} {format_number(value, 3)} {unit} above limit '
@@ -218,7 +220,7 @@ class MotionLimits:
 
     def _soft_text(self, j):
         (lower, upper), _ = self._soft[j]
-        q, v = self.values['position'][j], self.values['velocity'][j]
+        q, v = self.latest['position'][j], self.latest['velocity'][j]
         length, unit = self._units[j][0], self._unit(j, 'velocity')
         if lower <= q <= upper:
             low, high = self.soft_velocity_bounds(j)
@@ -234,13 +236,13 @@ class MotionLimits:
         return {'velocity': f'{length}/s', 'acceleration': f'{length}/s^2',
                 'effort': force}[name]
 
-    def key_values(self, j):
+    def values(self, j):
         """Return joint ``j``'s watched values and limits as (key, text) pairs (SI units)."""
         pairs = []
         for name in QUANTITIES:
             limit = self._limit(j, name)
             if limit is not None:
-                pairs += [(name, format_number(self.values[name][j])),
+                pairs += [(name, format_number(self.latest[name][j])),
                           (f'{name}_limit', format_number(limit))]
         if self._soft[j] is not None:
             (lower, upper), _ = self._soft[j]

@@ -30,6 +30,7 @@ from dh_kinematics.core import names
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.parameter_file import flatten
 from dh_kinematics.core.params import file_fields, model_values
+from dh_kinematics.node_logic import motion_limits
 from dh_kinematics.node_logic.effort_monitor import check_settings
 from dh_kinematics.node_logic.param_specs import joint_specs, MODEL
 
@@ -147,6 +148,9 @@ def checked(given, setting_specs, node_name='node'):
             names.check_prefixed(chain, settings['frame_prefix'])
     if 'effort.warn' in settings:
         check_settings(settings, chain.n)
+    if 'limits.warn_fraction' in settings:
+        motion_limits.check_settings(settings['limits.warn_fraction'],
+                                     settings['limits.hysteresis'])
     values, specs = _model_values(chain, model)
     values.update(settings)
     specs = {spec.name: spec for spec in specs + tuple(setting_specs)}

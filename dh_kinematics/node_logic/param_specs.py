@@ -142,6 +142,12 @@ NODE = _in_order((
     ParameterSpec('effort.acceleration_cutoff', 'double', 'Cut-off of the low-pass filter on '
                   'the joint accelerations for the expected efforts, Hz (lag about '
                   '1/(2 pi cutoff) s).', default=10.0, minimum=0.01, maximum=1e6),
+    ParameterSpec('limits.warn_fraction', 'double', 'WARN when a velocity, acceleration or '
+                  "effort passes this fraction of its joint's limit (ERROR beyond the limit).",
+                  default=0.9, minimum=0.01, maximum=1.0),
+    ParameterSpec('limits.hysteresis', 'double', 'A velocity, acceleration or effort level '
+                  'clears only once the value is this fraction of the limit below the '
+                  'threshold that raised it.', default=0.05, minimum=0.0, maximum=0.99),
 ), NODE_SETTINGS)
 
 SIM_ARM = _in_order((

@@ -1,0 +1,85 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The node's motion limits over DDS: a stream that crosses a velocity limit, on /diagnostics."""
+
+from conftest import PACKAGE
+from dh_kinematics import Chain
+import numpy as np
+import pytest
+
+pytest.importorskip('rclpy')
+from ros_fixtures import Running  # noqa: E402, I100
+
+UR5 = str(PACKAGE / 'config' / 'ur5.yaml')
+CHAIN = Chain.from_yaml(UR5)
+JOINTS = list(CHAIN.joint_names)
+STEP_NS = 10_000_000  # 100 Hz of stamps
+
+
+@pytest.fixture
+def running():
+    run = Running(['--params-file', UR5, '-p', 'diagnostics.period:=60.0'])
+    yield run
+    run.stop()
+
+
+def _status(message, name):
+    return next((status for status in message.status if status.name.endswith(f': {name}')),
+                None)
+
+
+class Sweep:
+    """Send joint 1 at a constant speed, in lock-step: each message once its frames are on /tf."""
+
+    def __init__(self, probe):
+        now = probe.node.get_clock().now().nanoseconds
+        self.probe, self.stamp, self.q = probe, now - now % STEP_NS, 0.0
+
+    def send(self, speed, count, velocities=False):
+        """Move joint 1 at ``speed`` rad/s for ``count`` messages; velocities in them or not."""
+        for _ in range(count):
+            self.stamp += STEP_NS
+            self.q += speed * STEP_NS * 1e-9
+            positions = np.r_[self.q, np.zeros(5)]
+            given = np.r_[speed, np.zeros(5)] if velocities else ()
+            self.probe.send(JOINTS, positions, given, stamp_ns=self.stamp)
+            self.probe.wait_for_stamp('tf', self.stamp)
+
+
+@pytest.mark.parametrize('velocities', [False, True], ids=['estimated', 'given'])
+def test_a_velocity_past_its_limit_is_an_error_named_with_its_value(running, velocities):
+    probe = running.probe
+    sweep = Sweep(probe)
+    sweep.send(1.0, 5, velocities)  # OK: 1 rad/s of 3.14
+    sweep.send(3.3, 6, velocities)  # past the limit of pi rad/s
+    found = probe.wait_for('diagnostics', lambda m: _status(m, JOINTS[0]) is not None
+                           and _status(m, JOINTS[0]).level[0] == 2)
+    joint = _status(found, JOINTS[0])
+    assert joint.message == 'velocity 3.3 rad/s above limit 3.14 by 0.158', joint.message
+    values = {kv.key: kv.value for kv in joint.values}
+    assert float(values['velocity']) == pytest.approx(3.3, rel=1e-9)
+    assert float(values['velocity_limit']) == pytest.approx(np.pi, rel=1e-5)
+    arm = _status(found, 'arm')
+    assert arm.level[0] == 2 and arm.message == (
+        f'ERROR: {JOINTS[0]} (velocity 3.3 rad/s above limit 3.14 by 0.158)')
+    sweep.send(3.05, 3, velocities)  # 97 %: inside the hysteresis band, still ERROR
+    sweep.send(2.9, 3, velocities)  # 92 %: WARN
+    found = probe.wait_for('diagnostics', lambda m: _status(m, JOINTS[0]).level[0] == 1,
+                           after=found)
+    assert _status(found, JOINTS[0]).message == 'velocity 2.9 rad/s at 92% of limit 3.14'
+    sweep.send(1.0, 3, velocities)
+    found = probe.wait_for('diagnostics', lambda m: _status(m, JOINTS[0]).level[0] == 0,
+                           after=found)
+    assert _status(found, 'arm').message == 'all joints within limits'
