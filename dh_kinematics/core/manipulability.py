@@ -26,8 +26,8 @@ singularity (the Puma's at q5 = 0) shows in the whole Jacobian, not always in ei
 
 An arm with fewer than 6 joints, or a planar one, cannot span every direction anywhere: a
 block's *rank* is what the arm reaches at a generic configuration (the largest numerical rank
-over a few seeded random configurations within the limits), and only that many singular
-values are judged. A block of rank 0 (the rotation of an arm of prismatic joints only) is not
+over a few configurations spread over the limits), and only that many singular values are
+judged. A block of rank 0 (the rotation of an arm of prismatic joints only) is not
 judged at all.
 """
 
@@ -36,32 +36,44 @@ import math
 import numpy as np
 
 SAMPLES = 16
-"""Random configurations the generic rank of each block is taken over."""
+"""Configurations the generic rank of each block is taken over."""
 RANK_TOLERANCE = 1e-9
 """A singular value counts toward the rank above this fraction of the largest."""
 
 
-def generic_ranks(chain, seed=0):
+def generic_ranks(chain):
     """
     Return the ranks (translational, rotational, whole) the arm's Jacobian reaches.
 
-    Taken as the largest numerical rank over :data:`SAMPLES` configurations drawn (seeded)
-    within the joint limits, or within +-pi rad (+-1 m) where a joint has none.
+    Taken as the largest numerical rank over :data:`SAMPLES` configurations spread
+    deterministically (a Kronecker sequence: the fractional parts of multiples of square roots
+    of primes) within the joint limits, or within +-pi rad (+-1 m) where a joint has none.
     """
-    rng = np.random.default_rng(seed)
     lower, upper = np.asarray(chain.qlim, dtype=float).T
     revolute = np.array([link.isrevolute() for link in chain.links])
     span = np.where(revolute, math.pi, 1.0)
     lower = np.where(np.isfinite(lower), lower, -span)
     upper = np.where(np.isfinite(upper), upper, span)
+    steps = np.sqrt(_primes(chain.n))
+    fractions = np.modf(np.outer(np.arange(1, SAMPLES + 1), steps))[0]
     ranks = [0, 0, 0]
-    for J in chain.jacob0(rng.uniform(lower, upper, size=(SAMPLES, chain.n))):
+    for J in chain.jacob0(lower + fractions * (upper - lower)):
         for block, rows in enumerate((J[:3], J[3:], J)):
             values = np.linalg.svd(rows, compute_uv=False)
             if values[0] > 0.0:
                 rank = int((values > RANK_TOLERANCE * values[0]).sum())
                 ranks[block] = max(ranks[block], rank)
     return tuple(ranks)
+
+
+def _primes(count):
+    """Return the first ``count`` primes."""
+    primes, candidate = [], 2
+    while len(primes) < count:
+        if all(candidate % prime for prime in primes):
+            primes.append(candidate)
+        candidate += 1
+    return np.array(primes, dtype=float)
 
 
 def conditioning(J, ranks):

@@ -81,7 +81,8 @@ NODE_SETTINGS = ('frame_prefix', 'diagnostics.warn_margin', 'diagnostics.stale_t
                  'diagnostics.period', 'diagnostics.hysteresis', 'future_stamp_tolerance',
                  'publish_robot_description', 'effort.warn', 'effort.error', 'effort.hold',
                  'effort.hysteresis', 'effort.acceleration_cutoff', 'limits.warn_fraction',
-                 'limits.hysteresis')
+                 'limits.hysteresis', 'tool_speed_limit', 'singularity.enabled',
+                 'singularity.warn', 'singularity.error', 'singularity.hysteresis')
 SIM_ARM_SETTINGS = ('rate', 'period', 'overshoot', 'extra_payload.mass', 'extra_payload.com',
                     'collision.joint', 'collision.effort', 'collision.start',
                     'collision.duration', 'collision.every')

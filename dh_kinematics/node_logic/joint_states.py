@@ -32,7 +32,8 @@ due. The path, in order:
    :class:`MotionEstimate` also has every velocity and acceleration; residuals and effort
    levels (:class:`EffortMonitor`) for the joints whose effort the message carried;
 6. the motion limits, where a joint has one (:class:`MotionLimits`): the velocities (the
-   message's, else estimated), accelerations and efforts of the message's joints;
+   message's, else estimated), accelerations and efforts of the message's joints; and the
+   arm's, where switched on (:class:`ArmLimits`): the tool's speed and the singularity;
 7. :meth:`LimitDiagnostics.after_message`: the levels, and whether to publish them.
 
 The usual message (every joint in model order, a newer stamp, finite values, every limit level
@@ -165,6 +166,7 @@ class JointStatesFlow:
         self.limits.efforts.configure(settings, [link.isprismatic() for link in chain.links])
         self.limits.motion.configure(chain.links, settings['limits.warn_fraction'],
                                      settings['limits.hysteresis'])
+        self.limits.arm.configure(chain, settings)
         self.motion.configure(settings['effort.acceleration_cutoff'])
         self._bind_usual()
 
@@ -178,7 +180,8 @@ class JointStatesFlow:
         """
         wanted, publishers, self._usual = self._wanted, self._publishers, None
         if (publishers is None or self._math is None or wanted.gravity or wanted.expected
-                or wanted.residual or self.limits.efforts.active or self.limits.motion.active):
+                or wanted.residual or self.limits.efforts.active or self.limits.motion.active
+                or self.limits.arm.active):
             return
         tf, friction = publishers.templates(self._all_joints)
         if (wanted.tf and tf is None) or (wanted.friction and friction is None):
@@ -300,8 +303,18 @@ class JointStatesFlow:
         gravity, expected, residual, effort_changed = self._dynamics(update, joints, q)
         if self.limits.motion.active:
             effort_changed = self._motion_levels(update) or effort_changed
+        if self.limits.arm.active:
+            effort_changed = self._arm_levels() or effort_changed
         return Outcome(tf, friction, gravity, expected, residual, self.limits.after_message(
             joints, q, notes, now_ns, mono_ns, effort_changed))
+
+    def _arm_levels(self):
+        """Judge the tool's speed and the singularity at the whole configuration, if known."""
+        q = self._configuration()
+        if q is None:
+            return False
+        qd = self.motion.qd
+        return self.limits.arm.update(q, None if None in qd else qd)
 
     def _motion_levels(self, update):
         """Judge the message's joints against their motion limits; tell whether a level moved."""
@@ -322,7 +335,8 @@ class JointStatesFlow:
         """
         wanted, monitor = self._wanted, self.limits.efforts
         judging = monitor.active and bool(update.efforts)
-        moving = wanted.expected or wanted.residual or judging or self.limits.motion.active
+        moving = (wanted.expected or wanted.residual or judging or self.limits.motion.active
+                  or self.limits.arm.watch_speed)
         if moving:
             self._motion_fresh = False
             self.motion.update(update.positions, update.q, update.stamp_ns,

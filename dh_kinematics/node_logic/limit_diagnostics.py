@@ -27,6 +27,7 @@ Times: ``now_ns`` is the node's clock (stamps, STALE ages); ``mono_ns`` is a mon
 """
 
 from dh_kinematics.node_logic import limit_tasks
+from dh_kinematics.node_logic.arm_limits import ArmLimits
 from dh_kinematics.node_logic.effort_monitor import EffortMonitor
 from dh_kinematics.node_logic.limits import joint_levels, OK, STALE, Thresholds
 from dh_kinematics.node_logic.motion_limits import MotionLimits
@@ -51,6 +52,8 @@ class LimitDiagnostics:
         The effort levels, which the statuses combine with the limit levels.
     motion : MotionLimits
         The velocity, acceleration, effort-limit and soft-limit levels, likewise.
+    arm : ArmLimits
+        The tool-speed and singularity levels, each a status of its own.
 
     """
 
@@ -58,6 +61,7 @@ class LimitDiagnostics:
         self._cache = cache
         self.efforts = EffortMonitor(len(cache.names))
         self.motion = MotionLimits(len(cache.names))
+        self.arm = ArmLimits()
         self.levels = None  # list of int, per joint
         self._any_stale = True
         self._check_all_ns = 0
@@ -159,6 +163,7 @@ class LimitDiagnostics:
         statuses = [limit_tasks.joint_status(cache, j, level, self._lower, self._upper,
                                              self._margin, now_ns, efforts, motion)
                     for j, level in enumerate(self.levels)]
+        statuses += self.arm.statuses()
         rate = self._rate.rate(cache.received, mono_ns, self._schedule.period_ns // 2)
         statuses.append(limit_tasks.arm_status(statuses, cache.received, rate,
                                                cache.dropped_total(), cache.counts))

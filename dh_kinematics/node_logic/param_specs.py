@@ -148,6 +148,21 @@ NODE = _in_order((
     ParameterSpec('limits.hysteresis', 'double', 'A velocity, acceleration or effort level '
                   'clears only once the value is this fraction of the limit below the '
                   'threshold that raised it.', default=0.05, minimum=0.0, maximum=0.99),
+    ParameterSpec('tool_speed_limit', 'double', "Largest linear speed of the tool frame's "
+                  'origin, m/s (ISO 10218-1 reduced speed: 0.25); .inf is off.',
+                  default=math.inf),
+    ParameterSpec('singularity.enabled', 'bool', 'Judge the condition numbers of the '
+                  "Jacobian's translational and rotational blocks on every message.",
+                  default=False),
+    ParameterSpec('singularity.warn', 'double', 'WARN above this condition number '
+                  '(moveit_servo decelerates at 17).', default=17.0, minimum=1.0,
+                  maximum=HUGE),
+    ParameterSpec('singularity.error', 'double', 'ERROR above this condition number '
+                  '(moveit_servo halts at 30); not below singularity.warn.', default=30.0,
+                  minimum=1.0, maximum=HUGE),
+    ParameterSpec('singularity.hysteresis', 'double', 'A singularity level clears once the '
+                  'condition number is this fraction below the threshold that raised it.',
+                  default=0.1, minimum=0.0, maximum=0.99),
 ), NODE_SETTINGS)
 
 SIM_ARM = _in_order((

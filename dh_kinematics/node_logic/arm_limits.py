@@ -1,0 +1,154 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Limits of the whole arm, watched per message: the tool's speed and nearness to a singularity.
+
+- **Tool speed**: the linear speed of the tool frame's origin, ``|J_v(q) qd|`` (m/s), against
+  ``tool_speed_limit`` (ISO 10218-1's reduced speed is 0.25 m/s), with the WARN fraction and
+  hysteresis of the joints' motion limits (:func:`motion_limits.ratio_level`).
+- **Singularity**: the condition numbers of the Jacobian's translational and rotational blocks
+  (:mod:`core.manipulability`), the larger of the two against ``singularity.warn`` and
+  ``singularity.error`` (17 and 30 by default, moveit_servo's thresholds for decelerating and
+  halting); a level clears once the condition number is ``singularity.hysteresis`` (a
+  fraction) below the threshold that raised it. The whole Jacobian's values are reported
+  beside them: a wrist singularity (the Puma's at q5 = 0) shows there, where neither block
+  loses rank.
+
+Each is a status of its own on /diagnostics (``tool_speed``, ``singularity``), which the arm's
+summary counts like a joint. Nothing here runs while neither is switched on.
+"""
+
+import math
+
+from dh_kinematics.core import manipulability
+from dh_kinematics.core.display import format_number
+from dh_kinematics.node_logic.limit_tasks import Status
+from dh_kinematics.node_logic.limits import ERROR, OK, WARN
+from dh_kinematics.node_logic.motion_limits import ratio_level
+
+MEASURES = ('sigma_translation', 'condition_translation', 'sigma_rotation',
+            'condition_rotation', 'sigma', 'condition')
+"""The values of :func:`manipulability.conditioning`, by name (m, rad or mixed per unit rate;
+condition numbers dimensionless)."""
+
+
+class ArmLimits:
+    """
+    The tool-speed and singularity levels of the arm.
+
+    Attributes
+    ----------
+    measures : tuple of 6 float
+        The last :data:`MEASURES`; NaN until known.
+    speed : float
+        The tool's last linear speed, m/s; NaN until known.
+    levels : dict
+        'tool_speed' and 'singularity' -> OK, WARN or ERROR.
+
+    """
+
+    def __init__(self):
+        self.active = self.watch_speed = self.watch_singularity = False
+        self.configure(None, {})
+
+    def configure(self, chain, settings):
+        """Take the model and the node's settings (SI units); restart the levels."""
+        self._chain = chain
+        self._speed_limit = settings.get('tool_speed_limit', math.inf)
+        self._warn_fraction = settings.get('limits.warn_fraction', 0.9)
+        self._hysteresis = settings.get('limits.hysteresis', 0.05)
+        self._thresholds = (settings.get('singularity.warn', 17.0),
+                            settings.get('singularity.error', 30.0))
+        self._keep = 1.0 - settings.get('singularity.hysteresis', 0.1)
+        self.watch_speed = math.isfinite(self._speed_limit)
+        self.watch_singularity = bool(settings.get('singularity.enabled', False))
+        self.active = chain is not None and (self.watch_speed or self.watch_singularity)
+        self._ranks = manipulability.generic_ranks(chain) if chain is not None else (0, 0, 0)
+        self.measures, self.speed = (math.nan,) * 6, math.nan
+        self.levels = {'tool_speed': OK, 'singularity': OK}
+
+    def update(self, q, qd=None):
+        """
+        Take the whole configuration (rad or m) and joint rates (or None); tell if a level moved.
+
+        The Jacobian is computed once and serves both.
+        """
+        J = self._chain.jacob0(q)
+        self.measures = manipulability.conditioning(J, self._ranks)
+        before = dict(self.levels)
+        if self.watch_speed and qd is not None:
+            self.speed = manipulability.tool_speed(J, qd)
+            self.levels['tool_speed'] = ratio_level(
+                self.speed / self._speed_limit, self.levels['tool_speed'], self._warn_fraction,
+                self._hysteresis)
+        if self.watch_singularity:
+            self.levels['singularity'] = self._singularity_level(self.levels['singularity'])
+        return self.levels != before
+
+    def _worst_condition(self):
+        judged = [value for value in self.measures[1:4:2] if value == value]
+        return max(judged, default=math.nan)
+
+    def _singularity_level(self, previous):
+        condition = self._worst_condition()
+        if condition != condition:
+            return previous
+        warn, error = self._thresholds
+        level = ERROR if condition > error else WARN if condition > warn else OK
+        if level < previous <= ERROR:
+            strict = (ERROR if condition > error * self._keep
+                      else WARN if condition > warn * self._keep else OK)
+            level = min(previous, strict)
+        return level
+
+    def statuses(self):
+        """Return the statuses of what is watched: tool speed, singularity (SI units)."""
+        statuses = []
+        if self.watch_speed:
+            level, speed, limit = self.levels['tool_speed'], self.speed, self._speed_limit
+            tool = self._chain.tool_frame
+            if speed != speed:
+                message = f'{tool}: no speed yet'
+            elif speed > limit:
+                message = (f'{tool} at {format_number(speed, 3)} m/s, above limit '
+                           f'{format_number(limit, 3)} by {format_number(speed - limit, 3)}')
+            else:
+                message = (f'{tool} at {format_number(speed, 3)} m/s ({speed / limit:.0%} of '
+                           f'limit {format_number(limit, 3)})')
+            statuses.append(Status('tool_speed', level, message, (
+                ('frame', tool), ('speed', format_number(speed)),
+                ('limit', format_number(limit)))))
+        if self.watch_singularity:
+            statuses.append(self._singularity_status())
+        return statuses
+
+    def _singularity_status(self):
+        level, condition = self.levels['singularity'], self._worst_condition()
+        warn, error = self._thresholds
+        if condition != condition:
+            message = 'no configuration yet'
+        else:
+            block = ('translation' if self.measures[1] == condition else 'rotation')
+            shown = format_number(condition, 3)
+            if level == OK:
+                message = f'condition number {shown} ({block}), below {format_number(warn, 3)}'
+            else:
+                limit = error if level == ERROR else warn
+                message = (f'near a singularity: condition number {shown} ({block}) above '
+                           f'{format_number(limit, 3)}')
+        values = tuple((name, format_number(value)) for name, value in zip(
+            MEASURES, self.measures)) + (('warn', format_number(warn)),
+                                         ('error', format_number(error)))
+        return Status('singularity', level, message, values)

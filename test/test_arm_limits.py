@@ -1,0 +1,84 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Tool speed and singularity levels of the whole arm, without ROS."""
+
+import math
+
+from dh_kinematics import Chain, Link
+from dh_kinematics.core import manipulability
+from dh_kinematics.node_logic.arm_limits import ArmLimits
+from dh_kinematics.node_logic.limits import ERROR, OK, WARN
+import numpy as np
+import pytest
+
+PLANAR = Chain([Link(a=0.5), Link(a=0.5), Link(a=0.1)], tool_frame='tcp')
+SETTINGS = {'tool_speed_limit': 0.25, 'singularity.enabled': True, 'singularity.warn': 17.0,
+            'singularity.error': 30.0, 'singularity.hysteresis': 0.1,
+            'limits.warn_fraction': 0.9, 'limits.hysteresis': 0.05}
+
+
+def _elbow_for(condition):
+    """Return q2 (rad) where the planar arm's translational condition number is ``condition``."""
+    def measured(q2):
+        J = PLANAR.jacob0([0.3, q2, 0.0])
+        return manipulability.conditioning(J, (2, 1, 3))[1]
+    low, high = 1e-6, math.pi / 2  # stretched (singular) to folded at right angles
+    for _ in range(100):
+        middle = (low + high) / 2
+        low, high = (middle, high) if measured(middle) > condition else (low, middle)
+    return (low + high) / 2
+
+
+def test_nothing_is_watched_unless_switched_on():
+    limits = ArmLimits()
+    limits.configure(PLANAR, {})
+    assert not limits.active and limits.statuses() == []
+
+
+def test_the_singularity_level_rises_at_each_threshold_and_clears_past_the_hysteresis():
+    limits = ArmLimits()
+    limits.configure(PLANAR, dict(SETTINGS, tool_speed_limit=math.inf))
+    assert limits.active and limits.watch_singularity and not limits.watch_speed
+    seen = []
+    for condition in (10.0, 18.0, 16.0, 15.0, 31.0, 28.0, 26.0, 20.0, 15.0):
+        limits.update([0.3, _elbow_for(condition), 0.0])
+        seen.append(limits.levels['singularity'])
+    assert seen == [OK, WARN, WARN, OK, ERROR, ERROR, WARN, WARN, OK]
+    limits.update([0.3, _elbow_for(31.0), 0.0])
+    status, = limits.statuses()
+    assert status.task == 'singularity' and status.level == ERROR
+    assert status.message == 'near a singularity: condition number 31 (translation) above 30'
+    values = dict(status.values)
+    assert float(values['condition_translation']) == pytest.approx(31.0, rel=1e-6)
+    assert values['warn'] == '17' and values['error'] == '30'
+    limits.update([0.3, 0.0, 0.0])  # stretched: singular
+    assert limits.measures[1] > 1e12 and limits.levels['singularity'] == ERROR
+
+
+def test_the_tool_speed_is_judged_with_the_joints_fraction_and_hysteresis():
+    limits = ArmLimits()
+    limits.configure(PLANAR, dict(SETTINGS, **{'singularity.enabled': False}))
+    q = [0.3, 1.0, 0.0]
+    J = PLANAR.jacob0(q)
+    unit = np.linalg.norm(J[:3] @ [1.0, 0.0, 0.0])  # m/s per rad/s of joint 1
+    levels = []
+    for speed in (0.2, 0.23, 0.26, 0.24, 0.235, 0.2):
+        limits.update(q, [speed / unit, 0.0, 0.0])
+        levels.append(limits.levels['tool_speed'])
+    assert levels == [OK, WARN, ERROR, ERROR, WARN, OK]
+    limits.update(q, [0.3 / unit, 0.0, 0.0])
+    status, = limits.statuses()
+    assert status.message == 'tcp at 0.3 m/s, above limit 0.25 by 0.05'
+    assert dict(status.values)['frame'] == 'tcp'
