@@ -83,3 +83,43 @@ def test_a_velocity_past_its_limit_is_an_error_named_with_its_value(running, vel
     found = probe.wait_for('diagnostics', lambda m: _status(m, JOINTS[0]).level[0] == 0,
                            after=found)
     assert _status(found, 'arm').message == 'all joints within limits'
+
+
+def test_the_tool_speed_and_a_singularity_reach_diagnostics_and_the_manipulability_topic():
+    from dh_kinematics.core import manipulability
+    from std_msgs.msg import Float64MultiArray
+
+    run = Running(['--params-file', UR5, '-p', 'diagnostics.period:=60.0', '-p',
+                   'singularity.enabled:=true', '-p', 'tool_speed_limit:=0.25'])
+    try:
+        probe = run.probe
+        probe.record('manipulability', Float64MultiArray, '/dh_kinematics/manipulability', 100)
+        run.wait_matched(run.node)
+        probe.wait_until(lambda: run.node.flow.wanted.manipulability, 'no subscriber seen')
+        sweep = Sweep(probe)
+        sweep.q = -1.0
+        sweep.send(0.5, 4)  # joint 1 at 0.5 rad/s: the tool (0.19 m from its axis) is slow
+        found = probe.wait_for('diagnostics', lambda m: _status(m, 'singularity') is not None
+                               and _status(m, 'singularity').level[0] == 2)
+        # Joints 2 to 6 at 0: the UR5 stretched out, elbow straight: a singularity.
+        singular = _status(found, 'singularity')
+        assert singular.message.startswith('near a singularity: condition number ')
+        assert singular.message.endswith(') above 30')  # of a block: translation or rotation
+        assert 'singularity (near a singularity' in _status(found, 'arm').message
+        q = np.r_[sweep.q, np.zeros(5)]
+        ranks = manipulability.generic_ranks(CHAIN)
+        expected = manipulability.conditioning(CHAIN.jacob0(q), ranks)
+        message = probe.wait_for('manipulability', lambda m: m.data[0] == expected[0])
+        assert message.layout.dim[0].label.split() == [
+            'sigma_translation', 'condition_translation', 'sigma_rotation',
+            'condition_rotation', 'sigma', 'condition', 'tool_speed']
+        np.testing.assert_allclose(message.data[:6], expected, rtol=1e-12)
+        speed = manipulability.tool_speed(CHAIN.jacob0(q), np.r_[0.5, np.zeros(5)])
+        assert message.data[6] == pytest.approx(speed, rel=1e-9)
+        sweep.send(2.0, 4)  # now the tool moves faster than 0.25 m/s
+        found = probe.wait_for('diagnostics', lambda m: _status(m, 'tool_speed') is not None
+                               and _status(m, 'tool_speed').level[0] == 2, after=found)
+        assert _status(found, 'tool_speed').message.startswith('tool0 at ')
+        assert 'above limit 0.25 by' in _status(found, 'tool_speed').message
+    finally:
+        run.stop()

@@ -64,7 +64,12 @@ class ArmLimits:
         self.configure(None, {})
 
     def configure(self, chain, settings):
-        """Take the model and the node's settings (SI units); restart the levels."""
+        """
+        Take the model and the node's settings (SI units); restart the levels.
+
+        The generic ranks are found once here (:func:`manipulability.generic_ranks`), so the
+        measures are ready for ``~/manipulability`` even while nothing is watched.
+        """
         self._chain = chain
         self._speed_limit = settings.get('tool_speed_limit', math.inf)
         self._warn_fraction = settings.get('limits.warn_fraction', 0.9)

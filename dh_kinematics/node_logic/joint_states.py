@@ -56,8 +56,8 @@ LOGGED_NAME = 64
 """A joint name from a message is logged up to this many characters."""
 _LOG_EVERY_NS = int(LOG_EVERY_S * 1e9)
 
-Outcome = namedtuple('Outcome', 'tf friction gravity expected residual diagnostics sent',
-                     defaults=(False,))
+Outcome = namedtuple('Outcome', 'tf friction gravity expected residual diagnostics sent '
+                     'manipulability', defaults=(False, None))
 Outcome.__doc__ = """What to publish for one message.
 
 tf : (joints, stamp_ns, poses) or None
@@ -73,10 +73,14 @@ diagnostics : bool
 sent : bool
     True when the flow has published the message's TF and friction itself (the usual
     message, through :attr:`JointStatesFlow.publishers`); then nothing else is due.
+manipulability : (stamp_ns, values) or None
+    :data:`arm_limits.MEASURES` and the tool's speed (m/s) at the whole configuration, if
+    wanted.
 """
 NOTHING = Outcome(None, None, None, None, None, False)
 SENT = Outcome(None, None, None, None, None, False, sent=True)
-Wanted = namedtuple('Wanted', 'gravity expected residual tf friction', defaults=(True, True))
+Wanted = namedtuple('Wanted', 'gravity expected residual tf friction manipulability',
+                    defaults=(True, True, False))
 Wanted.__doc__ = """Which outputs someone subscribes to (bools); TF and friction by default."""
 NONE_WANTED = Wanted(False, False, False)
 Publishers = namedtuple('Publishers', 'templates tf friction')
@@ -180,8 +184,8 @@ class JointStatesFlow:
         """
         wanted, publishers, self._usual = self._wanted, self._publishers, None
         if (publishers is None or self._math is None or wanted.gravity or wanted.expected
-                or wanted.residual or self.limits.efforts.active or self.limits.motion.active
-                or self.limits.arm.active):
+                or wanted.residual or wanted.manipulability or self.limits.efforts.active
+                or self.limits.motion.active or self.limits.arm.active):
             return
         tf, friction = publishers.templates(self._all_joints)
         if (wanted.tf and tf is None) or (wanted.friction and friction is None):
@@ -303,16 +307,25 @@ class JointStatesFlow:
         gravity, expected, residual, effort_changed = self._dynamics(update, joints, q)
         if self.limits.motion.active:
             effort_changed = self._motion_levels(update) or effort_changed
-        if self.limits.arm.active:
-            effort_changed = self._arm_levels() or effort_changed
+        measures = None
+        if self.limits.arm.active or wanted.manipulability:
+            arm_changed = self._arm_levels()
+            effort_changed = arm_changed or effort_changed
+            if wanted.manipulability and arm_changed is not None:
+                arm = self.limits.arm
+                measures = (update.stamp_ns, arm.measures + (arm.speed,))
         return Outcome(tf, friction, gravity, expected, residual, self.limits.after_message(
-            joints, q, notes, now_ns, mono_ns, effort_changed))
+            joints, q, notes, now_ns, mono_ns, effort_changed), manipulability=measures)
 
     def _arm_levels(self):
-        """Judge the tool's speed and the singularity at the whole configuration, if known."""
+        """
+        Judge the tool's speed and the singularity at the whole configuration.
+
+        Return whether a level moved, or None while a joint's position is unknown.
+        """
         q = self._configuration()
         if q is None:
-            return False
+            return None
         qd = self.motion.qd
         return self.limits.arm.update(q, None if None in qd else qd)
 
@@ -336,7 +349,7 @@ class JointStatesFlow:
         wanted, monitor = self._wanted, self.limits.efforts
         judging = monitor.active and bool(update.efforts)
         moving = (wanted.expected or wanted.residual or judging or self.limits.motion.active
-                  or self.limits.arm.watch_speed)
+                  or self.limits.arm.watch_speed or wanted.manipulability)
         if moving:
             self._motion_fresh = False
             self.motion.update(update.positions, update.q, update.stamp_ns,

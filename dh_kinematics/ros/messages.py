@@ -15,12 +15,14 @@
 """Conversions from the core's plain results to ROS messages (no rclpy node code)."""
 
 from builtin_interfaces.msg import Time
+from dh_kinematics.node_logic.arm_limits import MEASURES
 from dh_kinematics.node_logic.frames import link_frames
 from dh_kinematics.node_logic.message_template import Template
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import TransformStamped
 from rclpy.serialization import deserialize_message, serialize_message
 from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray, MultiArrayDimension
 from tf2_msgs.msg import TFMessage
 
 TEMPLATES_PER_MODEL = 64
@@ -98,6 +100,18 @@ def _efforts_serializer(names):
         time = Time(sec=stamps[0][0], nanosec=stamps[0][1])
         return serialize_message(joint_efforts(names, values, time))
     return serialize
+
+
+MANIPULABILITY_LABEL = ' '.join(MEASURES + ('tool_speed',))
+"""The one dimension's label of ``~/manipulability``: the name of each value, in order."""
+
+
+def manipulability(values):
+    """Return the Float64MultiArray of ``~/manipulability``: :data:`MANIPULABILITY_LABEL`."""
+    message = Float64MultiArray(data=[float(value) for value in values])
+    message.layout.dim = [MultiArrayDimension(label=MANIPULABILITY_LABEL, size=len(values),
+                                              stride=len(values))]
+    return message
 
 
 class SerializedMessages:

@@ -48,7 +48,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.qos_overriding_options import QoSOverridingOptions
 from sensor_msgs.msg import JointState
-from std_msgs.msg import String
+from std_msgs.msg import Float64MultiArray, String
 from tf2_msgs.msg import TFMessage
 
 # tf2_ros's TransformBroadcaster and StaticTransformBroadcaster use exactly these.
@@ -83,12 +83,13 @@ class DhKinematicsNode(Node):
         self._friction = self.create_publisher(JointState, '~/friction_torque', 10)
         self._efforts = tuple(self.create_publisher(JointState, topic, 10) for topic in (
             '~/gravity_torque', '~/expected_effort', '~/effort_residual'))
+        self._manipulability = self.create_publisher(Float64MultiArray, '~/manipulability', 10)
         # What the per-message path publishes with: serialized bytes, straight to each handle.
         self._send_tf, self._send_friction = map(raw_publish, (self._tf, self._friction))
         self._send_efforts = tuple(map(raw_publish, self._efforts))
         # In the order of Wanted's fields.
         self._readers = tuple(publisher.handle for publisher in self._efforts + (
-            self._tf, self._friction))
+            self._tf, self._friction, self._manipulability))
         self._subscribers = None
         self._unwatched = True  # whether /tf or the friction has no subscriber
         self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
@@ -197,6 +198,8 @@ class DhKinematicsNode(Node):
         for send, efforts in zip(self._send_efforts, dynamics):
             if efforts is not None:
                 send(serialized.efforts(*efforts))
+        if outcome.manipulability is not None:
+            self._manipulability.publish(messages.manipulability(outcome.manipulability[1]))
         if outcome.diagnostics:
             self._publish_diagnostics(now_ns)
 
