@@ -92,17 +92,22 @@ def test_sim_arm_efforts_are_the_models_plus_an_unknown_payload_and_the_collisio
         assert sim.stop() == 0
 
 
-def test_the_demo_flags_the_collision():
-    """Run make demo's job: the summary names the collision on the second joint as an ERROR."""
+def test_the_demo_flags_the_collision_a_velocity_and_a_singularity():
+    """Run make demo's job: the summary names the collision, a velocity and a singularity."""
     demo = spawn([sys.executable, '-m', 'dh_kinematics.ros.demo', '--duration', '0',
                   '--collision-start', '0.5'], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    wanted = {'collision': lambda line: 'joint2: ' in line and 'effort residual +25 N m' in line,
+              'velocity': lambda line: line.strip().startswith('joint1: velocity ')
+              and 'rad/s above limit' in line,
+              'singularity': lambda line: line.strip().startswith(
+                  'singularity: near a singularity: condition number ')}
     try:
-        lines = []
-        while not any('joint2: ' in line and 'effort residual +25 N m' in line
-                      for line in lines[-12:]):
+        lines, seen = [], set()
+        while seen != set(wanted):
             line = read_line(demo, stream=demo.stdout)
             assert line, f'the demo ended or went quiet: {"".join(lines[-20:])}'
             lines.append(line)
+            seen |= {name for name, matches in wanted.items() if matches(line)}
         assert any(line.startswith('effort residual (N m or N): ') for line in lines)
     finally:
         code, _ = interrupt(demo)

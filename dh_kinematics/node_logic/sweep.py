@@ -59,3 +59,13 @@ def sweep(t, qlim, prismatic, period, overshoot=0.0):
     qd = amplitude * omega * np.cos(omega * t + phase)
     qdd = -amplitude * omega ** 2 * np.sin(omega * t + phase)
     return q, qd, qdd
+
+
+def sweep_speed(qlim, prismatic, period, overshoot=0.0):
+    """Return the peak speed (rad/s or m/s) of one joint in :func:`sweep`: amplitude x omega."""
+    lower, upper = qlim
+    if np.isfinite(lower) and np.isfinite(upper):
+        amplitude = (upper - lower) / 2.0 + overshoot
+    else:
+        amplitude = UNLIMITED_PRISMATIC if prismatic else UNLIMITED_REVOLUTE
+    return float(amplitude * 2.0 * np.pi / period)

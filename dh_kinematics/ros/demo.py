@@ -139,6 +139,24 @@ def stop_children(children, timeout=CHILD_EXIT_S):
             child.wait()
 
 
+def _velocity_limit(chain, overshoot, fraction=0.9):
+    """
+    Return the node arguments that give the first joint a velocity limit sim_arm passes.
+
+    Where the model has none: ``fraction`` of the joint's peak speed in sim_arm's sweep, so
+    that the demo shows velocity WARN and ERROR (the model's own limit is kept otherwise).
+    """
+    from dh_kinematics.node_logic.param_specs import SIM_ARM
+    from dh_kinematics.node_logic.sweep import sweep_speed
+
+    link = chain.links[0]
+    if link.velocity_limit is not None:
+        return []
+    period = next(spec.default for spec in SIM_ARM if spec.name == 'period')
+    peak = sweep_speed(chain.qlim[0], link.isprismatic(), period, overshoot)
+    return ['-p', f'{chain.joint_names[0]}.velocity_limit:={fraction * peak!r}']
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
     parser.add_argument('--robot', default='puma560', help='a built-in model: ' +
@@ -154,6 +172,8 @@ def main(argv=None):
                         'effort monitor warns at 5 and errs at 15')
     parser.add_argument('--collision-start', type=float, default=5.0,
                         help='s after the start of sim_arm; then every 10 s for 2 s')
+    parser.add_argument('--tool-speed-limit', type=float, default=1.0,
+                        help='the tool speed limit the node watches, m/s')
     args = parser.parse_args(argv)
     os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
     import rclpy
@@ -168,7 +188,9 @@ def main(argv=None):
     children = [
         subprocess.Popen([sys.executable, '-m', 'dh_kinematics.ros.node', '--ros-args',
                           '--params-file', params, '-p', 'effort.warn:=[5.0]',
-                          '-p', 'effort.error:=[15.0]']),
+                          '-p', 'effort.error:=[15.0]', '-p', 'singularity.enabled:=true',
+                          '-p', f'tool_speed_limit:={args.tool_speed_limit}']
+                         + _velocity_limit(chain, args.overshoot)),
         subprocess.Popen([sys.executable, '-m', 'dh_kinematics.ros.sim_arm', '--ros-args',
                           '--params-file', params, '-p', f'overshoot:={args.overshoot}',
                           '-p', f'collision.joint:={joint}',

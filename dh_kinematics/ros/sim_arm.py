@@ -19,6 +19,12 @@ Positions, velocities and the efforts the model predicts for the sweep
 (:func:`core.dynamics.joint_torques` at the exact accelerations), optionally with a payload the
 model does not know (``extra_payload.*``) and a collision: a constant torque or force on one
 joint for a while, once or repeated (``collision.*``), so that the effort monitor can be shown.
+
+What each of the node's limits takes to be exceeded: velocities grow as ``1 / period`` and
+accelerations as ``1 / period^2`` (a shorter ``period`` passes a velocity, an acceleration or
+the tool speed limit); ``collision.effort`` passes an effort limit; ``overshoot`` passes the
+position and soft limits. The sweep swings every joint through the middle of its range, so it
+passes the singularities there (the Puma's stretched elbow, and its wrist at q5 = 0).
 """
 
 import sys
