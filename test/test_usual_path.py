@@ -156,9 +156,13 @@ def _messages(chain, seed, count, unusual_every):
 
 
 @pytest.mark.parametrize('seed', range(6))
-@pytest.mark.parametrize('model', ['panda', 'small', 'small with efforts monitored'])
+@pytest.mark.parametrize('model', ['panda', 'small', 'small with efforts monitored',
+                                   'small with velocity and effort limits'])
 def test_both_paths_give_the_same_outcomes_and_state(model, seed):
     chain, settings = (PANDA.chain, PANDA.settings) if model == 'panda' else (SMALL, DEFAULTS)
+    if model.endswith('limits'):  # watched on the usual path too, crossed now and then
+        chain = Chain([SMALL.links[0].replace(velocity_limit=1.2),
+                       SMALL.links[1].replace(effort_limit=20.0), SMALL.links[2]])
     if model.endswith('monitored'):
         settings = dict(settings, **{'effort.warn': [5.0], 'effort.error': [15.0]})
     warnings, sent = {'usual': [], 'full': []}, {'usual': [], 'full': []}

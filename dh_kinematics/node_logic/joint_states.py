@@ -179,13 +179,15 @@ class JointStatesFlow:
         Bind what the usual message needs for the present model, outputs and publishers.
 
         Once per change of any of them, never per message: the templates for every joint.
-        No shorter way while the dynamics are wanted or the effort or motion limits monitor is
-        on (they need the full path), without publishers, or where a template cannot be made.
+        No shorter way while the dynamics are wanted, the effort monitor or the arm's limits
+        are on, or accelerations or soft limits are watched (they need the full path), without
+        publishers, or where a template cannot be made. Velocity and effort limits keep it.
         """
         wanted, publishers, self._usual = self._wanted, self._publishers, None
+        motion = self.limits.motion
         if (publishers is None or self._math is None or wanted.gravity or wanted.expected
                 or wanted.residual or wanted.manipulability or self.limits.efforts.active
-                or self.limits.motion.active or self.limits.arm.active):
+                or (motion.active and not motion.shortcut) or self.limits.arm.active):
             return
         tf, friction = publishers.templates(self._all_joints)
         if (wanted.tf and tf is None) or (wanted.friction and friction is None):
@@ -261,8 +263,12 @@ class JointStatesFlow:
         stamp_ns, names, positions, velocities, efforts = fields
         cache, usual = self.cache, self._usual
         whole = cache.whole(names, positions, velocities, stamp_ns, now_ns, efforts)
+        limits = self.limits
         if (whole is None or whole.rows is not None or not self._motion_fresh
-                or not self.limits.unchanged_by(positions, now_ns)):
+                or not limits.unchanged_by(positions, now_ns)):
+            return False
+        if limits.motion.active and not (velocities and limits.motion.quiet(velocities,
+                                                                            efforts)):
             return False
         tf = friction = None
         if usual.tf is not None:
@@ -333,7 +339,8 @@ class JointStatesFlow:
         """Judge the message's joints against their motion limits; tell whether a level moved."""
         monitor, qd, qdd = self.limits.motion, self.motion.qd, self.motion.qdd
         joints = update.positions
-        changed = monitor.update(joints, update.q, [qd[j] for j in joints],
+        given = dict(zip(update.velocities, update.qd))  # else the estimate, if any
+        changed = monitor.update(joints, update.q, [given.get(j, qd[j]) for j in joints],
                                  [qdd[j] for j in joints])
         if update.efforts:
             changed = monitor.update(update.efforts, efforts=update.effort) or changed
@@ -348,7 +355,10 @@ class JointStatesFlow:
         """
         wanted, monitor = self._wanted, self.limits.efforts
         judging = monitor.active and bool(update.efforts)
-        moving = (wanted.expected or wanted.residual or judging or self.limits.motion.active
+        limits = self.limits.motion
+        estimating = limits.active and (not limits.shortcut or (
+            update.velocities != update.positions and limits.watches('velocity')))
+        moving = (wanted.expected or wanted.residual or judging or estimating
                   or self.limits.arm.watch_speed or wanted.manipulability)
         if moving:
             self._motion_fresh = False

@@ -41,6 +41,7 @@ A joint's level is the highest of its quantities', and its description names the
 """
 
 import math
+from operator import le
 
 from dh_kinematics.core.display import format_number
 from dh_kinematics.node_logic.limits import ERROR, OK, WARN
@@ -89,6 +90,9 @@ class MotionLimits:
         Per quantity (and 'position'), each joint's last value; NaN until known.
     active : bool
         Whether any joint has a limit watched here.
+    shortcut : bool
+        Whether the usual message may be judged by :meth:`quiet` (no acceleration or soft
+        limits watched).
 
     """
 
@@ -99,6 +103,8 @@ class MotionLimits:
         self._deceleration = [None] * n
         self._soft = [None] * n
         self._warn, self._hysteresis = 0.9, 0.05
+        self._quiet = {'velocity': [math.inf] * n, 'effort': [math.inf] * n}
+        self.shortcut = True
         self.forget()
 
     def forget(self):
@@ -121,7 +127,34 @@ class MotionLimits:
                       for link in links]
         active = any(value is not None for values in self._limits.values() for value in values)
         self.active = active or any(self._soft)
+        # Below these a joint's velocity and effort keep an OK level OK (inf: not watched).
+        self._quiet = {name: [math.inf if limit is None else warn_fraction * limit
+                              for limit in self._limits[name]]
+                       for name in ('velocity', 'effort')}
+        # The usual message may take the short way (quiet) unless accelerations (which need
+        # the estimate on every message) or soft limits (which need positions) are watched.
+        self.shortcut = not self.watches('acceleration') and not self.watches('soft')
         self.forget()
+
+    def quiet(self, velocities, efforts):
+        """
+        Tell whether every joint's values (all joints, in order) keep every level OK; store them.
+
+        For the usual message (:meth:`JointStatesFlow._take_usual`): only when :attr:`shortcut`
+        holds, every level is OK, and each velocity and effort is within ``warn_fraction`` of
+        its limit (efforts may be empty: none in the message). When it tells False, nothing
+        was stored and :meth:`update` must judge the message.
+        """
+        if any(self.levels):
+            return False
+        for values, bounds in ((velocities, self._quiet['velocity']),
+                               (efforts, self._quiet['effort'])):
+            if values and not all(map(le, map(abs, values), bounds)):
+                return False
+        self.latest['velocity'] = list(velocities)
+        if efforts:
+            self.latest['effort'] = list(efforts)
+        return True
 
     def watches(self, quantity):
         """Tell whether any joint has a limit on ``quantity`` ('velocity', ...) or soft limits."""
