@@ -51,7 +51,7 @@ from rate_tools import (
     target_command, TfReceiver)
 
 TARGETS = ('baseline', 'baseline_raw', 'dh_kinematics', 'dh_kinematics_dynamics',
-           'dh_kinematics_30')
+           'dh_kinematics_30', 'dh_kinematics_velocity', 'dh_kinematics_limits')
 FRAME_ID_PATTERNS = ('steady', 'pairs', 'random')
 RAMP_HZ = (500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 6000, 8000)
 

@@ -13,14 +13,17 @@
 # limitations under the License.
 
 """
-The acceleration filter's lag and noise on sim_arm's sweep (no ROS, no timing).
+The lag and noise of the estimated accelerations and velocities on sim_arm's sweep (no ROS).
 
 Feeds :class:`MotionEstimate` the Panda's sweep (sim_arm's, period 10 s) at 100 Hz and
-1 kHz, with the velocities given or differenced from positions, exact or (differenced) with
-the positions rounded to a 20-bit encoder (2 pi / 2^20 rad) and stamps jittered by up to
-+-100 us, as a real driver's are. For each case: the lag of the estimated acceleration behind
-the true one (the shift that fits best, to 0.01 ms), and the RMS of what is left once that lag
-is taken out, over all joints, in rad/s^2. Prints a Markdown table.
+1 kHz, with the velocities given or differenced from positions, exact or with the positions
+rounded to a 20-bit encoder (2 pi / 2^20 rad) and stamped up to +-100 us off the instants
+they were sampled at, as a real driver's are. For each case: the lag of the estimated
+acceleration behind the true one (the shift that fits best, to 0.01 ms), and the RMS of what
+is left once that lag is taken out, over all joints, in rad/s^2. A second table does the same
+for the velocities differenced from positions (what the velocity limits judge for a source
+that sends none): raw, and smoothed by the same filter (``MotionEstimate.qd_smooth``), in
+rad/s. Prints Markdown tables.
 
     .venv/bin/python bench/qdd_filter.py
 """
@@ -41,32 +44,38 @@ ENCODER = 2 * math.pi / 2 ** 20
 DURATION_S = 20.0
 
 
-def estimate(chain, rate, cutoff, given, noisy, seed=7):
-    """Return (times, estimated qdd, true qdd function) for one case."""
+ESTIMATES = {'qdd': 2, 'qd': 1, 'qd_smooth': 1}
+"""What can be estimated: MotionEstimate's attribute -> the sweep's output it estimates."""
+
+
+def estimate(chain, rate, cutoff, given, noisy, seed=7, quantity='qdd'):
+    """Return (times, estimates of ``quantity``, its true function) for one case."""
     rng = np.random.default_rng(seed)
     prismatic = [link.isprismatic() for link in chain.links]
     motion = MotionEstimate(chain.n)
     motion.configure(cutoff)
     times = np.arange(0.0, DURATION_S, 1.0 / rate)
-    if noisy:
-        times = times + rng.uniform(-1e-4, 1e-4, len(times))
+    # A driver samples on its clock and stamps a little off it: the stamps are jittered
+    # against the instants the positions belong to.
+    stamps = times + (rng.uniform(-1e-4, 1e-4, len(times)) if noisy else 0.0)
     estimates = []
-    for t in times:
+    for t, stamp in zip(times, stamps):
         q, qd, _ = sweep(t, chain.qlim, prismatic, 10.0)
         if noisy:
             q = np.round(q / ENCODER) * ENCODER
         velocities = dict(enumerate(qd.tolist())) if given else {}
-        motion.update(range(chain.n), q.tolist(), int(round(t * 1e9)), velocities)
-        estimates.append(list(motion.qdd) if motion.ready() else [math.nan] * chain.n)
+        motion.update(range(chain.n), q.tolist(), int(round(stamp * 1e9)), velocities)
+        estimates.append(list(getattr(motion, quantity)) if motion.ready()
+                         else [math.nan] * chain.n)
 
     def truth(t):
-        return sweep(t[:, None], chain.qlim, prismatic, 10.0)[2]
+        return sweep(t[:, None], chain.qlim, prismatic, 10.0)[ESTIMATES[quantity]]
 
     return times, np.array(estimates), truth
 
 
 def lag_and_noise(times, estimates, truth):
-    """Return the best-fitting lag (s) and the RMS left after it (rad/s^2)."""
+    """Return the best-fitting lag (s) and the RMS left after it (the estimate's unit)."""
     keep = times > 2.0  # past the start-up
     times, estimates = times[keep], estimates[keep]
 
@@ -89,7 +98,7 @@ def main():
     print('|---|---|---|---|---|---|---|')
     for rate in (100.0, 1000.0):
         for cutoff in (5.0, 10.0, 20.0):
-            for given, noisy in ((True, False), (False, False), (False, True)):
+            for given, noisy in ((True, False), (True, True), (False, False), (False, True)):
                 times, estimates, truth = estimate(chain, rate, cutoff, given, noisy)
                 lag, rms = lag_and_noise(times, estimates, truth)
                 print(f'| {rate:g} Hz | {cutoff:g} Hz | {"given" if given else "differenced"} | '
@@ -97,7 +106,19 @@ def main():
                       f'{lag_formula(rate, cutoff, given) * 1e3:.2f} | {rms:.3g} |',
                       flush=True)
     peak = np.abs(estimate(chain, 1000.0, 10.0, True, False)[2](np.linspace(0, 10, 1001))).max()
-    print(f'\nlargest true acceleration of the sweep: {peak:.3g} rad/s^2')
+    print(f'\nlargest true acceleration of the sweep: {peak:.3g} rad/s^2\n')
+    print('| rate | cut-off | velocity | positions | lag ms | RMS left rad/s |')
+    print('|---|---|---|---|---|---|')
+    for rate in (100.0, 1000.0):
+        for quantity in ('qd', 'qd_smooth'):
+            for noisy in (False, True):
+                times, estimates, truth = estimate(chain, rate, 10.0, False, noisy,
+                                                   quantity=quantity)
+                lag, rms = lag_and_noise(times, estimates, truth)
+                kind = 'smoothed' if quantity == 'qd_smooth' else 'differenced'
+                print(f'| {rate:g} Hz | 10 Hz | {kind} | '
+                      f'{"20-bit, jitter" if noisy else "exact"} | {lag * 1e3:.2f} | '
+                      f'{rms:.3g} |', flush=True)
     return 0
 
 

@@ -77,7 +77,9 @@ def target_command(target):
 
     ``dh_kinematics_dynamics`` is the node with the effort monitor on (thresholds no residual
     reaches, so that only the cost shows); ``dh_kinematics_30`` the node on a generated arm of
-    GENERATED_JOINTS joints.
+    GENERATED_JOINTS joints; ``dh_kinematics_velocity`` the node watching each joint's velocity
+    (the usual message's short way); ``dh_kinematics_limits`` the node watching velocity,
+    acceleration, jerk and effort limits, the tool's speed and the singularity (the full way).
     """
     if target.startswith('baseline'):
         return [ROOT / 'bench' / 'baseline_node.py', '--transforms', '7'] + (
@@ -86,7 +88,17 @@ def target_command(target):
                model_file(target)]
     if target == 'dh_kinematics_dynamics':
         command += ['-p', 'effort.warn:=[500.0]', '-p', 'effort.error:=[1000.0]']
+    if target == 'dh_kinematics_velocity':  # the datasheet's speeds, which the sweep keeps
+        command += [arg for j, limit in enumerate(PANDA_VELOCITY_LIMITS, start=1)
+                    for arg in ('-p', f'panda_joint{j}.velocity_limit:={limit}')]
+    if target == 'dh_kinematics_limits':  # every limit of joint_limits.yaml, and the arm's
+        command += ['--params-file', ROOT / 'config' / 'panda_joint_limits.yaml', '-p',
+                    'singularity.enabled:=true', '-p', 'tool_speed_limit:=10.0']
     return command
+
+
+PANDA_VELOCITY_LIMITS = (2.175, 2.175, 2.175, 2.175, 2.61, 2.61, 2.61)
+"""The Panda's joint speeds, rad/s (config/panda_joint_limits.yaml)."""
 
 
 def stop(process, timeout=5.0):

@@ -14,9 +14,12 @@
 
 """The per-joint monitor of velocity, acceleration, effort and soft limits, without ROS."""
 
-from dh_kinematics import Link
+from conftest import joint_state_cdr
+from dh_kinematics import Chain, Link
+from dh_kinematics.node_logic.joint_states import JointStatesFlow, NONE_WANTED
 from dh_kinematics.node_logic.limits import ERROR, OK, WARN
 from dh_kinematics.node_logic.motion_limits import MotionLimits, ratio_level
+from dh_kinematics.node_logic.param_specs import NODE
 
 
 def _monitor(**fields):
@@ -97,3 +100,28 @@ def test_soft_limits_warn_outside_the_band_and_err_beyond_the_limiters_velocity(
     assert only_band.levels[0] == OK
     only_band.update([0], positions=[-1.6], velocities=[0.5])
     assert only_band.levels[0] == WARN
+
+
+def test_a_velocity_dithering_at_its_threshold_publishes_one_change_not_one_per_message():
+    chain = Chain([Link(qlim=(-2.0, 2.0), velocity_limit=2.5, name='a')])
+    settings = dict({spec.name: spec.default for spec in NODE}, **{
+        'diagnostics.period': 60.0})
+    flow = JointStatesFlow(chain.joint_names, None, print, 0)
+    flow.configure(chain, settings)
+    flow.wanted = NONE_WANTED
+    second = 1_000_000_000
+    stamp, mono, published, levels = 10 * second, 0, 0, []
+    for k in range(200):  # 1 kHz; the velocity dithers about the ERROR threshold, +-1 mrad/s
+        stamp += second // 1000
+        mono += second // 1000
+        data = joint_state_cdr(stamp, ['a'], [0.0], [2.5 + (0.001 if k % 2 else -0.001)])
+        outcome = flow.handle(data, stamp + 1000, mono)
+        if outcome.diagnostics:
+            published += 1
+            levels.append([status.level for status in flow.statuses(stamp, mono)][0])
+        if flow.tick(stamp, mono):  # every 0.1 s the tick may publish what waits
+            published += 1
+            levels.append([status.level for status in flow.statuses(stamp, mono)][0])
+    # The first message (2.499 rad/s) is a WARN, the second an ERROR; then the dither changes
+    # nothing: 2 publications for 200 messages, where a level without hysteresis would flap.
+    assert levels == [WARN, ERROR] and published == 2

@@ -337,11 +337,13 @@ class JointStatesFlow:
 
     def _motion_levels(self, update):
         """Judge the message's joints against their motion limits; tell whether a level moved."""
-        monitor, qd, qdd = self.limits.motion, self.motion.qd, self.motion.qdd
+        monitor, qd, qdd = self.limits.motion, self.motion.qd_smooth, self.motion.qdd
         joints = update.positions
-        given = dict(zip(update.velocities, update.qd))  # else the estimate, if any
+        given = dict(zip(update.velocities, update.qd))  # else the smoothed estimate, if any
+        # Accelerations only where the velocity came in: differenced twice from positions,
+        # stamp jitter leaves noise no limit survives (bench/qdd_filter.py).
         changed = monitor.update(joints, update.q, [given.get(j, qd[j]) for j in joints],
-                                 [qdd[j] for j in joints])
+                                 [qdd[j] if j in given else None for j in joints])
         if update.efforts:
             changed = monitor.update(update.efforts, efforts=update.effort) or changed
         return changed

@@ -20,6 +20,9 @@ Per joint, at each new position stamped ``t`` (s):
 - the velocity is the message's, when it carries one; otherwise the backward difference of the
   positions, ``(q - q_prev) / dt``, which is the velocity at the middle of the interval (half a
   sample late);
+- the smoothed velocity (:attr:`MotionEstimate.qd_smooth`, for the velocity limits) is the
+  message's, or the differenced one through the low-pass filter below: differencing turns an
+  encoder's quantisation and the stamps' jitter into noise that would trip a limit;
 - the raw acceleration is the difference of two successive velocities over the time between
   the instants they belong to;
 - the acceleration used is that raw value through a first-order low-pass filter of cut-off
@@ -54,6 +57,9 @@ class MotionEstimate:
     ----------
     qd, qdd : list of (float or None)
         Per joint, rad/s or m/s and rad/s^2 or m/s^2; None until known.
+    qd_smooth : list of (float or None)
+        Per joint, the message's velocity, or the differenced one low-pass filtered, rad/s or
+        m/s; None until known.
 
     """
 
@@ -70,12 +76,13 @@ class MotionEstimate:
         """Forget what is known of ``joints`` (all by default)."""
         if joints is None:
             n = self._n
-            self.qd, self.qdd = [None] * n, [None] * n
+            self.qd, self.qdd, self.qd_smooth = [None] * n, [None] * n, [None] * n
             self._t, self._q = [None] * n, [None] * n
             self._v_t = [None] * n
             return
         for j in joints:
             self.qd[j] = self.qdd[j] = self._t[j] = self._q[j] = self._v_t[j] = None
+            self.qd_smooth[j] = None
 
     def ready(self):
         """Tell whether every joint has a velocity and an acceleration."""
@@ -91,7 +98,7 @@ class MotionEstimate:
         that stamps far from 0 lose no precision.
         """
         qd, qdd, times, positions, v_times = self.qd, self.qdd, self._t, self._q, self._v_t
-        rate = self._rate
+        smooth, rate = self.qd_smooth, self._rate
         twice = 2 * stamp_ns  # the velocities' instants, in half nanoseconds: integers
         last_dt = gain = None  # the filter's gain for the last dt: most joints share one
         if isinstance(given, dict):
@@ -101,21 +108,22 @@ class MotionEstimate:
             times[j], positions[j] = stamp_ns, value
             if last_t is None or stamp_ns - last_t > MAX_GAP_NS:
                 qd[j], qdd[j], v_times[j] = v, None, (None if v is None else twice)
+                smooth[j] = v
                 continue
             dt = (stamp_ns - last_t) * 1e-9
+            if dt != last_dt:
+                last_dt, gain = dt, 1.0 - exp(-rate * dt)
             if v is None:
                 v, v_t = (value - last_q) / dt, stamp_ns + last_t
+                s = smooth[j]
+                smooth[j] = v if s is None else s + gain * (v - s)
             else:
                 v_t = twice
+                smooth[j] = v
             last_v, last_v_t = qd[j], v_times[j]
             qd[j], v_times[j] = v, v_t
             if last_v is None:
                 continue
             raw = (v - last_v) / ((v_t - last_v_t) * 0.5e-9)
             a = qdd[j]
-            if a is None:
-                qdd[j] = raw
-                continue
-            if dt != last_dt:
-                last_dt, gain = dt, 1.0 - exp(-rate * dt)
-            qdd[j] = a + gain * (raw - a)
+            qdd[j] = raw if a is None else a + gain * (raw - a)

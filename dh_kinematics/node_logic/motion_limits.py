@@ -25,10 +25,12 @@ the ratio of its magnitude to the limit:
 What is judged, per joint with the limit set (a limit of None is not watched and costs
 nothing):
 
-- velocity (rad/s or m/s): the message's, or the estimate from positions and stamps
-  (:class:`MotionEstimate`) where the message has none;
-- acceleration (rad/s^2 or m/s^2), estimated, against ``acceleration_limit``; while the joint
-  slows down (acceleration against velocity), against ``deceleration_limit`` where one is set;
+- velocity (rad/s or m/s): the message's, or the smoothed estimate from positions and stamps
+  (:attr:`MotionEstimate.qd_smooth`) where the message has none;
+- acceleration (rad/s^2 or m/s^2), estimated from the message's velocities (not from
+  positions alone, whose double difference is noise at hardware rates), against
+  ``acceleration_limit``; while the joint slows down (acceleration against velocity), against
+  ``deceleration_limit`` where one is set;
 - effort (N m or N), the message's, against ``effort_limit``;
 - soft limits, as ros2_control's soft limiter bounds velocity: inside ``soft_limits``, with
   ``k_position`` > 0, the velocity must lie within ``-k_position (q - soft_lower)`` and
