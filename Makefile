@@ -77,7 +77,7 @@ bench: $(BENCH_STAMP)
 	PYTHONPATH=. $(BENCH_VENV)/bin/python bench/bench_core.py
 
 # The node against a minimal rclpy baseline at 100 Hz, 1 kHz and flat out; prints a table and
-# writes bench/results/node_rate.json (see README). About 9 minutes.
+# writes bench/results/node_rate.json (see README). About 12 minutes.
 bench-node: $(STAMP)
 	$(VPY) bench/node_rate.py
 

@@ -80,6 +80,11 @@ def test_effort_is_the_messages_against_its_limit_in_the_joints_unit():
     monitor.update([0, 1], efforts=[1e6, -120.0])
     assert monitor.levels == [OK, ERROR]
     assert monitor.describe(1) == 'effort -120 N above limit 100 by 20'
+    levels = []
+    for effort in (96.0, -99.0, 92.0, 89.0, 86.0, 84.0, 91.0):  # back down, and up again
+        monitor.update([1], efforts=[effort])
+        levels.append(monitor.levels[1])
+    assert levels == [ERROR, ERROR, WARN, WARN, WARN, OK, WARN]
 
 
 def test_soft_limits_warn_outside_the_band_and_err_beyond_the_limiters_velocity():
