@@ -20,6 +20,7 @@ from dh_kinematics import Chain, Link
 from dh_kinematics.core import manipulability
 from dh_kinematics.node_logic.arm_limits import ArmLimits
 from dh_kinematics.node_logic.limits import ERROR, OK, WARN
+from dh_kinematics.node_logic.param_specs import NODE
 import numpy as np
 import pytest
 
@@ -43,7 +44,7 @@ def _elbow_for(condition):
 
 def test_nothing_is_watched_unless_switched_on():
     limits = ArmLimits()
-    limits.configure(PLANAR, {})
+    limits.configure(PLANAR, {spec.name: spec.default for spec in NODE})  # the node's defaults
     assert not limits.active and limits.statuses() == []
 
 

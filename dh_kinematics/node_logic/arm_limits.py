@@ -35,13 +35,24 @@ import math
 from dh_kinematics.core import manipulability
 from dh_kinematics.core.display import format_number
 from dh_kinematics.node_logic.limit_tasks import Status
-from dh_kinematics.node_logic.limits import ERROR, OK, WARN
-from dh_kinematics.node_logic.motion_limits import ratio_level
+from dh_kinematics.node_logic.limits import ERROR, OK
+from dh_kinematics.node_logic.motion_limits import ratio_level, threshold_level
 
 MEASURES = ('sigma_translation', 'condition_translation', 'sigma_rotation',
             'condition_rotation', 'sigma', 'condition')
 """The values of :func:`manipulability.conditioning`, by name (m, rad or mixed per unit rate;
 condition numbers dimensionless)."""
+
+
+def check_settings(settings):
+    """Refuse a tool speed limit that is not > 0, or an ERROR condition number below WARN's."""
+    if not settings['tool_speed_limit'] > 0.0:  # NaN too
+        raise ValueError(f'tool_speed_limit: must be > 0 (m/s; .inf for off), got '
+                         f'{settings["tool_speed_limit"]!r}')
+    if settings['singularity.error'] < settings['singularity.warn']:
+        raise ValueError(f'singularity.error: {settings["singularity.error"]!r} is below '
+                         f'singularity.warn {settings["singularity.warn"]!r}; ERROR must not '
+                         'come before WARN')
 
 
 class ArmLimits:
@@ -61,26 +72,28 @@ class ArmLimits:
 
     def __init__(self):
         self.active = self.watch_speed = self.watch_singularity = False
-        self.configure(None, {})
+        self._chain = None
+        self.measures, self.speed = (math.nan,) * 6, math.nan
+        self.levels = {'tool_speed': OK, 'singularity': OK}
 
     def configure(self, chain, settings):
         """
-        Take the model and the node's settings (SI units); restart the levels.
+        Take the model and the node's settings (SI units, :func:`check_settings`); restart.
 
         The generic ranks are found once here (:func:`manipulability.generic_ranks`), so the
         measures are ready for ``~/manipulability`` even while nothing is watched.
         """
+        check_settings(settings)
         self._chain = chain
-        self._speed_limit = settings.get('tool_speed_limit', math.inf)
-        self._warn_fraction = settings.get('limits.warn_fraction', 0.9)
-        self._hysteresis = settings.get('limits.hysteresis', 0.05)
-        self._thresholds = (settings.get('singularity.warn', 17.0),
-                            settings.get('singularity.error', 30.0))
-        self._keep = 1.0 - settings.get('singularity.hysteresis', 0.1)
+        self._speed_limit = settings['tool_speed_limit']
+        self._warn_fraction = settings['limits.warn_fraction']
+        self._hysteresis = settings['limits.hysteresis']
+        self._thresholds = (settings['singularity.warn'], settings['singularity.error'])
+        self._keep = 1.0 - settings['singularity.hysteresis']
         self.watch_speed = math.isfinite(self._speed_limit)
-        self.watch_singularity = bool(settings.get('singularity.enabled', False))
-        self.active = chain is not None and (self.watch_speed or self.watch_singularity)
-        self._ranks = manipulability.generic_ranks(chain) if chain is not None else (0, 0, 0)
+        self.watch_singularity = settings['singularity.enabled']
+        self.active = self.watch_speed or self.watch_singularity
+        self._ranks = manipulability.generic_ranks(chain)
         self.measures, self.speed = (math.nan,) * 6, math.nan
         self.levels = {'tool_speed': OK, 'singularity': OK}
 
@@ -111,12 +124,8 @@ class ArmLimits:
         if condition != condition:
             return previous
         warn, error = self._thresholds
-        level = ERROR if condition > error else WARN if condition > warn else OK
-        if level < previous <= ERROR:
-            strict = (ERROR if condition > error * self._keep
-                      else WARN if condition > warn * self._keep else OK)
-            level = min(previous, strict)
-        return level
+        return threshold_level(condition, previous, warn, error, warn * self._keep,
+                               error * self._keep)
 
     def statuses(self):
         """Return the statuses of what is watched: tool speed, singularity (SI units)."""

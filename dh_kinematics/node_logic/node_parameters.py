@@ -30,7 +30,7 @@ from dh_kinematics.core import names
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.parameter_file import flatten
 from dh_kinematics.core.params import file_fields, model_values
-from dh_kinematics.node_logic import motion_limits
+from dh_kinematics.node_logic import arm_limits, motion_limits
 from dh_kinematics.node_logic.effort_monitor import check_settings
 from dh_kinematics.node_logic.param_specs import joint_specs, MODEL
 
@@ -151,13 +151,8 @@ def checked(given, setting_specs, node_name='node'):
     if 'limits.warn_fraction' in settings:
         motion_limits.check_settings(settings['limits.warn_fraction'],
                                      settings['limits.hysteresis'])
-    if not settings.get('tool_speed_limit', 1.0) > 0.0:  # NaN too
-        raise ValueError(f'tool_speed_limit: must be > 0 (m/s; .inf for off), got '
-                         f'{settings["tool_speed_limit"]!r}')
-    if settings.get('singularity.error', math.inf) < settings.get('singularity.warn', 0.0):
-        raise ValueError(f'singularity.error: {settings["singularity.error"]!r} is below '
-                         f'singularity.warn {settings["singularity.warn"]!r}; ERROR must not '
-                         'come before WARN')
+    if 'tool_speed_limit' in settings:
+        arm_limits.check_settings(settings)
     values, specs = _model_values(chain, model)
     values.update(settings)
     specs = {spec.name: spec for spec in specs + tuple(setting_specs)}
