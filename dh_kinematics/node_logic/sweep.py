@@ -51,8 +51,7 @@ def sweep(t, qlim, prismatic, period, overshoot=0.0):
     limited = np.isfinite(qlim).all(axis=1)
     lower, upper = np.where(limited[:, None], qlim, 0.0).T
     middle = (lower + upper) / 2.0
-    fallback = np.where(prismatic, UNLIMITED_PRISMATIC, UNLIMITED_REVOLUTE)
-    amplitude = np.where(limited, (upper - lower) / 2.0 + overshoot, fallback)
+    amplitude = amplitudes(qlim, prismatic, overshoot)
     omega = 2.0 * np.pi / period
     phase = np.arange(len(lower)) * (2.0 * np.pi / max(len(lower), 1))
     q = middle + amplitude * np.sin(omega * t + phase)
@@ -61,11 +60,18 @@ def sweep(t, qlim, prismatic, period, overshoot=0.0):
     return q, qd, qdd
 
 
-def sweep_speed(qlim, prismatic, period, overshoot=0.0):
-    """Return the peak speed (rad/s or m/s) of one joint in :func:`sweep`: amplitude x omega."""
-    lower, upper = qlim
-    if np.isfinite(lower) and np.isfinite(upper):
-        amplitude = (upper - lower) / 2.0 + overshoot
-    else:
-        amplitude = UNLIMITED_PRISMATIC if prismatic else UNLIMITED_REVOLUTE
-    return float(amplitude * 2.0 * np.pi / period)
+def amplitudes(qlim, prismatic, overshoot=0.0):
+    """
+    Return each joint's amplitude in :func:`sweep`, rad or m (arguments as there).
+
+    Half its range plus ``overshoot``, or +-pi/2 rad or +-0.1 m for a joint without limits.
+    """
+    qlim = np.asarray(qlim, dtype=float)
+    limited = np.isfinite(qlim).all(axis=1)
+    fallback = np.where(prismatic, UNLIMITED_PRISMATIC, UNLIMITED_REVOLUTE)
+    return np.where(limited, (qlim[:, 1] - qlim[:, 0]) / 2.0 + overshoot, fallback)
+
+
+def sweep_speeds(qlim, prismatic, period, overshoot=0.0):
+    """Return each joint's peak speed in :func:`sweep`, rad/s or m/s: amplitude x omega."""
+    return amplitudes(qlim, prismatic, overshoot) * (2.0 * np.pi / period)

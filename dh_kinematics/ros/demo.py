@@ -147,13 +147,13 @@ def _velocity_limit(chain, overshoot, fraction=0.9):
     that the demo shows velocity WARN and ERROR (the model's own limit is kept otherwise).
     """
     from dh_kinematics.node_logic.param_specs import SIM_ARM
-    from dh_kinematics.node_logic.sweep import sweep_speed
+    from dh_kinematics.node_logic.sweep import sweep_speeds
 
-    link = chain.links[0]
-    if link.velocity_limit is not None:
+    if chain.links[0].velocity_limit is not None:
         return []
     period = next(spec.default for spec in SIM_ARM if spec.name == 'period')
-    peak = sweep_speed(chain.qlim[0], link.isprismatic(), period, overshoot)
+    prismatic = [link.isprismatic() for link in chain.links]
+    peak = float(sweep_speeds(chain.qlim, prismatic, period, overshoot)[0])
     return ['-p', f'{chain.joint_names[0]}.velocity_limit:={fraction * peak!r}']
 
 
