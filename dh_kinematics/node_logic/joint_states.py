@@ -310,18 +310,18 @@ class JointStatesFlow:
                 notes = self._non_finite_result((), (), notes, mono_ns)
             if moving:
                 friction = (moving, update.stamp_ns, torques)
-        gravity, expected, residual, effort_changed = self._dynamics(update, joints, q)
+        gravity, expected, residual, changed = self._dynamics(update, joints, q)
         if self.limits.motion.active:
-            effort_changed = self._motion_levels(update) or effort_changed
+            changed = self._motion_levels(update) or changed
         measures = None
         if self.limits.arm.active or wanted.manipulability:
             arm_changed = self._arm_levels()
-            effort_changed = arm_changed or effort_changed
+            changed = arm_changed or changed
             if wanted.manipulability and arm_changed is not None:
                 arm = self.limits.arm
                 measures = (update.stamp_ns, arm.measures + (arm.speed,))
         return Outcome(tf, friction, gravity, expected, residual, self.limits.after_message(
-            joints, q, notes, now_ns, mono_ns, effort_changed), manipulability=measures)
+            joints, q, notes, now_ns, mono_ns, changed), manipulability=measures)
 
     def _arm_levels(self):
         """

@@ -91,13 +91,13 @@ class LimitDiagnostics:
         self._check_all_ns = fresh.min() + self._timeout_ns if len(fresh) else float('inf')
         return changed
 
-    def after_message(self, joints, q, notes, now_ns, mono_ns, effort_changed=False):
+    def after_message(self, joints, q, notes, now_ns, mono_ns, monitors_changed=False):
         """
         Take the joints an accepted message set (indices, positions); tell whether to publish.
 
         Only those joints are checked, unless one was STALE, a value was non-finite, or some
-        joint may have gone stale since the last full check. ``effort_changed`` says that the
-        message changed an effort or motion level.
+        joint may have gone stale since the last full check. ``monitors_changed`` says that the
+        message changed a level of the effort, motion or arm monitors.
         """
         levels = self.levels
         if (levels is None or now_ns >= self._check_all_ns
@@ -113,7 +113,7 @@ class LimitDiagnostics:
                 for j, level in zip(joints, new):
                     levels[j] = level
                 self.levels = levels
-        return (changed or effort_changed) and self._schedule.force(mono_ns)
+        return (changed or monitors_changed) and self._schedule.force(mono_ns)
 
     def unchanged_by(self, q, now_ns):
         """
