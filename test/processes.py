@@ -23,6 +23,7 @@ started (a LaunchService's nodes), when the test ends (conftest calls :func:`rea
 import os
 import signal
 import subprocess
+import sys
 
 _SPAWNED = []
 
@@ -32,6 +33,13 @@ def spawn(command, **kwargs):
     process = subprocess.Popen(command, start_new_session=True, **kwargs)
     _SPAWNED.append(process)
     return process
+
+
+def run_module(module, args, timeout=60):
+    """Run ``python -m module args`` to its end; return (exit code, stdout + stderr, stripped)."""
+    result = subprocess.run([sys.executable, '-m', module] + [str(arg) for arg in args],
+                            capture_output=True, text=True, timeout=timeout)
+    return result.returncode, (result.stdout + result.stderr).strip()
 
 
 def reap():

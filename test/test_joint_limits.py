@@ -17,13 +17,12 @@
 import io
 import math
 import subprocess
-import sys
 
 from conftest import CLI_COMMAND, PACKAGE
 from dh_kinematics import Chain, Link
 from dh_kinematics.core.parameter_file import flatten
 import numpy as np
-from processes import spawn
+from processes import run_module, spawn
 import pytest
 import yaml
 
@@ -150,14 +149,7 @@ def test_the_node_takes_both_files_and_refuses_a_disagreement(tmp_path):
     bad = tmp_path / 'bad.yaml'
     bad.write_text((CONFIG / 'ur5_joint_limits.yaml').read_text().replace(
         'max_effort: 28.0', 'max_effort: 30.0', 1))
-    code, output = _node_output(CONFIG / 'ur5.yaml', bad)
+    code, output = run_module('dh_kinematics.ros.node', [
+        '--ros-args', '--params-file', CONFIG / 'ur5.yaml', '--params-file', bad])
     assert code == 1 and ('wrist_1_joint.effort_limit: disagrees with joint_limits.'
                           'wrist_1_joint.max_effort: 30.0') in output
-
-
-def _node_output(*paths):
-    """Start the node on these parameter files as its console script would; return its end."""
-    args = [arg for path in paths for arg in ('--params-file', str(path))]
-    result = subprocess.run([sys.executable, '-m', 'dh_kinematics.ros.node', '--ros-args']
-                            + args, capture_output=True, text=True, timeout=60)
-    return result.returncode, result.stdout + result.stderr

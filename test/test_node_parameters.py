@@ -15,12 +15,11 @@
 """The node's parameters as an operator meets them: files, typos, dump and load, `param set`."""
 
 import re
-import subprocess
-import sys
 
 from conftest import PACKAGE
 from dh_kinematics import Chain
 from dh_kinematics.node_logic.schedule import TICK_S
+from processes import run_module
 import pytest
 from ros_fixtures import interrupt, read_line, Running, start_node
 import yaml
@@ -32,13 +31,6 @@ from rclpy.parameter import Parameter, parameter_value_to_python  # noqa: I100
 PANDA = PACKAGE / 'config' / 'panda.yaml'
 STANFORD = PACKAGE / 'config' / 'stanford.yaml'
 PUMA = PACKAGE / 'config' / 'puma560.yaml'
-
-
-def _run(module, ros_args):
-    """Run an executable that is expected to refuse its parameters; return (code, output)."""
-    result = subprocess.run([sys.executable, '-m', module] + ros_args, capture_output=True,
-                            text=True, timeout=60)
-    return result.returncode, (result.stdout + result.stderr).strip()
 
 
 def _edited(tmp_path, old, new, source=PANDA):
@@ -102,7 +94,7 @@ FILE_MISTAKES = [
                          ids=[message[:48] for _, _, message in FILE_MISTAKES])
 def test_a_file_mistake_stops_the_node_with_one_line(tmp_path, old, new, message):
     path = _edited(tmp_path, old, new)
-    code, output = _run('dh_kinematics.ros.node', ['--ros-args', '--params-file', path])
+    code, output = run_module('dh_kinematics.ros.node', ['--ros-args', '--params-file', path])
     assert code == 1 and message in output, output
     assert len(output.splitlines()) == 1 and 'Traceback' not in output, output
 
@@ -121,7 +113,7 @@ def test_a_file_mistake_stops_the_node_with_one_line(tmp_path, old, new, message
 def test_a_joint_name_that_cannot_be_published_stops_the_node(tmp_path, name, message):
     path = tmp_path / 'renamed.yaml'
     path.write_text(PANDA.read_text().replace('panda_joint2', name))
-    code, output = _run('dh_kinematics.ros.node', ['--ros-args', '--params-file', str(path)])
+    code, output = run_module('dh_kinematics.ros.node', ['--ros-args', '--params-file', str(path)])
     assert code == 1 and message in output, output
     assert len(output.splitlines()) == 1 and 'Traceback' not in output, output
 
@@ -172,7 +164,7 @@ def test_a_joint_name_with_a_dot_is_a_joint_of_its_own(tmp_path):
     ('dh_kinematics.ros.sim_arm', [], 'usage: ros2 run dh_kinematics sim_arm'),
 ])
 def test_a_start_up_mistake_is_one_line(module, args, message):
-    code, output = _run(module, args)
+    code, output = run_module(module, args)
     assert code == 1 and message in output, output
     assert len(output.splitlines()) == 1 and 'Traceback' not in output, output
 
