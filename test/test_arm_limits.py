@@ -83,3 +83,15 @@ def test_the_tool_speed_is_judged_with_the_joints_fraction_and_hysteresis():
     status, = limits.statuses()
     assert status.message == 'tcp at 0.3 m/s, above limit 0.25 by 0.05'
     assert dict(status.values)['frame'] == 'tcp'
+
+
+def test_the_measures_are_computed_for_the_topic_even_when_nothing_is_watched():
+    limits = ArmLimits()
+    limits.configure(PLANAR, {spec.name: spec.default for spec in NODE})
+    q, qd = [0.3, 1.0, 0.0], [0.5, 0.0, 0.0]
+    limits.update(q, qd)  # nothing watched, nothing asked: no SVD, no speed
+    assert all(map(math.isnan, limits.measures)) and math.isnan(limits.speed)
+    limits.update(q, qd, measure=True)
+    J = PLANAR.jacob0(q)
+    assert limits.measures == manipulability.conditioning(J, manipulability.generic_ranks(PLANAR))
+    assert limits.speed == manipulability.tool_speed(J, qd)

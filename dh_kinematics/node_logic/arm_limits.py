@@ -97,17 +97,21 @@ class ArmLimits:
         self.measures, self.speed = (math.nan,) * 6, math.nan
         self.levels = {'tool_speed': OK, 'singularity': OK}
 
-    def update(self, q, qd=None):
+    def update(self, q, qd=None, measure=False):
         """
         Take the whole configuration (rad or m) and joint rates (or None); tell if a level moved.
 
-        The Jacobian is computed once and serves both.
+        The Jacobian is computed once and serves both. The conditioning is computed where the
+        singularity is watched and the tool's speed where it is, and both with ``measure``
+        (for ``~/manipulability``).
         """
         J = self._chain.jacob0(q)
-        self.measures = manipulability.conditioning(J, self._ranks)
+        if self.watch_singularity or measure:
+            self.measures = manipulability.conditioning(J, self._ranks)
         before = dict(self.levels)
-        if self.watch_speed and qd is not None:
+        if qd is not None and (self.watch_speed or measure):
             self.speed = manipulability.tool_speed(J, qd)
+        if self.watch_speed and qd is not None:
             self.levels['tool_speed'] = ratio_level(
                 self.speed / self._speed_limit, self.levels['tool_speed'], self._warn_fraction,
                 self._hysteresis)

@@ -315,7 +315,7 @@ class JointStatesFlow:
             changed = self._motion_levels(update) or changed
         measures = None
         if self.limits.arm.active or wanted.manipulability:
-            arm_changed = self._arm_levels()
+            arm_changed = self._arm_levels(wanted.manipulability)
             changed = arm_changed or changed
             if wanted.manipulability and arm_changed is not None:
                 arm = self.limits.arm
@@ -323,17 +323,18 @@ class JointStatesFlow:
         return Outcome(tf, friction, gravity, expected, residual, self.limits.after_message(
             joints, q, notes, now_ns, mono_ns, changed), manipulability=measures)
 
-    def _arm_levels(self):
+    def _arm_levels(self, measure):
         """
         Judge the tool's speed and the singularity at the whole configuration.
 
-        Return whether a level moved, or None while a joint's position is unknown.
+        With ``measure``, compute both for ``~/manipulability`` whether watched or not. Return
+        whether a level moved, or None while a joint's position is unknown.
         """
         q = self._configuration()
         if q is None:
             return None
         qd = self.motion.qd
-        return self.limits.arm.update(q, None if None in qd else qd)
+        return self.limits.arm.update(q, None if None in qd else qd, measure)
 
     def _motion_levels(self, update):
         """Judge the message's joints against their motion limits; tell whether a level moved."""
