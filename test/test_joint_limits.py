@@ -84,7 +84,16 @@ def test_a_limit_given_twice_must_agree_and_a_disagreement_names_both():
 ])
 def test_a_bad_joint_limits_key_is_named(key, value, message):
     params = dict(_params('ur5'), **{key: value})
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=message) as raised:
+        Chain.from_params(params)
+    assert str(raised.value).startswith('joint_limits.elbow_j')  # the name as in the file
+
+
+def test_a_bad_value_in_the_block_is_named_as_in_the_file():
+    params = dict(_params('ur5'), **{'joint_limits.elbow_joint.has_velocity_limits': True,
+                                     'joint_limits.elbow_joint.max_velocity': math.nan})
+    with pytest.raises(ValueError, match=r'^joint_limits\.elbow_joint\.max_velocity: must be '
+                       'finite, got nan'):
         Chain.from_params(params)
 
 

@@ -30,9 +30,8 @@ cubed; N m or N.
 """
 
 import math
-import numbers
 
-from dh_kinematics.core.checks import check_bool, InvalidFieldError
+from dh_kinematics.core.checks import check_bool, check_scalar, InvalidFieldError
 
 BLOCK = 'joint_limits'
 """The block's name: its keys are ``joint_limits.<joint>.<key>``."""
@@ -62,13 +61,6 @@ def split_key(key):
     return (joint, field) if joint else None
 
 
-def _number(name, value):
-    if isinstance(value, (bool, str)) or not isinstance(value, numbers.Real) \
-            or not math.isfinite(value):
-        raise InvalidFieldError(name, value, 'must be a finite number')
-    return float(value)
-
-
 def link_fields(flat, joint):
     """
     Return the joint fields that ``joint_limits.<joint>.*`` in ``flat`` sets.
@@ -96,11 +88,11 @@ def link_fields(flat, joint):
         missing = [key for key in keys if key not in given]
         if missing:
             raise InvalidFieldError(prefix + has, True, f'needs {prefix}{missing[0]}')
-        values = [_number(prefix + key, given[key]) for key in keys]
+        values = [check_scalar(prefix + key, given[key]) for key in keys]
         fields[field] = tuple(values) if len(values) == 2 else values[0]
     for key, field in _GAINS:
         if key in given:
-            fields[field] = _number(prefix + key, given[key])
+            fields[field] = check_scalar(prefix + key, given[key])
     if 'angle_wraparound' in given:
         check_bool(prefix + 'angle_wraparound', given['angle_wraparound'])
     return fields

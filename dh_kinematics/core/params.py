@@ -233,7 +233,11 @@ def _inertia(name, value):
 
 
 def _link_arguments(flat, joint, convention):
-    """Keyword arguments of Link for one joint block, checking names and presence."""
+    """
+    Keyword arguments of Link for one joint block, checking names and presence.
+
+    Its own errors, and those of the ``joint_limits`` block, name each parameter in full.
+    """
     block = {key[len(joint) + 1:]: value for key, value in flat.items()
              if key.rpartition('.')[0] == joint}
     if not block:
@@ -272,11 +276,10 @@ def chain_arguments(params):
     configurations(flat, len(joints))
     links = []
     for joint in joints:
+        arguments = _link_arguments(flat, joint, convention)  # its errors name fields in full
         try:
-            links.append(Link(**_link_arguments(flat, joint, convention)))
-        except InvalidFieldError as error:
-            if error.field.startswith(joint + '.') or error.field == joint:
-                raise
+            links.append(Link(**arguments))
+        except InvalidFieldError as error:  # Link names its own field: put the joint first
             raise error.renamed(f'{joint}.{error.field}') from None
     link_frames = _strings('links', flat['links']) if 'links' in flat else None
     if link_frames is not None and len(link_frames) != len(joints):
