@@ -92,7 +92,8 @@ def arm_status(joints, received, rate_hz, dropped, counts):
     Parameters
     ----------
     joints : sequence of Status
-        The joints' statuses as published (task = joint name).
+        The statuses as published (task = joint name), the arm's checks (``tool_speed``,
+        ``singularity``) after them, each counted like a joint.
     received : int
         joint_states messages received.
     rate_hz : float
