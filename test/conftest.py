@@ -19,8 +19,11 @@ import math
 import pathlib
 import struct
 import sys
+import xml.etree.ElementTree as ET
 
 from dh_kinematics import Chain, Link
+from dh_kinematics.core.names import (
+    axis_frame_names, frame_names, parent_name, published_frames)
 from hypothesis import settings, strategies as st
 import numpy as np
 import processes
@@ -140,6 +143,63 @@ def joint_state_fields(draw, chain):
     positions = draw(st.lists(VALUES, min_size=draw(lengths), max_size=count + 1))
     velocities = draw(st.lists(VALUES, min_size=0, max_size=count + 1))
     return names, positions, velocities, draw(STAMPS)
+
+
+def urdf_joints(text):
+    """Return a URDF's joints: {(parent, child): 'static' or 'moving'}, failing on a repeat."""
+    joints = {}
+    for joint in ET.fromstring(text).iter('joint'):
+        key = joint.find('parent').get('link'), joint.find('child').get('link')
+        assert key not in joints, key
+        joints[key] = 'static' if joint.get('type') == 'fixed' else 'moving'
+    return joints
+
+
+def pin_configuration(pin, model, joint_names, q):
+    """Return pinocchio's configuration for ``q`` by joint name (continuous: cos, sin)."""
+    q_pin = pin.neutral(model)
+    for name, value in zip(joint_names, q):
+        joint = model.joints[model.getJointId(name)]
+        if joint.nq == 2:
+            q_pin[joint.idx_q:joint.idx_q + 2] = math.cos(value), math.sin(value)
+        else:
+            q_pin[joint.idx_q] = value
+    return q_pin
+
+
+def with_random_frames(chain, rng):
+    """Return ``chain`` with 1 to 3 extra frames on random frames of it or of one another."""
+    params = chain.to_params()
+    parents = [name.name for name in published_frames(chain)]
+    params['frames'] = {}
+    for k in range(int(rng.integers(1, 4))):
+        name = f'extra{k}'
+        params['frames'][name] = {'parent': str(rng.choice(parents)),
+                                  'xyz': rng.uniform(-0.3, 0.3, 3).tolist(),
+                                  'rpy': rng.uniform(-3.0, 3.0, 3).tolist()}
+        parents.append(name)
+    return Chain.from_params(params)
+
+
+def expected_world_poses(chain, q, prefix):
+    """Every frame's world pose as the node published it before TF followed the URDF."""
+    frames = frame_names(chain, prefix)
+    T = chain.fkine_all(q)
+    poses = dict(zip(frames[1:-1], T))
+    poses[frames[0]], poses[frames[-1]] = np.eye(4), chain.fkine(q)
+    theta = q * [-1.0 if link.flip else 1.0 for link in chain.links] + [
+        link.offset for link in chain.links]
+    for j, (link, axis) in enumerate(zip(chain.links, axis_frame_names(chain, prefix))):
+        if axis:  # the link's frame without its Tx(a) Rx(alpha)
+            t, d = (theta[j], link.d) if link.isrevolute() else (link.theta, theta[j])
+            Rz = np.eye(4)
+            Rz[:2, :2] = [[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]]
+            Rz[2, 3] = d
+            poses[axis] = T[j] @ Rz
+    for frame in chain.frames:  # extra frames: their parent's pose, then their own
+        parent = parent_name(chain, frame.parent, prefix)
+        poses[prefix + frame.name] = poses[parent] @ frame.T_parent_frame
+    return poses
 
 
 RANDOM_ARMS = 200

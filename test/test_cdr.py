@@ -118,7 +118,7 @@ def test_tf_bytes_equal_the_message_rclpy_would_send(frames, stamp, seed):
     expected = ros_messages.tf_message(Frames(
         [names[1 + j] for j in joints], [names[2 + j] for j in joints], values[:, :3],
         values[:, 3:]), ros_messages.stamp(stamp_ns))
-    data = ros_messages.SerializedMessages(names, ()).tf(joints, stamp_ns, poses)
+    data = ros_messages.SerializedMessages(names, (), names[2:]).tf(joints, stamp_ns, poses)
     assert isinstance(data, bytes)
     assert serialization.deserialize_message(data, TFMessage) == expected
 
@@ -130,7 +130,7 @@ def test_effort_bytes_equal_the_message_rclpy_would_send(names, stamp, seed):
     stamp_ns = stamp[0] * 10 ** 9 + min(stamp[1], 999_999_999)
     efforts = np.random.default_rng(seed).normal(size=len(names)) * 100.0
     joints = tuple(range(len(names)))
-    messages = ros_messages.SerializedMessages(('w', 'b') + tuple(names) + ('t',), names)
+    messages = ros_messages.SerializedMessages(('w', 'b') + tuple(names) + ('t',), names, names)
     for values in (efforts.tolist(), efforts, tuple(efforts)):  # list, array or tuple
         data = messages.efforts(joints, stamp_ns, values)
         expected = ros_messages.joint_efforts(names, efforts, ros_messages.stamp(stamp_ns))
@@ -140,7 +140,8 @@ def test_effort_bytes_equal_the_message_rclpy_would_send(names, stamp, seed):
 
 
 def test_effort_bytes_and_the_message_fallback():
-    messages = ros_messages.SerializedMessages(('w', 'b', 'l1', 'l2', 't'), ('j1', 'j2'))
+    messages = ros_messages.SerializedMessages(('w', 'b', 'l1', 'l2', 't'), ('j1', 'j2'),
+                                               ('l1', 'l2'))
     data = messages.efforts((1,), 5_000_000_007, [-2.5])
     decoded = serialization.deserialize_message(data, JointState)
     assert decoded.name == ['j2'] and list(decoded.effort) == [-2.5]

@@ -54,8 +54,10 @@ def test_a_message_becomes_its_frames_friction_and_levels():
     tf, friction, due = outcome.tf, outcome.friction, outcome.diagnostics
     joints, stamp_ns, poses = tf
     assert joints == (0, 1) and stamp_ns == 5 * SECOND
-    assert len(poses) == 4 * 7  # both links have an axis frame (a or alpha not 0)
-    np.testing.assert_allclose(np.reshape(poses[:14], (2, 7)), CHAIN.link_poses(q), atol=1e-15)
+    assert len(poses) == 2 * 7  # each joint moves its axis frame (a or alpha not 0)
+    axis_poses = [Chain([link.replace(a=0.0, alpha=0.0)]).link_poses([value])[0]
+                  for link, value in zip(CHAIN.links, q)]
+    np.testing.assert_allclose(np.reshape(poses, (2, 7)), axis_poses, atol=1e-15)
     assert friction[0] == (0, 1) and friction[2] == CHAIN.friction(qd).tolist()
     assert due  # the first levels are published at once
     assert flow.flow.cache.received == 1 and not flow.warnings

@@ -90,19 +90,19 @@ def test_the_float_path_equals_the_numpy_path(model):
     for q in rng.uniform(-4.0, 4.0, size=(50, chain.n)):
         kept, _, flat = math.finite_poses(joints, q.tolist())
         assert kept == joints
-        axes = [j for j, name in enumerate(axis_frame_names(chain)) if name]
-        assert len(flat) == 7 * (chain.n + len(axes))
-        poses = np.reshape(flat[:7 * chain.n], (chain.n, 7))
-        np.testing.assert_allclose(poses, chain.link_poses(q), rtol=0, atol=1e-15)
+        assert len(flat) == 7 * chain.n
         A = chain.link_transforms(q)
-        np.testing.assert_allclose(poses[:, :3], A[:, :3, 3], rtol=0, atol=1e-12)
-        R = np.array([quaternion_to_matrix(quaternion) for quaternion in poses[:, 3:]])
-        np.testing.assert_allclose(R, A[:, :3, :3], rtol=0, atol=1e-12)
-        # An axis frame is the link frame without its Tx(a) Rx(alpha).
-        for j, pose in zip(axes, np.reshape(flat[7 * chain.n:], (len(axes), 7))):
+        # A joint with an axis frame moves that frame: the link's transform without its
+        # Tx(a) Rx(alpha); any other moves its link's frame.
+        axes = axis_frame_names(chain)
+        for j, pose in enumerate(np.reshape(flat, (chain.n, 7))):
             link = chain.links[j]
-            fixed = Chain([Link(a=link.a, alpha=link.alpha)]).link_transforms([0.0])[0]
-            T = A[j] @ np.linalg.inv(fixed)
+            T = A[j]
+            if axes[j]:
+                T = T @ np.linalg.inv(Chain([Link(a=link.a, alpha=link.alpha)]).link_transforms(
+                    [0.0])[0])
+            else:
+                np.testing.assert_allclose(pose, chain.link_poses(q)[j], rtol=0, atol=1e-15)
             np.testing.assert_allclose(pose[:3], T[:3, 3], rtol=0, atol=1e-12)
             np.testing.assert_allclose(quaternion_to_matrix(pose[3:]), T[:3, :3], atol=1e-12)
             assert pose[6] >= 0.0

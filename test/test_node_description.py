@@ -16,7 +16,7 @@
 
 import xml.etree.ElementTree as ET
 
-from conftest import PACKAGE
+from conftest import PACKAGE, urdf_joints
 import pytest
 from ros_fixtures import Running
 
@@ -26,6 +26,29 @@ from rclpy.parameter import Parameter  # noqa: I100
 from std_msgs.msg import String  # noqa: I100
 
 PUMA = PACKAGE / 'config' / 'puma560.yaml'
+UR5 = PACKAGE / 'config' / 'ur5.yaml'
+
+
+def test_tf_on_the_topics_is_the_urdf_tree_each_joint_once():
+    chain = Chain.from_yaml(UR5)  # standard DH with axis frames, and extra frames
+    run = Running(['--params-file', str(UR5), '-p', 'frame_prefix:=left/'])
+    try:
+        run.probe.record('description', String, '/robot_description', DESCRIPTION_QOS)
+        description = run.probe.wait_for('description', lambda m: True)
+        stamp = run.probe.send_until_seen(chain.joint_names, [0.3] * chain.n)
+        published = {}
+        for kind, message in (('moving', run.probe.wait_for_stamp('tf', stamp)),
+                              ('static', run.probe.wait_for('tf_static', lambda m: True))):
+            for transform in message.transforms:
+                key = transform.header.frame_id, transform.child_frame_id
+                assert key not in published, key
+                published[key] = kind
+        assert published == urdf_joints(description.data)
+        children = [child for _, child in published]
+        assert len(children) == len(set(children))  # no frame with two parents
+        assert ('left/base', 'left/base_link') in published  # an extra frame, prefixed
+    finally:
+        run.stop()
 
 
 def _links(message):

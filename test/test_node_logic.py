@@ -18,12 +18,12 @@ import math
 
 from conftest import CONFIG_FILES, load_reference, PACKAGE
 from dh_kinematics import Chain, Link
-from dh_kinematics.core.names import frame_names
+from dh_kinematics.core.names import axis_frame_names, frame_names
 from dh_kinematics.core.params import model_values
 from dh_kinematics.core.rotations import rotation_to_quaternion, rpy_to_matrix
 from dh_kinematics.node_logic import limit_tasks
 from dh_kinematics.node_logic import limits as lm
-from dh_kinematics.node_logic.frames import link_frames, static_frames
+from dh_kinematics.node_logic.frames import joint_children, joint_frames, static_frames
 from dh_kinematics.node_logic.joint_state_cache import JointStateCache
 from dh_kinematics.node_logic.param_specs import JOINT, joint_specs, MODEL, NODE
 from dh_kinematics.node_logic.sweep import sweep
@@ -114,15 +114,17 @@ def test_frames_reproduce_the_reference():
     assert names[-1] == 'left/panda_hand_tcp'
     config = reference['configs'][-1]
     q = np.array(config['q'])
-    frames = link_frames(names, range(chain.n), chain.link_poses(q))
+    children = joint_children(names, axis_frame_names(chain, 'left/'))  # modified DH: links
+    assert children == names[2:-1]
+    frames = joint_frames(names, children, range(chain.n), chain.link_poses(q))
     assert frames.parents[0] == 'left/panda_link0' and frames.children[-1] == 'left/panda_link7'
     A = np.array(config['link_A'])
     np.testing.assert_allclose(frames.translations, A[:, :3, 3], atol=1e-12)
     np.testing.assert_allclose(frames.rotations, rotation_to_quaternion(A[:, :3, :3]),
                                atol=1e-12)
-    partial = link_frames(names, [3], chain.link_poses(q)[[3]])
+    partial = joint_frames(names, children, [3], chain.link_poses(q)[[3]])
     assert partial.children == ['left/panda_link4']
-    static = static_frames(chain, names)
+    static = static_frames(chain, 'left/')
     assert list(zip(static.parents, static.children)) == [
         ('world', 'left/panda_link0'), ('left/panda_link7', 'left/panda_hand_tcp')]
     np.testing.assert_allclose(static.translations[1], [0.0, 0.0, 0.103], atol=1e-15)
@@ -159,13 +161,13 @@ def test_overflowing_transforms_and_torques_are_left_out(monkeypatch):
                    Link(a=0.2, name='b', convention='modified')])  # no axis frames
     math = StreamMath(chain)
     table = chain.dynamic_constants.table  # the table StreamMath computes with
-    poses = table.poses((0, 1), (0.1, 0.2))
+    poses = table.joint_poses((0, 1), (0.1, 0.2))
     assert math.finite_poses((0, 1), (0.1, 0.2)) == ((0, 1), (0.1, 0.2), poses)
-    good = table.poses([1], [0.2])
-    real = table.poses
+    good = table.joint_poses([1], [0.2])
+    real = table.joint_poses
 
     math_inf = float('inf')  # joint 0's transform overflows
-    monkeypatch.setattr(table, 'poses', lambda joints, q: [
+    monkeypatch.setattr(table, 'joint_poses', lambda joints, q: [
         v for j, value in zip(joints, q) for v in (
             [math_inf] * 7 if j == 0 else real([j], [value]))])
     assert math.finite_poses((0, 1), (0.1, 0.2)) == ((1,), (0.2,), good)

@@ -301,22 +301,30 @@ def test_unusual_values_are_warned_about_at_start_up(tmp_path):
             'beyond +-4 pi rad; radians are expected (degrees?)') in line, line + err
 
 
-def test_the_parameter_reference_is_what_the_node_declares():
+def test_the_parameter_reference_is_what_the_node_declares(tmp_path):
     from dh_kinematics.cli import reference
 
-    running = Running(['--params-file', str(PANDA)])
+    params = Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml').to_params()  # extra frames
+    params['meshes'] = {'link2': {'visual': 'package://ur_description/meshes/upperarm.dae'}}
+    chain = Chain.from_params(params)
+    model = tmp_path / 'ur5_meshes.yaml'
+    chain.to_yaml(model)
+    running = Running(['--params-file', str(model)])
     try:
         declared = set(running.probe.call(ListParameters, '/dh_kinematics/list_parameters',
                                           ListParameters.Request()).result.names)
+        assert running.node.config.chain.meshes['link2'].visual.endswith('upperarm.dae')
     finally:
         running.stop()
-    chain = Chain.from_yaml(PANDA)
     ours = {name for name in declared if not name.startswith('qos_overrides.')} - {
         'use_sim_time', 'start_type_description_service'}  # rclpy's own
-    assert ours == set(reference.parameter_names(chain.joint_names))
+    assert ours == set(reference.parameter_names(
+        chain.joint_names, [frame.name for frame in chain.frames], chain.meshes))
     table = (PACKAGE / 'doc' / 'generated' / 'parameters.md').read_text(encoding='utf-8')
     rows = set(re.findall(r'^\| `([^`]+)` \|', table, re.M))
-    expected = set(reference.parameter_names([reference.JOINT_PLACEHOLDER]))
+    placeholder = [reference.FRAME_PLACEHOLDER]
+    expected = set(reference.parameter_names([reference.JOINT_PLACEHOLDER], placeholder,
+                                             placeholder))
     assert expected <= rows  # and sim_arm's settings beside them
 
 

@@ -32,9 +32,9 @@ import subprocess
 import xml.etree.ElementTree as ET
 import zlib
 
-from conftest import CHAINS, CLI_COMMAND, PACKAGE
+from conftest import CHAINS, CLI_COMMAND, expected_world_poses, PACKAGE, pin_configuration
 from dh_kinematics import Chain, Link
-from dh_kinematics.core import names, urdf
+from dh_kinematics.core import urdf
 import numpy as np
 import pytest
 
@@ -58,36 +58,6 @@ def _rigid(chain):
                  payload=chain.payload)
 
 
-def _expected_poses(chain, q, prefix=''):
-    """World pose of every frame the node publishes, axis frames included, by our chain."""
-    T = chain.fkine_all(q)
-    frames = names.frame_names(chain, prefix)
-    poses = dict(zip(frames[1:-1], T))
-    poses[frames[0]], poses[frames[-1]] = np.eye(4), chain.fkine(q)
-    theta = q * [-1.0 if link.flip else 1.0 for link in chain.links] + [
-        link.offset for link in chain.links]
-    for j, (link, axis) in enumerate(zip(chain.links, names.axis_frame_names(chain, prefix))):
-        if axis:
-            t, d = (theta[j], link.d) if link.isrevolute() else (link.theta, theta[j])
-            Rz = np.eye(4)
-            Rz[:2, :2] = [[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]]
-            Rz[2, 3] = d
-            poses[axis] = T[j] @ Rz
-    return poses
-
-
-def _pin_q(model, chain, q):
-    """Return the configuration for pinocchio: continuous joints take (cos, sin)."""
-    q_pin = pin.neutral(model)
-    for j, name in enumerate(chain.joint_names):
-        joint = model.joints[model.getJointId(name)]
-        if joint.nq == 2:
-            q_pin[joint.idx_q:joint.idx_q + 2] = math.cos(q[j]), math.sin(q[j])
-        else:
-            q_pin[joint.idx_q] = q[j]
-    return q_pin
-
-
 @needs_pin
 @pytest.mark.parametrize('name, chain', CHAINS, ids=[name for name, _ in CHAINS])
 def test_pinocchio_agrees_on_every_frame_and_the_dynamics(name, chain):
@@ -100,9 +70,9 @@ def test_pinocchio_agrees_on_every_frame_and_the_dynamics(name, chain):
     links = {element.get('name') for element in ET.fromstring(text).iter('link')}
     for _ in range(5):
         q = rng.uniform(-2.0, 2.0, chain.n)
-        expected = _expected_poses(chain, q)
+        expected = expected_world_poses(chain, q, '')
         assert set(expected) == links
-        q_pin = _pin_q(model, chain, q)
+        q_pin = pin_configuration(pin, model, chain.joint_names, q)
         pin.framesForwardKinematics(model, data, q_pin)
         for frame, T in expected.items():
             np.testing.assert_allclose(data.oMf[model.getFrameId(frame)].homogeneous, T,
@@ -123,7 +93,7 @@ def test_yourdfpy_agrees_on_every_frame(name, chain):
     for _ in range(3):
         q = rng.uniform(-2.0, 2.0, chain.n)
         robot.update_cfg(dict(zip(chain.joint_names, q)))
-        for frame, T in _expected_poses(chain, q, 'p/').items():
+        for frame, T in expected_world_poses(chain, q, 'p/').items():
             np.testing.assert_allclose(robot.get_transform(frame, chain.world_frame), T,
                                        atol=1e-12, err_msg=frame)
 

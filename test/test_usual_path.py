@@ -34,6 +34,7 @@ from dh_kinematics import Chain, Link
 from dh_kinematics.core import parameter_file
 from dh_kinematics.core.names import axis_frame_names, frame_names
 from dh_kinematics.node_logic import joint_states, node_parameters
+from dh_kinematics.node_logic.frames import joint_children
 from dh_kinematics.node_logic.joint_states import JointStatesFlow, Publishers, Wanted
 from dh_kinematics.node_logic.param_specs import NODE
 from dh_kinematics.ros.messages import SerializedMessages
@@ -72,8 +73,9 @@ def _flow(chain, settings, warnings, serialized=None, sent=None, templates=None)
 
 
 def _serialized(chain):
-    return SerializedMessages(frame_names(chain, ''), chain.joint_names,
-                              axis_frame_names(chain, ''))
+    frames = frame_names(chain, '')
+    return SerializedMessages(frames, chain.joint_names,
+                              joint_children(frames, axis_frame_names(chain, '')))
 
 
 def _sent(outcome, serialized, sent):

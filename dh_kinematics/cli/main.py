@@ -18,7 +18,8 @@ The ``dh_kinematics`` command line: one entry point, a subcommand per task.
     dh_kinematics check FILE [FILE ...] [--strict]   validate a model as the node will
     dh_kinematics show FILE [--deg] [--dyn] [--precision N]
     dh_kinematics fk FILE [Q ...] [--q-name NAME] [--deg] [--jacobian] [--precision N]
-    dh_kinematics urdf FILE [-o OUT] [--prefix P]
+    dh_kinematics urdf FILE [-o OUT] [--prefix P | --xacro]
+    dh_kinematics moveit FILE [FILE ...] -o DIR [--group G] [--samples N] [--seed S]
     dh_kinematics convert TABLE --order corke|scilab|matlab -o OUT.yaml [...]
     dh_kinematics plot FILE [Q ...] -o ARM.png [--limits] [--size WxH]
     dh_kinematics monitor [--namespace NS]
@@ -29,7 +30,7 @@ Exit codes: 0 done, 1 bad input (one line on stderr), 2 a bad command line.
 import argparse
 import sys
 
-from dh_kinematics.cli import convert, model_commands
+from dh_kinematics.cli import convert, model_commands, moveit_files
 from dh_kinematics.core.legacy_rows import CORKE_LAYOUT, MATLAB_LAYOUT, SCILAB_LAYOUT
 
 PROG = 'dh_kinematics'
@@ -110,10 +111,24 @@ def parsers():
     command.add_argument('--jacobian', action='store_true', help='the tool Jacobian too')
     _precision_argument(command, 6, 'every number')
 
-    command = commands.add_parser('urdf', help="the model's URDF")
+    command = commands.add_parser('urdf', help="the model's URDF, or a xacro macro of it")
     command.add_argument('file', help=MODEL_FILE)
     command.add_argument('-o', '--output', help='write it here instead of printing it')
+    group = command.add_mutually_exclusive_group()
+    group.add_argument('--prefix', default='', help='frame_prefix for the link names')
+    group.add_argument('--xacro', action='store_true', help='a xacro macro with prefix and '
+                       'parent parameters, to put the arm into a larger description')
+
+    command = commands.add_parser('moveit', help='the URDF, SRDF, joint_limits.yaml and '
+                                  'kinematics.yaml a MoveIt config package needs')
+    command.add_argument('file', nargs='+', help='the model file, and any more parameter files '
+                         'merged in order, as for check')
+    command.add_argument('-o', '--output', required=True, help='the folder to write them in')
+    command.add_argument('--group', default='arm', help='the planning group (default: arm)')
     command.add_argument('--prefix', default='', help='frame_prefix for the link names')
+    command.add_argument('--samples', type=int, default=2000, help='configurations sampled '
+                         'for the collision pairs (pinocchio; 0: adjacent pairs only)')
+    command.add_argument('--seed', type=int, default=0, help='seed of the sampling')
 
     command = commands.add_parser('convert', help="a DH table in a toolbox's order to a model "
                                   'file')
@@ -196,6 +211,7 @@ def _monitor(args, out):
 
 COMMANDS = {'check': model_commands.check, 'show': model_commands.show,
             'fk': model_commands.fk, 'urdf': model_commands.urdf, 'convert': _convert,
+            'moveit': moveit_files.moveit_files,
             'plot': _plot, 'monitor': _monitor}
 
 

@@ -17,7 +17,7 @@
 import math
 import os
 
-from dh_kinematics.core import bounds, display, params
+from dh_kinematics.core import bounds, display, meshes, params
 from dh_kinematics.core import parameter_file
 from dh_kinematics.node_logic import node_parameters as checks
 from dh_kinematics.node_logic import startup
@@ -67,6 +67,16 @@ def limits_line(chain):
     return 'limits: ' + ', '.join(f'{name} {count}/{chain.n}' for name, count in counts)
 
 
+def extra_line(chain):
+    """Return ``', extra frames a, b'`` and ``', meshes on c'`` for what the chain has."""
+    text = ''
+    if chain.frames:
+        text += f', extra frames {", ".join(frame.name for frame in chain.frames)}'
+    if chain.meshes:
+        text += f', meshes on {", ".join(chain.meshes)}'
+    return text
+
+
 def check(args, out):
     """
     Validate a model file as the node will; print its warnings and a one-line summary.
@@ -74,6 +84,8 @@ def check(args, out):
     With ``--strict``, any warning is an error (exit code 1), after the same output.
     """
     chain, warnings, _ = load(args.file)
+    warnings += [f'{field}: {uri}: {reason}' for field, uri, reason
+                 in meshes.missing_files(chain.meshes)]
     for line in warnings:
         out.write(f'warning: {line}\n')
     kinds = ''.join(link.RP for link in chain.links)
@@ -84,7 +96,7 @@ def check(args, out):
     files = ', '.join(args.file)
     out.write(f'{files}: {verdict}: {chain.name or "arm"}, {chain.n} joints ({kinds}, '
               f'{convention} DH), frames {chain.world_frame} -> {chain.base_frame} .. '
-              f'{chain.tool_frame}\n')
+              f'{chain.tool_frame}{extra_line(chain)}\n')
     out.write(limits_line(chain) + '\n')
     if warnings and args.strict:
         raise ValueError(f'--strict: {len(warnings)} warning{"s" if len(warnings) > 1 else ""}'
@@ -177,13 +189,13 @@ def limit_notes(chain, q, degrees=False, digits=6):
 
 
 def urdf(args, out):
-    """Write the model's URDF to -o, or print it."""
+    """Write the model's URDF (or with --xacro its macro) to -o, or print it."""
     chain = load(args.file)[0]
-    text = chain.to_urdf(args.prefix)
+    text = chain.to_urdf(args.prefix, xacro=args.xacro)
     if args.output is None:
         out.write(text)
     else:
-        write(args.output, text, 'URDF')
+        write(args.output, text, 'xacro macro' if args.xacro else 'URDF')
         out.write(f'wrote {args.output}\n')
     return 0
 

@@ -29,9 +29,11 @@ import sys
 
 from dh_kinematics.cli.main import parsers, PROG
 from dh_kinematics.core.params import RCLPY_SETTINGS
-from dh_kinematics.node_logic.param_specs import HUGE, JOINT, MODEL, NODE, SIM_ARM
+from dh_kinematics.node_logic.param_specs import (
+    FRAME, HUGE, JOINT, MESH, MODEL, NODE, SIM_ARM)
 
 JOINT_PLACEHOLDER = '<joint>'
+FRAME_PLACEHOLDER = '<frame>'
 """How the tables name a joint block: ``<joint>.qlim`` is ``panda_joint1.qlim`` and so on."""
 
 
@@ -71,10 +73,13 @@ def parameter_rows(specs, prefix=''):
              _value(spec.default), _range(spec), spec.description) for spec in specs]
 
 
-def parameter_names(joints):
-    """Return the names the node declares for a model with these joints (rclpy's aside)."""
+def parameter_names(joints, frames=(), meshes=()):
+    """Return the names the node declares for a model with these joints, extra frames and
+    frames with meshes (rclpy's own aside)."""
     return ([spec.name for spec in MODEL + NODE]
-            + [f'{joint}.{spec.name}' for joint in joints for spec in JOINT])
+            + [f'{joint}.{spec.name}' for joint in joints for spec in JOINT]
+            + [f'frames.{frame}.{spec.name}' for frame in frames for spec in FRAME]
+            + [f'meshes.{frame}.{spec.name}' for frame in meshes for spec in MESH])
 
 
 def _table(header, rows):
@@ -96,6 +101,11 @@ def parameters_markdown():
         '## The model', _table(header, parameter_rows(MODEL)),
         f'## One block per joint (`{JOINT_PLACEHOLDER}` is each name in `joints`)',
         _table(header, parameter_rows(JOINT, JOINT_PLACEHOLDER + '.')),
+        '## One block per extra frame (`<frame>` is its name; optional)',
+        _table(header, parameter_rows(FRAME, f'frames.{FRAME_PLACEHOLDER}.')),
+        '## One block per frame with meshes (`<frame>`: the base, a link, the tool or an extra '
+        'frame; optional)',
+        _table(header, parameter_rows(MESH, f'meshes.{FRAME_PLACEHOLDER}.')),
         '## Settings of dh_kinematics_node', _table(header, parameter_rows(NODE)),
         '## Settings of sim_arm (the same file may hold them)',
         _table(header, parameter_rows(SIM_ARM))]) + '\n'

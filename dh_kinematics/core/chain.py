@@ -23,7 +23,7 @@ forces.
 """
 
 from dh_kinematics.core import batch_kinematics, display
-from dh_kinematics.core import dynamics, names
+from dh_kinematics.core import dynamics, fixed_frames, meshes as link_meshes, names
 from dh_kinematics.core import params as model_file
 from dh_kinematics.core import urdf
 from dh_kinematics.core.checks import (
@@ -61,6 +61,10 @@ class Chain:
         Name of the tool frame.
     payload : Payload, optional
         A payload fixed to the tool frame (:mod:`core.payload`), in the dynamics only.
+    frames : sequence of FixedFrame, optional
+        Extra fixed frames (:mod:`core.fixed_frames`): ``base``, ``flange``, a camera...
+    meshes : dict of str to Mesh, optional
+        Visual and collision meshes by frame name (:mod:`core.meshes`), for the URDF.
 
     Notes
     -----
@@ -72,7 +76,7 @@ class Chain:
 
     def __init__(self, links, base=None, tool=None, gravity=(0.0, 0.0, -9.81), name='',
                  base_frame='base_link', link_frames=None, tool_frame='tool0',
-                 world_frame='world', payload=None):
+                 world_frame='world', payload=None, frames=(), meshes=None):
         links = tuple(links)
         if not links or not all(isinstance(link, Link) for link in links):
             raise InvalidFieldError('links', links, 'must be a non-empty sequence of Link')
@@ -101,7 +105,13 @@ class Chain:
                names.check_name('world_frame', world_frame, 'frame')])
         self._joint_names = tuple(names.check_name(f'joint_names[{j}]', link.name or f'q{j + 1}',
                                                    'joint') for j, link in enumerate(links))
+        self._extra = ()
+        self._extra = fixed_frames.check_frames(
+            list(frames), [name.name for name in names.published_frames(self)])
         names.check_published(self)
+        self._meshes = link_meshes.check_meshes(
+            {} if meshes is None else meshes,
+            self._frames[:-1] + tuple(frame.name for frame in self._extra))
         for array in (self._base, self._tool, self._gravity):
             array.flags.writeable = False
         self._precompute()
@@ -135,6 +145,9 @@ class Chain:
     link_frames = property(lambda self: self._frames[1:-2], doc='Names of the n link frames.')
     tool_frame = property(lambda self: self._frames[-2], doc='Name of the tool frame.')
     world_frame = property(lambda self: self._frames[-1], doc='Name of the world frame.')
+    frames = property(lambda self: self._extra, doc='The extra fixed frames (FixedFrame), '
+                      'parents first.')
+    meshes = property(lambda self: dict(self._meshes), doc='Meshes by frame name (Mesh).')
     qlim = property(lambda self: self._qlim, doc='Joint limits, shape (n, 2): lower, upper '
                     'in rad or m; -inf and inf where a joint has none.')
 
@@ -147,7 +160,8 @@ class Chain:
     def _copy(self, links=None, payload=None):
         return Chain(self._links if links is None else links, self._base, self._tool,
                      self._gravity, self._name, self.base_frame, self.link_frames,
-                     self.tool_frame, self.world_frame, payload or self._payload)
+                     self.tool_frame, self.world_frame, payload or self._payload,
+                     self._extra, self._meshes)
 
     def nofriction(self, coulomb=True, viscous=False):
         """Return a copy with Coulomb (default) and/or viscous friction removed."""
@@ -178,9 +192,9 @@ class Chain:
         """Return the model as a parameter file (text, ``/**``); write it to ``path`` if given."""
         return model_file.to_yaml(self, path)
 
-    def to_urdf(self, prefix='', path=None):
-        """Return the URDF (text; see :mod:`core.urdf`); write it to ``path`` if given."""
-        return urdf.to_urdf(self, prefix, path)
+    def to_urdf(self, prefix='', path=None, xacro=False):
+        """Return the URDF, or a xacro macro (text; :mod:`core.urdf`); write it to ``path``."""
+        return urdf.to_urdf(self, prefix, path, xacro)
 
     # Kinematics -------------------------------------------------------------------------
 

@@ -55,8 +55,11 @@ class DHTable:
                                self.offset.tolist(), self.theta.tolist(), self.d.tolist()))
         self._twists = tuple(twist_constants(a, alpha)
                              for a, alpha in zip(self._a_list, self._alpha_list))
+        # A standard DH link's joint moves Rz(theta) Tz(d), the link's a = alpha = 0 part.
+        self._joint_twists = self._twists if self.mdh else (twist_constants(0.0, 0.0),) * len(
+            links)
         self._all = tuple(range(len(links)))
-        self._all_poses = None  # compiled on first use
+        self._all_poses = self._all_joint_poses = None  # compiled on first use
 
     twists = property(lambda self: self._twists,
                       doc='Per link :func:`dh_transforms.twist_constants` of its a and alpha.')
@@ -172,22 +175,27 @@ class DHTable:
         angular = np.where(prismatic, 0.0, z) * sign
         return np.concatenate([linear, angular], axis=-1).transpose(0, 2, 1), T_world_tool
 
-    def axis_poses(self, joints, q):
+    def joint_poses(self, joints, q):
         """
-        Return the poses of the chosen joints' axis frames, ``Rz(theta) Tz(d)``, in floats.
+        Return the motion of the chosen joints as the URDF has it, in floats: what /tf carries.
 
-        The axis frame of a standard DH link (see :mod:`core.urdf`): its parent's frame turned
-        and shifted along the joint axis, before the link's ``Tx(a) Rx(alpha)``.
+        A modified DH link's joint moves its whole transform ``A_i(q_i)`` (as :meth:`poses`); a
+        standard DH link's moves ``Rz(theta) Tz(d)``, from the parent's frame to the link's
+        axis frame (see :mod:`core.urdf`), the link's ``Tx(a) Rx(alpha)`` being fixed after it.
+        Where ``a`` and ``alpha`` are 0 that is the link's own transform.
 
         Returns
         -------
         flat : list of float, length 7 len(joints)
-            Per joint [0, 0, d, 0, 0, qz, qw] (m; unit quaternion in ROS order, qw >= 0).
+            Per joint [x, y, z, qx, qy, qz, qw] (m; unit quaternion in ROS order, qw >= 0).
 
         """
+        if joints == self._all:
+            if self._all_joint_poses is None:
+                self._all_joint_poses = compile_link_poses(self, self._joint_twists)
+            return self._all_joint_poses(q)
         theta, d = self.floats(q, joints)
-        # A link with a = alpha = 0: the link_poses of Rz Tz.
-        return link_poses(theta, d, [twist_constants(0.0, 0.0)] * len(theta), False)
+        return link_poses(theta, d, [self._joint_twists[j] for j in joints], self.mdh)
 
     def chain_poses(self, q, base_rows):
         """

@@ -15,12 +15,12 @@
 """
 The names a chain publishes: its frames on TF, its URDF links and joints, and their rules.
 
-A chain names its joints (as in joint_states) and its frames: world, base, one per link, tool.
-Two kinds of name are made from those: an *axis frame* ``<link>_axis`` for every standard DH
-link with ``a`` or ``alpha`` not 0 (:func:`has_axis_frame`), and a fixed URDF joint
-``<parent>_to_<child>`` for world to base, axis frame to link, and last link to tool
-(:func:`fixed_joint_names`). A prefix (the node's ``frame_prefix``) goes before every frame but
-the world frame.
+A chain names its joints (as in joint_states) and its frames: world, base, one per link, tool,
+and its extra fixed frames (:mod:`core.fixed_frames`). Two kinds of name are made from those:
+an *axis frame* ``<link>_axis`` for every standard DH link with ``a`` or ``alpha`` not 0
+(:func:`has_axis_frame`), and a fixed URDF joint ``<parent>_to_<child>`` for world to base,
+axis frame to link, last link to tool, and each extra frame (:func:`fixed_joint_names`). A
+prefix (the node's ``frame_prefix``) goes before every frame but the world frame.
 
 The rule, ROS's for names with the ``-`` and ``.`` that URDFs and drivers use beside it:
 
@@ -131,7 +131,14 @@ def published_frames(chain, prefix=''):
             frames.append(Name(axis, f'link_frames[{j}]', f'the axis frame of link {j + 1} '
                                f'(standard DH, a or alpha not 0: <link>{AXIS_SUFFIX})'))
     frames.append(Name(names[-1], 'tool_frame', 'the tool frame'))
+    frames += [Name(prefix + frame.name, f'frames.{frame.name}', f'the extra frame {frame.name}')
+               for frame in chain.frames]
     return frames
+
+
+def parent_name(chain, parent, prefix=''):
+    """Return the published name of frame ``parent`` of the chain: prefixed but the world."""
+    return parent if parent == chain.world_frame else prefix + parent
 
 
 def fixed_joint_names(chain, prefix=''):
@@ -145,6 +152,10 @@ def fixed_joint_names(chain, prefix=''):
                                f'the fixed joint <axis>_to_<link> of link {j + 1}'))
     joints.append(Name(fixed_joint_name(names[-2], names[-1]), 'tool_frame',
                        'the fixed joint <last link>_to_<tool>'))
+    joints += [Name(fixed_joint_name(parent_name(chain, frame.parent, prefix),
+                                     prefix + frame.name), f'frames.{frame.name}',
+                    f'the fixed joint <parent>_to_<frame> of extra frame {frame.name}')
+               for frame in chain.frames]
     return joints
 
 

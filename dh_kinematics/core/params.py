@@ -49,6 +49,15 @@ The layout, under ``ros__parameters`` (lengths in m, angles in rad, SI throughou
       Tc: [0.395, -0.435]          # or one number T for [T, -T]
       effort_limit: 97.6           # N m or N; omit when not known (URDF <limit> only)
       velocity_limit: 8.0          # rad/s or m/s; likewise
+    frames:                        # optional: extra fixed frames (core.fixed_frames)
+      flange: {parent: link6, xyz: [0.0, 0.0, 0.0], rpy: [0.0, 0.0, 0.0]}
+    meshes:                        # optional: per frame, in place of its cylinders (core.meshes)
+      link1:
+        visual: package://my_description/meshes/link1.dae   # or file:///..., or omitted
+        collision: package://my_description/meshes/link1.stl
+        xyz: [0.0, 0.0, 0.0]       # the meshes' origin in the frame
+        rpy: [0.0, 0.0, 0.0]
+        scale: [1.0, 1.0, 1.0]
 
 Nested blocks may also come flattened, as rclpy names them (``joint1.a``, ``base.xyz``).
 Integers are accepted wherever a real number is expected. The settings of the node, sim_arm and
@@ -62,7 +71,9 @@ import difflib
 
 from dh_kinematics.core import bounds, joint_limits
 from dh_kinematics.core.checks import check_array, check_choice, InvalidFieldError
+from dh_kinematics.core.fixed_frames import FixedFrame
 from dh_kinematics.core.link import Link
+from dh_kinematics.core.meshes import Mesh
 from dh_kinematics.core.parameter_file import flatten
 from dh_kinematics.core.payload import check_payload, is_empty
 from dh_kinematics.core.rotations import matrix_to_rpy, xyz_rpy_to_transform
@@ -79,9 +90,10 @@ JOINT_FIELDS = ('type', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim', 'm
 except ``type``, which is Link's ``joint``."""
 NODE_SETTINGS = ('frame_prefix', 'diagnostics.warn_margin', 'diagnostics.stale_timeout',
                  'diagnostics.period', 'diagnostics.hysteresis', 'future_stamp_tolerance',
-                 'publish_robot_description', 'effort.warn', 'effort.error', 'effort.hold',
-                 'effort.hysteresis', 'effort.acceleration_cutoff', 'limits.warn_fraction',
-                 'limits.hysteresis', 'tool_speed_limit', 'singularity.enabled',
+                 'publish_robot_description', 'tf.max_rate', 'effort.warn', 'effort.error',
+                 'effort.hold', 'effort.hysteresis', 'effort.acceleration_cutoff',
+                 'limits.warn_fraction', 'limits.hysteresis', 'tool_speed_limit',
+                 'singularity.enabled',
                  'singularity.warn', 'singularity.error', 'singularity.hysteresis')
 SIM_ARM_SETTINGS = ('rate', 'period', 'overshoot', 'extra_payload.mass', 'extra_payload.com',
                     'collision.joint', 'collision.effort', 'collision.start',
@@ -97,10 +109,15 @@ parameter specs (:mod:`dh_kinematics.node_logic.param_specs`) use exactly these 
 CONFIGURATIONS = 'configurations'
 """Named joint configurations (``configurations.<name>: [q1, ..., qn]``, rad or m) that tools
 read (``dh_kinematics fk --q-name``); the node leaves them alone."""
+FRAMES, MESHES = 'frames', 'meshes'
+FRAME_FIELDS = ('parent', 'xyz', 'rpy')
+"""The fields of an extra frame's block (``frames.<name>.<field>``)."""
+MESH_FIELDS = ('visual', 'collision', 'xyz', 'rpy', 'scale')
+"""The fields of a frame's mesh block (``meshes.<frame>.<field>``)."""
 _LINK_ARGUMENT = {'type': 'joint'}
 _CHAIN_FIELDS = (('link_frames', 'links'), ('joint_names', 'joints'), ('name', 'robot_name'))
 RESERVED = frozenset(name.split('.')[0] for name in MODEL_FIELDS + tuple(SETTINGS)) | {
-    CONFIGURATIONS, RCLPY_PREFIXES[0].rstrip('.'), joint_limits.BLOCK}
+    CONFIGURATIONS, RCLPY_PREFIXES[0].rstrip('.'), joint_limits.BLOCK, FRAMES, MESHES}
 """The first parts of the layout's own names, which no joint name may start with: a joint's
 parameters are ``<joint>.<field>``."""
 
@@ -128,9 +145,11 @@ def _strings(name, value):
     return [_string(f'{name}[{i}]', item) for i, item in enumerate(value)]
 
 
-def _pose(flat, name):
-    xyz = check_array(f'{name}.xyz', flat.get(f'{name}.xyz', (0.0, 0.0, 0.0)), [(3,)])
-    rpy = check_array(f'{name}.rpy', flat.get(f'{name}.rpy', (0.0, 0.0, 0.0)), [(3,)])
+def _pose(flat, name, prefixed=True):
+    """Return the transform of ``<name>.xyz`` and ``<name>.rpy`` (or of ``xyz``, ``rpy``)."""
+    key = (lambda field: f'{name}.{field}') if prefixed else (lambda field: field)
+    xyz = check_array(f'{name}.xyz', flat.get(key('xyz'), (0.0, 0.0, 0.0)), [(3,)])
+    rpy = check_array(f'{name}.rpy', flat.get(key('rpy'), (0.0, 0.0, 0.0)), [(3,)])
     bounds.check_magnitude(f'{name}.xyz', xyz, bounds.LENGTH_MAX, 'm')
     return xyz_rpy_to_transform(xyz, bounds.check_angles(f'{name}.rpy', rpy))
 
@@ -156,6 +175,8 @@ def _check_keys(flat, joints):
     for key, value in flat.items():
         if key in MODEL_FIELDS or is_setting(key) or key.startswith(CONFIGURATIONS + '.'):
             continue
+        if key.split('.')[0] in (FRAMES, MESHES):
+            continue  # checked by _named_blocks
         limit = joint_limits.split_key(key)
         if limit is not None and joints is not None:
             _check_joint_limits_key(key, value, limit, joints)
@@ -188,6 +209,53 @@ def _check_joint_limits_key(key, value, limit, joints):
         raise InvalidFieldError(key, value, f'is not a joint_limits key (keys: '
                                 f'{", ".join(joint_limits.KEYS)})'
                                 + _suggestion(field, joint_limits.KEYS))
+
+
+def _named_blocks(flat, block, fields):
+    """
+    Return the blocks ``<block>.<name>.<field>`` of a flat dict: name to {field: value}.
+
+    A name may hold dots, a field never. Refuses a field not in ``fields`` and a value given
+    to ``<block>.<name>`` itself.
+    """
+    found = {}
+    for key, value in flat.items():
+        if key.split('.')[0] != block:
+            continue
+        name, _, field = key[len(block) + 1:].rpartition('.')
+        if not name or field not in fields:
+            if not name or key.count('.') < 2:
+                raise InvalidFieldError(key, value, f'must be a block of {", ".join(fields)}: '
+                                        f'{block}.<name>.<field>')
+            raise InvalidFieldError(key, value, f'is not a field of a {block} block (fields: '
+                                    f'{", ".join(fields)})' + _suggestion(field, fields))
+        found.setdefault(name, {})[field] = value
+    return found
+
+
+def _extra_frames(flat):
+    """Return the FixedFrames of the ``frames`` block (checked further by the Chain)."""
+    frames = []
+    for name, block in _named_blocks(flat, FRAMES, FRAME_FIELDS).items():
+        if 'parent' not in block:
+            raise InvalidFieldError(f'{FRAMES}.{name}.parent', None, 'is missing; give the '
+                                    'frame it hangs from')
+        frames.append(FixedFrame(_string(f'{FRAMES}.{name}', name),
+                                 _string(f'{FRAMES}.{name}.parent', block['parent']),
+                                 _pose(block, f'{FRAMES}.{name}', prefixed=False)))
+    return frames
+
+
+def _meshes(flat):
+    """Return the Meshes of the ``meshes`` block (checked further by the Chain)."""
+    meshes = {}
+    for frame, block in _named_blocks(flat, MESHES, MESH_FIELDS).items():
+        field = f'{MESHES}.{frame}'
+        meshes[frame] = Mesh(block.get('visual', ''), block.get('collision', ''),
+                             _pose(block, field, prefixed=False),
+                             check_array(f'{field}.scale', block.get('scale', (1.0, 1.0, 1.0)),
+                                         [(3,)]))
+    return meshes
 
 
 def _joint_names(value):
@@ -299,7 +367,7 @@ def chain_arguments(params):
         'world_frame': _string('world_frame', flat.get('world_frame', 'world')),
         'base_frame': _string('base_frame', flat.get('base_frame', 'base_link')),
         'tool_frame': _string('tool_frame', flat.get('tool_frame', 'tool0')),
-        'payload': payload}
+        'payload': payload, 'frames': _extra_frames(flat), 'meshes': _meshes(flat)}
 
 
 @contextlib.contextmanager
@@ -366,7 +434,7 @@ def _params(chain):
               'tool_frame': chain.tool_frame,
               'gravity': chain.gravity.tolist()}
     for name, T in (('base', chain.base), ('tool', chain.tool)):
-        params[name] = {'xyz': T[:3, 3].tolist(), 'rpy': matrix_to_rpy(T[:3, :3]).tolist()}
+        params[name] = _xyz_rpy(T)
     payload = chain.payload
     if not is_empty(payload):
         params['payload'] = {'mass': payload.mass, 'com': payload.com.tolist(),
@@ -389,4 +457,20 @@ def _params(chain):
             if getattr(link, field):
                 block[field] = getattr(link, field)
         params[name] = block
+    if chain.frames:
+        params[FRAMES] = {frame.name: dict(parent=frame.parent, **_xyz_rpy(frame.T_parent_frame))
+                          for frame in chain.frames}
+    if chain.meshes:
+        params[MESHES] = {frame: _mesh_block(value) for frame, value in chain.meshes.items()}
     return params
+
+
+def _xyz_rpy(T):
+    return {'xyz': T[:3, 3].tolist(), 'rpy': matrix_to_rpy(T[:3, :3]).tolist()}
+
+
+def _mesh_block(value):
+    block = {kind: getattr(value, kind) for kind in ('visual', 'collision')
+             if getattr(value, kind)}
+    block.update(_xyz_rpy(value.T_frame_mesh), scale=value.scale.tolist())
+    return block

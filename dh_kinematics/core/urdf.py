@@ -40,9 +40,11 @@ Link names are the TF frame names: ``prefix`` is put before every name but the w
 as the node does with ``frame_prefix``.
 """
 
+import re
 from xml.sax.saxutils import quoteattr
 
 from dh_kinematics.core import bounds, names
+from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.dh_table import DHTable
 from dh_kinematics.core.dh_transforms import dh_transforms, fixed_transforms
 from dh_kinematics.core.rotations import matrix_to_rpy
@@ -130,9 +132,24 @@ def _fixed_joint(parent, child, origin):
             f'{_origin(origin)}</joint>')
 
 
-def to_urdf(chain, prefix='', path=None):
+def _mesh(value):
+    """Return the ``<visual>`` and ``<collision>`` of a :data:`core.meshes.Mesh`."""
+    origin, scale = _origin(value.T_frame_mesh), ' '.join(_number(v) for v in value.scale)
+    return ''.join(f'<{kind}>{origin}<geometry><mesh filename={quoteattr(uri)} '
+                   f'scale="{scale}"/></geometry></{kind}>'
+                   for kind, uri in (('visual', value.visual), ('collision', value.collision))
+                   if uri)
+
+
+def macro_name(chain):
+    """Return the xacro macro's name for ``chain``: its name made an XML name, or 'arm'."""
+    name = re.sub(r'[^A-Za-z0-9_]', '_', chain.name) or 'arm'
+    return name if name[0].isalpha() or name[0] == '_' else f'arm_{name}'
+
+
+def to_urdf(chain, prefix='', path=None, xacro=False):
     """
-    Return the URDF of ``chain`` (text); see the module docstring for what it holds.
+    Return the URDF of ``chain`` (text), or a xacro macro of it; see the module docstring.
 
     Parameters
     ----------
@@ -141,18 +158,33 @@ def to_urdf(chain, prefix='', path=None):
     prefix : str
         Put before every link name but the world frame's (the node's ``frame_prefix``).
     path : str or path-like, optional
-        Also write the URDF to this file.
+        Also write the text to this file.
+    xacro : bool
+        Write a xacro macro ``<xacro:NAME prefix="..." parent="..."/>`` (NAME:
+        :func:`macro_name`) instead: every link and joint name takes ``${prefix}``, and the
+        world frame is the ``parent`` link, which the macro does not define.
 
     Raises
     ------
     InvalidFieldError
         For a prefix that breaks the rule for names or makes two names alike
-        (:mod:`core.names`).
+        (:mod:`core.names`), or a prefix given with ``xacro`` (the macro takes its own).
 
     """
-    names.check_prefixed(chain, prefix)
-    frames = list(names.frame_names(chain, prefix))
+    if xacro:
+        if prefix:
+            raise InvalidFieldError('prefix', prefix, 'must be empty for a xacro macro, which '
+                                    'takes its prefix as a parameter')
+        prefix, world, joint_prefix = '${prefix}', '${parent}', '${prefix}'
+    else:
+        world, joint_prefix = chain.world_frame, ''
+        names.check_prefixed(chain, prefix)
+    frames = (world,) + names.frame_names(chain, prefix)[1:]
     axes = names.axis_frame_names(chain, prefix)
+
+    def published(frame):  # a frame of the chain by its own name, as published
+        return world if frame == chain.world_frame else prefix + frame
+
     # The joint origins are the transforms at q = 0: Tx(a) Rx(alpha) Rz(theta) Tz(d) for a
     # modified DH link; for a standard one its Rz(theta) Tz(d), then Tx(a) Rx(alpha) fixed.
     table = DHTable(chain.links)
@@ -161,10 +193,12 @@ def to_urdf(chain, prefix='', path=None):
         np.zeros(chain.n), np.zeros(chain.n)), chain.mdh)[0]
     reach = sum(abs(link.a) + abs(link.d) for link in chain.links)
     radius = max(0.005, 0.025 * max(reach, 0.1))
-    geometry = {name: [] for name in frames + [axis for axis in axes if axis]}
+    geometry = {name: [] for name in frames + tuple(axis for axis in axes if axis)}
+    geometry.update({prefix + frame.name: [] for frame in chain.frames})
     joints = [_fixed_joint(frames[0], frames[1], chain.base)]
     for j, (link, joint) in enumerate(zip(chain.links, chain.joint_names)):
         parent, child = frames[1 + j], frames[2 + j]
+        joint = joint_prefix + joint
         revolute = link.isrevolute()
         if link.mdh:
             joints.append(_moving_joint(joint, link, parent, child, origins[j]))
@@ -181,14 +215,27 @@ def to_urdf(chain, prefix='', path=None):
         geometry[moving].append(_cylinder(1.3 * radius, (0, 0, -1.5 * radius),
                                           (0, 0, 1.5 * radius)))
     joints.append(_fixed_joint(frames[-2], frames[-1], chain.tool))
+    joints += [_fixed_joint(published(frame.parent), prefix + frame.name, frame.T_parent_frame)
+               for frame in chain.frames]
+    rigid = dict(zip(frames[2:-1], axes))  # a link frame's axis frame moves with it
+    for frame, value in chain.meshes.items():  # in place of the cylinders of that body
+        name = prefix + frame
+        geometry[name] = [_mesh(value)]
+        if rigid.get(name):
+            geometry[rigid[name]] = []
     inertial = {frames[2 + j]: _inertial(link.m, link.r, link.I)
                 for j, link in enumerate(chain.links)}
     inertial[frames[-1]] = _inertial(*chain.payload)
     links = [f'<link name={quoteattr(name)}>{inertial.get(name, "")}{"".join(parts)}</link>'
-             for name, parts in geometry.items()]
+             for name, parts in geometry.items() if not (xacro and name == world)]
     robot = quoteattr(chain.name or 'arm')
-    text = ('<?xml version="1.0"?>\n'
-            f'<robot name={robot}>\n  ' + '\n  '.join(links + joints) + '\n</robot>\n')
+    body = '\n  '.join(links + joints)
+    if xacro:
+        text = ('<?xml version="1.0"?>\n<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                f'<xacro:macro name="{macro_name(chain)}" params="prefix parent">\n  {body}\n'
+                '</xacro:macro>\n</robot>\n')
+    else:
+        text = f'<?xml version="1.0"?>\n<robot name={robot}>\n  {body}\n</robot>\n'
     if path is not None:
         with open(path, 'w', encoding='utf-8') as stream:
             stream.write(text)

@@ -13,15 +13,20 @@
 # limitations under the License.
 
 """
-TF frames of a chain: per-link transforms and the fixed ones (pure numpy; names: core.names).
+TF frames of a chain, as its URDF has them: one transform per URDF joint (pure numpy).
 
-Each moving link is published as its own transform, parent to child: the link's DH transform
-``A_i(q_i)`` from link i-1's frame (the base frame for i = 1) to link i's frame. The fixed
-transforms are world to base (``Chain.base``) and last link to tool (``Chain.tool``).
+Every transform on /tf and /tf_static is a joint of the generated URDF (:mod:`core.urdf`),
+parent to child, and every URDF joint is published exactly once: the moving joints on /tf
+(:func:`joint_frames`), the fixed ones on /tf_static (:func:`static_frames`). So the TF tree is
+the URDF's tree, and robot_state_publisher or a simulator given the same URDF publishes the same
+transforms. A modified DH link's joint moves link i-1's frame to link i's; a standard DH link
+with ``a`` or ``alpha`` not 0 moves its parent's frame to its axis frame ``<link>_axis``, the
+link's frame being fixed on that (:mod:`core.names`). Names: :mod:`core.names`.
 """
 
 from collections import namedtuple
 
+from dh_kinematics.core.names import axis_frame_names, frame_names, parent_name
 from dh_kinematics.core.rotations import rotation_to_quaternion
 import numpy as np
 
@@ -30,41 +35,70 @@ Frames.__doc__ = """Transforms to publish: parent and child names, translations 
 rotations (k, 4) as quaternions [x, y, z, w]."""
 
 
-def _frames(parents, children, T):
-    return Frames(parents, children, T[:, :3, 3], rotation_to_quaternion(T[:, :3, :3]))
-
-
-def link_frames(names, joints, poses, axes=None):
+def joint_children(names, axes):
     """
-    Return the transforms of the chosen links, and of their axis frames, from their poses.
+    Return, per joint, the frame its motion moves: its axis frame if it has one, else its link.
 
     Parameters
     ----------
     names : tuple of str
-        From :func:`core.names.frame_names`: joint j moves the frame ``names[2 + j]`` in
-        ``names[1 + j]``.
+        From :func:`core.names.frame_names`: joint j's link frame is ``names[2 + j]``, its
+        parent ``names[1 + j]``.
+    axes : tuple of (str or None)
+        From :func:`core.names.axis_frame_names`.
+
+    """
+    return tuple(axis or link for axis, link in zip(axes, names[2:-1]))
+
+
+def joint_frames(names, children, joints, poses):
+    """
+    Return the transforms of the chosen joints from their poses, parent to moved frame.
+
+    Parameters
+    ----------
+    names : tuple of str
+        From :func:`core.names.frame_names`: joint j's parent frame is ``names[1 + j]``.
+    children : tuple of str
+        From :func:`joint_children`.
     joints : sequence of int
         Joint indices.
     poses : array-like, shape (k, 7) or (7 k,)
-        Per joint [x, y, z, qx, qy, qz, qw], in m; then one per joint that has an axis frame,
-        as :meth:`StreamMath.finite_poses` gives them.
-    axes : tuple of (str or None), optional
-        From :func:`core.names.axis_frame_names`: joint j's axis frame, a child of
-        ``names[1 + j]``, or None.
+        Per joint [x, y, z, qx, qy, qz, qw], in m, as :meth:`StreamMath.finite_poses` gives
+        them.
 
     Returns
     -------
     frames : Frames
 
     """
-    with_axis = [j for j in joints if axes is not None and axes[j]]
-    poses = np.reshape(np.asarray(poses, dtype=float), (len(joints) + len(with_axis), 7))
-    return Frames([names[1 + j] for j in joints] + [names[1 + j] for j in with_axis],
-                  [names[2 + j] for j in joints] + [axes[j] for j in with_axis],
+    poses = np.reshape(np.asarray(poses, dtype=float), (len(joints), 7))
+    return Frames([names[1 + j] for j in joints], [children[j] for j in joints],
                   poses[:, :3], poses[:, 3:])
 
 
-def static_frames(chain, names):
-    """Return the fixed transforms: world to base, and last link to tool."""
-    T = np.stack([chain.base, chain.tool])
-    return _frames([names[0], names[-2]], [names[1], names[-1]], T)
+def static_frames(chain, prefix=''):
+    """
+    Return the fixed transforms of ``chain`` with ``prefix``: every fixed joint of its URDF.
+
+    World to base, each axis frame to its link (``Tx(a) Rx(alpha)``), last link to tool, and
+    each extra frame from its parent (:mod:`core.fixed_frames`), in that order.
+    """
+    names = frame_names(chain, prefix)
+    axes = axis_frame_names(chain, prefix)
+    fixed = chain.dynamic_constants.table.fixed
+    parents, children, T = [names[0]], [names[1]], [chain.base]
+    for j, axis in enumerate(axes):
+        if axis is not None:
+            parents.append(axis)
+            children.append(names[2 + j])
+            T.append(fixed[j])
+    parents.append(names[-2])
+    children.append(names[-1])
+    T.append(chain.tool)
+    for frame in chain.frames:
+        parents.append(parent_name(chain, frame.parent, prefix))
+        children.append(prefix + frame.name)
+        T.append(frame.T_parent_frame)
+    T = np.stack(T)
+    return Frames(parents, children, T[:, :3, 3], rotation_to_quaternion(T[:, :3, :3]))

@@ -16,8 +16,8 @@
 The node's per-message arithmetic for one model, in Python floats.
 
 For one configuration of a 7-joint arm, numpy's per-call overhead costs more than the
-arithmetic, so the node's hot path uses these float versions: the link poses of
-:meth:`DHTable.poses` (the float form of :meth:`Chain.link_poses`) and the friction of
+arithmetic, so the node's hot path uses these float versions: the joint poses of
+:meth:`DHTable.joint_poses` (what /tf carries, the moving joints of the URDF) and the friction of
 :func:`friction_torque` (one expression for floats and arrays, as :meth:`Chain.friction`).
 The expected efforts and gravity torques are the float form of :meth:`Chain.rne`, compiled
 for the model (:mod:`core.rne_unrolled`, twists snapped) the first time each is wanted: once
@@ -29,12 +29,11 @@ from math import isfinite
 
 from dh_kinematics.core import rne_unrolled
 from dh_kinematics.core.link import friction_torque
-from dh_kinematics.core.names import has_axis_frame
 
 
 class StreamMath:
     """
-    Link poses and friction of chosen joints, one configuration at a time.
+    Joint poses and friction of chosen joints, one configuration at a time.
 
     Parameters
     ----------
@@ -46,8 +45,6 @@ class StreamMath:
     def __init__(self, chain):
         self._dynamics = dynamics = chain.dynamic_constants
         self._table = dynamics.table  # the chain's own DHTable
-        self._axis = [has_axis_frame(link) for link in chain.links]
-        self._any_axis = any(self._axis)
         _, G, B, tc_pos, tc_neg = dynamics.floats
         self._friction = list(zip(G, B, tc_pos, tc_neg))
         self._all = tuple(range(chain.n))
@@ -76,7 +73,7 @@ class StreamMath:
         """
         Return :meth:`finite_poses` of every joint at ``q`` if all are finite, else None.
 
-        The flat list of 7 floats per joint, then per axis frame; the usual message's way.
+        The flat list of 7 floats per joint; the usual message's way.
         """
         return self._all_finite(self._all, q)
 
@@ -90,15 +87,15 @@ class StreamMath:
         Return ``(joints, q, flat)`` for the chosen joints whose transform is finite.
 
         ``flat`` holds 7 floats per kept joint, [x, y, z, qx, qy, qz, qw] (m; unit quaternion
-        in ROS order), then 7 per kept joint that has an axis frame (:func:`has_axis_frame`),
-        for that frame, in the same order. A huge but finite joint value can overflow a
+        in ROS order): the pose of the joint's child frame in its parent, as /tf carries it
+        (:meth:`DHTable.joint_poses`). A huge but finite joint value can overflow a
         transform to inf or NaN; such a joint is left out, as a non-finite position is. Each
         link's transform depends on its own joint value only, so the others are unaffected.
         """
         flat = self._all_finite(joints, q)
         if flat is not None:
             return joints, q, flat
-        poses, kept, values, flat = self._table.poses, [], [], []
+        poses, kept, values, flat = self._table.joint_poses, [], [], []
         for j, value in zip(joints, q):
             try:
                 pose = poses([j], [value])
@@ -108,25 +105,16 @@ class StreamMath:
                 kept.append(j)
                 values.append(value)
                 flat += pose
-        return tuple(kept), tuple(values), self._with_axes(kept, values, flat)
+        return tuple(kept), tuple(values), flat
 
     def _all_finite(self, joints, q):
-        """Return the chosen joints' flat poses with their axis frames, or None if one is not."""
+        """Return the chosen joints' flat poses, or None if one is not finite."""
         try:
-            flat = self._table.poses(joints, q)
+            flat = self._table.joint_poses(joints, q)
         except (ValueError, OverflowError):  # math.sin(inf), say
             return None
         if not isfinite(sum(flat)):  # finite only if every term is
             return None
-        return self._with_axes(joints, q, flat)
-
-    def _with_axes(self, joints, q, flat):
-        if not self._any_axis:
-            return flat
-        axis = self._axis
-        chosen = [(j, value) for j, value in zip(joints, q) if axis[j]]
-        if chosen:
-            flat = flat + self._table.axis_poses(*zip(*chosen))
         return flat
 
     def finite_friction(self, joints, qd):

@@ -50,6 +50,7 @@ from dh_kinematics.node_logic.joint_math import StreamMath
 from dh_kinematics.node_logic.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
 from dh_kinematics.node_logic.limit_diagnostics import LimitDiagnostics
 from dh_kinematics.node_logic.motion import MotionEstimate
+from dh_kinematics.node_logic.tf_rate import TfRate
 
 LOG_EVERY_S = 5.0
 LOGGED_NAME = 64
@@ -130,6 +131,7 @@ class JointStatesFlow:
         self._last_now_ns = 0
         self._last_warned = {}
         self.motion = MotionEstimate(len(self.cache.names))
+        self.tf_rate = TfRate(len(self.cache.names))
         self._motion_fresh = True
         self._wanted = NONE_WANTED
         self._publishers = None
@@ -172,6 +174,7 @@ class JointStatesFlow:
                                      settings['limits.hysteresis'])
         self.limits.arm.configure(chain, settings)
         self.motion.configure(settings['effort.acceleration_cutoff'])
+        self.tf_rate.configure(settings['tf.max_rate'])
         self._bind_usual()
 
     def _bind_usual(self):
@@ -207,6 +210,7 @@ class JointStatesFlow:
             self.cache.reset_stamps(now_ns)
             self.limits.clock_jumped()
             self.motion.reset()
+            self.tf_rate.reset()
             self.warn('clock_jump', 'the clock jumped back; accepting older stamps from now on',
                       mono_ns)
         self._last_now_ns = now_ns
@@ -271,11 +275,12 @@ class JointStatesFlow:
                                                                             efforts)):
             return False
         tf = friction = None
-        if usual.tf is not None:
+        if usual.tf is not None and self.tf_rate.due(self._all_joints, stamp_ns):
             poses = self._math.every_pose(positions)
             if poses is None:
                 return False
             tf = usual.tf.fill(stamp_ns, poses)
+            self.tf_rate.published(self._all_joints, stamp_ns)
         if usual.friction is not None and velocities:
             torques = self._math.every_friction(velocities)
             if torques is None:
@@ -298,12 +303,13 @@ class JointStatesFlow:
         tf = friction = None
         q = update.q
         wanted = self._wanted
-        if joints and wanted.tf:
+        if joints and wanted.tf and self.tf_rate.due(joints, update.stamp_ns):
             joints, q, poses = self._math.finite_poses(joints, update.q)
             if len(joints) < len(update.positions):
                 notes = self._non_finite_result(update.positions, joints, notes, mono_ns)
             if joints:
                 tf = (joints, update.stamp_ns, poses)
+                self.tf_rate.published(joints, update.stamp_ns)
         if moving and wanted.friction:
             moving, torques = self._math.finite_friction(moving, update.qd)
             if len(moving) < len(update.velocities):

@@ -32,16 +32,17 @@ from dh_kinematics.core.parameter_file import flatten
 from dh_kinematics.core.params import file_fields, model_values
 from dh_kinematics.node_logic import arm_limits, motion_limits
 from dh_kinematics.node_logic.effort_monitor import check_settings
-from dh_kinematics.node_logic.param_specs import joint_specs, MODEL
+from dh_kinematics.node_logic.param_specs import frame_specs, joint_specs, mesh_specs, MODEL
 
 NO_LIMITS = [-math.inf, math.inf]
 """The declared ``qlim`` of a joint without limits."""
 _NONE = {'qlim': NO_LIMITS, 'effort_limit': math.inf, 'velocity_limit': math.inf,
          'acceleration_limit': math.inf, 'deceleration_limit': math.inf,
          'jerk_limit': math.inf, 'soft_limits': NO_LIMITS, 'k_position': 0.0, 'k_velocity': 0.0,
-         'payload.mass': 0.0, 'payload.com': [0.0] * 3, 'payload.inertia': [0.0] * 3}
+         'payload.mass': 0.0, 'payload.com': [0.0] * 3, 'payload.inertia': [0.0] * 3,
+         'visual': '', 'collision': ''}
 # The declared values that stand for "none": no joint limits, no known effort or velocity
-# limit, no payload.
+# limit, no payload, no mesh.
 _WORDS = {'string': 'a string', 'string_array': 'a list of strings', 'double': 'a real number',
           'double_array': 'a list of real numbers', 'bool': 'true or false'}
 _KINDS = {
@@ -105,6 +106,8 @@ def _model_values(chain, given):
         defaults.setdefault(f'{joint}.theta', 0.0)
         defaults.setdefault(f'{joint}.d', 0.0)
     specs = MODEL + tuple(spec for joint in chain.joint_names for spec in joint_specs(joint))
+    specs += tuple(spec for frame in chain.frames for spec in frame_specs(frame.name))
+    specs += tuple(spec for frame in chain.meshes for spec in mesh_specs(frame))
     values = {}
     for spec in specs:
         value = given.get(spec.name, defaults.get(spec.name))

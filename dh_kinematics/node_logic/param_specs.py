@@ -24,7 +24,8 @@ from collections import namedtuple
 import math
 import sys
 
-from dh_kinematics.core.params import JOINT_FIELDS, MODEL_FIELDS, NODE_SETTINGS, SIM_ARM_SETTINGS
+from dh_kinematics.core.params import (
+    FRAME_FIELDS, JOINT_FIELDS, MESH_FIELDS, MODEL_FIELDS, NODE_SETTINGS, SIM_ARM_SETTINGS)
 
 ParameterSpec = namedtuple('ParameterSpec', 'name kind description default minimum maximum '
                                             'read_only')
@@ -100,6 +101,22 @@ _JOINT = (
                   minimum=0.0, maximum=HUGE),
 )
 
+_FRAME = (
+    ParameterSpec('parent', 'string', 'The frame it hangs from: the world, base, a link, an axis '
+                  'frame, the tool or another extra frame. Required.'),
+    ParameterSpec('xyz', 'double_array', 'Its position in the parent frame, m.'),
+    ParameterSpec('rpy', 'double_array', 'Its roll, pitch, yaw in the parent frame (fixed axes), '
+                  'rad.'),
+)
+_MESH = (
+    ParameterSpec('visual', 'string', "Visual mesh: a package:// or file:// URI ('' for none)."),
+    ParameterSpec('collision', 'string', "Collision mesh: a package:// or file:// URI ('' for "
+                  'none).'),
+    ParameterSpec('xyz', 'double_array', "The meshes' origin in the frame, m."),
+    ParameterSpec('rpy', 'double_array', "The meshes' roll, pitch, yaw in the frame, rad."),
+    ParameterSpec('scale', 'double_array', 'Scale along x, y, z (default [1, 1, 1]).'),
+)
+
 
 def _in_order(specs, names):
     """Return ``specs`` in the order of ``names``; raise if they name anything else."""
@@ -110,6 +127,8 @@ def _in_order(specs, names):
 
 MODEL = _in_order(_MODEL, MODEL_FIELDS)
 JOINT = _in_order(_JOINT, JOINT_FIELDS)
+FRAME = _in_order(_FRAME, FRAME_FIELDS)
+MESH = _in_order(_MESH, MESH_FIELDS)
 
 NODE = _in_order((
     ParameterSpec('frame_prefix', 'string', 'Prefix for every frame name except the world frame, '
@@ -129,6 +148,10 @@ NODE = _in_order((
                   maximum=86400.0),
     ParameterSpec('publish_robot_description', 'bool', 'Publish the URDF of the model on '
                   'robot_description (false where another node owns it).', default=True),
+    ParameterSpec('tf.max_rate', 'double', 'Publish /tf at most this often per joint, Hz, '
+                  "always the newest message (robot_state_publisher's publish_frequency); 0 "
+                  'publishes every message. The limits still see every message.', default=0.0,
+                  minimum=0.0, maximum=HUGE),
     ParameterSpec('effort.warn', 'double_array', 'WARN when |measured - expected effort| of a '
                   'joint passes this, N m or N: 1 value (every joint) or 1 per joint; .inf '
                   'is off.', default=[math.inf]),
@@ -189,7 +212,21 @@ SIM_ARM = _in_order((
 ), SIM_ARM_SETTINGS)
 
 
+def _block(name, specs):
+    return tuple(spec._replace(name=f'{name}.{spec.name}', description=f'{name}: '
+                               f'{spec.description}') for spec in specs)
+
+
 def joint_specs(joint):
     """Return the parameter specs of one joint block, named ``<joint>.<field>``."""
-    return tuple(spec._replace(name=f'{joint}.{spec.name}', description=f'{joint}: '
-                               f'{spec.description}') for spec in JOINT)
+    return _block(joint, JOINT)
+
+
+def frame_specs(frame):
+    """Return the parameter specs of one extra frame, named ``frames.<frame>.<field>``."""
+    return _block(f'frames.{frame}', FRAME)
+
+
+def mesh_specs(frame):
+    """Return the parameter specs of one frame's meshes, named ``meshes.<frame>.<field>``."""
+    return _block(f'meshes.{frame}', MESH)

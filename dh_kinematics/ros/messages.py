@@ -16,7 +16,7 @@
 
 from builtin_interfaces.msg import Time
 from dh_kinematics.node_logic.arm_limits import MEASURES
-from dh_kinematics.node_logic.frames import link_frames
+from dh_kinematics.node_logic.frames import joint_frames
 from dh_kinematics.node_logic.message_template import Template
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import TransformStamped
@@ -86,9 +86,9 @@ def diagnostic_array(statuses, node_name, hardware_id, time):
     return array
 
 
-def _tf_serializer(frame_names, axes, joints):
+def _tf_serializer(frame_names, children, joints):
     def serialize(stamps, values):
-        message = tf_message(link_frames(frame_names, joints, values, axes), Time())
+        message = tf_message(joint_frames(frame_names, children, joints, values), Time())
         for transform, (sec, nanosec) in zip(message.transforms, stamps):
             transform.header.stamp = Time(sec=sec, nanosec=nanosec)
         return serialize_message(message)
@@ -126,18 +126,16 @@ class SerializedMessages:
     ----------
     frame_names : tuple of str
         From :func:`core.names.frame_names`: the parent of joint j's frame is
-        ``frame_names[1 + j]``, its child ``frame_names[2 + j]``.
+        ``frame_names[1 + j]``.
     joint_names : tuple of str
         The model's joints.
-    axes : tuple of (str or None), optional
-        Each joint's axis frame (:func:`core.names.axis_frame_names`), published after the
-        link frames, or None.
+    children : tuple of str
+        The frame each joint moves (:func:`node_logic.frames.joint_children`).
 
     """
 
-    def __init__(self, frame_names, joint_names, axes=None):
-        self._frames, self._joints = frame_names, joint_names
-        self._axes = axes if axes is not None and any(axes) else None
+    def __init__(self, frame_names, joint_names, children):
+        self._frames, self._joints, self._children = frame_names, joint_names, children
         self._templates = {}
 
     def _template(self, key, make):
@@ -157,12 +155,11 @@ class SerializedMessages:
 
     def templates(self, joints):
         """Return the templates :meth:`tf` and :meth:`efforts` fill for ``joints`` (or None)."""
-        count = len(joints) + sum(1 for j in joints if self._axes is not None and self._axes[j])
-        return self._tf_template(joints, count), self._efforts_template(joints)
+        return self._tf_template(joints), self._efforts_template(joints)
 
-    def _tf_template(self, joints, count):
+    def _tf_template(self, joints):
         return self._template(('tf', joints), lambda: Template(
-            _tf_serializer(self._frames, self._axes, joints), count, 7 * count))
+            _tf_serializer(self._frames, self._children, joints), len(joints), 7 * len(joints)))
 
     def _efforts_template(self, joints):
         return self._template(('efforts', joints), lambda: Template(
@@ -170,23 +167,23 @@ class SerializedMessages:
 
     def tf(self, joints, stamp_ns, poses):
         """
-        Return the TFMessage of the chosen links, all stamped ``stamp_ns``.
+        Return the TFMessage of the chosen joints, all stamped ``stamp_ns``.
 
         Parameters
         ----------
         joints : tuple of int
-            Joint indices; each publishes its link's frame.
+            Joint indices; each publishes the frame it moves.
         stamp_ns : int
             Stamp in ns.
         poses : sequence of float
-            Per joint [x, y, z, qx, qy, qz, qw], then per joint with an axis frame, as
-            :meth:`StreamMath.finite_poses` gives them.
+            Per joint [x, y, z, qx, qy, qz, qw], as :meth:`StreamMath.finite_poses` gives
+            them.
 
         """
-        template = self._tf_template(joints, len(poses) // 7)
+        template = self._tf_template(joints)
         if template is None:
             return serialize_message(tf_message(
-                link_frames(self._frames, joints, poses, self._axes), stamp(stamp_ns)))
+                joint_frames(self._frames, self._children, joints, poses), stamp(stamp_ns)))
         return template.fill(stamp_ns, poses)
 
     def efforts(self, joints, stamp_ns, efforts):

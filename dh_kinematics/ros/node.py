@@ -129,7 +129,8 @@ class DhKinematicsNode(Node):
         chain, prefix = config.chain, config.settings['frame_prefix']
         self._frames = frame_names(chain, prefix)
         self._messages = messages.SerializedMessages(
-            self._frames, chain.joint_names, axis_frame_names(chain, prefix))
+            self._frames, chain.joint_names,
+            frames.joint_children(self._frames, axis_frame_names(chain, prefix)))
         self._flow.configure(chain, config.settings)
         self._flow.publishers = Publishers(self._messages.templates, self._send_tf,
                                            self._send_friction)
@@ -138,7 +139,7 @@ class DhKinematicsNode(Node):
             if self._timer is not None:
                 self.destroy_timer(self._timer)
             self._timer = self.create_timer(tick, self._on_tick)
-        static = frames.static_frames(chain, self._frames)
+        static = frames.static_frames(chain, prefix)
         self._tf_static.publish(messages.tf_message(static, self.get_clock().now().to_msg()))
         if config.settings['publish_robot_description']:
             self._description.publish(String(data=chain.to_urdf(prefix)))

@@ -1,0 +1,97 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``dh_kinematics moveit``: the URDF, SRDF, joint_limits.yaml and kinematics.yaml of a model.
+
+What each file holds: :mod:`core.moveit`. The collision pairs MoveIt may skip are the adjacent
+ones and those that never (or always) collide over ``--samples`` configurations drawn within
+the limits (:mod:`cli.collisions`, pinocchio); the acceleration limits are derived over at
+least ``ACCELERATION_SAMPLES`` configurations of the same draw.
+"""
+
+import os
+
+from dh_kinematics.cli import collisions
+from dh_kinematics.cli.model_commands import load, write
+from dh_kinematics.core import moveit, params
+import numpy as np
+
+ACCELERATION_SAMPLES = 1000
+"""The fewest configurations the acceleration limits are derived over."""
+
+
+def disabled_pairs(chain, urdf_text, configurations):
+    """
+    Return the collision pairs to disable, as (link1, link2, reason), and the counts by reason.
+
+    Adjacent pairs (:func:`core.moveit.adjacent_pairs`); then, over ``configurations`` (none:
+    adjacent only), the pairs that never collide (``Never``) and those that always do
+    (``Always``, which MoveIt could not plan with otherwise).
+    """
+    links, joints, geometry = moveit.collision_links(urdf_text)
+    adjacent = moveit.adjacent_pairs(links, joints, geometry)
+    reasons = dict.fromkeys(adjacent, 'Adjacent')
+    if len(configurations):
+        counts = collisions.collision_counts(urdf_text, chain.joint_names, configurations)
+        for pair, count in counts.items():
+            if pair not in reasons and count in (0, len(configurations)):
+                reasons[pair] = 'Never' if count == 0 else 'Always'
+    order = {link: i for i, link in enumerate(links)}
+    disabled = sorted((tuple(sorted(pair, key=order.get)) + (reason,)
+                       for pair, reason in reasons.items()), key=lambda row: (
+                           order[row[0]], order[row[1]]))
+    tally = {reason: sum(1 for row in disabled if row[2] == reason)
+             for reason in ('Adjacent', 'Never', 'Always')}
+    return disabled, tally
+
+
+def moveit_files(args, out):
+    """Write the MoveIt files of a model into ``args.output``; print what they hold."""
+    chain, _, given = load(args.file)
+    if args.samples < 0:
+        raise ValueError(f'--samples: must be 0 or more, got {args.samples}')
+    states = params.configurations(given, chain.n)
+    rng = np.random.default_rng(args.seed)
+    count = max(args.samples, ACCELERATION_SAMPLES)
+    configurations = moveit.sample_configurations(chain, count, rng)
+    urdf_text = chain.to_urdf(args.prefix)
+    disabled, tally = disabled_pairs(chain, urdf_text, configurations[:args.samples])
+    accelerations = moveit.acceleration_limits(chain, configurations)
+    robot = chain.name or 'arm'
+    try:
+        os.makedirs(args.output, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f'{args.output}: cannot make the folder: {error.strerror}') from None
+    files = {f'{robot}.urdf': urdf_text,
+             f'{robot}.srdf': moveit.srdf(chain, states, disabled, args.group, args.prefix),
+             'joint_limits.yaml': moveit.joint_limits_yaml(chain, accelerations, count,
+                                                           args.seed,
+                                                           os.path.basename(args.file[0])),
+             'kinematics.yaml': moveit.kinematics_yaml(args.group)}
+    for name, text in files.items():
+        write(os.path.join(args.output, name), text, name)
+    out.write(f'wrote {", ".join(files)} in {args.output}\n')
+    out.write(f'group {args.group}: {args.prefix}{chain.base_frame} -> {args.prefix}'
+              f'{chain.tool_frame}, {chain.n} joints; states: {", ".join(states) or "none"}\n')
+    out.write(f'disabled collision pairs: {tally["Adjacent"]} adjacent, {tally["Never"]} never '
+              f'and {tally["Always"]} always in collision over {args.samples} configurations\n')
+    missing = moveit.missing_accelerations(chain, accelerations)
+    given = sum(link.acceleration_limit is not None for link in chain.links)
+    derived = chain.n - given - len(missing)
+    out.write(f'acceleration limits: {given} from the model, {derived} derived from the effort '
+              f'limits over {count} configurations' + (
+                  f'; none for {", ".join(missing)} (no effort_limit, or no inertia about the '
+                  'joint)' if missing else '') + '\n')
+    return 0

@@ -1,0 +1,172 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The MoveIt files: an SRDF that pinocchio's SRDF reader loads, MoveIt's joint_limits.yaml, and
+kinematics.yaml, for the shipped arms and 100 random ones (seeded).
+
+Checked against pinocchio on the URDF: every pair of links a URDF joint connects (through links
+without geometry) is disabled as adjacent; of the others, exactly those that never (always)
+collide over the sampled configurations are disabled as such; every named configuration is a group state; and each derived acceleration limit
+is ``min (effort - |g_j|) / M_jj`` with pinocchio's gravity and mass matrix (motor inertia as
+armature) over the same configurations.
+"""
+
+import itertools
+import xml.etree.ElementTree as ET
+import zlib
+
+from conftest import CHAINS, CLI_COMMAND, PACKAGE, pin_configuration, urdf_joints
+from dh_kinematics import Chain
+from dh_kinematics.cli import moveit_files
+from dh_kinematics.core import moveit
+import numpy as np
+import pytest
+import yaml
+
+try:
+    import pinocchio as pin
+except ImportError:
+    pin = None
+needs_pin = pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not installed')
+
+SAMPLES = 300
+CASES = CHAINS[:5] + CHAINS[5:105]
+
+
+def _with_efforts(chain, rng):
+    """Return the chain with an effort limit on most joints (random arms have none)."""
+    params = chain.to_params()
+    for joint in chain.joint_names:
+        if rng.random() < 0.8:
+            params[joint].setdefault('effort_limit', float(rng.uniform(50.0, 500.0)))
+    return Chain.from_params(params)
+
+
+def _geometry_links(text):
+    return {link.get('name') for link in ET.fromstring(text).iter('link')
+            if link.find('collision') is not None}
+
+
+def _adjacent(text):
+    """The pairs of links with geometry that the URDF's tree connects directly (by hand)."""
+    parent = {child: up for up, child in urdf_joints(text)}
+    geometry, pairs = _geometry_links(text), set()
+    for link in geometry:
+        up = parent.get(link)
+        while up is not None and up not in geometry:
+            up = parent[up] if up in parent else None
+        if up is not None:
+            pairs.add(frozenset((link, up)))
+    return pairs
+
+
+def _colliding(model, geometry, chain, configurations):
+    """Return the link pairs pinocchio finds in collision at any of ``configurations``."""
+    names = [model.frames[item.parentFrame].name for item in geometry.geometryObjects]
+    geometry.removeAllCollisionPairs()
+    for i, j in itertools.combinations(range(len(names)), 2):
+        if names[i] != names[j]:
+            geometry.addCollisionPair(pin.CollisionPair(i, j))
+    data, geometry_data = model.createData(), pin.GeometryData(geometry)
+    found = set()
+    for q in configurations:
+        pin.computeCollisions(model, data, geometry, geometry_data,
+                              pin_configuration(pin, model, chain.joint_names, q), False)
+        for pair, result in zip(geometry.collisionPairs, geometry_data.collisionResults):
+            if result.isCollision():
+                found.add(frozenset((names[pair.first], names[pair.second])))
+    return found
+
+
+@needs_pin
+@pytest.mark.parametrize('name, chain', CASES, ids=[name for name, _ in CASES])
+def test_the_srdf_and_the_limits_against_pinocchio(name, chain, tmp_path):
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    chain = _with_efforts(chain, rng)
+    text = chain.to_urdf()
+    configurations = moveit.sample_configurations(chain, SAMPLES, rng)
+    disabled, _ = moveit_files.disabled_pairs(chain, text, configurations)
+    states = {'zero': np.zeros(chain.n), 'some': configurations[0]}
+    srdf = tmp_path / 'arm.srdf'
+    srdf.write_text(moveit.srdf(chain, states, disabled))
+    model = pin.buildModelFromXML(text)
+    geometry = pin.buildGeomFromUrdfString(model, text, pin.GeometryType.COLLISION)
+    geometry.addAllCollisionPairs()
+    pin.removeCollisionPairs(model, geometry, str(srdf))  # pinocchio's SRDF reader
+    pin.loadReferenceConfigurations(model, str(srdf), False)
+    for state, q in states.items():  # MoveIt's one angle of a continuous joint is beyond
+        loaded, expected = model.referenceConfigurations[state], pin_configuration(  # its reader
+            pin, model, chain.joint_names, q)
+        for joint in chain.joint_names:
+            joint = model.joints[model.getJointId(joint)]
+            if joint.nq == 1:
+                assert loaded[joint.idx_q] == expected[joint.idx_q]
+    reasons = {frozenset(row[:2]): row[2] for row in disabled}
+    assert {pair for pair, reason in reasons.items() if reason == 'Adjacent'} == _adjacent(text)
+    # Over the same configurations, by the test's own loop: a pair is disabled as never (or
+    # always) colliding exactly when it never (or always) collides.
+    ever = _colliding(model, geometry, chain, configurations)
+    always = set.intersection(*(_colliding(model, geometry, chain, [q]) for q in configurations))
+    geometry_links = sorted(_geometry_links(text))
+    for pair in map(frozenset, itertools.combinations(geometry_links, 2)):
+        reason = reasons.get(pair)
+        if reason != 'Adjacent':
+            assert reason == ('Never' if pair not in ever else 'Always' if pair in always
+                              else None), (pair, reason)
+    # The acceleration limits, by pinocchio's dynamics with the motors' inertia as armature.
+    model.armature = np.array([link.G ** 2 * link.Jm for link in chain.links])
+    model.gravity.linear = chain.gravity
+    data = model.createData()
+    derived = moveit.acceleration_limits(chain, configurations)
+    for j, link in enumerate(chain.links):
+        if link.effort_limit is None:
+            assert derived[j] is None
+            continue
+        reach = []
+        for q in configurations:
+            q_pin = pin_configuration(pin, model, chain.joint_names, q)
+            M = pin.crba(model, data, q_pin)
+            g = pin.computeGeneralizedGravity(model, data, q_pin)
+            reach.append(max(link.effort_limit - abs(g[j]), 0.0) / M[j, j]
+                         if M[j, j] > 0.0 else np.inf)
+        assert derived[j].value == pytest.approx(min(reach), rel=1e-9, abs=1e-9)
+
+
+def test_the_command_writes_what_a_moveit_config_package_takes(tmp_path):
+    import subprocess
+
+    ur5 = PACKAGE / 'config' / 'ur5.yaml'
+    out = subprocess.run(CLI_COMMAND + ['moveit', str(ur5), '-o', str(tmp_path), '--samples',
+                                        '0' if pin is None else '500'],
+                         check=True, capture_output=True, text=True, timeout=120).stdout
+    assert 'group arm: base -> tool0, 6 joints; states: qz, home' in out
+    chain = Chain.from_yaml(ur5)
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        'joint_limits.yaml', 'kinematics.yaml', 'ur5.srdf', 'ur5.urdf']
+    assert (tmp_path / 'ur5.urdf').read_text() == chain.to_urdf()
+    assert yaml.safe_load((tmp_path / 'kinematics.yaml').read_text()) == {'arm': {
+        'kinematics_solver': 'kdl_kinematics_plugin/KDLKinematicsPlugin',
+        'kinematics_solver_search_resolution': 0.005, 'kinematics_solver_timeout': 0.005}}
+    limits = yaml.safe_load((tmp_path / 'joint_limits.yaml').read_text())
+    assert set(limits['joint_limits']) == set(chain.joint_names)
+    # The model reads MoveIt's block back (it must agree with the model's own limits); the
+    # wrist_3 link's mass is on its axis, so no acceleration limit follows for it.
+    merged = Chain.from_params(dict(chain.to_params(), joint_limits=limits['joint_limits']))
+    accelerations = [link.acceleration_limit for link in merged.links]
+    assert all(value > 0.0 for value in accelerations[:5]) and accelerations[5] is None
+    assert 'acceleration: wrist_3_joint' in (tmp_path / 'joint_limits.yaml').read_text()
+    root = ET.parse(tmp_path / 'ur5.srdf').getroot()
+    assert root.find('group/chain').attrib == {'base_link': 'base', 'tip_link': 'tool0'}
+    assert [state.get('name') for state in root.iter('group_state')] == ['qz', 'home']
