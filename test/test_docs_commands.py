@@ -17,16 +17,19 @@ Every command and snippet of the README and the docs works as a reader would use
 
 Documents: README.md, CONTRIBUTING.md, bench/README.md and doc/*.md. Shell commands are read
 from their ``sh`` blocks: those that run here (``dh_kinematics`` but ``monitor``, ``printf``,
-``python3``) run in order in a folder where ``config/`` holds the shipped models, and must exit
-0; the others (a ROS install's ``colcon``, ``ros2``, ``rosdep``; ``make``, which runs this
-suite; the node itself) are each of a kind named here, so a new kind of command cannot slip by
-untested. Python snippets run as they stand, each on its own. YAML snippets are model files:
-the core reads them, and so does the node, through rcl's own parameter-file parser.
+``python3``, ``xacro``) run in order in a folder where ``config/`` holds the shipped models,
+and must exit 0; the others (a ROS install's ``colcon``, ``ros2``, ``rosdep``; ``make``, which
+runs this suite; the node itself) are each of a kind named here, so a new kind of command
+cannot slip by untested. Python snippets run as they stand, each on its own. YAML snippets are
+model files: the core reads them, and so does the node, through rcl's own parameter-file
+parser.
 """
 
+import pathlib
 import re
 import shlex
 import subprocess
+import sys
 
 from conftest import CLI_COMMAND, PACKAGE
 from dh_kinematics import Chain
@@ -35,7 +38,7 @@ import pytest
 
 DOCUMENTS = [PACKAGE / 'README.md', PACKAGE / 'CONTRIBUTING.md', PACKAGE / 'bench' / 'README.md'] \
     + sorted((PACKAGE / 'doc').glob('*.md'))
-RUN_HERE = ('dh_kinematics', 'printf', 'python3')
+RUN_HERE = ('dh_kinematics', 'printf', 'python3', 'xacro')
 """Commands whose first word is one of these run in the test."""
 NOT_HERE = {
     'make': 'builds venvs and runs this suite or a benchmark',
@@ -103,6 +106,11 @@ def test_commands_that_run_here_exit_0(path, reader_folder):
     function = 'dh_kinematics() { ' + ' '.join(map(shlex.quote, CLI_COMMAND)) + ' "$@"; }'
     lines = [line for document, block in SHELL if document == path for line in block
              if line.split()[0] in RUN_HERE and not line.startswith(MONITOR)]
+    if any(line.startswith('xacro ') for line in lines):  # ROS's xacro, from PyPI here
+        script = pathlib.Path(sys.executable).with_name('xacro')
+        if not script.exists():
+            pytest.skip('xacro is not installed')
+        function += f'\nxacro() {{ {shlex.quote(str(script))} "$@"; }}'
     for line in lines:
         process = spawn(['bash', '-c', f'{function}\n{line}'], cwd=reader_folder,
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

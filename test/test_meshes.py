@@ -137,7 +137,7 @@ def test_check_reports_a_mesh_file_it_cannot_find(tmp_path):
     strict = subprocess.run(CLI_COMMAND + ['check', '--strict', str(path)], capture_output=True,
                             text=True, env=dict(environment, AMENT_PREFIX_PATH=''), timeout=60)
     assert strict.returncode == 1
-    assert ("meshes.link2.visual: package://vendor_description/meshes/link2.stl: package "
+    assert ('meshes.link2.visual: package://vendor_description/meshes/link2.stl: package '
             "'vendor_description' is not on AMENT_PREFIX_PATH") in strict.stdout
 
 

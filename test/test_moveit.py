@@ -13,14 +13,15 @@
 # limitations under the License.
 
 """
-The MoveIt files: an SRDF that pinocchio's SRDF reader loads, MoveIt's joint_limits.yaml, and
-kinematics.yaml, for the shipped arms and 100 random ones (seeded).
+The MoveIt files: SRDF, joint_limits.yaml and kinematics.yaml, checked against pinocchio.
+
+For the shipped arms and 100 random ones (seeded), the SRDF loads in pinocchio's SRDF reader.
 
 Checked against pinocchio on the URDF: every pair of links a URDF joint connects (through links
 without geometry) is disabled as adjacent; of the others, exactly those that never (always)
-collide over the sampled configurations are disabled as such; every named configuration is a group state; and each derived acceleration limit
-is ``min (effort - |g_j|) / M_jj`` with pinocchio's gravity and mass matrix (motor inertia as
-armature) over the same configurations.
+collide over the sampled configurations are disabled as such; every named configuration is a
+group state; and each derived acceleration limit is ``min (effort - |g_j|) / M_jj`` with
+pinocchio's gravity and mass matrix (motor inertia as armature) over the same configurations.
 """
 
 import itertools
@@ -60,7 +61,7 @@ def _geometry_links(text):
 
 
 def _adjacent(text):
-    """The pairs of links with geometry that the URDF's tree connects directly (by hand)."""
+    """Return the pairs of links with geometry the URDF's tree connects directly (by hand)."""
     parent = {child: up for up, child in urdf_joints(text)}
     geometry, pairs = _geometry_links(text), set()
     for link in geometry:

@@ -198,4 +198,3 @@ def test_a_bad_extra_frame_is_refused_naming_its_field(frames, message):
     params['frames'] = frames
     with pytest.raises(ValueError, match=message):
         Chain.from_params(params)
-

@@ -74,8 +74,11 @@ def parameter_rows(specs, prefix=''):
 
 
 def parameter_names(joints, frames=(), meshes=()):
-    """Return the names the node declares for a model with these joints, extra frames and
-    frames with meshes (rclpy's own aside)."""
+    """
+    Return the names the node declares for a model (rclpy's own aside).
+
+    ``joints`` are its joints, ``frames`` its extra frames, ``meshes`` its frames with meshes.
+    """
     return ([spec.name for spec in MODEL + NODE]
             + [f'{joint}.{spec.name}' for joint in joints for spec in JOINT]
             + [f'frames.{frame}.{spec.name}' for frame in frames for spec in FRAME]
