@@ -31,7 +31,8 @@ import zlib
 from conftest import CHAINS, expected_world_poses, PACKAGE, urdf_joints, with_random_frames
 from dh_kinematics import Chain
 from dh_kinematics.core import names
-from dh_kinematics.core.rotations import quaternion_to_matrix, rpy_to_matrix
+from dh_kinematics.core.rotations import (
+    quaternion_to_matrix, rotation_to_quaternion, rpy_to_matrix)
 from dh_kinematics.node_logic.frames import joint_children, joint_frames, static_frames
 from dh_kinematics.node_logic.joint_math import StreamMath
 import numpy as np
@@ -198,3 +199,35 @@ def test_a_bad_extra_frame_is_refused_naming_its_field(frames, message):
     params['frames'] = frames
     with pytest.raises(ValueError, match=message):
         Chain.from_params(params)
+
+
+@pytest.mark.parametrize('name, chain', CASES[:24], ids=[name for name, _ in CASES[:24]])
+def test_tf2_looks_up_every_pair_of_frames_as_before(name, chain):
+    tf2_ros = pytest.importorskip('tf2_ros')  # a ROS install's (the rig's); not on PyPI
+    from geometry_msgs.msg import TransformStamped
+    from rclpy.time import Time
+
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    q = rng.uniform(-2.0, 2.0, chain.n)
+    buffer = tf2_ros.Buffer()
+    for (parent, child), (T, kind) in tf_edges(chain, q, 'p/').items():
+        transform = TransformStamped()
+        transform.header.frame_id, transform.child_frame_id = parent, child
+        transform.header.stamp.sec = 1
+        translation, rotation = transform.transform.translation, transform.transform.rotation
+        translation.x, translation.y, translation.z = T[:3, 3]
+        rotation.x, rotation.y, rotation.z, rotation.w = rotation_to_quaternion(T[:3, :3])
+        if kind == 'static':
+            buffer.set_transform_static(transform, 'test')
+        else:
+            buffer.set_transform(transform, 'test')
+    expected = expected_world_poses(chain, q, 'p/')
+    frames = sorted(expected)
+    for target, source in zip(frames, rng.permutation(frames)):
+        looked_up = buffer.lookup_transform(target, source, Time(seconds=1)).transform
+        T = np.eye(4)
+        T[:3, :3] = quaternion_to_matrix([looked_up.rotation.x, looked_up.rotation.y,
+                                          looked_up.rotation.z, looked_up.rotation.w])
+        T[:3, 3] = [looked_up.translation.x, looked_up.translation.y, looked_up.translation.z]
+        np.testing.assert_allclose(T, np.linalg.inv(expected[target]) @ expected[source],
+                                   atol=1e-9, err_msg=f'{target} <- {source}')
