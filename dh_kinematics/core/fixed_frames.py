@@ -94,26 +94,3 @@ def check_frames(frames, chain_frames):
         ordered += ready
         placed.update(frame.name for frame in ready)
     return tuple(ordered)
-
-
-def frame_poses(frames, T_world_frames):
-    """
-    Return the world pose of every extra frame, given the world poses of the chain's frames.
-
-    Parameters
-    ----------
-    frames : sequence of FixedFrame
-        Parents first, as :func:`check_frames` orders them.
-    T_world_frames : dict of str to array, shape (4, 4)
-        The world pose of each chain frame (by unprefixed name).
-
-    Returns
-    -------
-    T_world_extra : dict of str to array, shape (4, 4)
-
-    """
-    poses = dict(T_world_frames)
-    extra = {}
-    for frame in frames:
-        extra[frame.name] = poses[frame.name] = poses[frame.parent] @ frame.T_parent_frame
-    return extra
