@@ -18,12 +18,14 @@ import json
 import math
 import pathlib
 import struct
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
 from dh_kinematics import Chain, Link
 from dh_kinematics.core.names import (
     axis_frame_names, frame_names, parent_name, published_frames)
+from dh_kinematics.core.rotations import quaternion_to_matrix
 from hypothesis import settings, strategies as st
 import numpy as np
 import processes
@@ -46,6 +48,17 @@ LINTED_PATHS = [str(PACKAGE / name) for name in (
 CLI_COMMAND = ([str(SCRIPT)] if SCRIPT.exists()
                else [sys.executable, '-m', 'dh_kinematics.cli.main'])
 """The dh_kinematics command: the console script of this venv, else the module."""
+
+
+def run_cli(*args, code=0, cwd=None):
+    """Run the command; check its exit code; return (stdout, stderr)."""
+    process = processes.spawn(CLI_COMMAND + [str(arg) for arg in args],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == code, (process.returncode, out, err)
+    if code == 1:
+        assert err.count('\n') == 1 and err.startswith('dh_kinematics '), err  # one line
+    return out, err
 
 
 def load_reference(model):
@@ -167,6 +180,30 @@ def pin_configuration(pin, model, joint_names, q):
     return q_pin
 
 
+def pose_transform(translation, quaternion):
+    """Return the (4, 4) transform of a translation and a quaternion [x, y, z, w]."""
+    T = np.eye(4)
+    T[:3, :3], T[:3, 3] = quaternion_to_matrix(quaternion), translation
+    return T
+
+
+def world_poses(edges, root):
+    """Compose the TF tree from ``root`` as tf2 does; fail on a frame with two parents."""
+    parents = {}
+    for parent, child in edges:
+        assert child not in parents, f'{child} has two parents: {parents.get(child)}, {parent}'
+        parents[child] = parent
+    poses = {root: np.eye(4)}
+
+    def pose(frame):
+        if frame not in poses:
+            poses[frame] = pose(parents[frame]) @ edges[parents[frame], frame][0]
+        return poses[frame]
+    for frame in parents:
+        pose(frame)
+    return poses
+
+
 def with_random_frames(chain, rng):
     """Return ``chain`` with 1 to 3 extra frames on random frames of it or of one another."""
     params = chain.to_params()
@@ -200,6 +237,58 @@ def expected_world_poses(chain, q, prefix):
         parent = parent_name(chain, frame.parent, prefix)
         poses[prefix + frame.name] = poses[parent] @ frame.T_parent_frame
     return poses
+
+
+# ur_description's UR5 (Universal_Robots_ROS2_Description, config/ur5/default_kinematics.yaml,
+# physical_parameters.yaml and urdf/ur_macro.xacro, 2024-10): each joint's origin xyz and rpy,
+# the fixed frames, and each link's mass, centre of mass, inertial rpy and the cylinder (radius,
+# length) whose inertia ur_macro.xacro gives it.
+UR5_JOINTS = (
+    ('shoulder_pan_joint', 'base_link_inertia', 'shoulder_link', '0 0 0.089159', '0 0 0'),
+    ('shoulder_lift_joint', 'shoulder_link', 'upper_arm_link', '0 0 0', '1.570796327 0 0'),
+    ('elbow_joint', 'upper_arm_link', 'forearm_link', '-0.425 0 0', '0 0 0'),
+    ('wrist_1_joint', 'forearm_link', 'wrist_1_link', '-0.39225 0 0.10915', '0 0 0'),
+    ('wrist_2_joint', 'wrist_1_link', 'wrist_2_link', '0 -0.09465 -1.941303950897609e-11',
+     '1.570796327 0 0'),
+    ('wrist_3_joint', 'wrist_2_link', 'wrist_3_link', '0 0.0823 -1.688001216681175e-11',
+     '1.570796326589793 3.141592653589793 3.141592653589793'))
+UR5_FIXED = (('base_link', 'base_link_inertia', '0 0 3.141592653589793'),
+             ('base_link', 'base', '0 0 3.141592653589793'),
+             ('wrist_3_link', 'flange', '0 -1.5707963267948966 -1.5707963267948966'),
+             ('flange', 'tool0', '1.5707963267948966 0 1.5707963267948966'))
+UR5_INERTIALS = {
+    'base_link_inertia': (4.0, '0 0 0', '0 0 0', 0.06, 0.05),
+    'shoulder_link': (3.7, '0 -0.00193 -0.02561', '0 0 0', 0.06, 0.135),
+    'upper_arm_link': (8.393, '-0.2125 0 0.11336', '0 1.570796326794897 0', 0.054, 0.425),
+    'forearm_link': (2.33, '-0.24225 0 0.0265', '0 1.570796326794897 0', 0.04, 0.39225),
+    'wrist_1_link': (1.219, '0 -0.01634 -0.0018', '0 0 0', 0.045, 0.093),
+    'wrist_2_link': (1.219, '0 0.01634 -0.0018', '0 0 0', 0.045, 0.095),
+    'wrist_3_link': (0.1879, '0 0 -0.001159', '0 0 0', 0.045, 0.0305)}
+
+
+def _ur_inertial(link):
+    if link not in UR5_INERTIALS:
+        return ''
+    m, xyz, rpy, r, length = UR5_INERTIALS[link]
+    side, axial = m * (3 * r * r + length * length) / 12, m * r * r / 2
+    return (f'<inertial><origin xyz="{xyz}" rpy="{rpy}"/><mass value="{m}"/><inertia '
+            f'ixx="{side}" iyy="{side}" izz="{axial}" ixy="0" ixz="0" iyz="0"/></inertial>')
+
+
+def ur_description_urdf(inertials=False):
+    """Return ur_description's UR5 URDF (its joints, fixed frames and, if asked, inertials)."""
+    links = {name for joint in UR5_JOINTS for name in joint[1:3]} | {
+        name for joint in UR5_FIXED for name in joint[:2]}
+    parts = [f'<link name="{name}">{_ur_inertial(name) if inertials else ""}</link>'
+             for name in sorted(links)]
+    parts += [f'<joint name="{name}" type="revolute"><parent link="{parent}"/><child '
+              f'link="{child}"/><origin xyz="{xyz}" rpy="{rpy}"/><axis xyz="0 0 1"/><limit '
+              'lower="-6.3" upper="6.3" effort="150" velocity="3.15"/></joint>'
+              for name, parent, child, xyz, rpy in UR5_JOINTS]
+    parts += [f'<joint name="{parent}-{child}" type="fixed"><parent link="{parent}"/><child '
+              f'link="{child}"/><origin xyz="0 0 0" rpy="{rpy}"/></joint>'
+              for parent, child, rpy in UR5_FIXED]
+    return '<robot name="ur5">' + ''.join(parts) + '</robot>'
 
 
 RANDOM_ARMS = 200

@@ -20,7 +20,7 @@ import struct
 import subprocess
 import sys
 
-from conftest import CLI_COMMAND as COMMAND, PACKAGE
+from conftest import PACKAGE, run_cli as run
 from dh_kinematics import Chain
 from dh_kinematics.cli.convert import chain_from_table
 from dh_kinematics.core import display
@@ -36,17 +36,6 @@ ALIAS_BOMB = '/**:\n  ros__parameters:\n    a0: &a0 {x: 1.0}\n' + ''.join(
     for i in range(1, 9))
 UR5_TABLE = ('[0 0.089159 0 pi/2; 0 0 -0.425 0; 0 0 -0.39225 0; 0 0.10915 0 pi/2; '
              '0 0.09465 0 -pi/2; 0 0.0823 0 0]')
-
-
-def run(*args, code=0, cwd=None):
-    """Run the command; check its exit code; return (stdout, stderr)."""
-    process = spawn(COMMAND + [str(arg) for arg in args], stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE, text=True, cwd=cwd)
-    out, err = process.communicate(timeout=120)
-    assert process.returncode == code, (process.returncode, out, err)
-    if code == 1:
-        assert err.count('\n') == 1 and err.startswith('dh_kinematics '), err  # one line
-    return out, err
 
 
 def test_check_says_ok_in_one_line_and_refuses_as_the_node_does(tmp_path):

@@ -28,7 +28,9 @@ import io
 import math
 import zlib
 
-from conftest import CHAINS, expected_world_poses, PACKAGE, urdf_joints, with_random_frames
+from conftest import (
+    CHAINS, expected_world_poses, PACKAGE, pose_transform, ur_description_urdf, urdf_joints,
+    with_random_frames, world_poses)
 from dh_kinematics import Chain
 from dh_kinematics.core import names
 from dh_kinematics.core.rotations import (
@@ -50,12 +52,6 @@ except ImportError:
 PREFIXES = ('', 'p/')
 
 
-def _transform(translation, quaternion):
-    T = np.eye(4)
-    T[:3, :3], T[:3, 3] = quaternion_to_matrix(quaternion), translation
-    return T
-
-
 def tf_edges(chain, q, prefix):
     """Return what the node publishes at ``q``: {(parent, child): (T, 'static' or 'moving')}."""
     frames = names.frame_names(chain, prefix)
@@ -68,25 +64,8 @@ def tf_edges(chain, q, prefix):
                             ('moving', joint_frames(frames, children, joints, poses))):
         for parent, child, xyz, quaternion in zip(*published):
             assert (parent, child) not in edges, (parent, child)
-            edges[parent, child] = (_transform(xyz, quaternion), kind)
+            edges[parent, child] = (pose_transform(xyz, quaternion), kind)
     return edges
-
-
-def world_poses(edges, root):
-    """Compose the TF tree from ``root`` as tf2 does; fail on a frame with two parents."""
-    parents = {}
-    for parent, child in edges:
-        assert child not in parents, f'{child} has two parents: {parents.get(child)}, {parent}'
-        parents[child] = parent
-    poses = {root: np.eye(4)}
-
-    def pose(frame):
-        if frame not in poses:
-            poses[frame] = pose(parents[frame]) @ edges[parents[frame], frame][0]
-        return poses[frame]
-    for frame in parents:
-        pose(frame)
-    return poses
 
 
 CASES = [(name, with_random_frames(chain, np.random.default_rng(zlib.crc32(name.encode()))))
@@ -130,41 +109,10 @@ def test_the_standard_dh_axis_frame_carries_the_joint_and_the_link_hangs_fixed_o
                                rpy_to_matrix([math.pi / 2, 0.0, 0.0]), atol=1e-15)
 
 
-# ur_description's UR5 (Universal_Robots_ROS2_Description, config/ur5/default_kinematics.yaml
-# and urdf/ur_macro.xacro, 2024-10): each joint's origin xyz and rpy, then the fixed frames.
-UR5_JOINTS = (
-    ('shoulder_pan_joint', 'base_link_inertia', 'shoulder_link', '0 0 0.089159', '0 0 0'),
-    ('shoulder_lift_joint', 'shoulder_link', 'upper_arm_link', '0 0 0', '1.570796327 0 0'),
-    ('elbow_joint', 'upper_arm_link', 'forearm_link', '-0.425 0 0', '0 0 0'),
-    ('wrist_1_joint', 'forearm_link', 'wrist_1_link', '-0.39225 0 0.10915', '0 0 0'),
-    ('wrist_2_joint', 'wrist_1_link', 'wrist_2_link', '0 -0.09465 -1.941303950897609e-11',
-     '1.570796327 0 0'),
-    ('wrist_3_joint', 'wrist_2_link', 'wrist_3_link', '0 0.0823 -1.688001216681175e-11',
-     '1.570796326589793 3.141592653589793 3.141592653589793'))
-UR5_FIXED = (('base_link', 'base_link_inertia', '0 0 3.141592653589793'),
-             ('base_link', 'base', '0 0 3.141592653589793'),
-             ('wrist_3_link', 'flange', '0 -1.5707963267948966 -1.5707963267948966'),
-             ('flange', 'tool0', '1.5707963267948966 0 1.5707963267948966'))
-
-
-def _ur_description_urdf():
-    links = {name for joint in UR5_JOINTS for name in joint[1:3]} | {
-        name for joint in UR5_FIXED for name in joint[:2]}
-    parts = [f'<link name="{name}"/>' for name in sorted(links)]
-    parts += [f'<joint name="{name}" type="revolute"><parent link="{parent}"/><child '
-              f'link="{child}"/><origin xyz="{xyz}" rpy="{rpy}"/><axis xyz="0 0 1"/><limit '
-              'lower="-6.3" upper="6.3" effort="150" velocity="3.15"/></joint>'
-              for name, parent, child, xyz, rpy in UR5_JOINTS]
-    parts += [f'<joint name="{parent}-{child}" type="fixed"><parent link="{parent}"/><child '
-              f'link="{child}"/><origin xyz="0 0 0" rpy="{rpy}"/></joint>'
-              for parent, child, rpy in UR5_FIXED]
-    return '<robot name="ur5">' + ''.join(parts) + '</robot>'
-
-
 @pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not installed')
 def test_the_ur5_frames_are_ur_descriptions_base_base_link_flange_and_tool0():
     chain = Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml')
-    model = pin.buildModelFromXML(_ur_description_urdf())
+    model = pin.buildModelFromXML(ur_description_urdf())
     data = model.createData()
     rng = np.random.default_rng(5)
     for q in rng.uniform(-3.0, 3.0, (20, 6)):

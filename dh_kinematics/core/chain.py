@@ -22,7 +22,7 @@ returns a leading m axis. The batch path is vectorised over configurations; from
 forces.
 """
 
-from dh_kinematics.core import batch_kinematics, display
+from dh_kinematics.core import batch_kinematics, conventions, display
 from dh_kinematics.core import dynamics, fixed_frames, meshes as link_meshes, names
 from dh_kinematics.core import params as model_file
 from dh_kinematics.core import urdf
@@ -191,6 +191,14 @@ class Chain:
     def to_yaml(self, path=None):
         """Return the model as a parameter file (text, ``/**``); write it to ``path`` if given."""
         return model_file.to_yaml(self, path)
+
+    def to_modified(self):
+        """Return the same arm in modified DH (:mod:`core.conventions`); itself if it is."""
+        return conventions.converted(self, 'modified')
+
+    def to_standard(self):
+        """Return the same arm in standard DH (:mod:`core.conventions`); itself if it is."""
+        return conventions.converted(self, 'standard')
 
     def to_urdf(self, prefix='', path=None, xacro=False):
         """Return the URDF, or a xacro macro (text; :mod:`core.urdf`); write it to ``path``."""
