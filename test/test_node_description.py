@@ -16,14 +16,22 @@
 
 import xml.etree.ElementTree as ET
 
-from conftest import PACKAGE, urdf_joints
+from conftest import (
+    PACKAGE, pose_transform, run_cli, ur_description_urdf, urdf_joints, world_poses)
+import numpy as np
 import pytest
 from ros_fixtures import Running
 
 from dh_kinematics import Chain  # noqa: I100
+from dh_kinematics.core import urdf_import  # noqa: I100
 from dh_kinematics.ros.node import DESCRIPTION_QOS  # noqa: I100
 from rclpy.parameter import Parameter  # noqa: I100
 from std_msgs.msg import String  # noqa: I100
+
+try:
+    import pinocchio as pin
+except ImportError:
+    pin = None
 
 PUMA = PACKAGE / 'config' / 'puma560.yaml'
 UR5 = PACKAGE / 'config' / 'ur5.yaml'
@@ -107,3 +115,50 @@ def test_a_model_change_republishes_it_and_the_parameter_turns_it_off():
             first.data, second.data, third.data]
     finally:
         run.stop()
+
+
+@pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not installed')
+def test_a_model_imported_from_a_urdf_publishes_the_urdfs_frames_where_the_urdf_has_them(
+        tmp_path):
+    text = ur_description_urdf(inertials=True)
+    kept = ['base', 'shoulder_link', 'upper_arm_link', 'forearm_link', 'wrist_1_link',
+            'wrist_2_link', 'wrist_3_link', 'flange']
+    chain = urdf_import.from_urdf(text, 'base_link', 'tool0', keep_frames=kept).chain
+    model = tmp_path / 'ur5.yaml'
+    chain.to_yaml(model)
+    q = [0.3, -1.2, 0.8, -0.5, 1.1, 0.2]
+    run = Running(['--params-file', str(model)])
+    try:
+        stamp = run.probe.send_until_seen(chain.joint_names, q)
+        edges = {}
+        for message in (run.probe.wait_for_stamp('tf', stamp),
+                        run.probe.wait_for('tf_static', lambda m: True)):
+            for t in message.transforms:
+                translation, rotation = t.transform.translation, t.transform.rotation
+                edges[t.header.frame_id, t.child_frame_id] = (pose_transform(
+                    [translation.x, translation.y, translation.z],
+                    [rotation.x, rotation.y, rotation.z, rotation.w]), 'published')
+    finally:
+        run.stop()
+    poses = world_poses(edges, 'base_link')
+    urdf = pin.buildModelFromXML(text)
+    data = urdf.createData()
+    pin.framesForwardKinematics(urdf, data, np.array(q))  # UR's joints are in this order
+    for frame in kept + ['tool0']:
+        np.testing.assert_allclose(poses[frame], data.oMf[urdf.getFrameId(frame)].homogeneous,
+                                   atol=1e-9, err_msg=frame)
+
+
+def test_from_urdf_reads_the_robot_description_of_a_running_node(tmp_path):
+    chain = Chain.from_yaml(UR5)
+    model = tmp_path / 'imported.yaml'
+    run = Running(['--params-file', str(UR5)])
+    try:  # the timeout only bounds a failure: the command returns on the first message
+        run_cli('from-urdf', '--topic', '/robot_description', '--timeout', '120', '--base',
+                'world', '--tip', 'tool0', '-o', model)
+    finally:
+        run.stop()
+    assert 'from topic /robot_description: the chain from world to tool0' in model.read_text()
+    imported = Chain.from_yaml(model)
+    for q in np.random.default_rng(8).uniform(-3.0, 3.0, (10, 6)):
+        np.testing.assert_allclose(imported.fkine(q), chain.fkine(q), atol=1e-12)

@@ -21,6 +21,8 @@ The ``dh_kinematics`` command line: one entry point, a subcommand per task.
     dh_kinematics urdf FILE [-o OUT] [--prefix P | --xacro]
     dh_kinematics moveit FILE [FILE ...] -o DIR [--group G] [--samples N] [--seed S]
     dh_kinematics convert TABLE --order corke|scilab|matlab -o OUT.yaml [...]
+    dh_kinematics convert FILE --to standard|modified -o OUT.yaml
+    dh_kinematics from-urdf URDF|--topic T --base LINK --tip LINK -o OUT.yaml [...]
     dh_kinematics plot FILE [Q ...] -o ARM.png [--limits] [--size WxH]
     dh_kinematics monitor [--namespace NS]
 
@@ -30,7 +32,9 @@ Exit codes: 0 done, 1 bad input (one line on stderr), 2 a bad command line.
 import argparse
 import sys
 
-from dh_kinematics.cli import convert, model_commands, moveit_files
+from dh_kinematics.cli import convert, from_urdf, model_commands, moveit_files
+from dh_kinematics.core import joint_limits, params as model_file
+from dh_kinematics.core.dh_fit import PARALLEL_TOLERANCE
 from dh_kinematics.core.legacy_rows import CORKE_LAYOUT, MATLAB_LAYOUT, SCILAB_LAYOUT
 
 PROG = 'dh_kinematics'
@@ -130,10 +134,35 @@ def parsers():
                          'for the collision pairs (pinocchio; 0: adjacent pairs only)')
     command.add_argument('--seed', type=int, default=0, help='seed of the sampling')
 
-    command = commands.add_parser('convert', help="a DH table in a toolbox's order to a model "
-                                  'file')
-    command.add_argument('table', help='a CSV file, or a matrix literal "[r1; r2; ...]"')
-    command.add_argument('--order', required=True, choices=convert.ORDERS, help=(
+    command = commands.add_parser('from-urdf', help='the chain between two links of a URDF '
+                                  'as a model file')
+    command.add_argument('urdf', nargs='?', help='the URDF file (or --topic)')
+    command.add_argument('--topic', help='read the URDF from this topic instead, as '
+                         'robot_state_publisher publishes it (e.g. /robot_description)')
+    command.add_argument('--timeout', type=float, default=5.0, help='how long to wait for '
+                         'the topic, s (default: 5)')
+    command.add_argument('--base', required=True, help='the link the chain starts from: the '
+                         "model's world frame")
+    command.add_argument('--tip', required=True, help="the link it ends at: the model's tool "
+                         'frame')
+    command.add_argument('--convention', default='standard', choices=('standard', 'modified'))
+    command.add_argument('--keep-frames', nargs='+', metavar='LINK', help='URDF links to '
+                         'publish under their own names, as extra frames; all: every link '
+                         'of the chain')
+    command.add_argument('--parallel-tolerance', type=float, default=PARALLEL_TOLERANCE,
+                         metavar='RAD', help='joint axes closer than this to parallel are '
+                         f'taken as parallel (default: {PARALLEL_TOLERANCE:g})')
+    command.add_argument('--name', help="the robot name (default: the URDF's)")
+    command.add_argument('-o', '--output', required=True, help='the model file to write')
+
+    command = commands.add_parser('convert', help="a DH table in a toolbox's order, or a model "
+                                  'in the other DH convention, to a model file')
+    command.add_argument('table', help='a CSV file, or a matrix literal "[r1; r2; ...]"; with '
+                         '--to, a model file')
+    command.add_argument('--to', choices=('standard', 'modified'), help='re-express the model '
+                         'file TABLE in this DH convention (same frames at the joints, same '
+                         'dynamics)')
+    command.add_argument('--order', choices=convert.ORDERS, help=(
         f'corke: {CORKE_LAYOUT}; scilab: {SCILAB_LAYOUT}; dyn: the legacy DYN matrix of '
         f'Corke (the Scilab dyn row, 20 columns); matlab: {MATLAB_LAYOUT}. A CSV header may '
         f'name more columns: {", ".join(convert.EXTRA_COLUMNS)}'))
@@ -179,6 +208,10 @@ def parse(argv=None):
 
 
 def _convert(args, out):
+    if args.to is not None:
+        return _convert_model(args, out)
+    if args.order is None:
+        raise ValueError('--order is required for a table (or give --to for a model file)')
     names = [name.strip() for name in args.joint_names.split(',')] if args.joint_names else None
     try:
         prismatic = {int(index) for index in args.prismatic.split(',') if index.strip()}
@@ -190,6 +223,30 @@ def _convert(args, out):
     model_commands.write(args.output, chain.to_yaml(), 'model file')
     out.write(f'wrote {args.output}: {chain.n} joints; check it with: {PROG} check '
               f'{args.output}\n')
+    return 0
+
+
+def _convert_model(args, out):
+    if args.order is not None:
+        raise ValueError('--order is for a table; --to takes a model file')
+    import yaml
+
+    chain, _, given = model_commands.load([args.table])
+    converted = chain.to_modified() if args.to == 'modified' else chain.to_standard()
+    params = converted.to_params()
+    for name, value in given.items():  # the settings and configurations stay as they were
+        if model_file.is_setting(name) or name.split('.')[0] in (
+                model_file.CONFIGURATIONS, joint_limits.BLOCK):
+            *blocks, key = name.split('.')
+            block = params
+            for part in blocks:
+                block = block.setdefault(part, {})
+            block[key] = value
+    model_commands.write(args.output, yaml.safe_dump(
+        {'/**': {'ros__parameters': params}}, sort_keys=False, default_flow_style=None),
+        'model file')
+    out.write(f'wrote {args.output}: {converted.n} joints, {args.to} DH; check it with: '
+              f'{PROG} check {args.output}\n')
     return 0
 
 
@@ -211,7 +268,7 @@ def _monitor(args, out):
 
 COMMANDS = {'check': model_commands.check, 'show': model_commands.show,
             'fk': model_commands.fk, 'urdf': model_commands.urdf, 'convert': _convert,
-            'moveit': moveit_files.moveit_files,
+            'moveit': moveit_files.moveit_files, 'from-urdf': from_urdf.from_urdf,
             'plot': _plot, 'monitor': _monitor}
 
 

@@ -1,0 +1,53 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""``dh_kinematics from-urdf --topic``: the URDF a running robot_state_publisher publishes."""
+
+import time
+
+
+def robot_description(topic, timeout):
+    """
+    Return the URDF text on ``topic`` (std_msgs/String, transient local, as latched).
+
+    Raises
+    ------
+    ValueError
+        When nothing arrives within ``timeout`` seconds.
+
+    """
+    import rclpy
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+    from std_msgs.msg import String
+
+    received = []
+    context = rclpy.Context()
+    rclpy.init(args=['dh_kinematics_from_urdf'], context=context)
+    try:
+        node = rclpy.create_node('dh_kinematics_from_urdf', context=context)
+        executor = SingleThreadedExecutor(context=context)
+        executor.add_node(node)
+        node.create_subscription(String, topic, lambda message: received.append(message.data),
+                                 QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
+                                            reliability=ReliabilityPolicy.RELIABLE))
+        deadline = time.monotonic() + timeout
+        while not received and time.monotonic() < deadline:
+            executor.spin_once(timeout_sec=min(0.1, max(0.0, deadline - time.monotonic())))
+    finally:
+        rclpy.try_shutdown(context=context)
+    if not received:
+        raise ValueError(f'--topic {topic}: no URDF arrived within {timeout:g} s; is a '
+                         'robot_state_publisher running in this ROS_DOMAIN_ID?')
+    return received[0]

@@ -1,0 +1,72 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``dh_kinematics from-urdf``: the chain between two links of a URDF as a model file.
+
+The URDF comes from a file or, with ``--topic``, from a running robot_state_publisher. The model
+file (:mod:`core.urdf_import`) starts with a comment that says where it came from and every
+note of the import, which the command also prints, with the largest difference between the
+model and the URDF over the configurations it compared.
+"""
+
+from dh_kinematics.cli import model_commands
+from dh_kinematics.core import urdf_import
+
+PROG = 'dh_kinematics'
+CLOSE = 1e-9
+"""A model farther than this from its URDF (m or rad) is reported as a warning."""
+
+
+def _source(args):
+    if (args.urdf is None) == (args.topic is None):
+        raise ValueError('give a URDF file or --topic, not both and not neither')
+    if args.topic is None:
+        try:
+            with open(args.urdf, encoding='utf-8') as stream:
+                return stream.read(urdf_import.urdf_read.MAX_CHARS + 1), args.urdf
+        except (OSError, UnicodeDecodeError) as error:
+            reason = getattr(error, 'strerror', None) or 'not UTF-8 text'
+            raise ValueError(f'{args.urdf}: cannot read the URDF: {reason}') from None
+    from dh_kinematics.cli.description_topic import robot_description
+
+    return robot_description(args.topic, args.timeout), f'topic {args.topic}'
+
+
+def from_urdf(args, out):
+    """Import the chain, write the model file and say what was chosen and what not held."""
+    text, source = _source(args)
+    keep = args.keep_frames or ()
+    try:
+        result = urdf_import.from_urdf(text, args.base, args.tip, args.convention, keep,
+                                       args.parallel_tolerance, args.name)
+    except ValueError as error:
+        raise ValueError(f'{source}: {error}') from None
+    chain = result.chain
+    difference = (f'largest difference from the URDF over {urdf_import.SAMPLES} '
+                  f'configurations: {result.position_error:.2g} m, {result.angle_error:.2g} rad')
+    header = [f'Imported by `{PROG} from-urdf` from {source}: the chain from {args.base} to '
+              f'{args.tip}, {args.convention} DH.'] + [f'note: {note}' for note in result.notes]
+    header.append(difference)
+    model_commands.write(args.output, ''.join(f'# {line}\n' for line in header)
+                         + chain.to_yaml(), 'model file')
+    kept = f', frames {", ".join(frame.name for frame in chain.frames)}' if chain.frames else ''
+    out.write(f'wrote {args.output}: {chain.n} joints ({chain.links[0].convention} DH) '
+              f'from {chain.world_frame} to {chain.tool_frame}{kept}\n')
+    for note in result.notes:
+        out.write(f'  note: {note}\n')
+    far = max(result.position_error, result.angle_error) > CLOSE
+    out.write(f'  {"warning: " if far else ""}{difference}\n')
+    out.write(f'check it with: {PROG} check {args.output}\n')
+    return 0
