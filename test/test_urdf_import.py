@@ -595,6 +595,29 @@ def test_to_modified_and_to_standard_are_the_same_arm(name, chain):
                                        atol=1e-9 * max(1.0, np.abs(tau).max()))
 
 
+@needs_pin
+@pytest.mark.parametrize('name, chain', CHAINS[:6] + CHAINS[6::10],
+                         ids=[name for name, _ in CHAINS[:6] + CHAINS[6::10]])
+def test_a_converted_chain_agrees_with_pinocchio_on_the_original(name, chain):
+    # Pinocchio on the original's URDF: what URDF holds, rigid bodies without motor inertia.
+    rigid = Chain([link.replace(Jm=0.0, B=0.0, Tc=0.0) for link in chain.links], chain.base,
+                  chain.tool, chain.gravity, payload=chain.payload)
+    model = pin.buildModelFromXML(rigid.to_urdf())
+    model.gravity.linear = chain.gravity
+    data = model.createData()
+    converted = (rigid.to_standard() if chain.mdh else rigid.to_modified())
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    for q in _configurations(chain, rng, 4):
+        qd, qdd = rng.uniform(-1.0, 1.0, (2, chain.n))
+        tip = _pin_poses(model, data, rigid.joint_names, q, [rigid.tool_frame],
+                         rigid.world_frame)[rigid.tool_frame]
+        np.testing.assert_allclose(converted.fkine(q), tip, atol=TOL)
+        tau, gravity = _pin_torques(model, data, rigid.joint_names, q, qd, qdd)
+        scale = max(1.0, np.abs(tau).max())
+        np.testing.assert_allclose(converted.rne(q, qd, qdd), tau, atol=TOL * scale, rtol=0)
+        np.testing.assert_allclose(converted.gravload(q), gravity, atol=TOL * scale, rtol=0)
+
+
 def test_extra_frames_and_meshes_stay_where_they_were_in_the_other_convention():
     params = Chain.from_yaml(PACKAGE / 'config' / 'puma560.yaml').to_params()
     params['frames'] = {'cam': {'parent': 'link3_axis', 'xyz': [0.1, 0.0, 0.05]},

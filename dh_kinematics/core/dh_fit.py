@@ -54,12 +54,11 @@ Axis.__doc__ = """A joint's line at the zero configuration, in the world frame: 
 (m), a unit direction, shape (3,), and True for a revolute joint (False: prismatic, moving along
 the direction)."""
 
-Fit = namedtuple('Fit', 'links base tool frames notes error')
+Fit = namedtuple('Fit', 'links base tool frames notes')
 Fit.__doc__ = """What :func:`fit` returns. ``links``: per joint a dict of Link fields (``a``,
 ``alpha``, ``d``, ``theta``, ``offset``, ``flip``); ``base``: T_world_base (4, 4); ``tool``:
 T_last_tool (4, 4); ``frames``: T_world_frame of frames 0 to n at the zero configuration,
-shape (n+1, 4, 4); ``notes``: what was chosen where the geometry left a choice (str);
-``error``: the largest angle (rad) between an axis and its DH z axis (0 when exact)."""
+shape (n+1, 4, 4); ``notes``: what was chosen where the geometry left a choice (str)."""
 
 PARALLEL_TOLERANCE = 1e-9
 """Axes closer than this to parallel (rad) are taken as parallel."""
@@ -236,12 +235,8 @@ def fit(axes, T_world_tool, modified=False, parallel_tolerance=PARALLEL_TOLERANC
             twist = (a, alpha)
         else:
             frames.append(M @ _transform(theta, t, a, alpha, False))
-    frames = np.array(frames)
-    z_axes = frames[1:, :3, 2] if modified else frames[:-1, :3, 2]
-    error = max(math.acos(min(1.0, abs(float(axis.direction @ z))))
-                for axis, z in zip(axes, z_axes))
-    return Fit(links, clean(frames[0]), clean(np.linalg.inv(frames[-1]) @ T_world_tool), frames,
-               notes, error)
+    return Fit(links, clean(frames[0]), clean(np.linalg.inv(frames[-1]) @ T_world_tool),
+               np.array(frames), notes)
 
 
 def _check_reach(name, following, t, a, z, direction, tolerance):

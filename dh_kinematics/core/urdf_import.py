@@ -228,7 +228,7 @@ def from_urdf(text, base, tip, convention='standard', keep_frames=(),
         taken.add(link_frames[-1])
     frame_of_body = [base] + link_frames
     kept = _kept_frames(keep_frames, chain_joints, tree, base, tip, poses, bodies, fit,
-                        frame_of_body, notes)
+                        frame_of_body)
     chain = Chain(links, fit.base, fit.tool, _gravity(tree, base, notes),
                   tree.name if name is None else name, base_frame=f'{base}_dh',
                   link_frames=link_frames, tool_frame=tip, world_frame=base, frames=kept)
@@ -238,7 +238,7 @@ def from_urdf(text, base, tip, convention='standard', keep_frames=(),
 
 
 def _kept_frames(keep_frames, chain_joints, tree, base, tip, poses, bodies, fit,
-                 frame_of_body, notes):
+                 frame_of_body):
     keep_frames = [keep_frames] if isinstance(keep_frames, str) else list(keep_frames)
     if 'all' in keep_frames and 'all' not in tree.links:
         keep_frames = [tree.joints[name].child for name in chain_joints] + keep_frames
