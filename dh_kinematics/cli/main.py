@@ -23,6 +23,7 @@ The ``dh_kinematics`` command line: one entry point, a subcommand per task.
     dh_kinematics convert TABLE --order corke|scilab|matlab -o OUT.yaml [...]
     dh_kinematics convert FILE --to standard|modified -o OUT.yaml
     dh_kinematics from-urdf URDF|--topic T --base LINK --tip LINK -o OUT.yaml [...]
+    dh_kinematics calibrate FILE DATA.csv -o OUT.yaml [--validate DATA2] [...]
     dh_kinematics plot FILE [Q ...] -o ARM.png [--limits] [--size WxH]
     dh_kinematics monitor [--namespace NS]
 
@@ -32,8 +33,8 @@ Exit codes: 0 done, 1 bad input (one line on stderr), 2 a bad command line.
 import argparse
 import sys
 
-from dh_kinematics.cli import convert, from_urdf, model_commands, moveit_files
-from dh_kinematics.core import joint_limits, params as model_file
+from dh_kinematics.cli import calibrate, convert, from_urdf, model_commands, moveit_files
+from dh_kinematics.core import calibration
 from dh_kinematics.core.dh_fit import PARALLEL_TOLERANCE
 from dh_kinematics.core.legacy_rows import CORKE_LAYOUT, MATLAB_LAYOUT, SCILAB_LAYOUT
 
@@ -176,6 +177,25 @@ def parsers():
     command.add_argument('--name', default='', help='robot name')
     command.add_argument('-o', '--output', required=True, help='the model file to write')
 
+    command = commands.add_parser('calibrate', help='a calibrated model from measurements of '
+                                  'a point on the tool (a laser tracker)')
+    command.add_argument('model', help=MODEL_FILE)
+    command.add_argument('data', help='CSV: a header of the joint names and x, y, z (m; and qx, '
+                         'qy, qz, qw), a row per measurement')
+    command.add_argument('-o', '--output', required=True, help='the calibrated model file')
+    command.add_argument('--base-known', action='store_true', help='the measurement frame is '
+                         "the model's world frame: do not estimate the base")
+    command.add_argument('--free', nargs='+', metavar='PATTERN', help='estimate only these '
+                         'parameters (fnmatch patterns: base.*, *.offset, elbow_joint.a)')
+    command.add_argument('--fixed', nargs='+', metavar='PATTERN', help='hold these at nominal')
+    command.add_argument('--validate', metavar='DATA2', help='measurements not used in the '
+                         'fit, to report the residuals on')
+    command.add_argument('--conditioning', type=float, default=calibration.CONDITIONING,
+                         help='identifiability threshold (default: %(default)g)')
+    command.add_argument('--orientation-weight', type=float,
+                         default=calibration.ORIENTATION_WEIGHT, help='m per rad of '
+                         'orientation residual (default: %(default)g)')
+
     command = commands.add_parser('plot', help='a 3-D picture of the arm (PNG; matplotlib)')
     command.add_argument('file', help=MODEL_FILE)
     _configuration_arguments(command)
@@ -229,22 +249,10 @@ def _convert(args, out):
 def _convert_model(args, out):
     if args.order is not None:
         raise ValueError('--order is for a table; --to takes a model file')
-    import yaml
-
     chain, _, given = model_commands.load([args.table])
     converted = chain.to_modified() if args.to == 'modified' else chain.to_standard()
-    params = converted.to_params()
-    for name, value in given.items():  # the settings and configurations stay as they were
-        if model_file.is_setting(name) or name.split('.')[0] in (
-                model_file.CONFIGURATIONS, joint_limits.BLOCK):
-            *blocks, key = name.split('.')
-            block = params
-            for part in blocks:
-                block = block.setdefault(part, {})
-            block[key] = value
-    model_commands.write(args.output, yaml.safe_dump(
-        {'/**': {'ros__parameters': params}}, sort_keys=False, default_flow_style=None),
-        'model file')
+    model_commands.write(args.output, model_commands.model_file_text(converted, given),
+                         'model file')
     out.write(f'wrote {args.output}: {converted.n} joints, {args.to} DH; check it with: '
               f'{PROG} check {args.output}\n')
     return 0
@@ -269,6 +277,7 @@ def _monitor(args, out):
 COMMANDS = {'check': model_commands.check, 'show': model_commands.show,
             'fk': model_commands.fk, 'urdf': model_commands.urdf, 'convert': _convert,
             'moveit': moveit_files.moveit_files, 'from-urdf': from_urdf.from_urdf,
+            'calibrate': calibrate.calibrate,
             'plot': _plot, 'monitor': _monitor}
 
 

@@ -17,7 +17,7 @@
 import math
 import os
 
-from dh_kinematics.core import bounds, display, meshes, params
+from dh_kinematics.core import bounds, display, joint_limits, meshes, params
 from dh_kinematics.core import parameter_file
 from dh_kinematics.node_logic import node_parameters as checks
 from dh_kinematics.node_logic import startup
@@ -198,6 +198,28 @@ def urdf(args, out):
         write(args.output, text, 'xacro macro' if args.xacro else 'URDF')
         out.write(f'wrote {args.output}\n')
     return 0
+
+
+def model_file_text(chain, given):
+    """
+    Return the model file of ``chain`` with the settings of the file it came from.
+
+    ``given`` is that file's parameters, as :func:`load` returns them: its node settings,
+    named configurations and ``joint_limits`` block are kept as they were.
+    """
+    import yaml
+
+    values = chain.to_params()
+    for name, value in given.items():
+        if params.is_setting(name) or name.split('.')[0] in (
+                params.CONFIGURATIONS, joint_limits.BLOCK):
+            *blocks, key = name.split('.')
+            block = values
+            for part in blocks:
+                block = block.setdefault(part, {})
+            block[key] = value
+    return yaml.safe_dump({'/**': {'ros__parameters': values}}, sort_keys=False,
+                          default_flow_style=None)
 
 
 def write(path, text, what):

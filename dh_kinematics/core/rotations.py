@@ -140,3 +140,46 @@ def xyz_rpy_to_transform(xyz, rpy):
 def is_identity(T):
     """Tell whether a 4x4 transform is exactly the identity."""
     return bool((np.asarray(T) == np.eye(4)).all())
+
+
+def rotvec_to_matrix(v):
+    """
+    Rotation matrix of a rotation vector (axis times angle, rad): Rodrigues' formula.
+
+    Parameters
+    ----------
+    v : array-like, shape (3,)
+        The rotation's axis times its angle, rad.
+
+    Returns
+    -------
+    R : array, shape (3, 3)
+
+    """
+    v = np.asarray(v, dtype=float)
+    angle = float(np.linalg.norm(v))
+    K = np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
+    if angle < 1e-8:  # second order is exact to 1e-24
+        return np.eye(3) + K + K @ K / 2.0
+    return np.eye(3) + np.sin(angle) / angle * K + (1.0 - np.cos(angle)) / angle ** 2 * K @ K
+
+
+def matrix_to_rotvec(R):
+    """
+    Rotation vectors (axis times angle, rad, angle within [0, pi]) of rotation matrices.
+
+    Parameters
+    ----------
+    R : array-like, shape (..., 3, 3)
+        Rotation matrices.
+
+    Returns
+    -------
+    v : array, shape (..., 3)
+
+    """
+    q = rotation_to_quaternion(R)
+    sine = np.linalg.norm(q[..., :3], axis=-1, keepdims=True)
+    angle = 2.0 * np.arctan2(sine, q[..., 3:4])
+    scale = np.where(sine > 1e-12, angle / np.maximum(sine, 1e-300), 2.0)
+    return q[..., :3] * scale

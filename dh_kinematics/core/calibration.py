@@ -1,0 +1,316 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Kinematic calibration: the corrections to a model that measurements of its tool call for.
+
+The parameters are corrections to the nominal model: per joint, its ``offset``, ``d``, ``a``
+and ``alpha`` (a prismatic joint: ``theta``, ``offset``, ``a``, ``alpha``), in rad and m; the
+base transform in the measurement frame (``base.x``, ``base.y``, ``base.z`` in m, ``base.rx``,
+``base.ry``, ``base.rz``, a small rotation in rad, about the measurement frame's axes); the
+tool point (``tool.x``, ``tool.y``, ``tool.z``, m, in the last link frame) and, with measured
+orientations, the tool's rotation (``tool.rx``...).
+
+1. The base is first placed by a rigid registration of the nominal model's tool points onto
+   the measured ones (unless it is known, that is, the measurement frame is the model's world).
+2. **Identifiability**: the identification Jacobian at that start, its columns taken in the
+   order base, tool, joints base to tool, is orthogonalised column by column; a column within
+   ``conditioning`` (relative) of the span of those before it is unidentifiable: the data
+   cannot tell it from them. It is held at its nominal value and listed, never fitted.
+3. **Levenberg-Marquardt** on the rest: position residuals in m and, with orientations,
+   orientation residuals (rotation vector, rad) times ``orientation_weight`` (m/rad).
+4. **Standard deviations** from the residuals: ``s^2 (J^T J)^-1`` with
+   ``s^2 = |r|^2 / (rows - parameters)``.
+"""
+
+from collections import namedtuple
+import fnmatch
+
+from dh_kinematics.core.chain import Chain
+from dh_kinematics.core.rotations import matrix_to_rotvec, quaternion_to_matrix, rotvec_to_matrix
+import numpy as np
+
+Parameter = namedtuple('Parameter', 'name nominal estimate std status')
+Parameter.__doc__ = """One parameter: its name, nominal value and estimate (rad or m), its
+standard deviation (None unless estimated) and status: 'estimated', 'unidentifiable' (held at
+nominal) or 'fixed' (held at nominal, as asked)."""
+
+Residuals = namedtuple('Residuals', 'position_rms position_max orientation_rms orientation_max')
+Residuals.__doc__ = """Position residuals (m) and orientation residuals (rad; None without
+measured orientations): root mean square and largest, over the measurements."""
+
+Calibration = namedtuple('Calibration', 'chain parameters before after iterations converged '
+                         'condition')
+Calibration.__doc__ = """The calibrated Chain (its world frame the measurement frame, its tool
+frame's origin the measured point); every :data:`Parameter`; the :data:`Residuals` of the
+nominal model (registered) and of the calibrated one; the solver's iterations, whether it
+converged, and the condition number of the scaled identification Jacobian."""
+
+CONDITIONING = 1e-4
+"""A parameter whose Jacobian column is within this (relative) of the span of the earlier ones
+is unidentifiable."""
+STEP = 1e-7
+"""The central-difference step of the identification Jacobian (m or rad)."""
+ORIENTATION_WEIGHT = 0.1
+"""Metres per radian of orientation residual, to weigh it against position residuals."""
+
+
+def joint_fields(link):
+    """Return the link fields a calibration corrects, for this joint's type."""
+    if link.isrevolute():
+        return ('offset', 'd', 'a', 'alpha')
+    return ('theta', 'offset', 'a', 'alpha')
+
+
+def parameter_names(chain, orientation=False, base=True):
+    """Return every parameter's name, in the order of the identifiability analysis."""
+    names = [f'base.{axis}' for axis in ('x', 'y', 'z', 'rx', 'ry', 'rz')] if base else []
+    names += [f'tool.{axis}' for axis in ('x', 'y', 'z')]
+    names += [f'tool.{axis}' for axis in ('rx', 'ry', 'rz')] if orientation else []
+    for joint, link in zip(chain.joint_names, chain.links):
+        names += [f'{joint}.{field}' for field in joint_fields(link)]
+    return names
+
+
+def _applied(chain, names, values, base):
+    """Return ``chain`` with the corrections ``values`` of ``names`` added, on ``base``."""
+    links = {joint: {} for joint in chain.joint_names}
+    base_delta, tool_delta = np.zeros(6), np.zeros(6)
+    axes = ('x', 'y', 'z', 'rx', 'ry', 'rz')
+    for name, value in zip(names, values):
+        owner, field = name.rsplit('.', 1)
+        if owner == 'base':
+            base_delta[axes.index(field)] = value
+        elif owner == 'tool':
+            tool_delta[axes.index(field)] = value
+        else:
+            links[owner][field] = value
+    new_links = [link.replace(**{field: getattr(link, field) + delta
+                                 for field, delta in links[joint].items()})
+                 for joint, link in zip(chain.joint_names, chain.links)]
+    T_base, T_tool = base.copy(), chain.tool.copy()
+    T_base[:3, :3] = rotvec_to_matrix(base_delta[3:]) @ base[:3, :3]
+    T_base[:3, 3] = base[:3, 3] + base_delta[:3]
+    T_tool[:3, 3] = chain.tool[:3, 3] + tool_delta[:3]
+    T_tool[:3, :3] = chain.tool[:3, :3] @ rotvec_to_matrix(tool_delta[3:])
+    return Chain(new_links, T_base, T_tool, chain.gravity, chain.name, chain.base_frame,
+                 chain.link_frames, chain.tool_frame, chain.world_frame, chain.payload,
+                 chain.frames, chain.meshes)
+
+
+def _residuals(chain, measurements, weight):
+    """Return the residual vector of ``chain`` against ``measurements``."""
+    T = chain.fkine(measurements.q).reshape(-1, 4, 4)
+    parts = [(T[:, :3, 3] - measurements.position).ravel()]
+    if measurements.quaternion is not None:
+        R = quaternion_to_matrix_batch(measurements.quaternion)
+        parts.append(weight * matrix_to_rotvec(R.transpose(0, 2, 1) @ T[:, :3, :3]).ravel())
+    return np.concatenate(parts)
+
+
+def quaternion_to_matrix_batch(quaternions):
+    """Return the rotation matrices of quaternions [x, y, z, w], shape (m, 4) -> (m, 3, 3)."""
+    return np.array([quaternion_to_matrix(q) for q in quaternions])
+
+
+def _summary(residuals, count, weight):
+    position = np.linalg.norm(residuals[:3 * count].reshape(count, 3), axis=1)
+    orientation_rms = orientation_max = None
+    if len(residuals) > 3 * count:
+        angle = np.linalg.norm(residuals[3 * count:].reshape(count, 3), axis=1) / weight
+        orientation_rms, orientation_max = float(np.sqrt(np.mean(angle ** 2))), float(
+            angle.max())
+    return Residuals(float(np.sqrt(np.mean(position ** 2))), float(position.max()),
+                     orientation_rms, orientation_max)
+
+
+def residuals(chain, measurements):
+    """Return the :data:`Residuals` of ``chain`` on ``measurements`` (held-out ones, say)."""
+    q = np.asarray(measurements.q, dtype=float)
+    if q.ndim != 2 or q.shape[1] != chain.n:
+        raise ValueError(f'measurements: {chain.n} joint values per row expected, got shape '
+                         f'{q.shape}')
+    return _summary(_residuals(chain, measurements, 1.0), len(q), 1.0)
+
+
+def registration(points, targets):
+    """
+    Return the rigid transform that best maps ``points`` onto ``targets`` (least squares).
+
+    Kabsch's method. Parameters: arrays of shape (m, 3), m; returns T_targets_points (4, 4).
+    """
+    a, b = points.mean(axis=0), targets.mean(axis=0)
+    U, _, Vt = np.linalg.svd((points - a).T @ (targets - b))
+    D = np.diag([1.0, 1.0, np.sign(np.linalg.det(Vt.T @ U.T))])
+    T = np.eye(4)
+    T[:3, :3] = Vt.T @ D @ U.T
+    T[:3, 3] = b - T[:3, :3] @ a
+    return T
+
+
+def _jacobian(chain, names, values, base, measurements, weight):
+    columns = []
+    for k in range(len(names)):
+        step = np.zeros(len(names))
+        step[k] = STEP
+        plus = _residuals(_applied(chain, names, values + step, base), measurements, weight)
+        minus = _residuals(_applied(chain, names, values - step, base), measurements, weight)
+        columns.append((plus - minus) / (2.0 * STEP))
+    return np.array(columns).T
+
+
+def identifiable(J, conditioning=CONDITIONING):
+    """
+    Return the columns of ``J`` that are identifiable, in order (indices).
+
+    A column is kept when what is left of it, orthogonalised against the kept ones before it,
+    is more than ``conditioning`` of its own norm.
+    """
+    kept, basis = [], []
+    for k in range(J.shape[1]):
+        column = J[:, k].copy()
+        norm = np.linalg.norm(column)
+        if norm == 0.0:
+            continue
+        for vector in basis:  # twice: Gram-Schmidt loses orthogonality once
+            column -= (vector @ column) * vector
+        for vector in basis:
+            column -= (vector @ column) * vector
+        if np.linalg.norm(column) > conditioning * norm:
+            kept.append(k)
+            basis.append(column / np.linalg.norm(column))
+    return kept
+
+
+def _selected(names, free, fixed):
+    """Return the names the masks leave free (fnmatch patterns; ``free`` None: all)."""
+    chosen = [name for name in names
+              if free is None or any(fnmatch.fnmatchcase(name, p) for p in free)]
+    return [name for name in chosen if not any(fnmatch.fnmatchcase(name, p) for p in fixed)]
+
+
+def calibrate(chain, measurements, base_known=False, free=None, fixed=(),
+              conditioning=CONDITIONING, orientation_weight=ORIENTATION_WEIGHT,
+              max_iterations=100):
+    """
+    Estimate the corrections of ``chain`` that ``measurements`` call for; see the module.
+
+    Parameters
+    ----------
+    chain : Chain
+        The nominal model; its tool transform places the measured point (and orientation).
+    measurements : core.measurements.Measurements
+        At least as many positions as there are parameters to estimate, over varied
+        configurations.
+    base_known : bool
+        The measurement frame is the model's world frame: the base is not estimated.
+    free, fixed : sequence of str, optional
+        fnmatch patterns of parameter names: only those in ``free`` (all by default) and not
+        in ``fixed`` are estimated.
+    conditioning : float
+        The identifiability threshold (:func:`identifiable`).
+    orientation_weight : float
+        m/rad of an orientation residual against a position one.
+    max_iterations : int
+        Of Levenberg-Marquardt.
+
+    Returns
+    -------
+    calibration : Calibration
+
+    Raises
+    ------
+    ValueError
+        For measurements of another number of joints, or fewer than the parameters.
+
+    """
+    q = np.asarray(measurements.q, dtype=float)
+    if q.ndim != 2 or q.shape[1] != chain.n:
+        raise ValueError(f'measurements: {chain.n} joint values per row expected, got shape '
+                         f'{q.shape}')
+    orientation = measurements.quaternion is not None
+    names = parameter_names(chain, orientation, not base_known)
+    unknown = [pattern for pattern in list(free or []) + list(fixed)
+               if not any(fnmatch.fnmatchcase(name, pattern) for name in names)]
+    if unknown:
+        raise ValueError(f'{unknown[0]!r} names no parameter (parameters: {", ".join(names)})')
+    base = chain.base.copy()
+    if not base_known:
+        nominal = chain.fkine(q).reshape(-1, 4, 4)[:, :3, 3]
+        base = registration(nominal, measurements.position) @ chain.base
+    weight = orientation_weight
+    zero = np.zeros(len(names))
+    start = _applied(chain, names, zero, base)
+    before = _summary(_residuals(start, measurements, weight), len(q), weight)
+    candidates = _selected(names, free, fixed)
+    indices = [names.index(name) for name in candidates]
+    J = _jacobian(chain, names, zero, base, measurements, weight)
+    kept = [indices[k] for k in identifiable(J[:, indices], conditioning)]
+    if len(_residuals(start, measurements, weight)) <= len(kept):
+        raise ValueError(f'measurements: {len(q)} are too few for {len(kept)} parameters; '
+                         'measure more configurations')
+    estimate_names = [names[k] for k in kept]
+    values, lam, converged, iteration = np.zeros(len(kept)), 1e-3, False, 0
+    r = _residuals(start, measurements, weight)
+    for iteration in range(1, max_iterations + 1):
+        Jk = _jacobian(chain, estimate_names, values, base, measurements, weight)
+        A, g = Jk.T @ Jk, Jk.T @ r
+        while True:
+            step = np.linalg.solve(A + lam * np.diag(np.diag(A)), -g)
+            trial = values + step
+            r_trial = _residuals(_applied(chain, estimate_names, trial, base), measurements,
+                                 weight)
+            if r_trial @ r_trial <= r @ r:
+                lam = max(lam / 10.0, 1e-12)
+                break
+            lam *= 10.0
+            if lam > 1e12:
+                break
+        if lam > 1e12:
+            converged = True  # no step lowers the cost: a minimum
+            break
+        values, r = trial, r_trial
+        if np.abs(step).max() < 1e-12 or np.abs(step).max() < 1e-9 * (
+                1.0 + np.abs(values).max()):
+            converged = True
+            break
+    final = _applied(chain, estimate_names, values, base)
+    Jk = _jacobian(chain, estimate_names, values, base, measurements, weight)
+    dof = len(r) - len(kept)
+    covariance = (r @ r) / dof * np.linalg.inv(Jk.T @ Jk)
+    scaled = Jk / np.linalg.norm(Jk, axis=0)
+    singular = np.linalg.svd(scaled, compute_uv=False)
+    parameters = []
+    for k, name in enumerate(names):
+        nominal = _nominal(chain, name, base)
+        if k in kept:
+            i = kept.index(k)
+            parameters.append(Parameter(name, nominal, nominal + values[i],
+                                        float(np.sqrt(covariance[i, i])), 'estimated'))
+        else:
+            status = 'unidentifiable' if name in candidates else 'fixed'
+            parameters.append(Parameter(name, nominal, nominal, None, status))
+    after = _summary(r, len(q), weight)
+    return Calibration(final, parameters, before, after, iteration, converged,
+                       float(singular[0] / singular[-1]))
+
+
+def _nominal(chain, name, base):
+    """Return a parameter's nominal value: the link field, or 0 for a base or tool one."""
+    owner, field = name.rsplit('.', 1)
+    if owner in ('base', 'tool'):
+        return {'x': base[0, 3], 'y': base[1, 3], 'z': base[2, 3]}.get(field, 0.0) \
+            if owner == 'base' else ({'x': chain.tool[0, 3], 'y': chain.tool[1, 3],
+                                      'z': chain.tool[2, 3]}.get(field, 0.0))
+    return float(getattr(chain.links[chain.joint_names.index(owner)], field))

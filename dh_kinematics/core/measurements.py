@@ -1,0 +1,102 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Measurements of a tool point for calibration: a CSV file, one row per arm configuration.
+
+The header names the model's joints (rad or m), then ``x``, ``y``, ``z``: the position of a
+point on the tool measured in some fixed frame (m; a laser tracker's). ``qx``, ``qy``, ``qz``,
+``qw``, when present, are the measured orientation of the tool in that frame (a unit
+quaternion, ROS order). Columns may come in any order; ``#`` starts a comment.
+"""
+
+from collections import namedtuple
+import math
+
+import numpy as np
+
+Measurements = namedtuple('Measurements', 'q position quaternion')
+Measurements.__doc__ = """Joint values, shape (m, n) (rad or m, in the model's joint order);
+measured positions, shape (m, 3) (m); measured orientations, shape (m, 4), or None."""
+
+POSITION = ('x', 'y', 'z')
+ORIENTATION = ('qx', 'qy', 'qz', 'qw')
+
+
+def read(path, joint_names):
+    """
+    Return the :data:`Measurements` of a CSV file for a model with ``joint_names``.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and, where it applies, the line: no such file, a column that is
+        missing or unknown or named twice, a row of the wrong length, a value that is not a
+        finite number, a quaternion that is not of unit length, or no rows.
+
+    """
+    try:
+        with open(path, encoding='utf-8') as stream:
+            lines = stream.read().splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, 'strerror', None) or 'not UTF-8 text'
+        raise ValueError(f'{path}: cannot read the measurements: {reason}') from None
+    rows = [(number, line.split('#')[0].strip()) for number, line in enumerate(lines, 1)]
+    rows = [(number, line) for number, line in rows if line]
+    if not rows:
+        raise ValueError(f'{path}: no header row and no measurements')
+    header = [cell.strip() for cell in rows[0][1].split(',')]
+    known = list(joint_names) + list(POSITION) + list(ORIENTATION)
+    for cell in header:
+        if cell not in known:
+            raise ValueError(f'{path}: line {rows[0][0]}: column {cell!r} is neither a joint '
+                             f'({", ".join(joint_names)}) nor one of x, y, z, qx, qy, qz, qw')
+        if header.count(cell) > 1:
+            raise ValueError(f'{path}: line {rows[0][0]}: column {cell!r} is named twice')
+    needed = list(joint_names) + list(POSITION)
+    missing = [cell for cell in needed if cell not in header]
+    orientation = [cell for cell in ORIENTATION if cell in header]
+    if missing or orientation and len(orientation) != 4:
+        missing += [cell for cell in ORIENTATION if orientation and cell not in header]
+        raise ValueError(f'{path}: line {rows[0][0]}: columns {", ".join(missing)} are '
+                         'missing')
+    values = []
+    for number, line in rows[1:]:
+        cells = line.split(',')
+        if len(cells) != len(header):
+            raise ValueError(f'{path}: line {number}: {len(header)} values expected (one per '
+                             f'column), got {len(cells)}')
+        try:
+            row = [float(cell) for cell in cells]
+        except ValueError:
+            raise ValueError(f'{path}: line {number}: {line!r} holds something that is not a '
+                             'number') from None
+        if not all(math.isfinite(value) for value in row):
+            raise ValueError(f'{path}: line {number}: every value must be finite')
+        values.append(row)
+    if not values:
+        raise ValueError(f'{path}: a header but no measurements')
+    table = np.array(values)
+    column = {cell: j for j, cell in enumerate(header)}
+    quaternion = None
+    if orientation:
+        quaternion = table[:, [column[cell] for cell in ORIENTATION]]
+        norms = np.linalg.norm(quaternion, axis=1)
+        bad = np.flatnonzero(np.abs(norms - 1.0) > 1e-3)
+        if len(bad):
+            raise ValueError(f'{path}: line {rows[1 + bad[0]][0]}: qx, qy, qz, qw must be a '
+                             f'unit quaternion, got length {norms[bad[0]]:.6g}')
+        quaternion = quaternion / norms[:, None]
+    return Measurements(table[:, [column[name] for name in joint_names]],
+                        table[:, [column[cell] for cell in POSITION]], quaternion)
