@@ -188,11 +188,16 @@ def test_the_command_writes_a_calibrated_model_and_reports_the_fit(tmp_path):
     q2 = _configurations(nominal, rng, 30)
     _write(tmp_path / 'check.csv', _measured(true, q2, rng), nominal.joint_names)
     out, _ = run_cli('calibrate', model, tmp_path / 'data.csv', '--validate',
-                     tmp_path / 'check.csv', '-o', tmp_path / 'ur5_cal.yaml')
+                     tmp_path / 'check.csv', '-o', tmp_path / 'ur5_cal.yaml', '--report',
+                     tmp_path / 'report')
     assert out.startswith('calibrated ur5 from 60 measurements: converged in ')
     assert f'validation ({tmp_path / "check.csv"}): position RMS' in out
     assert 'held at nominal (the data cannot tell them from the others): ' in out
     run_cli('check', '--strict', tmp_path / 'ur5_cal.yaml')
+    for picture in ('residuals.png', 'corrections.png'):
+        assert (tmp_path / 'report' / picture).read_bytes().startswith(b'\x89PNG')
+    rows = (tmp_path / 'report' / 'parameters.csv').read_text().splitlines()
+    assert rows[0] == 'parameter,nominal,estimate,std,status' and len(rows) == 1 + 6 + 3 + 24
     calibrated = Chain.from_yaml(tmp_path / 'ur5_cal.yaml')
     error = np.linalg.norm(calibrated.fkine(q2)[:, :3, 3] - true.fkine(q2)[:, :3, 3], axis=1)
     assert error.max() < 5.0 * NOISE

@@ -22,6 +22,7 @@ every estimated parameter with its standard deviation, and the parameters held a
 
 from dh_kinematics.cli import model_commands
 from dh_kinematics.core import calibration, measurements
+import numpy as np
 
 PROG = 'dh_kinematics'
 
@@ -41,10 +42,16 @@ def calibrate(args, out):
     data = measurements.read(args.data, chain.joint_names)
     result = calibration.calibrate(chain, data, args.base_known, args.free, args.fixed or (),
                                    args.conditioning, args.orientation_weight)
-    held_out = None
+    held_out = errors = None
     if args.validate:
-        held_out = calibration.residuals(result.chain,
-                                         measurements.read(args.validate, chain.joint_names))
+        data2 = measurements.read(args.validate, chain.joint_names)
+        held_out = calibration.residuals(result.chain, data2)
+        errors = np.linalg.norm(result.chain.fkine(data2.q).reshape(-1, 4, 4)[:, :3, 3]
+                                - data2.position, axis=1)
+    if args.report:
+        from dh_kinematics.cli import calibration_report
+
+        calibration_report.write(args.report, result, errors)
     model_commands.write(args.output, model_commands.model_file_text(result.chain, given),
                          'model file')
     state = 'converged' if result.converged else 'did NOT converge'
@@ -64,5 +71,8 @@ def calibrate(args, out):
         held = [p.name for p in result.parameters if p.status == status]
         if held:
             out.write(f'held at nominal ({why}): {", ".join(held)}\n')
+    if args.report:
+        out.write(f'wrote the report into {args.report}: residuals.png, corrections.png, '
+                  'parameters.csv\n')
     out.write(f'wrote {args.output}; check it with: {PROG} check {args.output}\n')
     return 0 if result.converged else 1

@@ -190,6 +190,8 @@ def parsers():
     command.add_argument('--fixed', nargs='+', metavar='PATTERN', help='hold these at nominal')
     command.add_argument('--validate', metavar='DATA2', help='measurements not used in the '
                          'fit, to report the residuals on')
+    command.add_argument('--report', metavar='DIR', help='write residuals.png, corrections.png '
+                         'and parameters.csv here (matplotlib)')
     command.add_argument('--conditioning', type=float, default=calibration.CONDITIONING,
                          help='identifiability threshold (default: %(default)g)')
     command.add_argument('--orientation-weight', type=float,

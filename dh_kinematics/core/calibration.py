@@ -51,11 +51,12 @@ Residuals.__doc__ = """Position residuals (m) and orientation residuals (rad; No
 measured orientations): root mean square and largest, over the measurements."""
 
 Calibration = namedtuple('Calibration', 'chain parameters before after iterations converged '
-                         'condition')
+                         'condition errors_before errors_after')
 Calibration.__doc__ = """The calibrated Chain (its world frame the measurement frame, its tool
 frame's origin the measured point); every :data:`Parameter`; the :data:`Residuals` of the
 nominal model (registered) and of the calibrated one; the solver's iterations, whether it
-converged, and the condition number of the scaled identification Jacobian."""
+converged, and the condition number of the scaled identification Jacobian; and each
+measurement's position error (m), shape (m,), before and after."""
 
 CONDITIONING = 1e-4
 """A parameter whose Jacobian column is within this (relative) of the span of the earlier ones
@@ -124,8 +125,13 @@ def quaternion_to_matrix_batch(quaternions):
     return np.array([quaternion_to_matrix(q) for q in quaternions])
 
 
+def _errors(residuals, count):
+    """Return each measurement's position error (m) from a residual vector."""
+    return np.linalg.norm(residuals[:3 * count].reshape(count, 3), axis=1)
+
+
 def _summary(residuals, count, weight):
-    position = np.linalg.norm(residuals[:3 * count].reshape(count, 3), axis=1)
+    position = _errors(residuals, count)
     orientation_rms = orientation_max = None
     if len(residuals) > 3 * count:
         angle = np.linalg.norm(residuals[3 * count:].reshape(count, 3), axis=1) / weight
@@ -252,17 +258,17 @@ def calibrate(chain, measurements, base_known=False, free=None, fixed=(),
     weight = orientation_weight
     zero = np.zeros(len(names))
     start = _applied(chain, names, zero, base)
-    before = _summary(_residuals(start, measurements, weight), len(q), weight)
+    r = _residuals(start, measurements, weight)
+    before, errors_before = _summary(r, len(q), weight), _errors(r, len(q))
     candidates = _selected(names, free, fixed)
     indices = [names.index(name) for name in candidates]
     J = _jacobian(chain, names, zero, base, measurements, weight)
     kept = [indices[k] for k in identifiable(J[:, indices], conditioning)]
-    if len(_residuals(start, measurements, weight)) <= len(kept):
+    if len(r) <= len(kept):
         raise ValueError(f'measurements: {len(q)} are too few for {len(kept)} parameters; '
                          'measure more configurations')
     estimate_names = [names[k] for k in kept]
     values, lam, converged, iteration = np.zeros(len(kept)), 1e-3, False, 0
-    r = _residuals(start, measurements, weight)
     for iteration in range(1, max_iterations + 1):
         Jk = _jacobian(chain, estimate_names, values, base, measurements, weight)
         A, g = Jk.T @ Jk, Jk.T @ r
@@ -303,7 +309,7 @@ def calibrate(chain, measurements, base_known=False, free=None, fixed=(),
             parameters.append(Parameter(name, nominal, nominal, None, status))
     after = _summary(r, len(q), weight)
     return Calibration(final, parameters, before, after, iteration, converged,
-                       float(singular[0] / singular[-1]))
+                       float(singular[0] / singular[-1]), errors_before, _errors(r, len(q)))
 
 
 def _nominal(chain, name, base):

@@ -1,0 +1,88 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``dh_kinematics calibrate --report DIR``: the pictures and table a person reads (matplotlib).
+
+``residuals.png``: each measurement's position error before and after the fit (and, with
+``--validate``, on the held-out data); ``corrections.png``: each estimated correction with its
+standard deviation; ``parameters.csv``: every parameter, nominal, estimate, standard deviation
+and status.
+"""
+
+import csv
+import os
+
+import numpy as np
+
+MATPLOTLIB_MISSING = ('--report needs matplotlib, which is not installed: pip install '
+                      'matplotlib (or apt install python3-matplotlib)')
+
+
+def _pyplot():
+    try:
+        import matplotlib
+    except ImportError:
+        raise ValueError(MATPLOTLIB_MISSING) from None
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def write(folder, result, held_out=None):
+    """
+    Write the report of a :data:`core.calibration.Calibration` into ``folder``.
+
+    ``held_out``: each held-out measurement's position error (m), or None. Returns the paths
+    written; raises ValueError when matplotlib is missing or the folder cannot be written.
+    """
+    plt = _pyplot()
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f'{folder}: cannot write the report: {error.strerror}') from None
+    paths = [os.path.join(folder, name)
+             for name in ('residuals.png', 'corrections.png', 'parameters.csv')]
+    figure, axes = plt.subplots(figsize=(8, 4))
+    index = np.arange(1, len(result.errors_before) + 1)
+    axes.plot(index, result.errors_before * 1e3, 'o', label='before (nominal model)')
+    axes.plot(index, result.errors_after * 1e3, 'o', label='after (calibrated)')
+    if held_out is not None:
+        axes.plot(np.arange(1, len(held_out) + 1), held_out * 1e3, 'x',
+                  label='held-out data (calibrated)')
+    axes.set(xlabel='measurement', ylabel='position error (mm)', yscale='log',
+             title='Position error per measurement')
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(paths[0], dpi=100)
+    plt.close(figure)
+    estimated = [p for p in result.parameters if p.status == 'estimated']
+    figure, axes = plt.subplots(figsize=(8, max(3.0, 0.25 * len(estimated) + 1.0)))
+    positions = np.arange(len(estimated))
+    axes.errorbar([(p.estimate - p.nominal) * 1e3 for p in estimated], positions,
+                  xerr=[p.std * 1e3 for p in estimated], fmt='o', capsize=3)  # mm, mrad
+    axes.set_yticks(positions, [p.name for p in estimated])
+    axes.axvline(0.0, color='grey', linewidth=0.8)
+    axes.set(xlabel='correction (mm or mrad), +- 1 standard deviation',
+             title='Estimated corrections')
+    figure.tight_layout()
+    figure.savefig(paths[1], dpi=100)
+    plt.close(figure)
+    with open(paths[2], 'w', encoding='utf-8', newline='') as stream:
+        table = csv.writer(stream)
+        table.writerow(['parameter', 'nominal', 'estimate', 'std', 'status'])
+        for p in result.parameters:
+            table.writerow([p.name, repr(p.nominal), repr(p.estimate),
+                            '' if p.std is None else repr(p.std), p.status])
+    return paths
