@@ -25,7 +25,7 @@ of the truth, and the parameters the data cannot identify are listed and left at
 
 import math
 
-from conftest import CHAINS, PACKAGE, run_cli
+from conftest import CHAINS, PACKAGE, pose_transform, run_cli, world_poses
 from dh_kinematics import Chain
 from dh_kinematics.core import calibration, measurements
 from dh_kinematics.core.measurements import Measurements
@@ -205,3 +205,32 @@ def test_the_command_writes_a_calibrated_model_and_reports_the_fit(tmp_path):
     _, err = run_cli('calibrate', model, tmp_path / 'missing.csv', '-o', tmp_path / 'x.yaml',
                      code=1)
     assert 'cannot read the measurements' in err and not (tmp_path / 'x.yaml').exists()
+
+
+def test_the_calibrated_model_starts_the_node_whose_tf_is_the_true_arms(tmp_path):
+    ros_fixtures = pytest.importorskip('ros_fixtures')
+    nominal = Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml')
+    rng = np.random.default_rng(6)
+    q = _configurations(nominal, rng, 60)
+    true, _ = _truth(nominal, rng, q)
+    _write(tmp_path / 'data.csv', _measured(true, q, rng), nominal.joint_names)
+    run_cli('calibrate', PACKAGE / 'config' / 'ur5.yaml', tmp_path / 'data.csv', '-o',
+            tmp_path / 'calibrated.yaml')
+    calibrated = Chain.from_yaml(tmp_path / 'calibrated.yaml')
+    check = _configurations(nominal, rng, 1)[0]
+    run = ros_fixtures.Running(['--params-file', str(tmp_path / 'calibrated.yaml')])
+    try:
+        stamp = run.probe.send_until_seen(nominal.joint_names, check.tolist())
+        edges = {}
+        for message in (run.probe.wait_for_stamp('tf', stamp),
+                        run.probe.wait_for('tf_static', lambda m: True)):
+            for t in message.transforms:
+                translation, rotation = t.transform.translation, t.transform.rotation
+                edges[t.header.frame_id, t.child_frame_id] = (pose_transform(
+                    [translation.x, translation.y, translation.z],
+                    [rotation.x, rotation.y, rotation.z, rotation.w]), 'published')
+    finally:
+        run.stop()
+    tool = world_poses(edges, calibrated.world_frame)[calibrated.tool_frame]
+    # The tracker's frame is the world: TF puts the tool where the true arm has it.
+    assert np.linalg.norm(tool[:3, 3] - true.fkine(check)[:3, 3]) < 5.0 * NOISE

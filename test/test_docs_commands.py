@@ -104,6 +104,8 @@ def reader_folder(tmp_path, monkeypatch):
 def test_commands_that_run_here_exit_0(path, reader_folder):
     pytest.importorskip('yaml')
     function = 'dh_kinematics() { ' + ' '.join(map(shlex.quote, CLI_COMMAND)) + ' "$@"; }'
+    # A reader's python3 has the package: a sourced workspace's, or the activated venv's.
+    function += f'\npython3() {{ {shlex.quote(sys.executable)} "$@"; }}'
     lines = [line for document, block in SHELL if document == path for line in block
              if line.split()[0] in RUN_HERE and not line.startswith(MONITOR)]
     if any(line.startswith('xacro ') for line in lines):  # ROS's xacro, from PyPI here
