@@ -294,8 +294,12 @@ def ur_description_urdf(inertials=False):
 RANDOM_ARMS = 200
 
 
-def random_arm(rng):
-    """Return a random DH or MDH arm of 1 to 7 joints, with dynamics, limits or none."""
+def random_arm(rng, hayati=False):
+    """
+    Return a random DH or MDH arm of 1 to 7 joints, with dynamics, limits or none.
+
+    With ``hayati``, most links also get a Hayati beta.
+    """
     convention = 'modified' if rng.random() < 0.5 else 'standard'
     links = []
     for j in range(int(rng.integers(1, 8))):
@@ -315,7 +319,8 @@ def random_arm(rng):
             I=list(diagonal) + list(rng.uniform(-0.2, 0.2, 3) * diagonal.min()),
             Jm=rng.uniform(0.0, 1e-3), G=rng.uniform(1.0, 100.0) * rng.choice([-1, 1]),
             B=rng.uniform(0.0, 1e-3), Tc=(rng.uniform(0.0, 0.5), -rng.uniform(0.0, 0.5)),
-            name=f'joint{j + 1}'))
+            name=f'joint{j + 1}',
+            beta=rng.uniform(-0.5, 0.5) if hayati and rng.random() < 0.7 else 0.0))
     base, tool = np.eye(4), np.eye(4)
     base[:3, 3], tool[:3, 3] = rng.uniform(-1.0, 1.0, 3), rng.uniform(-0.2, 0.2, 3)
     base[:3, :3] = _rotation(rng)
@@ -341,6 +346,9 @@ CHAINS = [(name, Chain.from_yaml(PACKAGE / 'config' / path))
           for name, path in sorted(CONFIG_FILES.items())]
 RNG = np.random.default_rng(13)
 CHAINS += [(f'random{k}', random_arm(RNG)) for k in range(RANDOM_ARMS)]
+HAYATI_ARMS = 30
+CHAINS += [(f'hayati{k}', random_arm(np.random.default_rng(7000 + k), hayati=True))
+           for k in range(HAYATI_ARMS)]
 
 
 @pytest.fixture(params=MODELS)

@@ -95,9 +95,10 @@ class BatchKinematics:
             values = []
             for j in range(n):
                 one = [[column[j]] for column in (ct, st, d) + twists]
-                values += composed_poses(*one, _IDENTITY_ROWS, table.mdh)[16:]
+                hayati = None if table.hayati is None else [table.hayati[j]]
+                values += composed_poses(*one, _IDENTITY_ROWS, table.mdh, hayati)[16:]
         else:
-            frames = composed_poses(ct, st, d, *twists, self._base_rows, table.mdh)
+            frames = composed_poses(ct, st, d, *twists, self._base_rows, table.mdh, table.hayati)
             tool = _times(frames[-16:], self._tool)
             values = tool if kind == 'tool' else frames
             if kind == 'jacobians':

@@ -21,7 +21,7 @@ refused; a value that is possible but unusual is only named in :func:`model_warn
 ==========================================================  ===============  ============
 quantity                                                     refused beyond   warned beyond
 ==========================================================  ===============  ============
-alpha, theta, a revolute joint's offset, base/tool rpy       +-2 pi rad
+alpha, beta, theta, a revolute joint's offset, base/tool rpy +-2 pi rad
 a, d, a prismatic joint's offset, r, base/tool xyz           +-1000 m         10 m
 payload com                                                  +-1000 m         10 m
 finite joint limits                                          +-1e6 rad or m   +-4 pi rad,
@@ -184,7 +184,7 @@ def check_link(values):
     offset, r) within +-1000 m; finite limits within +-1e6; m, I, Jm, B, Tc and G within 1e6.
     """
     revolute = values['joint'] == 'revolute'
-    for field in ('alpha', 'theta') + (('offset',) if revolute else ()):
+    for field in ('alpha', 'beta', 'theta') + (('offset',) if revolute else ()):
         check_angles(field, values[field])
     for field in ('a', 'd', 'r') + (() if revolute else ('offset',)):
         check_magnitude(field, values[field], LENGTH_MAX, 'm')

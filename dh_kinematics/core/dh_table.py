@@ -44,17 +44,21 @@ class DHTable:
 
         self.mdh = links[0].mdh
         self.a, self.alpha, self.d, self.theta = map(column, ('a', 'alpha', 'd', 'theta'))
+        self.beta = column('beta')
         self.offset = column('offset')
         self.sign = np.array([-1.0 if link.flip else 1.0 for link in links])
         self.prismatic = np.array([link.isprismatic() for link in links])
-        self.fixed = fixed_transforms(self.a, self.alpha)
+        self.fixed = fixed_transforms(self.a, self.alpha, self.beta)
         self._any_prismatic = bool(self.prismatic.any())
         self._a_list, self._alpha_list = self.a.tolist(), self.alpha.tolist()
         self._cos_alpha, self._sin_alpha = np.cos(self.alpha).tolist(), np.sin(self.alpha).tolist()
         self._rows = tuple(zip(self.prismatic.tolist(), self.sign.tolist(),
                                self.offset.tolist(), self.theta.tolist(), self.d.tolist()))
-        self._twists = tuple(twist_constants(a, alpha)
-                             for a, alpha in zip(self._a_list, self._alpha_list))
+        self._twists = tuple(twist_constants(a, alpha, beta) for a, alpha, beta in zip(
+            self._a_list, self._alpha_list, self.beta.tolist()))
+        # Hayati's beta, (cos, sin) per link, where a link has one (chain_poses).
+        self.hayati = (tuple(zip(np.cos(self.beta).tolist(), np.sin(self.beta).tolist()))
+                       if self.beta.any() else None)
         # A standard DH link's joint moves Rz(theta) Tz(d), the link's a = alpha = 0 part.
         self._joint_twists = self._twists if self.mdh else (twist_constants(0.0, 0.0),) * len(
             links)
@@ -62,7 +66,7 @@ class DHTable:
         self._all_poses = self._all_joint_poses = None  # compiled on first use
 
     twists = property(lambda self: self._twists,
-                      doc='Per link :func:`dh_transforms.twist_constants` of its a and alpha.')
+                      doc='Per link :func:`dh_transforms.twist_constants` of its a, alpha, beta.')
 
     def values(self, q):
         """
@@ -210,4 +214,4 @@ class DHTable:
 
         """
         return chain_poses(*self.floats(q), self._a_list, self._cos_alpha, self._sin_alpha,
-                           base_rows, self.mdh)
+                           base_rows, self.mdh, self.hayati)

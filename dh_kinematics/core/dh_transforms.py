@@ -24,14 +24,16 @@ import math
 import numpy as np
 
 
-def fixed_transforms(a, alpha):
+def fixed_transforms(a, alpha, beta=None):
     """
-    Return the constant part of each DH link transform, ``Tx(a) Rx(alpha)``.
+    Return the constant part of each DH link transform, ``Tx(a) Rx(alpha) Ry(beta)``.
 
     Parameters
     ----------
     a, alpha : array-like, shape (n,)
         Link length (m) and twist (rad).
+    beta : array-like, shape (n,), optional
+        Hayati's rotation about y (rad); 0 (plain DH) by default.
 
     Returns
     -------
@@ -47,6 +49,12 @@ def fixed_transforms(a, alpha):
     T[:, 2, 1] = sa
     T[:, 2, 2] = ca
     T[:, 3, 3] = 1.0
+    if beta is not None and np.any(beta):
+        cb, sb = np.cos(beta), np.sin(beta)
+        Ry = np.zeros_like(T)
+        Ry[:, 0, 0], Ry[:, 0, 2], Ry[:, 1, 1] = cb, sb, 1.0
+        Ry[:, 2, 0], Ry[:, 2, 2], Ry[:, 3, 3] = -sb, cb, 1.0
+        T = T @ Ry
     return T
 
 
@@ -82,7 +90,7 @@ def dh_transforms(theta, d, fixed, modified):
     return fixed @ joint if modified else joint @ fixed
 
 
-def chain_poses(theta, d, a, cos_alpha, sin_alpha, T_world_base, modified):
+def chain_poses(theta, d, a, cos_alpha, sin_alpha, T_world_base, modified, hayati=None):
     """
     Compose the poses of one configuration with Python floats (faster than numpy for one).
 
@@ -96,6 +104,8 @@ def chain_poses(theta, d, a, cos_alpha, sin_alpha, T_world_base, modified):
         Top three rows of the base pose.
     modified : bool
         True for modified DH.
+    hayati : sequence of (float, float), length n, optional
+        Per link the cosine and sine of Hayati's beta; None where no link has one.
 
     Returns
     -------
@@ -105,19 +115,23 @@ def chain_poses(theta, d, a, cos_alpha, sin_alpha, T_world_base, modified):
     """
     cos, sin = math.cos, math.sin
     return composed_poses([cos(t) for t in theta], [sin(t) for t in theta], d, a, cos_alpha,
-                          sin_alpha, T_world_base, modified)
+                          sin_alpha, T_world_base, modified, hayati)
 
 
-def composed_poses(cos_theta, sin_theta, d, a, cos_alpha, sin_alpha, T_world_base, modified):
+def composed_poses(cos_theta, sin_theta, d, a, cos_alpha, sin_alpha, T_world_base, modified,
+                   hayati=None):
     """
     Return :func:`chain_poses` from the cosines and sines of theta.
 
     The arithmetic is plain ``*``, ``+`` and ``-``, so it also runs on symbols
-    (:mod:`core.batch_kinematics` compiles it for batches).
+    (:mod:`core.batch_kinematics` compiles it for batches). ``hayati`` as for chain_poses: its
+    cosines and sines are numbers, never symbols.
     """
     (x0, x1, x2, x3), (y0, y1, y2, y3), (z0, z1, z2, z3) = T_world_base
     flat = [x0, x1, x2, x3, y0, y1, y2, y3, z0, z1, z2, z3, 0.0, 0.0, 0.0, 1.0]
-    for ct, st, dj, aj, ca, sa in zip(cos_theta, sin_theta, d, a, cos_alpha, sin_alpha):
+    hayati = hayati or ((1.0, 0.0),) * len(a)
+    rows = zip(cos_theta, sin_theta, d, a, cos_alpha, sin_alpha, hayati)
+    for ct, st, dj, aj, ca, sa, (cb, sb) in rows:
         if not modified:
             # Rows (x, y, z) times Rz(theta) Tz(d) ...
             x0, x1, x3 = x0 * ct + x1 * st, x1 * ct - x0 * st, x2 * dj + x3
@@ -127,6 +141,10 @@ def composed_poses(cos_theta, sin_theta, d, a, cos_alpha, sin_alpha, T_world_bas
         x1, x2, x3 = x1 * ca + x2 * sa, x2 * ca - x1 * sa, x0 * aj + x3
         y1, y2, y3 = y1 * ca + y2 * sa, y2 * ca - y1 * sa, y0 * aj + y3
         z1, z2, z3 = z1 * ca + z2 * sa, z2 * ca - z1 * sa, z0 * aj + z3
+        if sb:  # ... times Hayati's Ry(beta) ...
+            x0, x2 = x0 * cb - x2 * sb, x0 * sb + x2 * cb
+            y0, y2 = y0 * cb - y2 * sb, y0 * sb + y2 * cb
+            z0, z2 = z0 * cb - z2 * sb, z0 * sb + z2 * cb
         if modified:
             # ... times Rz(theta) Tz(d) last in modified DH.
             x0, x1, x3 = x0 * ct + x1 * st, x1 * ct - x0 * st, x2 * dj + x3
@@ -140,8 +158,9 @@ def link_poses(theta, d, twists, modified):
     """
     Each link's own transform as a translation and a unit quaternion, with Python floats.
 
-    The rotation of a DH link is two elementary rotations, so its quaternion follows from the
-    half angles exactly: Rz(theta) Rx(alpha) for standard DH, Rx(alpha) Rz(theta) for modified.
+    The rotation of a DH link is elementary rotations, so its quaternion follows from the
+    half angles exactly: Rz(theta) Rx(alpha) Ry(beta) for standard DH, Rx(alpha) Ry(beta)
+    Rz(theta) for modified (without Ry where beta is 0).
 
     Parameters
     ----------
@@ -175,13 +194,27 @@ def link_pose(theta, d, twist, modified, cos=math.cos, sin=math.sin):
     Plain arithmetic and the given ``cos`` and ``sin``: it also runs on symbols
     (:mod:`core.poses_unrolled`).
     """
-    a, ca2, sa2, ca, sa = twist
+    a, ca2, sa2, ca, sa, cb2, sb2, cb, sb = twist
     ct2, st2 = cos(0.5 * theta), sin(0.5 * theta)
-    if modified:
-        return [a, -d * sa, d * ca, ct2 * sa2, -st2 * sa2, st2 * ca2, ct2 * ca2]
-    return [a * cos(theta), a * sin(theta), d, ct2 * sa2, st2 * sa2, st2 * ca2, ct2 * ca2]
+    if not sb2:  # plain DH
+        if modified:
+            return [a, -d * sa, d * ca, ct2 * sa2, -st2 * sa2, st2 * ca2, ct2 * ca2]
+        return [a * cos(theta), a * sin(theta), d, ct2 * sa2, st2 * sa2, st2 * ca2, ct2 * ca2]
+    if modified:  # q = qx(alpha) qy(beta) qz(theta); t = (a, 0, 0) + Rx Ry (0, 0, d)
+        x, y, z, w = sa2 * cb2, ca2 * sb2, sa2 * sb2, ca2 * cb2
+        return [a + d * sb, -d * sa * cb, d * ca * cb, ct2 * x + st2 * y, ct2 * y - st2 * x,
+                ct2 * z + st2 * w, ct2 * w - st2 * z]
+    x, y, z, w = ct2 * sa2, st2 * sa2, st2 * ca2, ct2 * ca2  # q = qz(theta) qx(alpha) qy(beta)
+    return [a * cos(theta), a * sin(theta), d, cb2 * x - sb2 * z, cb2 * y + sb2 * w,
+            cb2 * z + sb2 * x, cb2 * w - sb2 * y]
 
 
-def twist_constants(a, alpha):
-    """Return ``(a, cos(alpha/2), sin(alpha/2), cos(alpha), sin(alpha))``: see link_poses."""
-    return (a, math.cos(0.5 * alpha), math.sin(0.5 * alpha), math.cos(alpha), math.sin(alpha))
+def twist_constants(a, alpha, beta=0.0):
+    """
+    Return a link's constants for :func:`link_pose`.
+
+    ``a``, then the cosine and sine of half ``alpha``, of ``alpha``, of half ``beta`` and of
+    ``beta``.
+    """
+    return (a, math.cos(0.5 * alpha), math.sin(0.5 * alpha), math.cos(alpha), math.sin(alpha),
+            math.cos(0.5 * beta), math.sin(0.5 * beta), math.cos(beta), math.sin(beta))

@@ -56,7 +56,8 @@ def link_summary(link):
     name = f' {link.name}' if link.name else ''
     theta, d = _theta_and_d(link)
     a, alpha = format_number(link.a), format_number(link.alpha)
-    return f'{kind}{name}: θ={theta}, d={d}, a={a}, ⍺={alpha}'
+    beta = f', β={format_number(link.beta)}' if link.beta else ''
+    return f'{kind}{name}: θ={theta}, d={d}, a={a}, ⍺={alpha}{beta}'
 
 
 def link_dynamics(link, digits=2):
@@ -106,15 +107,17 @@ def chain_table(chain, degrees=False):
     joints = f'{chain.n} joint' + ('s' if chain.n != 1 else '')
     unit = 'deg' if degrees else 'rad'
     lines = [f'{title}{joints} ({kinds}), {convention} DH (lengths m, angles {unit})']
-    header = ('joint', 'θ', 'd', 'a', '⍺', 'q⁻', 'q⁺')
+    hayati = any(link.beta for link in chain.links)  # a β column only where there is one
+    header = ('joint', 'θ', 'd', 'a', '⍺') + (('β',) if hayati else ()) + ('q⁻', 'q⁺')
     rows = []
     for name, link in zip(chain.joint_names, chain.links):
         theta, d = _theta_and_d(link, degrees)
         limit = degrees and link.isrevolute()
         lower, upper = ('-', '-') if link.qlim is None else (
             format_angle(value, limit) for value in link.qlim)
-        rows.append((name, theta, d, format_number(link.a), format_angle(link.alpha, degrees),
-                     lower, upper))
+        beta = (format_angle(link.beta, degrees),) if hayati else ()
+        rows.append((name, theta, d, format_number(link.a), format_angle(link.alpha, degrees))
+                    + beta + (lower, upper))
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
 
     def fmt(cells):

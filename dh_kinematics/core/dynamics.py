@@ -69,7 +69,7 @@ def dynamics(links, table, T_world_base, gravity, payload=NO_PAYLOAD, T_last_too
     rne_links = tuple(
         LinkConstants(link.isprismatic(), sign, link.a, math.cos(link.alpha),
                       math.sin(link.alpha), float(m), tuple(r.tolist()),
-                      tuple(map(tuple, I.tolist())))
+                      tuple(map(tuple, I.tolist())), math.cos(link.beta), math.sin(link.beta))
         for link, sign, (m, r, I) in zip(links, table.sign.tolist(), masses))
     columns = (column('Jm') * G ** 2, G, column('B'), np.array([link.Tc[0] for link in links]),
                np.array([link.Tc[1] for link in links]))

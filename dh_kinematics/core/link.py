@@ -29,7 +29,8 @@ CONVENTIONS = ('standard', 'modified')
 
 # Link's arguments; a model file's joint block has the same fields (core.params.JOINT_FIELDS),
 # with 'type' for 'joint', and the convention and name from outside the block.
-_FIELDS = ('joint', 'convention', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim', 'm', 'r',
+_FIELDS = ('joint', 'convention', 'a', 'alpha', 'beta', 'd', 'theta', 'offset', 'flip', 'qlim',
+           'm', 'r',
            'I', 'Jm', 'G', 'B', 'Tc', 'effort_limit', 'velocity_limit', 'acceleration_limit',
            'deceleration_limit', 'jerk_limit', 'soft_limits', 'k_position', 'k_velocity',
            'name')
@@ -75,6 +76,11 @@ class Link:
         DH convention; ``'stand'`` and ``'mod'`` are accepted too.
     a, alpha : float
         Link length (m) and twist (rad).
+    beta : float
+        Hayati's rotation about the link frame's y axis (rad), after ``alpha``: the link's
+        constant part is ``Tx(a) Rx(alpha) Ry(beta)``. It holds consecutive axes that are
+        nearly parallel, where a plain DH ``d`` grows without bound; 0 (the default) is plain
+        DH.
     d, theta : float
         Link offset (m) and joint angle (rad). The joint variable replaces ``theta`` (revolute)
         or ``d`` (prismatic), so that one must be 0: put a constant into ``offset`` instead.
@@ -127,7 +133,8 @@ class Link:
 
     __slots__ = _FIELDS
 
-    def __init__(self, *, joint='revolute', convention='standard', a=0.0, alpha=0.0, d=0.0,
+    def __init__(self, *, joint='revolute', convention='standard', a=0.0, alpha=0.0, beta=0.0,
+                 d=0.0,
                  theta=0.0, offset=0.0, flip=False, qlim=None, m=0.0, r=(0.0, 0.0, 0.0),
                  I=(0.0, 0.0, 0.0), Jm=0.0, G=1.0, B=0.0, Tc=0.0, effort_limit=None,
                  velocity_limit=None, acceleration_limit=None, deceleration_limit=None,
@@ -137,6 +144,7 @@ class Link:
             'joint': check_choice('joint', joint, JOINT_TYPES),
             'convention': check_choice('convention', convention, CONVENTIONS),
             'a': check_scalar('a', a), 'alpha': check_scalar('alpha', alpha),
+            'beta': check_scalar('beta', beta),
             'd': check_scalar('d', d), 'theta': check_scalar('theta', theta),
             'offset': check_scalar('offset', offset), 'flip': check_bool('flip', flip),
             'qlim': check_qlim('qlim', qlim),
@@ -224,7 +232,8 @@ class Link:
         """
         value = (-1.0 if self.flip else 1.0) * check_scalar('q', q) + self.offset
         theta, d = (value, self.d) if self.isrevolute() else (self.theta, value)
-        fixed = fixed_transforms(np.array([self.a]), np.array([self.alpha]))
+        fixed = fixed_transforms(np.array([self.a]), np.array([self.alpha]),
+                                 np.array([self.beta]))
         return dh_transforms(np.array([theta]), np.array([d]), fixed, self.mdh)[0]
 
     def friction(self, qd):

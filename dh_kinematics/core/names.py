@@ -62,8 +62,8 @@ Name.__doc__ = """One published name: the name, the field it comes from and what
 
 
 def has_axis_frame(link):
-    """Tell whether a link needs an axis frame: standard DH with ``a`` or ``alpha`` not 0."""
-    return not link.mdh and (link.a != 0.0 or link.alpha != 0.0)
+    """Tell whether a link needs an axis frame: standard DH with a, alpha or beta not 0."""
+    return not link.mdh and (link.a != 0.0 or link.alpha != 0.0 or link.beta != 0.0)
 
 
 def frame_names(chain, prefix=''):

@@ -83,8 +83,8 @@ MODEL_FIELDS = ('robot_name', 'convention', 'joints', 'links', 'world_frame', 'b
                 'tool_frame', 'gravity', 'base.xyz', 'base.rpy', 'tool.xyz', 'tool.rpy',
                 'payload.mass', 'payload.com', 'payload.inertia')
 """The model's own parameters, as rclpy names them."""
-JOINT_FIELDS = ('type', 'a', 'alpha', 'd', 'theta', 'offset', 'flip', 'qlim', 'm', 'r', 'I',
-                'Jm', 'G', 'B', 'Tc', 'effort_limit', 'velocity_limit', 'acceleration_limit',
+JOINT_FIELDS = ('type', 'a', 'alpha', 'beta', 'd', 'theta', 'offset', 'flip', 'qlim', 'm', 'r',
+                'I', 'Jm', 'G', 'B', 'Tc', 'effort_limit', 'velocity_limit', 'acceleration_limit',
                 'deceleration_limit', 'jerk_limit', 'soft_limits', 'k_position', 'k_velocity')
 """The fields of a joint block (``<joint>.<field>``); each is the Link argument of that name,
 except ``type``, which is Link's ``joint``."""
@@ -441,6 +441,8 @@ def _params(chain):
                              'inertia': _six(payload.inertia)}
     for name, link in zip(chain.joint_names, chain.links):
         block = {'type': link.joint, 'a': link.a, 'alpha': link.alpha}
+        if link.beta:
+            block['beta'] = link.beta
         block['d' if link.isrevolute() else 'theta'] = link.d if link.isrevolute() else link.theta
         block.update(offset=link.offset, flip=link.flip)
         if link.qlim is not None:

@@ -20,14 +20,16 @@ which is fastest in CPython, or an array of shape (m,) for a batch of m configur
 vectorises over the batch. The same arithmetic serves both.
 
 Frames: link j's frame is the DH frame after joint j. Its rotation from the previous frame is
-``Rz(theta) Rx(alpha)`` (standard DH) or ``Rx(alpha) Rz(theta)`` (modified DH). Units are SI.
+``Rz(theta) Rx(alpha) Ry(beta)`` (standard DH) or ``Rx(alpha) Ry(beta) Rz(theta)`` (modified
+DH), without the ``Ry`` where Hayati's beta is 0. Units are SI.
 """
 
 from collections import namedtuple
 
-LinkConstants = namedtuple('LinkConstants', 'prismatic sign a ca sa m r inertia')
+LinkConstants = namedtuple('LinkConstants', 'prismatic sign a ca sa m r inertia cb sb')
 LinkConstants.__doc__ = """Per-link constants: joint type, flip sign (+1 or -1), a (m),
-cos and sin of alpha, mass (kg), centre of mass (m, link frame) and inertia rows (kg m^2)."""
+cos and sin of alpha, mass (kg), centre of mass (m, link frame), inertia rows (kg m^2), and cos
+and sin of Hayati's beta (1 and 0 for plain DH)."""
 
 
 def _cross(u, v):
@@ -65,8 +67,20 @@ def _rx_t(c, s, v):
     return (v[0], c * v[1] + s * v[2], c * v[2] - s * v[1])
 
 
+def _ry(c, s, v):
+    return (c * v[0] + s * v[2], v[1], c * v[2] - s * v[0])
+
+
+def _ry_t(c, s, v):
+    return (c * v[0] - s * v[2], v[1], s * v[0] + c * v[2])
+
+
 def _to_link(mdh, ct, st, link, v):
     """Express v, given in the previous frame, in the link frame: R^T v."""
+    if link.sb:
+        if mdh:
+            return _rz_t(ct, st, _ry_t(link.cb, link.sb, _rx_t(link.ca, link.sa, v)))
+        return _ry_t(link.cb, link.sb, _rx_t(link.ca, link.sa, _rz_t(ct, st, v)))
     if mdh:
         return _rz_t(ct, st, _rx_t(link.ca, link.sa, v))
     return _rx_t(link.ca, link.sa, _rz_t(ct, st, v))
@@ -74,9 +88,26 @@ def _to_link(mdh, ct, st, link, v):
 
 def _to_previous(mdh, ct, st, link, v):
     """Express v, given in the link frame, in the previous frame: R v."""
+    if link.sb:
+        if mdh:
+            return _rx(link.ca, link.sa, _ry(link.cb, link.sb, _rz(ct, st, v)))
+        return _rz(ct, st, _rx(link.ca, link.sa, _ry(link.cb, link.sb, v)))
     if mdh:
         return _rx(link.ca, link.sa, _rz(ct, st, v))
     return _rz(ct, st, _rx(link.ca, link.sa, v))
+
+
+def joint_axis(mdh, link):
+    """
+    Return the joint's axis where the algorithm needs it: a unit vector of 3 floats.
+
+    Modified DH: z of the link frame in the previous frame, ``Rx(alpha) Ry(beta) z``. Standard
+    DH: z of the previous frame in the link frame, ``(Rx(alpha) Ry(beta))^T z``.
+    """
+    ca, sa, cb, sb = link.ca, link.sa, link.cb, link.sb
+    if not sb:
+        return (0.0, -sa, ca) if mdh else (0.0, sa, ca)
+    return (sb, -sa * cb, ca * cb) if mdh else (-ca * sb, sa, ca * cb)
 
 
 def rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base_acceleration, fext):
@@ -114,8 +145,8 @@ def rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base_acceleration, fext):
         c, s, dj = ct[j], st[j], d[j]
         rate, accel = qd[j] * link.sign, qdd[j] * link.sign
         if mdh:
-            axis = (0.0, -link.sa, link.ca)
-            p = (link.a, -link.sa * dj, link.ca * dj)
+            axis = joint_axis(mdh, link)
+            p = ((link.a + axis[0] * dj) if link.sb else link.a, axis[1] * dj, axis[2] * dj)
         else:
             axis = (0.0, 0.0, 1.0)
             p = (link.a * c, link.a * s, dj)
@@ -154,13 +185,20 @@ def rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base_acceleration, fext):
             # The joint axis is z of frame j, through its origin.
             generalised = force[2] if link.prismatic else moment[2]
         else:
-            # The joint axis is z of frame j-1: (0, sin alpha, cos alpha) in frame j, through
-            # origin j-1, which is at -p* = -(a, d sin alpha, d cos alpha) from origin j.
+            # The joint axis is z of frame j-1: (0, sin alpha, cos alpha) in frame j (with
+            # beta: joint_axis), through origin j-1, which is at -p* = -R^T (a, 0, d) from
+            # origin j: -(a, d sin alpha, d cos alpha) without beta.
+            axis = joint_axis(mdh, link)
             if link.prismatic:
                 along = force
             else:
-                pstar = (link.a, link.sa * d[j], link.ca * d[j])
+                if link.sb:
+                    pstar = (link.a * link.cb + axis[0] * d[j], axis[1] * d[j],
+                             link.a * link.sb + axis[2] * d[j])
+                else:
+                    pstar = (link.a, link.sa * d[j], link.ca * d[j])
                 along = _add(moment, _cross(pstar, force))
-            generalised = link.sa * along[1] + link.ca * along[2]
+            generalised = axis[0] * along[0] + axis[1] * along[1] + axis[2] * along[2] \
+                if link.sb else link.sa * along[1] + link.ca * along[2]
         tau[j] = generalised * link.sign
     return tau

@@ -27,8 +27,15 @@ def rotations(mdh, links, ct, st):
     """Return each link's rotation from the previous frame, as 9 floats, row-major."""
     rotations = []
     for link, c, s in zip(links, ct, st):
-        ca, sa = link.ca, link.sa
-        if mdh:  # Rx(alpha) Rz(theta)
+        ca, sa, cb, sb = link.ca, link.sa, link.cb, link.sb
+        if sb and mdh:  # Rx(alpha) Ry(beta) Rz(theta)
+            rotations.append((cb * c, -cb * s, sb, sa * sb * c + ca * s, ca * c - sa * sb * s,
+                              -sa * cb, sa * s - ca * sb * c, ca * sb * s + sa * c, ca * cb))
+        elif sb:  # Rz(theta) Rx(alpha) Ry(beta)
+            rotations.append((c * cb - s * sa * sb, -s * ca, c * sb + s * sa * cb,
+                              s * cb + c * sa * sb, c * ca, s * sb - c * sa * cb,
+                              -ca * sb, sa, ca * cb))
+        elif mdh:  # Rx(alpha) Rz(theta)
             rotations.append((c, -s, 0.0, ca * s, ca * c, -sa, sa * s, sa * c, ca))
         else:  # Rz(theta) Rx(alpha)
             rotations.append((c, -s * ca, s * sa, s, c * ca, -c * sa, 0.0, sa, ca))
@@ -55,13 +62,16 @@ def _bodies_at_rest(mdh, links, rotations, ct, st, d, base_acceleration):
     """Per link: the force and moment (about its origin) it needs at rest, and its offset p."""
     ax, ay, az = base_acceleration
     bodies = []
-    for (_, _, a, ca, sa, m, (rx, ry, rz), _), R, c, s, dj in zip(
+    for (_, _, a, ca, sa, m, (rx, ry, rz), _, cb, sb), R, c, s, dj in zip(
             links, rotations, ct, st, d):
         r0, r1, r2, r3, r4, r5, r6, r7, r8 = R
         ax, ay, az = (r0 * ax + r3 * ay + r6 * az, r1 * ax + r4 * ay + r7 * az,
                       r2 * ax + r5 * ay + r8 * az)
         fx, fy, fz = m * ax, m * ay, m * az
-        p = (a, -sa * dj, ca * dj) if mdh else (a * c, a * s, dj)
+        if mdh and sb:
+            p = (a + sb * dj, -sa * cb * dj, ca * cb * dj)
+        else:
+            p = (a, -sa * dj, ca * dj) if mdh else (a * c, a * s, dj)
         bodies.append((fx, fy, fz, ry * fz - rz * fy, rz * fx - rx * fz, rx * fy - ry * fx) + p)
     return bodies
 
@@ -72,9 +82,12 @@ def _bodies(mdh, links, rotations, ct, st, d, qd, qdd, base_acceleration):
     ax, ay, az = base_acceleration  # linear acceleration of the frame origin
     bodies = []
     for link, R, c, s, dj, rate, accel in zip(links, rotations, ct, st, d, qd, qdd):
-        prismatic, sign, a, ca, sa, m, (rx, ry, rz), inertia = link
+        prismatic, sign, a, ca, sa, m, (rx, ry, rz), inertia, cb, sb = link
         rate, accel = rate * sign, accel * sign
-        if mdh:
+        if mdh and sb:  # the joint axis in the previous frame: Rx(alpha) Ry(beta) z
+            ux, uy, uz = sb, -sa * cb, ca * cb
+            px, py, pz = a + sb * dj, -sa * cb * dj, ca * cb * dj
+        elif mdh:
             ux, uy, uz = 0.0, -sa, ca  # the joint axis in the previous frame
             px, py, pz = a, -sa * dj, ca * dj
         else:
@@ -129,6 +142,7 @@ def _joint_torques(mdh, links, rotations, d, bodies):
     tau = [0.0] * n
     for j in range(n - 1, -1, -1):
         prismatic, sign, a, ca, sa = links[j][:5]
+        cb, sb = links[j][8:]
         if j < n - 1:  # from frame j+1 to frame j: R v, and the moment moved to origin j
             r0, r1, r2, r3, r4, r5, r6, r7, r8 = rotations[j + 1]
             fx, fy, fz = (r0 * fx + r1 * fy + r2 * fz, r3 * fx + r4 * fy + r5 * fz,
@@ -141,6 +155,14 @@ def _joint_torques(mdh, links, rotations, d, bodies):
         fx, fy, fz, nx, ny, nz = fx + bfx, fy + bfy, fz + bfz, nx + bnx, ny + bny, nz + bnz
         if mdh:
             generalised = fz if prismatic else nz
+        elif sb:  # the axis (Rx(alpha) Ry(beta))^T z, through -(Rx(alpha) Ry(beta))^T (a, 0, d)
+            ux, uy, uz = -ca * sb, sa, ca * cb
+            if prismatic:
+                generalised = ux * fx + uy * fy + uz * fz
+            else:
+                ex, ey, ez = a * cb + ux * d[j], uy * d[j], a * sb + uz * d[j]
+                generalised = (ux * (nx + ey * fz - ez * fy) + uy * (ny + ez * fx - ex * fz)
+                               + uz * (nz + ex * fy - ey * fx))
         elif prismatic:
             generalised = sa * fy + ca * fz
         else:  # about joint j's axis, through origin j-1 at -(a, d sin alpha, d cos alpha)

@@ -102,9 +102,9 @@ def check_value(spec, value):
 def _model_values(chain, given):
     """Return a value for every model parameter: as given, else the core's default."""
     defaults = flatten(chain.to_params())
-    for joint in chain.joint_names:  # the field a joint's variable replaces is 0
-        defaults.setdefault(f'{joint}.theta', 0.0)
-        defaults.setdefault(f'{joint}.d', 0.0)
+    for joint in chain.joint_names:  # the field a joint's variable replaces is 0, as is beta
+        for field in ('theta', 'd', 'beta'):
+            defaults.setdefault(f'{joint}.{field}', 0.0)
     specs = MODEL + tuple(spec for joint in chain.joint_names for spec in joint_specs(joint))
     specs += tuple(spec for frame in chain.frames for spec in frame_specs(frame.name))
     specs += tuple(spec for frame in chain.meshes for spec in mesh_specs(frame))

@@ -63,6 +63,8 @@ _JOINT = (
     ParameterSpec('type', 'string', "Joint type: 'revolute' or 'prismatic'. Required."),
     ParameterSpec('a', 'double', 'DH link length a, m. Required.'),
     ParameterSpec('alpha', 'double', 'DH link twist alpha, rad. Required.'),
+    ParameterSpec('beta', 'double', "Hayati's rotation about the link's y axis after alpha, "
+                  'rad, for nearly parallel axes (default 0).'),
     ParameterSpec('d', 'double', 'DH offset d, m. Required for revolute joints; 0 for '
                   'prismatic ones.'),
     ParameterSpec('theta', 'double', 'DH angle theta, rad. Required for prismatic joints; 0 '
