@@ -16,7 +16,10 @@
 Kinematic calibration: the corrections to a model that measurements of its tool call for.
 
 The parameters are corrections to the nominal model: per joint, its ``offset``, ``d``, ``a``
-and ``alpha`` (a prismatic joint: ``theta``, ``offset``, ``a``, ``alpha``), in rad and m; the
+and ``alpha`` (a prismatic joint: ``theta``, ``offset``, ``a``, ``alpha``), in rad and m. Where
+a link joins two axes within ``PARALLEL`` of parallel, Hayati's ``beta`` replaces ``d``
+(a revolute joint; a prismatic one gains it): a tilt of the second axis about y, which plain
+DH could only hold with a common normal far away, and so a ``d`` without bound. Then the
 base transform in the measurement frame (``base.x``, ``base.y``, ``base.z`` in m, ``base.rx``,
 ``base.ry``, ``base.rz``, a small rotation in rad, about the measurement frame's axes); the
 tool point (``tool.x``, ``tool.y``, ``tool.z``, m, in the last link frame) and, with measured
@@ -36,6 +39,7 @@ orientations, the tool's rotation (``tool.rx``...).
 
 from collections import namedtuple
 import fnmatch
+import math
 
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.rotations import matrix_to_rotvec, quaternion_to_matrix, rotvec_to_matrix
@@ -58,7 +62,7 @@ nominal model (registered) and of the calibrated one; the solver's iterations, w
 converged, and the condition number of the scaled identification Jacobian; and each
 measurement's position error (m), shape (m,), before and after."""
 
-CONDITIONING = 1e-4
+CONDITIONING = 1e-3
 """A parameter whose Jacobian column is within this (relative) of the span of the earlier ones
 is unidentifiable."""
 STEP = 1e-7
@@ -67,11 +71,21 @@ ORIENTATION_WEIGHT = 0.1
 """Metres per radian of orientation residual, to weigh it against position residuals."""
 
 
-def joint_fields(link):
-    """Return the link fields a calibration corrects, for this joint's type."""
+PARALLEL = 0.05
+"""Links joining axes closer than this to parallel (rad) get Hayati's beta."""
+
+
+def joins_parallel_axes(chain, j):
+    """Tell whether link ``j``'s constant part joins two joint axes within PARALLEL."""
+    joins_two = j + 1 < chain.n if not chain.mdh else j > 0
+    return joins_two and abs(math.sin(chain.links[j].alpha)) < math.sin(PARALLEL)
+
+
+def joint_fields(link, hayati=False):
+    """Return the link fields a calibration corrects: for its joint type, with beta or not."""
     if link.isrevolute():
-        return ('offset', 'd', 'a', 'alpha')
-    return ('theta', 'offset', 'a', 'alpha')
+        return ('offset', 'beta', 'a', 'alpha') if hayati else ('offset', 'd', 'a', 'alpha')
+    return ('theta', 'offset', 'a', 'alpha') + (('beta',) if hayati else ())
 
 
 def parameter_names(chain, orientation=False, base=True):
@@ -79,8 +93,9 @@ def parameter_names(chain, orientation=False, base=True):
     names = [f'base.{axis}' for axis in ('x', 'y', 'z', 'rx', 'ry', 'rz')] if base else []
     names += [f'tool.{axis}' for axis in ('x', 'y', 'z')]
     names += [f'tool.{axis}' for axis in ('rx', 'ry', 'rz')] if orientation else []
-    for joint, link in zip(chain.joint_names, chain.links):
-        names += [f'{joint}.{field}' for field in joint_fields(link)]
+    for j, (joint, link) in enumerate(zip(chain.joint_names, chain.links)):
+        names += [f'{joint}.{field}'
+                  for field in joint_fields(link, joins_parallel_axes(chain, j))]
     return names
 
 
@@ -286,10 +301,10 @@ def calibrate(chain, measurements, base_known=False, free=None, fixed=(),
         if lam > 1e12:
             converged = True  # no step lowers the cost: a minimum
             break
+        decrease = 1.0 - (r_trial @ r_trial) / (r @ r) if r @ r > 0.0 else 0.0
         values, r = trial, r_trial
-        if np.abs(step).max() < 1e-12 or np.abs(step).max() < 1e-9 * (
-                1.0 + np.abs(values).max()):
-            converged = True
+        if np.abs(step).max() < 1e-9 * (1.0 + np.abs(values).max()) or decrease < 1e-12:
+            converged = True  # the step, or what it gains, is down to rounding
             break
     final = _applied(chain, estimate_names, values, base)
     Jk = _jacobian(chain, estimate_names, values, base, measurements, weight)
