@@ -29,12 +29,30 @@ import sys
 import threading
 import time
 
+from conftest import pose_transform
 from processes import spawn
 from ros_probe import DEADLINE_S, Probe, RESEND_S, stamp_ns  # noqa: F401 (for the tests)
 
 from dh_kinematics.ros.main import run  # noqa: E402,I100
 from dh_kinematics.ros.node import DhKinematicsNode  # noqa: E402
 import rclpy  # noqa: E402,I100
+
+
+def published_tree(probe, stamp):
+    """
+    Return the TF tree published for ``stamp``: /tf at it and /tf_static, as edges.
+
+    ``{(parent, child): (T_parent_child, 'published')}``, as conftest.world_poses composes.
+    """
+    edges = {}
+    for message in (probe.wait_for_stamp('tf', stamp),
+                    probe.wait_for('tf_static', lambda m: True)):
+        for t in message.transforms:
+            translation, rotation = t.transform.translation, t.transform.rotation
+            edges[t.header.frame_id, t.child_frame_id] = (pose_transform(
+                [translation.x, translation.y, translation.z],
+                [rotation.x, rotation.y, rotation.z, rotation.w]), 'published')
+    return edges
 
 
 def matched_both_ways(first, second):

@@ -25,7 +25,7 @@ of the truth, and the parameters the data cannot identify are listed and left at
 
 import math
 
-from conftest import CHAINS, PACKAGE, pose_transform, run_cli, world_poses
+from conftest import CHAINS, PACKAGE, run_cli, world_poses
 from dh_kinematics import Chain
 from dh_kinematics.core import calibration, measurements
 from dh_kinematics.core.measurements import Measurements
@@ -62,7 +62,7 @@ def _truth(nominal, rng, q, orientation=False):
     delta = np.array([rng.normal(0.0, 1e-3) if name in estimated else 0.0 for name in names])
     base = np.eye(4)
     base[:3, :3], base[:3, 3] = rotvec_to_matrix(rng.normal(0.0, 1.0, 3)), rng.uniform(-2, 2, 3)
-    true = calibration._applied(nominal, names, delta, base @ nominal.base)
+    true = calibration.corrected(nominal, names, delta, base @ nominal.base)
     return true, dict(zip(names, delta))
 
 
@@ -226,14 +226,7 @@ def test_the_calibrated_model_starts_the_node_whose_tf_is_the_true_arms(tmp_path
     run = ros_fixtures.Running(['--params-file', str(tmp_path / 'calibrated.yaml')])
     try:
         stamp = run.probe.send_until_seen(nominal.joint_names, check.tolist())
-        edges = {}
-        for message in (run.probe.wait_for_stamp('tf', stamp),
-                        run.probe.wait_for('tf_static', lambda m: True)):
-            for t in message.transforms:
-                translation, rotation = t.transform.translation, t.transform.rotation
-                edges[t.header.frame_id, t.child_frame_id] = (pose_transform(
-                    [translation.x, translation.y, translation.z],
-                    [rotation.x, rotation.y, rotation.z, rotation.w]), 'published')
+        edges = ros_fixtures.published_tree(run.probe, stamp)
     finally:
         run.stop()
     tool = world_poses(edges, calibrated.world_frame)[calibrated.tool_frame]

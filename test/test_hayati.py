@@ -23,7 +23,7 @@ and the node.
 
 import math
 
-from conftest import CHAINS, PACKAGE, pose_transform, run_cli, world_poses
+from conftest import CHAINS, PACKAGE, run_cli, world_poses
 from dh_kinematics import Chain, Link
 import numpy as np
 import pytest
@@ -88,14 +88,7 @@ def test_the_node_publishes_a_hayati_arms_tf(tmp_path):
     run = ros_fixtures.Running(['--params-file', str(path)])
     try:
         stamp = run.probe.send_until_seen(chain.joint_names, q.tolist())
-        edges = {}
-        for message in (run.probe.wait_for_stamp('tf', stamp),
-                        run.probe.wait_for('tf_static', lambda m: True)):
-            for t in message.transforms:
-                translation, rotation = t.transform.translation, t.transform.rotation
-                edges[t.header.frame_id, t.child_frame_id] = (pose_transform(
-                    [translation.x, translation.y, translation.z],
-                    [rotation.x, rotation.y, rotation.z, rotation.w]), 'published')
+        edges = ros_fixtures.published_tree(run.probe, stamp)
     finally:
         run.stop()
     poses = world_poses(edges, chain.world_frame)

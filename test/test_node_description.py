@@ -17,10 +17,10 @@
 import xml.etree.ElementTree as ET
 
 from conftest import (
-    PACKAGE, pose_transform, run_cli, ur_description_urdf, urdf_joints, world_poses)
+    PACKAGE, run_cli, ur_description_urdf, urdf_joints, world_poses)
 import numpy as np
 import pytest
-from ros_fixtures import Running
+from ros_fixtures import published_tree, Running
 
 from dh_kinematics import Chain  # noqa: I100
 from dh_kinematics.core import urdf_import  # noqa: I100
@@ -130,14 +130,7 @@ def test_a_model_imported_from_a_urdf_publishes_the_urdfs_frames_where_the_urdf_
     run = Running(['--params-file', str(model)])
     try:
         stamp = run.probe.send_until_seen(chain.joint_names, q)
-        edges = {}
-        for message in (run.probe.wait_for_stamp('tf', stamp),
-                        run.probe.wait_for('tf_static', lambda m: True)):
-            for t in message.transforms:
-                translation, rotation = t.transform.translation, t.transform.rotation
-                edges[t.header.frame_id, t.child_frame_id] = (pose_transform(
-                    [translation.x, translation.y, translation.z],
-                    [rotation.x, rotation.y, rotation.z, rotation.w]), 'published')
+        edges = published_tree(run.probe, stamp)
     finally:
         run.stop()
     poses = world_poses(edges, 'base_link')

@@ -99,8 +99,28 @@ def parameter_names(chain, orientation=False, base=True):
     return names
 
 
-def _applied(chain, names, values, base):
-    """Return ``chain`` with the corrections ``values`` of ``names`` added, on ``base``."""
+def corrected(chain, names, values, base):
+    """
+    Return ``chain`` with corrections added, standing on ``base``.
+
+    Parameters
+    ----------
+    chain : Chain
+        The nominal model.
+    names : sequence of str
+        Parameter names (:func:`parameter_names`).
+    values : sequence of float
+        Their corrections, rad or m: added to the link fields and the tool translation; the
+        base's as a translation and a rotation vector in the world (measurement) frame, the
+        tool's rotation as a rotation vector in the tool frame.
+    base : array-like, shape (4, 4)
+        T_world_base before the base corrections.
+
+    Returns
+    -------
+    chain : Chain
+
+    """
     links = {joint: {} for joint in chain.joint_names}
     base_delta, tool_delta = np.zeros(6), np.zeros(6)
     axes = ('x', 'y', 'z', 'rx', 'ry', 'rz')
@@ -185,8 +205,8 @@ def _jacobian(chain, names, values, base, measurements, weight):
     for k in range(len(names)):
         step = np.zeros(len(names))
         step[k] = STEP
-        plus = _residuals(_applied(chain, names, values + step, base), measurements, weight)
-        minus = _residuals(_applied(chain, names, values - step, base), measurements, weight)
+        plus = _residuals(corrected(chain, names, values + step, base), measurements, weight)
+        minus = _residuals(corrected(chain, names, values - step, base), measurements, weight)
         columns.append((plus - minus) / (2.0 * STEP))
     return np.array(columns).T
 
@@ -272,7 +292,7 @@ def calibrate(chain, measurements, base_known=False, free=None, fixed=(),
         base = registration(nominal, measurements.position) @ chain.base
     weight = orientation_weight
     zero = np.zeros(len(names))
-    start = _applied(chain, names, zero, base)
+    start = corrected(chain, names, zero, base)
     r = _residuals(start, measurements, weight)
     before, errors_before = _summary(r, len(q), weight), _errors(r, len(q))
     candidates = _selected(names, free, fixed)
@@ -290,7 +310,7 @@ def calibrate(chain, measurements, base_known=False, free=None, fixed=(),
         while True:
             step = np.linalg.solve(A + lam * np.diag(np.diag(A)), -g)
             trial = values + step
-            r_trial = _residuals(_applied(chain, estimate_names, trial, base), measurements,
+            r_trial = _residuals(corrected(chain, estimate_names, trial, base), measurements,
                                  weight)
             if r_trial @ r_trial <= r @ r:
                 lam = max(lam / 10.0, 1e-12)
@@ -306,7 +326,7 @@ def calibrate(chain, measurements, base_known=False, free=None, fixed=(),
         if np.abs(step).max() < 1e-9 * (1.0 + np.abs(values).max()) or decrease < 1e-12:
             converged = True  # the step, or what it gains, is down to rounding
             break
-    final = _applied(chain, estimate_names, values, base)
+    final = corrected(chain, estimate_names, values, base)
     Jk = _jacobian(chain, estimate_names, values, base, measurements, weight)
     dof = len(r) - len(kept)
     covariance = (r @ r) / dof * np.linalg.inv(Jk.T @ Jk)
