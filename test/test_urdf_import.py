@@ -433,15 +433,31 @@ def _nearly_parallel(angle):
     return urdf.text()
 
 
-def test_nearly_parallel_axes_are_refused_unless_taken_as_parallel_with_the_error_said():
+@needs_pin
+def test_nearly_parallel_axes_are_held_exactly_by_hayatis_beta():
+    for angle in (1e-3, 1e-6, 2e-10):
+        text = _nearly_parallel(angle)
+        for convention in ('standard', 'modified'):
+            result = urdf_import.from_urdf(text, 'a', 'tip', convention)
+            _assert_agrees(text, 'a', 'tip', [], result, np.random.default_rng(9), 10)
+            assert max(abs(link.d) for link in result.chain.links) < 1.0  # not 400 m
+            beta = [link.beta for link in result.chain.links]
+            assert max(map(abs, beta)) == pytest.approx(angle, rel=1e-6)
+        assert any(f'axes {angle:.2g} rad from parallel, 0.4 m apart: held by beta' in note
+                   for note in result.notes)
+
+
+def test_plain_dh_refuses_nearly_parallel_axes_unless_taken_as_parallel_and_says_so():
     with pytest.raises(ValueError, match=r"joints 'j1' and 'j2': their axes are 1e-06 rad from "
                        r'parallel, .* raise the parallel tolerance \(1e-09 rad\) above 1e-06'):
-        urdf_import.from_urdf(_nearly_parallel(1e-6), 'a', 'tip')
-    result = urdf_import.from_urdf(_nearly_parallel(1e-6), 'a', 'tip', parallel_tolerance=1e-5)
+        urdf_import.from_urdf(_nearly_parallel(1e-6), 'a', 'tip', hayati=False)
+    result = urdf_import.from_urdf(_nearly_parallel(1e-6), 'a', 'tip', parallel_tolerance=1e-5,
+                                   hayati=False)
     assert any('within 1e-06 rad, taken as parallel' in note for note in result.notes)
     assert 5e-7 < result.angle_error < 2e-6  # the model is off by about the angle
+    assert all(link.beta == 0.0 for link in result.chain.links)
     # Within the default tolerance, the model is within 1e-9 of the URDF.
-    result = urdf_import.from_urdf(_nearly_parallel(2e-10), 'a', 'tip')
+    result = urdf_import.from_urdf(_nearly_parallel(2e-10), 'a', 'tip', hayati=False)
     assert result.angle_error < TOL and result.position_error < TOL
 
 
@@ -530,11 +546,11 @@ def test_the_command_writes_a_model_that_check_accepts_and_says_what_it_chose(tm
 def test_the_command_warns_when_the_model_is_off_the_urdf(tmp_path):
     urdf = tmp_path / 'arm.urdf'
     urdf.write_text(_nearly_parallel(1e-6))
-    out, _ = run_cli('from-urdf', urdf, '--base', 'a', '--tip', 'tip', '--parallel-tolerance',
-                     '1e-5', '-o', tmp_path / 'arm.yaml')
+    out, _ = run_cli('from-urdf', urdf, '--base', 'a', '--tip', 'tip', '--plain-dh',
+                     '--parallel-tolerance', '1e-5', '-o', tmp_path / 'arm.yaml')
     assert 'warning: largest difference from the URDF' in out
-    run_cli('from-urdf', urdf, '--base', 'a', '--tip', 'tip', '-o', tmp_path / 'no.yaml',
-            code=1)
+    run_cli('from-urdf', urdf, '--base', 'a', '--tip', 'tip', '--plain-dh', '-o',
+            tmp_path / 'no.yaml', code=1)
     assert not (tmp_path / 'no.yaml').exists()
 
 

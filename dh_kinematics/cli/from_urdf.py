@@ -50,7 +50,7 @@ def from_urdf(args, out):
     keep = args.keep_frames or ()
     try:
         result = urdf_import.from_urdf(text, args.base, args.tip, args.convention, keep,
-                                       args.parallel_tolerance, args.name)
+                                       args.parallel_tolerance, args.name, not args.plain_dh)
     except ValueError as error:
         raise ValueError(f'{source}: {error}') from None
     chain = result.chain

@@ -150,9 +150,12 @@ def parsers():
     command.add_argument('--keep-frames', nargs='+', metavar='LINK', help='URDF links to '
                          'publish under their own names, as extra frames; all: every link '
                          'of the chain')
+    command.add_argument('--plain-dh', action='store_true', help='no Hayati beta: nearly '
+                         'parallel axes are taken as parallel within --parallel-tolerance, '
+                         'else refused')
     command.add_argument('--parallel-tolerance', type=float, default=PARALLEL_TOLERANCE,
-                         metavar='RAD', help='joint axes closer than this to parallel are '
-                         f'taken as parallel (default: {PARALLEL_TOLERANCE:g})')
+                         metavar='RAD', help='with --plain-dh: joint axes closer than this to '
+                         f'parallel are taken as parallel (default: {PARALLEL_TOLERANCE:g})')
     command.add_argument('--name', help="the robot name (default: the URDF's)")
     command.add_argument('-o', '--output', required=True, help='the model file to write')
 

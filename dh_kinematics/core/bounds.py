@@ -18,19 +18,19 @@ Physical bounds of model parameters: refuse what no arm has, warn about what few
 A table typed in degrees or millimetres, or a value that would overflow the arithmetic, is
 refused; a value that is possible but unusual is only named in :func:`model_warnings`.
 
-==========================================================  ===============  ============
-quantity                                                     refused beyond   warned beyond
-==========================================================  ===============  ============
-alpha, beta, theta, a revolute joint's offset, base/tool rpy +-2 pi rad
-a, d, a prismatic joint's offset, r, base/tool xyz           +-1000 m         10 m
-payload com                                                  +-1000 m         10 m
-finite joint limits                                          +-1e6 rad or m   +-4 pi rad,
-                                                                              +-10 m
-m, payload mass                                              1e6 kg           1000 kg
-I, payload inertia                                           1e6 kg m^2       not a body's
-Jm, B, Tc, G                                                 1e6 (SI)
-gravity                                                      1000 m/s^2
-==========================================================  ===============  ============
+==============================================================  ===============  ============
+quantity                                                        refused beyond   warned beyond
+==============================================================  ===============  ============
+alpha, beta, theta, a revolute joint's offset, base/tool rpy    +-2 pi rad
+a, d, a prismatic joint's offset, r, base/tool xyz              +-1000 m         10 m
+payload com                                                     +-1000 m         10 m
+finite joint limits                                             +-1e6 rad or m   +-4 pi rad,
+                                                                                 +-10 m
+m, payload mass                                                 1e6 kg           1000 kg
+I, payload inertia                                              1e6 kg m^2       not a body's
+Jm, B, Tc, G                                                    1e6 (SI)
+gravity                                                         1000 m/s^2
+==============================================================  ===============  ============
 """
 
 import math

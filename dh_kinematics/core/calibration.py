@@ -41,6 +41,7 @@ from collections import namedtuple
 import fnmatch
 import math
 
+from dh_kinematics.core import dh_fit
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.rotations import matrix_to_rotvec, quaternion_to_matrix, rotvec_to_matrix
 import numpy as np
@@ -71,7 +72,7 @@ ORIENTATION_WEIGHT = 0.1
 """Metres per radian of orientation residual, to weigh it against position residuals."""
 
 
-PARALLEL = 0.05
+PARALLEL = dh_fit.HAYATI
 """Links joining axes closer than this to parallel (rad) get Hayati's beta."""
 
 

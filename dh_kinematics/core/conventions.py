@@ -65,7 +65,7 @@ def converted(chain, convention, parallel_tolerance=dh_fit.PARALLEL_TOLERANCE):
     for j, (link, fields) in enumerate(zip(chain.links, fit.links)):
         body = moved(Inertial(link.m, link.r, link.I), np.linalg.inv(fit.frames[j + 1]) @ T[j + 1])
         links.append(link.replace(convention=convention, r=dh_fit.clean(body.c),
-                                  I=dh_fit.clean(body.I), beta=0.0, **fields))
+                                  I=dh_fit.clean(body.I), **fields))
     before = _world_poses(chain)
     after = {chain.world_frame: np.eye(4), chain.base_frame: fit.frames[0]}
     after.update(zip(chain.link_frames, fit.frames[1:]))

@@ -36,11 +36,14 @@ a hint frame (a URDF link's, say) settles it:
 - **the last frame**: on the last axis at the point nearest the hint frame's origin (else the
   tool's), its x the hint's (the tool's) x projected (standard DH: ``a = alpha = 0``).
 
-Axes within ``parallel_tolerance`` rad of parallel are taken as parallel: their exact common
-normal lies ``distance / angle`` away (a rounded ``pi/2`` in a URDF puts it kilometres away), so
-the model then differs from the lines by about that angle, which :func:`fit` reports. Beyond the
-tolerance, a common normal farther than the bounds allow (:mod:`core.bounds`) is refused with
-the angle and the tolerance that would take the axes as parallel.
+Axes within ``HAYATI`` (0.05 rad) of parallel are joined as Hayati does: the normal square
+to the first axis that reaches the second (``d = 0``), then ``alpha`` and ``beta`` (a tilt
+about y) turn onto it, exactly. Plain DH would need their common normal ``distance / angle``
+away: 400 m for axes 1 mrad apart, 0.4 m from each other. Without beta (``hayati=False``),
+axes within ``parallel_tolerance`` rad of parallel are taken as parallel, the model then
+differing from the lines by about that angle (said in a note), and a common normal farther
+than the bounds allow (:mod:`core.bounds`) is refused with the angle and the tolerance that
+would take the axes as parallel.
 """
 
 from collections import namedtuple
@@ -61,7 +64,9 @@ T_last_tool (4, 4); ``frames``: T_world_frame of frames 0 to n at the zero confi
 shape (n+1, 4, 4); ``notes``: what was chosen where the geometry left a choice (str)."""
 
 PARALLEL_TOLERANCE = 1e-9
-"""Axes closer than this to parallel (rad) are taken as parallel."""
+"""Without Hayati's beta, axes closer than this to parallel (rad) are taken as parallel."""
+HAYATI = 0.05
+"""Axes closer than this to parallel (rad) are joined with Hayati's beta (a tilt about y)."""
 _SAME = 1e-12
 """Lengths (m) below which two lines meet."""
 _ALONG = 1e-9
@@ -83,18 +88,36 @@ def _x_like(T_world_hint, z):
     return x if x is not None else np.cross(_perpendicular(T_world_hint[:3, 1], z), z)
 
 
-def _transform(theta, d, a, alpha, modified):
+def _transform(theta, d, a, alpha, beta, modified):
     ct, st, ca, sa = math.cos(theta), math.sin(theta), math.cos(alpha), math.sin(alpha)
+    cb, sb = math.cos(beta), math.sin(beta)
     joint = np.array([[ct, -st, 0.0, 0.0], [st, ct, 0.0, 0.0], [0.0, 0.0, 1.0, d],
                       [0.0, 0.0, 0.0, 1.0]])
     twist = np.array([[1.0, 0.0, 0.0, a], [0.0, ca, -sa, 0.0], [0.0, sa, ca, 0.0],
-                      [0.0, 0.0, 0.0, 1.0]])
+                      [0.0, 0.0, 0.0, 1.0]]) @ np.array(
+        [[cb, 0.0, sb, 0.0], [0.0, 1.0, 0.0, 0.0], [-sb, 0.0, cb, 0.0], [0.0, 0.0, 0.0, 1.0]])
     return twist @ joint if modified else joint @ twist
 
 
 def _angle(u, v, about):
     """Return the angle from ``u`` to ``v`` about ``about`` (rad, within +-pi)."""
     return math.atan2(float(np.cross(u, v) @ about), float(u @ v))
+
+
+def _across(origin, z, axis, x_hint):
+    """
+    Return Hayati's normal from the line (origin, z) to the nearly parallel line of ``axis``.
+
+    It lies in the plane through ``origin`` square to ``z`` (``d = 0``) and goes to where the
+    other line crosses that plane. Returns ``(x, a, kind)``: its unit direction, its length
+    (m), and 'parallel' or 'coincident'.
+    """
+    gap = axis.point - origin
+    crossing = gap - (gap @ z) / (axis.direction @ z) * axis.direction
+    a = float(np.linalg.norm(crossing))
+    if a > _SAME:
+        return crossing / a, a, 'parallel'
+    return _perpendicular(x_hint, z), 0.0, 'coincident'
 
 
 def _common_normal(origin, z, axis, x_hint, tolerance):
@@ -152,7 +175,7 @@ def _sign(direction, z):
 
 
 def fit(axes, T_world_tool, modified=False, parallel_tolerance=PARALLEL_TOLERANCE,
-        joint_names=None, hints=None):
+        joint_names=None, hints=None, hayati=True):
     """
     Place DH frames on a chain of joint axes; see the module docstring for the choices.
 
@@ -173,6 +196,9 @@ def fit(axes, T_world_tool, modified=False, parallel_tolerance=PARALLEL_TOLERANC
         frame follows where the convention leaves a choice: the sign of z and x, and for the
         last frame its place and x. The DH frame is that frame wherever the frame is a DH
         frame; the defaults of the module docstring elsewhere.
+    hayati : bool
+        Join axes within HAYATI of parallel with Hayati's beta (exact, ``d = 0``); without,
+        plain DH, with ``parallel_tolerance``.
 
     Returns
     -------
@@ -199,7 +225,7 @@ def fit(axes, T_world_tool, modified=False, parallel_tolerance=PARALLEL_TOLERANC
     T[:3, :3] = np.column_stack([_x_like(np.eye(4), z), np.cross(z, _x_like(np.eye(4), z)), z])
     T[:3, 3] = origin
     frames, links, notes = [T], [], []
-    twist = (0.0, 0.0)  # modified DH: (a, alpha) to the next axis, from the previous frame
+    twist = (0.0, 0.0, 0.0)  # modified DH: (a, alpha, beta) to the next axis, from the last frame
     for j in range(n):
         # Standard DH: frame j is on axis j and the link goes to axis j+1. Modified: the
         # twist to axis j comes first, then frame j+1 on axis j goes towards axis j+1.
@@ -211,19 +237,28 @@ def fit(axes, T_world_tool, modified=False, parallel_tolerance=PARALLEL_TOLERANC
             following = axes[j + 1]._replace(direction=signs[-1] * axes[j + 1].direction)
             x_hint = hint[:3, 0] if hint is not None and abs(hint[:3, 0] @ z) < _ALONG else \
                 x_before
-            t, x, a, kind = _common_normal(origin, z, following, x_hint, parallel_tolerance)
+            sine = float(np.linalg.norm(np.cross(z, following.direction)))
+            if hayati and sine < HAYATI:
+                t, (x, a, kind) = 0.0, _across(origin, z, following, x_hint)
+            else:
+                t, x, a, kind = _common_normal(origin, z, following, x_hint,
+                                               parallel_tolerance)
+                _check_reach(names[j], names[j + 1], t, abs(a), z, following.direction,
+                             parallel_tolerance)
             if hint is not None and hint[:3, 0] @ x < _ALONG - 1.0:  # the link frame's side
                 x, a = -x, -a
-            alpha = _angle(z, following.direction, x)
-            _check_reach(names[j], names[j + 1], t, abs(a), z, following.direction,
-                         parallel_tolerance)
-            notes += _note(names[j], names[j + 1], kind, abs(a), z, following.direction)
+            alpha, beta = _angle(z, following.direction, x), 0.0
+            if hayati and sine < HAYATI:  # Rx(alpha) Ry(beta) z is the next axis
+                u, v, w = (following.direction @ axis for axis in (x, np.cross(z, x), z))
+                alpha, beta = math.atan2(-v, w), math.asin(max(-1.0, min(1.0, u)))
+            notes += _note(names[j], names[j + 1], kind, abs(a), z, following.direction,
+                           beta, hayati)
         else:
             last = T_world_tool if hint is None else hint
             t = float((last[:3, 3] - origin) @ z)
-            x, a, alpha = _x_like(last, z), 0.0, 0.0
+            x, a, alpha, beta = _x_like(last, z), 0.0, 0.0, 0.0
         theta = _angle(x_before, x, z)
-        link = {'a': twist[0], 'alpha': twist[1]} if modified else {'a': a, 'alpha': alpha}
+        link = dict(zip(('a', 'alpha', 'beta'), twist if modified else (a, alpha, beta)))
         if axes[j].revolute:
             link.update(theta=0.0, d=t, offset=theta)
         else:
@@ -231,10 +266,10 @@ def fit(axes, T_world_tool, modified=False, parallel_tolerance=PARALLEL_TOLERANC
         links.append(dict({key: clean(value) for key, value in link.items()},
                           flip=bool(signs[j] < 0.0)))
         if modified:
-            frames.append(M @ _transform(theta, t, 0.0, 0.0, False))
-            twist = (a, alpha)
+            frames.append(M @ _transform(theta, t, 0.0, 0.0, 0.0, False))
+            twist = (a, alpha, beta)
         else:
-            frames.append(M @ _transform(theta, t, a, alpha, False))
+            frames.append(M @ _transform(theta, t, a, alpha, beta, False))
     return Fit(links, clean(frames[0]), clean(np.linalg.inv(frames[-1]) @ T_world_tool),
                np.array(frames), notes)
 
@@ -250,12 +285,17 @@ def _check_reach(name, following, t, a, z, direction, tolerance):
         f'angle), raise the parallel tolerance ({tolerance:g} rad) above {angle:.2g}')
 
 
-def _note(name, following, kind, a, z, direction):
+def _note(name, following, kind, a, z, direction, beta, exact):
     """Return the note for a pair of axes where the convention left a choice, or []."""
     if kind in ('skew', 'intersecting'):
         return []
     angle = math.asin(min(1.0, float(np.linalg.norm(np.cross(z, direction)))))
-    within = f' (within {angle:.2g} rad, taken as parallel)' if angle > 1e-15 else ''
+    if abs(beta) >= 1e-14 and angle > 0.0:
+        return [f'{name}, {following}: axes {angle:.2g} rad from parallel, {a:.6g} m apart: '
+                f'held by beta = {beta:.3g} rad with d = 0 (plain DH would need their common '
+                f'normal {a / angle:.3g} m away)']
+    within = f' (within {angle:.2g} rad, taken as parallel)' if angle > 1e-15 and not exact \
+        else ''
     d = f'd of {name}'
     if kind == 'coincident':
         return [f'{name}, {following}: axes coincide{within}; a = 0 and {d} = 0']

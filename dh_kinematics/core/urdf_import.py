@@ -162,7 +162,7 @@ def _frame_name(tree, joint, frame, poses, taken):
 
 
 def from_urdf(text, base, tip, convention='standard', keep_frames=(),
-              parallel_tolerance=dh_fit.PARALLEL_TOLERANCE, name=None):
+              parallel_tolerance=dh_fit.PARALLEL_TOLERANCE, name=None, hayati=True):
     """
     Return the chain of a URDF between links ``base`` and ``tip`` as a DH model.
 
@@ -178,10 +178,12 @@ def from_urdf(text, base, tip, convention='standard', keep_frames=(),
         URDF links below ``base`` to publish as extra frames; ``'all'`` among them: every link
         on the chain.
     parallel_tolerance : float
-        Joint axes closer than this to parallel (rad) are taken as parallel
-        (:mod:`core.dh_fit`).
+        Without ``hayati``: joint axes closer than this to parallel (rad) are taken as
+        parallel (:mod:`core.dh_fit`).
     name : str, optional
         The robot name; the URDF's by default.
+    hayati : bool
+        Join nearly parallel axes with Hayati's beta (exact); False for plain DH.
 
     Returns
     -------
@@ -209,7 +211,8 @@ def from_urdf(text, base, tip, convention='standard', keep_frames=(),
         axes.append(dh_fit.Axis(T_base_joint[:3, 3], T_base_joint[:3, :3] @ joint.axis,
                                 joint.type != 'prismatic'))
     fit = dh_fit.fit(axes, poses[tip], modified, parallel_tolerance,
-                     [joint.name for joint in moving], [poses[joint.child] for joint in moving])
+                     [joint.name for joint in moving], [poses[joint.child] for joint in moving],
+                     hayati)
     notes = list(fit.notes)
     body_inertials = [inertials.merged(
         inertials.moved(tree.links[link].inertial, np.linalg.inv(fit.frames[body]) @ pose)
