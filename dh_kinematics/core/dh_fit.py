@@ -50,6 +50,7 @@ from collections import namedtuple
 import math
 
 from dh_kinematics.core import bounds
+from dh_kinematics.core.dh_transforms import dh_transforms, fixed_transforms
 import numpy as np
 
 Axis = namedtuple('Axis', 'point direction revolute')
@@ -89,14 +90,9 @@ def _x_like(T_world_hint, z):
 
 
 def _transform(theta, d, a, alpha, beta, modified):
-    ct, st, ca, sa = math.cos(theta), math.sin(theta), math.cos(alpha), math.sin(alpha)
-    cb, sb = math.cos(beta), math.sin(beta)
-    joint = np.array([[ct, -st, 0.0, 0.0], [st, ct, 0.0, 0.0], [0.0, 0.0, 1.0, d],
-                      [0.0, 0.0, 0.0, 1.0]])
-    twist = np.array([[1.0, 0.0, 0.0, a], [0.0, ca, -sa, 0.0], [0.0, sa, ca, 0.0],
-                      [0.0, 0.0, 0.0, 1.0]]) @ np.array(
-        [[cb, 0.0, sb, 0.0], [0.0, 1.0, 0.0, 0.0], [-sb, 0.0, cb, 0.0], [0.0, 0.0, 0.0, 1.0]])
-    return twist @ joint if modified else joint @ twist
+    """Return one link's transform, as :func:`core.dh_transforms.dh_transforms` gives it."""
+    fixed = fixed_transforms(np.array([a]), np.array([alpha]), np.array([beta]))
+    return dh_transforms(np.array([theta]), np.array([d]), fixed, modified)[0]
 
 
 def _angle(u, v, about):
