@@ -25,25 +25,9 @@ limits, the friction, the base-to-tool kinematics and the dynamics are unchanged
 tool transforms absorb what the conventions place differently.
 """
 
-from dh_kinematics.core import dh_fit, names
-from dh_kinematics.core.dh_transforms import fixed_transforms
+from dh_kinematics.core import dh_fit, fixed_frames, names
 from dh_kinematics.core.inertials import Inertial, moved
 import numpy as np
-
-
-def _world_poses(chain):
-    """Return every frame's world pose at the zero configuration, by name (unprefixed)."""
-    q = np.zeros(chain.n)
-    T = chain.fkine_all(q)
-    poses = {chain.world_frame: np.eye(4), chain.base_frame: T[0],
-             chain.tool_frame: chain.fkine(q)}
-    poses.update(zip(chain.link_frames, T[1:]))
-    for j, (link, axis) in enumerate(zip(chain.links, names.axis_frame_names(chain))):
-        if axis:
-            poses[axis] = T[j + 1] @ np.linalg.inv(fixed_transforms([link.a], [link.alpha])[0])
-    for frame in chain.frames:
-        poses[frame.name] = poses[frame.parent] @ frame.T_parent_frame
-    return poses
 
 
 def converted(chain, convention, parallel_tolerance=dh_fit.PARALLEL_TOLERANCE):
@@ -66,7 +50,7 @@ def converted(chain, convention, parallel_tolerance=dh_fit.PARALLEL_TOLERANCE):
         body = moved(Inertial(link.m, link.r, link.I), np.linalg.inv(fit.frames[j + 1]) @ T[j + 1])
         links.append(link.replace(convention=convention, r=dh_fit.clean(body.c),
                                   I=dh_fit.clean(body.I), **fields))
-    before = _world_poses(chain)
+    before = fixed_frames.world_poses(chain, q)
     after = {chain.world_frame: np.eye(4), chain.base_frame: fit.frames[0]}
     after.update(zip(chain.link_frames, fit.frames[1:]))
     moved_to = dict(zip(names.axis_frame_names(chain), chain.link_frames))

@@ -28,7 +28,9 @@ from collections import namedtuple
 
 from dh_kinematics.core import bounds, names
 from dh_kinematics.core.checks import check_transform, InvalidFieldError
+from dh_kinematics.core.dh_transforms import fixed_transforms
 from dh_kinematics.core.rotations import xyz_rpy_to_transform
+import numpy as np
 
 FixedFrame = namedtuple('FixedFrame', 'name parent T_parent_frame')
 FixedFrame.__doc__ = """An extra frame: its name, its parent frame's name and its pose in the
@@ -94,3 +96,23 @@ def check_frames(frames, chain_frames):
         ordered += ready
         placed.update(frame.name for frame in ready)
     return tuple(ordered)
+
+
+def world_poses(chain, q):
+    """
+    Return the world pose of every frame of ``chain`` at joint values ``q``, by name.
+
+    The world, base, link, axis and tool frames and the extra frames, unprefixed:
+    ``T_world_frame``, shape (4, 4), m. ``q`` has shape (n,), rad or m.
+    """
+    T = chain.fkine_all(q)
+    poses = {chain.world_frame: np.eye(4), chain.base_frame: T[0],
+             chain.tool_frame: T[-1] @ chain.tool}
+    poses.update(zip(chain.link_frames, T[1:]))
+    for j, (link, axis) in enumerate(zip(chain.links, names.axis_frame_names(chain))):
+        if axis:  # the link's frame without its fixed Tx(a) Rx(alpha) Ry(beta)
+            poses[axis] = T[j + 1] @ np.linalg.inv(
+                fixed_transforms([link.a], [link.alpha], [link.beta])[0])
+    for frame in chain.frames:  # parents first
+        poses[frame.name] = poses[frame.parent] @ frame.T_parent_frame
+    return poses

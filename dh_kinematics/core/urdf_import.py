@@ -46,11 +46,12 @@ hold at all (a floating, planar or mimic joint on it) is refused.
 from collections import namedtuple
 import math
 
-from dh_kinematics.core import dh_fit, inertials, urdf_read
+from dh_kinematics.core import dh_fit, fixed_frames, inertials, urdf_read
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.fixed_frames import FixedFrame
 from dh_kinematics.core.link import Link
+from dh_kinematics.core.rotations import matrix_to_rotvec
 import numpy as np
 
 Import = namedtuple('Import', 'chain notes position_error angle_error')
@@ -236,7 +237,7 @@ def from_urdf(text, base, tip, convention='standard', keep_frames=(),
                   tree.name if name is None else name, base_frame=f'{base}_dh',
                   link_frames=link_frames, tool_frame=tip, world_frame=base, frames=kept)
     notes += _not_held(tree, poses, held)
-    position_error, angle_error = _difference(chain, tree, chain_joints, moving, kept, base)
+    position_error, angle_error = _difference(chain, tree, moving, kept, base)
     return Import(chain, notes, position_error, angle_error)
 
 
@@ -299,31 +300,21 @@ def _samples(moving):
     return rng.uniform(lower, upper, (SAMPLES, len(moving)))
 
 
-def _difference(chain, tree, chain_joints, moving, kept, base):
+def _difference(chain, tree, moving, kept, base):
     """Return the largest tool and kept-frame difference (m, rad) of model and URDF."""
     names = [joint.name for joint in moving]
-    targets = [(chain.tool_frame, None)] + [(frame.name, frame) for frame in kept]
-    paths = {link: urdf_read.path_to_root(tree, link)[len(urdf_read.path_to_root(tree, base)):]
-             for link, _ in targets}
+    above_base = len(urdf_read.path_to_root(tree, base))
+    paths = {link: urdf_read.path_to_root(tree, link)[above_base:]
+             for link in [chain.tool_frame] + [frame.name for frame in kept]}
     position, angle = 0.0, 0.0
     for q in _samples(moving):
         values = dict(zip(names, q))
-        world = chain.fkine_all(q)
-        frames = {chain.world_frame: np.eye(4), chain.base_frame: world[0]}
-        frames.update(zip(chain.link_frames, world[1:]))
-        frames[chain.tool_frame] = chain.fkine(q)
-        for frame in chain.frames:
-            frames[frame.name] = frames[frame.parent] @ frame.T_parent_frame
-        for link, _ in targets:
+        frames = fixed_frames.world_poses(chain, q)
+        for link, path in paths.items():
             T = np.eye(4)
-            for name in paths[link]:
+            for name in path:
                 T = T @ urdf_read.joint_motion(tree.joints[name], values.get(name, 0.0))
             position = max(position, float(np.linalg.norm(T[:3, 3] - frames[link][:3, 3])))
-            angle = max(angle, rotation_angle(T[:3, :3].T @ frames[link][:3, :3]))
+            turn = matrix_to_rotvec(T[:3, :3].T @ frames[link][:3, :3])
+            angle = max(angle, float(np.linalg.norm(turn)))
     return position, angle
-
-
-def rotation_angle(R):
-    """Return the angle (rad) of a rotation matrix, accurate near 0 too."""
-    sine = np.linalg.norm([R[2, 1] - R[1, 2], R[0, 2] - R[2, 0], R[1, 0] - R[0, 1]]) / 2.0
-    return math.atan2(float(sine), (float(np.trace(R)) - 1.0) / 2.0)
