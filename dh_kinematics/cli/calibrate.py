@@ -22,7 +22,6 @@ every estimated parameter with its standard deviation, and the parameters held a
 
 from dh_kinematics.cli import model_commands
 from dh_kinematics.core import calibration, measurements
-import numpy as np
 
 PROG = 'dh_kinematics'
 
@@ -45,9 +44,7 @@ def calibrate(args, out):
     held_out = errors = None
     if args.validate:
         data2 = measurements.read(args.validate, chain.joint_names)
-        held_out = calibration.residuals(result.chain, data2)
-        errors = np.linalg.norm(result.chain.fkine(data2.q).reshape(-1, 4, 4)[:, :3, 3]
-                                - data2.position, axis=1)
+        held_out, errors = calibration.residuals(result.chain, data2)
     if args.report:
         from dh_kinematics.cli import calibration_report
 

@@ -151,14 +151,9 @@ def _residuals(chain, measurements, weight):
     T = chain.fkine(measurements.q).reshape(-1, 4, 4)
     parts = [(T[:, :3, 3] - measurements.position).ravel()]
     if measurements.quaternion is not None:
-        R = quaternion_to_matrix_batch(measurements.quaternion)
+        R = quaternion_to_matrix(measurements.quaternion)
         parts.append(weight * matrix_to_rotvec(R.transpose(0, 2, 1) @ T[:, :3, :3]).ravel())
     return np.concatenate(parts)
-
-
-def quaternion_to_matrix_batch(quaternions):
-    """Return the rotation matrices of quaternions [x, y, z, w], shape (m, 4) -> (m, 3, 3)."""
-    return np.array([quaternion_to_matrix(q) for q in quaternions])
 
 
 def _errors(residuals, count):
@@ -178,12 +173,22 @@ def _summary(residuals, count, weight):
 
 
 def residuals(chain, measurements):
-    """Return the :data:`Residuals` of ``chain`` on ``measurements`` (held-out ones, say)."""
+    """
+    Return how far ``chain`` is from ``measurements`` (held-out ones, say).
+
+    Returns
+    -------
+    summary : Residuals
+    errors : array, shape (m,)
+        Each measurement's position error, m.
+
+    """
     q = np.asarray(measurements.q, dtype=float)
     if q.ndim != 2 or q.shape[1] != chain.n:
         raise ValueError(f'measurements: {chain.n} joint values per row expected, got shape '
                          f'{q.shape}')
-    return _summary(_residuals(chain, measurements, 1.0), len(q), 1.0)
+    r = _residuals(chain, measurements, 1.0)
+    return _summary(r, len(q), 1.0), _errors(r, len(q))
 
 
 def registration(points, targets):
@@ -351,8 +356,7 @@ def calibrate(chain, measurements, base_known=False, free=None, fixed=(),
 def _nominal(chain, name, base):
     """Return a parameter's nominal value: the link field, or 0 for a base or tool one."""
     owner, field = name.rsplit('.', 1)
-    if owner in ('base', 'tool'):
-        return {'x': base[0, 3], 'y': base[1, 3], 'z': base[2, 3]}.get(field, 0.0) \
-            if owner == 'base' else ({'x': chain.tool[0, 3], 'y': chain.tool[1, 3],
-                                      'z': chain.tool[2, 3]}.get(field, 0.0))
+    if owner in ('base', 'tool'):  # a translation's value; a rotation's starts at 0
+        T = base if owner == 'base' else chain.tool
+        return float(T['xyz'.index(field), 3]) if field in ('x', 'y', 'z') else 0.0
     return float(getattr(chain.links[chain.joint_names.index(owner)], field))

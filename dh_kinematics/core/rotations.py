@@ -62,18 +62,19 @@ def quaternion_to_matrix(q):
 
     Parameters
     ----------
-    q : array-like, shape (4,)
-        Unit quaternion.
+    q : array-like, shape (..., 4)
+        Unit quaternions.
 
     Returns
     -------
-    R : array, shape (3, 3)
+    R : array, shape (..., 3, 3)
 
     """
-    x, y, z, w = q
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+    x, y, z, w = np.moveaxis(np.asarray(q, dtype=float), -1, 0)
+    rows = [[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]]
+    return np.stack([np.stack(row, axis=-1) for row in rows], axis=-2)
 
 
 def rpy_to_matrix(rpy):
