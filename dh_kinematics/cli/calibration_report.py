@@ -24,20 +24,8 @@ and status.
 import csv
 import os
 
+from dh_kinematics.cli.plot import pyplot
 import numpy as np
-
-MATPLOTLIB_MISSING = ('--report needs matplotlib, which is not installed: pip install '
-                      'matplotlib (or apt install python3-matplotlib)')
-
-
-def _pyplot():
-    try:
-        import matplotlib
-    except ImportError:
-        raise ValueError(MATPLOTLIB_MISSING) from None
-    matplotlib.use('Agg')
-    import matplotlib.pyplot as plt
-    return plt
 
 
 def write(folder, result, held_out=None):
@@ -47,7 +35,7 @@ def write(folder, result, held_out=None):
     ``held_out``: each held-out measurement's position error (m), or None. Returns the paths
     written; raises ValueError when matplotlib is missing or the folder cannot be written.
     """
-    plt = _pyplot()
+    plt = pyplot('--report')
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as error:

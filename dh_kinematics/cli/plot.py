@@ -25,15 +25,16 @@ import math
 
 import numpy as np
 
-MATPLOTLIB_MISSING = ('plot needs matplotlib, which is not installed: pip install matplotlib '
+MATPLOTLIB_MISSING = ('{} needs matplotlib, which is not installed: pip install matplotlib '
                       '(or apt install python3-matplotlib)')
 
 
-def _pyplot():
+def pyplot(needed_by='plot'):
+    """Return matplotlib's pyplot, drawing to files; a ValueError names ``needed_by``."""
     try:
         import matplotlib
     except ImportError:
-        raise ValueError(MATPLOTLIB_MISSING) from None
+        raise ValueError(MATPLOTLIB_MISSING.format(needed_by)) from None
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
     return plt
@@ -52,7 +53,7 @@ def plot(chain, q, path, size=(800, 600), limits=False, title=None):
 
     Raises ValueError when matplotlib is missing or the file cannot be written.
     """
-    plt = _pyplot()
+    plt = pyplot()
     T = chain.fkine_all(q)
     tool = chain.fkine(q)
     origins = np.vstack([T[:, :3, 3], tool[None, :3, 3]])
