@@ -14,6 +14,7 @@
 
 """Shared helpers of the tests: reference vectors, chains, messages and the command line."""
 
+import importlib
 import json
 import math
 import pathlib
@@ -48,6 +49,30 @@ LINTED_PATHS = [str(PACKAGE / name) for name in (
 CLI_COMMAND = ([str(SCRIPT)] if SCRIPT.exists()
                else [sys.executable, '-m', 'dh_kinematics.cli.main'])
 """The dh_kinematics command: the console script of this venv, else the module."""
+
+
+def optional(module):
+    """
+    Return ``module`` imported, or None where it is not installed.
+
+    Not importorskip at module level: launch_testing's pytest plugin, on a ROS install, turns a
+    module-level skip into an empty collection for the modules after it.
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None
+
+
+pin = optional('pinocchio')
+needs_pin = pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not installed')
+
+
+def configurations(chain, rng, count):
+    """Return ``count`` random configurations within the limits (+-pi where none)."""
+    lower = np.where(np.isfinite(chain.qlim[:, 0]), chain.qlim[:, 0], -math.pi)
+    upper = np.where(np.isfinite(chain.qlim[:, 1]), chain.qlim[:, 1], math.pi)
+    return rng.uniform(lower, upper, (count, chain.n))
 
 
 def run_cli(*args, code=0, cwd=None):

@@ -23,9 +23,7 @@ configurations to the noise level, every estimated parameter lies within 4 stand
 of the truth, and the parameters the data cannot identify are listed and left at nominal.
 """
 
-import math
-
-from conftest import CHAINS, PACKAGE, run_cli, world_poses
+from conftest import CHAINS, configurations, PACKAGE, run_cli, world_poses
 from dh_kinematics import Chain
 from dh_kinematics.core import calibration, measurements
 from dh_kinematics.core.measurements import Measurements
@@ -37,12 +35,6 @@ NOISE = 5e-5
 """Measurement noise per axis, m (a laser tracker's)."""
 ARMS = [(name, chain) for name, chain in CHAINS[:5]] + [
     (name, chain) for name, chain in CHAINS[5::10] if chain.n >= 3]
-
-
-def _configurations(chain, rng, count):
-    lower = np.where(np.isfinite(chain.qlim[:, 0]), chain.qlim[:, 0], -math.pi)
-    upper = np.where(np.isfinite(chain.qlim[:, 1]), chain.qlim[:, 1], math.pi)
-    return rng.uniform(lower, upper, (count, chain.n))
 
 
 def _with_tool_point(chain, rng):
@@ -79,11 +71,11 @@ def _measured(chain, q, rng, orientation=False):
 def test_a_perturbed_arm_is_recovered_to_the_noise_level(name, chain):
     rng = np.random.default_rng(sum(map(ord, name)))
     nominal = _with_tool_point(chain, rng)
-    q = _configurations(nominal, rng, 80)
+    q = configurations(nominal, rng, 80)
     true, delta = _truth(nominal, rng, q)
     result = calibration.calibrate(nominal, _measured(true, q, rng))
     assert result.converged
-    held_out = _configurations(nominal, rng, 100)
+    held_out = configurations(nominal, rng, 100)
     error = np.linalg.norm(result.chain.fkine(held_out)[:, :3, 3]
                            - true.fkine(held_out)[:, :3, 3], axis=1)
     assert np.sqrt(np.mean(error ** 2)) < 2.0 * NOISE  # the noise: 0.087 mm RMS in 3-D
@@ -100,7 +92,7 @@ def test_the_ur5s_parallel_axes_get_beta_and_its_redundant_parameters_are_held()
     nominal = _with_tool_point(Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml'),
                                np.random.default_rng(1))
     rng = np.random.default_rng(2)
-    q = _configurations(nominal, rng, 60)
+    q = configurations(nominal, rng, 60)
     true, delta = _truth(nominal, rng, q)
     # The true arm's shoulder, elbow and wrist 1 axes are not quite parallel: tilted by beta.
     assert delta['shoulder_lift_joint.beta'] and delta['elbow_joint.beta']
@@ -119,14 +111,14 @@ def test_the_ur5s_parallel_axes_get_beta_and_its_redundant_parameters_are_held()
 def test_measured_orientations_identify_the_tool_rotation_too():
     rng = np.random.default_rng(3)
     nominal = _with_tool_point(Chain.from_yaml(PACKAGE / 'config' / 'puma560.yaml'), rng)
-    q = _configurations(nominal, rng, 80)
+    q = configurations(nominal, rng, 80)
     true, delta = _truth(nominal, rng, q, orientation=True)
     result = calibration.calibrate(nominal, _measured(true, q, rng, orientation=True))
     status = {p.name: p.status for p in result.parameters}
     assert {status[f'tool.{axis}'] for axis in ('rx', 'ry', 'rz')} == {'estimated'}
     assert status['joint6.offset'] == 'unidentifiable'  # a turn of the tool about its z
     assert result.after.orientation_rms < 3e-4 < result.before.orientation_rms
-    held_out = _configurations(nominal, rng, 50)
+    held_out = configurations(nominal, rng, 50)
     np.testing.assert_allclose(result.chain.fkine(held_out)[:, :3, :3],
                                true.fkine(held_out)[:, :3, :3], atol=2e-4)
 
@@ -134,7 +126,7 @@ def test_measured_orientations_identify_the_tool_rotation_too():
 def test_a_known_base_and_the_masks_hold_what_they_say():
     rng = np.random.default_rng(4)
     nominal = Chain.from_yaml(PACKAGE / 'config' / 'puma560.yaml')
-    q = _configurations(nominal, rng, 60)
+    q = configurations(nominal, rng, 60)
     data = _measured(nominal, q, rng)
     result = calibration.calibrate(nominal, data, base_known=True, fixed=['*.alpha'])
     names = {p.name: p for p in result.parameters}
@@ -187,10 +179,10 @@ def test_the_command_writes_a_calibrated_model_and_reports_the_fit(tmp_path):
     model = PACKAGE / 'config' / 'ur5.yaml'
     nominal = Chain.from_yaml(model)
     rng = np.random.default_rng(5)
-    q = _configurations(nominal, rng, 60)
+    q = configurations(nominal, rng, 60)
     true, _ = _truth(nominal, rng, q)
     _write(tmp_path / 'data.csv', _measured(true, q, rng), nominal.joint_names)
-    q2 = _configurations(nominal, rng, 30)
+    q2 = configurations(nominal, rng, 30)
     _write(tmp_path / 'check.csv', _measured(true, q2, rng), nominal.joint_names)
     out, _ = run_cli('calibrate', model, tmp_path / 'data.csv', '--validate',
                      tmp_path / 'check.csv', '-o', tmp_path / 'ur5_cal.yaml', '--report',
@@ -216,13 +208,13 @@ def test_the_calibrated_model_starts_the_node_whose_tf_is_the_true_arms(tmp_path
     ros_fixtures = pytest.importorskip('ros_fixtures')
     nominal = Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml')
     rng = np.random.default_rng(6)
-    q = _configurations(nominal, rng, 60)
+    q = configurations(nominal, rng, 60)
     true, _ = _truth(nominal, rng, q)
     _write(tmp_path / 'data.csv', _measured(true, q, rng), nominal.joint_names)
     run_cli('calibrate', PACKAGE / 'config' / 'ur5.yaml', tmp_path / 'data.csv', '-o',
             tmp_path / 'calibrated.yaml')
     calibrated = Chain.from_yaml(tmp_path / 'calibrated.yaml')
-    check = _configurations(nominal, rng, 1)[0]
+    check = configurations(nominal, rng, 1)[0]
     run = ros_fixtures.Running(['--params-file', str(tmp_path / 'calibrated.yaml')])
     try:
         stamp = run.probe.send_until_seen(nominal.joint_names, check.tolist())

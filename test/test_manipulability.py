@@ -16,16 +16,12 @@
 
 import math
 
-from conftest import CHAINS, random_arm
+from conftest import CHAINS, needs_pin, pin, random_arm
 from dh_kinematics import Chain, Link
 from dh_kinematics.core import manipulability
 import numpy as np
 import pytest
 
-try:
-    import pinocchio as pin
-except ImportError:
-    pin = None
 SMALL = [(f'small{n}', arm) for n, arm in (
     (len(arm.links), arm) for arm in (random_arm(np.random.default_rng(seed))
                                       for seed in range(60)))
@@ -70,7 +66,7 @@ def test_conditioning_agrees_with_the_svd_of_a_differenced_jacobian(name, chain)
         np.testing.assert_allclose(ours, _expected(J, ranks), rtol=1e-5, atol=1e-7)
 
 
-@pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not installed')
+@needs_pin
 @pytest.mark.parametrize('name, chain', ARMS, ids=[name for name, _ in ARMS])
 def test_conditioning_agrees_with_pinocchios_jacobian_of_the_urdf(name, chain):
     model = pin.buildModelFromXML(chain.to_urdf())

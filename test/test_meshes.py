@@ -18,15 +18,11 @@ import os
 import subprocess
 import xml.etree.ElementTree as ET
 
-from conftest import CLI_COMMAND, PACKAGE
+from conftest import CLI_COMMAND, needs_pin, PACKAGE, pin
 from dh_kinematics import Chain
 import numpy as np
 import pytest
 
-try:
-    import pinocchio as pin
-except ImportError:
-    pin = None
 
 PUMA = PACKAGE / 'config' / 'puma560.yaml'
 # A tetrahedron, 0.1 m on a side along the axes.
@@ -99,7 +95,7 @@ def test_a_mesh_replaces_the_links_cylinders_in_the_urdf(tmp_path):
     assert Chain.from_params(chain.to_params()).to_urdf() == chain.to_urdf()
 
 
-@pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not installed')
+@needs_pin
 def test_pinocchio_loads_the_mesh_where_the_model_puts_it(tmp_path):
     prefix = _package(tmp_path)
     chain, _ = _with_meshes(tmp_path, {'link2': {

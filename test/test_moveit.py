@@ -28,7 +28,7 @@ import itertools
 import xml.etree.ElementTree as ET
 import zlib
 
-from conftest import CHAINS, CLI_COMMAND, PACKAGE, pin_configuration, urdf_joints
+from conftest import CHAINS, CLI_COMMAND, needs_pin, PACKAGE, pin, pin_configuration, urdf_joints
 from dh_kinematics import Chain
 from dh_kinematics.cli import moveit_files
 from dh_kinematics.core import moveit
@@ -36,11 +36,6 @@ import numpy as np
 import pytest
 import yaml
 
-try:
-    import pinocchio as pin
-except ImportError:
-    pin = None
-needs_pin = pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not installed')
 
 SAMPLES = 300
 CASES = CHAINS[:5] + CHAINS[5:105]

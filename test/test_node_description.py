@@ -17,7 +17,7 @@
 import xml.etree.ElementTree as ET
 
 from conftest import (
-    PACKAGE, run_cli, ur_description_urdf, urdf_joints, world_poses)
+    needs_pin, PACKAGE, pin, run_cli, ur_description_urdf, urdf_joints, world_poses)
 import numpy as np
 import pytest
 from ros_fixtures import published_tree, Running
@@ -28,10 +28,6 @@ from dh_kinematics.ros.node import DESCRIPTION_QOS  # noqa: I100
 from rclpy.parameter import Parameter  # noqa: I100
 from std_msgs.msg import String  # noqa: I100
 
-try:
-    import pinocchio as pin
-except ImportError:
-    pin = None
 
 PUMA = PACKAGE / 'config' / 'puma560.yaml'
 UR5 = PACKAGE / 'config' / 'ur5.yaml'
@@ -117,7 +113,7 @@ def test_a_model_change_republishes_it_and_the_parameter_turns_it_off():
         run.stop()
 
 
-@pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not installed')
+@needs_pin
 def test_a_model_imported_from_a_urdf_publishes_the_urdfs_frames_where_the_urdf_has_them(
         tmp_path):
     text = ur_description_urdf(inertials=True)

@@ -29,8 +29,8 @@ import math
 import zlib
 
 from conftest import (
-    CHAINS, expected_world_poses, PACKAGE, pose_transform, ur_description_urdf, urdf_joints,
-    with_random_frames, world_poses)
+    CHAINS, expected_world_poses, needs_pin, optional, PACKAGE, pin, pose_transform,
+    ur_description_urdf, urdf_joints, with_random_frames, world_poses)
 from dh_kinematics import Chain
 from dh_kinematics.core import names
 from dh_kinematics.core.rotations import (
@@ -40,14 +40,7 @@ from dh_kinematics.node_logic.joint_math import StreamMath
 import numpy as np
 import pytest
 
-try:
-    import pinocchio as pin
-except ImportError:
-    pin = None
-try:
-    import yourdfpy
-except ImportError:
-    yourdfpy = None
+yourdfpy = optional('yourdfpy')
 
 PREFIXES = ('', 'p/')
 
@@ -109,7 +102,7 @@ def test_the_standard_dh_axis_frame_carries_the_joint_and_the_link_hangs_fixed_o
                                rpy_to_matrix([math.pi / 2, 0.0, 0.0]), atol=1e-15)
 
 
-@pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not installed')
+@needs_pin
 def test_the_ur5_frames_are_ur_descriptions_base_base_link_flange_and_tool0():
     chain = Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml')
     model = pin.buildModelFromXML(ur_description_urdf())

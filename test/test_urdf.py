@@ -32,23 +32,15 @@ import subprocess
 import xml.etree.ElementTree as ET
 import zlib
 
-from conftest import CHAINS, CLI_COMMAND, expected_world_poses, PACKAGE, pin_configuration
+from conftest import (
+    CHAINS, CLI_COMMAND, expected_world_poses, needs_pin, optional, PACKAGE, pin,
+    pin_configuration)
 from dh_kinematics import Chain, Link
 from dh_kinematics.core import urdf
 import numpy as np
 import pytest
 
-try:
-    import pinocchio as pin
-except ImportError:
-    pin = None
-try:
-    import yourdfpy
-except ImportError:
-    yourdfpy = None
-# Not importorskip at module level: launch_testing's pytest plugin, on a ROS install, turns a
-# module-level skip into an empty collection for the modules after it.
-needs_pin = pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not installed')
+yourdfpy = optional('yourdfpy')
 
 
 def _rigid(chain):

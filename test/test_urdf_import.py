@@ -31,19 +31,15 @@ import xml.etree.ElementTree as ET
 import zlib
 
 from conftest import (
-    CHAINS, expected_world_poses, PACKAGE, pin_configuration, run_cli, ur_description_urdf)
+    CHAINS, configurations, expected_world_poses, needs_pin, PACKAGE, pin, pin_configuration,
+    run_cli, ur_description_urdf)
 from dh_kinematics import Chain
 from dh_kinematics.core import urdf_import
 from dh_kinematics.core.rotations import rpy_to_matrix
 import numpy as np
 import pytest
 
-try:
-    import pinocchio as pin
-except ImportError:
-    pin = None
 
-needs_pin = pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not installed')
 RANDOM_URDFS = 300
 TOL = 1e-9
 
@@ -192,12 +188,6 @@ def _pin_poses(model, data, joint_names, q, frames, base):
     return {frame: T_base_root @ pose(frame) for frame in frames}
 
 
-def _configurations(chain, rng, count):
-    lower = np.where(np.isfinite(chain.qlim[:, 0]), chain.qlim[:, 0], -math.pi)
-    upper = np.where(np.isfinite(chain.qlim[:, 1]), chain.qlim[:, 1], math.pi)
-    return rng.uniform(lower, upper, (count, chain.n))
-
-
 def _assert_agrees(text, base, tip, held, result, rng, count=4):
     """Pinocchio on ``text`` and on the model's URDF agree with the model ``result``."""
     chain = result.chain
@@ -207,7 +197,7 @@ def _assert_agrees(text, base, tip, held, result, rng, count=4):
     ours_data = ours_model.createData()
     rigid = chain.nofriction(coulomb=True, viscous=True)
     kept = [frame.name for frame in chain.frames]
-    for q in _configurations(chain, rng, count):
+    for q in configurations(chain, rng, count):
         qd, qdd = rng.uniform(-1.0, 1.0, (2, chain.n))
         expected = _pin_poses(model, data, chain.joint_names, q, [tip] + kept, base)
         poses = expected_world_poses(chain, q, '')
@@ -302,7 +292,7 @@ def test_ur_descriptions_ur5_imports_as_universal_robots_dh_table():
                                        [link.d for link in shipped.links], atol=1e-9)
             assert not any(link.flip for link in chain.links)
         assert sum('axes parallel' in note for note in result.notes) == 2  # shoulder, elbow
-        for q in _configurations(chain, rng, 10):
+        for q in configurations(chain, rng, 10):
             poses = expected_world_poses(chain, q, '')
             # tool0 in base, as the pendant shows it: UR's DH table's forward kinematics.
             np.testing.assert_allclose(np.linalg.inv(poses['base']) @ poses['tool0'],
@@ -371,7 +361,7 @@ def test_a_panda_imports_with_its_link_frames_and_the_fingers_held():
     # The URDF's link frames are modified DH frames: the import finds them and names them so.
     assert chain.link_frames == tuple(f'panda_link{j}' for j in range(1, 8))
     shipped = Chain.from_yaml(PACKAGE / 'config' / 'panda.yaml')
-    for q in _configurations(chain, rng, 10):
+    for q in configurations(chain, rng, 10):
         np.testing.assert_allclose(chain.fkine(q), shipped.fkine(q), atol=1e-9)
 
 
@@ -471,7 +461,7 @@ def test_the_shipped_arms_go_through_their_urdf_and_back():
             rigid = Chain([link.replace(Jm=0.0, B=0.0, Tc=0.0) for link in chain.links],
                           chain.base, chain.tool, chain.gravity, payload=chain.payload)
             back = back.nofriction(coulomb=True, viscous=True)
-            for q in _configurations(chain, rng, 5):
+            for q in configurations(chain, rng, 5):
                 qd, qdd = rng.uniform(-1.0, 1.0, (2, chain.n))
                 np.testing.assert_allclose(back.fkine(q), chain.fkine(q), atol=1e-12,
                                            err_msg=name)
@@ -566,7 +556,7 @@ def test_the_command_refuses_bad_input_in_one_line_and_writes_nothing(tmp_path):
         assert not model.exists()
 
 
-def test_convert_to_the_other_convention_keeps_the_settings_and_configurations(tmp_path):
+def test_convert_to_the_other_convention_keeps_the_settings_andconfigurations(tmp_path):
     out = tmp_path / 'ur5_mdh.yaml'
     run_cli('convert', PACKAGE / 'config' / 'ur5.yaml', '--to', 'modified', '-o', out)
     original = Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml')
@@ -598,7 +588,7 @@ def test_to_modified_and_to_standard_are_the_same_arm(name, chain):
     for converted in (other, back):
         assert converted.joint_names == chain.joint_names
         np.testing.assert_array_equal(converted.qlim, chain.qlim)
-        for q in _configurations(chain, rng, 4):
+        for q in configurations(chain, rng, 4):
             qd, qdd = rng.uniform(-1.0, 1.0, (2, chain.n))
             np.testing.assert_allclose(converted.fkine(q), chain.fkine(q), atol=1e-12)
             for (point, axis), (other_point, other_axis) in zip(_joint_lines(converted, q),
@@ -623,7 +613,7 @@ def test_a_converted_chain_agrees_with_pinocchio_on_the_original(name, chain):
     data = model.createData()
     converted = (rigid.to_standard() if chain.mdh else rigid.to_modified())
     rng = np.random.default_rng(zlib.crc32(name.encode()))
-    for q in _configurations(chain, rng, 4):
+    for q in configurations(chain, rng, 4):
         qd, qdd = rng.uniform(-1.0, 1.0, (2, chain.n))
         tip = _pin_poses(model, data, rigid.joint_names, q, [rigid.tool_frame],
                          rigid.world_frame)[rigid.tool_frame]

@@ -24,21 +24,15 @@ extra frames (seeded).
 import subprocess
 import zlib
 
-from conftest import CHAINS, CLI_COMMAND, PACKAGE, pin_configuration, with_random_frames
+from conftest import (
+    CHAINS, CLI_COMMAND, optional, PACKAGE, pin, pin_configuration, with_random_frames)
 from dh_kinematics import Chain
 from dh_kinematics.core.rotations import xyz_rpy_to_transform
 from dh_kinematics.core.urdf import macro_name
 import numpy as np
 import pytest
 
-try:
-    import pinocchio as pin
-except ImportError:
-    pin = None
-try:
-    import xacro
-except ImportError:
-    xacro = None
+xacro = optional('xacro')
 needs = pytest.mark.skipif(pin is None or xacro is None,
                            reason='pinocchio (pin) and xacro are not both installed')
 
