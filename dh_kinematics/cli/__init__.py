@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-The ``dh_kinematics`` command: check, show, fk, urdf, convert, plot and monitor a model.
+The ``dh_kinematics`` command: check, show, fk, ik, urdf, convert, plot and monitor a model.
 
 Every command but ``monitor`` is ROS-free. Each exits 0 on success and 1 with one clear line on
 stderr for bad input (2 for a bad command line, as argparse does).

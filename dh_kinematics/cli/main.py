@@ -18,6 +18,7 @@ The ``dh_kinematics`` command line: one entry point, a subcommand per task.
     dh_kinematics check FILE [FILE ...] [--strict]   validate a model as the node will
     dh_kinematics show FILE [--deg] [--dyn] [--precision N]
     dh_kinematics fk FILE [Q ...] [--q-name NAME] [--deg] [--jacobian] [--precision N]
+    dh_kinematics ik FILE --xyz X Y Z [--rpy R P Y] [--q0 Q ...] [--all] [--mask W ...]
     dh_kinematics urdf FILE [-o OUT] [--prefix P | --xacro]
     dh_kinematics moveit FILE [FILE ...] -o DIR [--group G] [--samples N] [--seed S]
     dh_kinematics convert TABLE --order corke|scilab|matlab -o OUT.yaml [...]
@@ -27,13 +28,14 @@ The ``dh_kinematics`` command line: one entry point, a subcommand per task.
     dh_kinematics plot FILE [Q ...] -o ARM.png [--limits] [--size WxH]
     dh_kinematics monitor [--namespace NS]
 
-Exit codes: 0 done, 1 bad input (one line on stderr), 2 a bad command line.
+Exit codes: 0 done, 1 bad input or (ik) no solution (one line on stderr), 2 a bad command
+line.
 """
 
 import argparse
 import sys
 
-from dh_kinematics.cli import calibrate, convert, from_urdf, model_commands, moveit_files
+from dh_kinematics.cli import calibrate, convert, from_urdf, ik, model_commands, moveit_files
 from dh_kinematics.core import calibration
 from dh_kinematics.core.dh_fit import PARALLEL_TOLERANCE
 from dh_kinematics.core.legacy_rows import CORKE_LAYOUT, MATLAB_LAYOUT, SCILAB_LAYOUT
@@ -115,6 +117,28 @@ def parsers():
     _configuration_arguments(command)
     command.add_argument('--jacobian', action='store_true', help='the tool Jacobian too')
     _precision_argument(command, 6, 'every number')
+
+    command = commands.add_parser('ik', help='the joint values that put the tool at a pose, '
+                                  'within the limits')
+    command.add_argument('file', help=MODEL_FILE)
+    command.add_argument('--xyz', type=float, nargs=3, required=True, metavar=('X', 'Y', 'Z'),
+                         help="the tool's position in the world frame, m")
+    command.add_argument('--rpy', type=float, nargs=3, default=[0.0, 0.0, 0.0],
+                         metavar=('R', 'P', 'Y'), help="the tool's orientation: roll, pitch, "
+                         'yaw about fixed x, y, z (rad; deg with --deg; default 0 0 0)')
+    command.add_argument('--q0', nargs='+', metavar='Q', default=[], help='where to start, '
+                         'and which solution to prefer (the nearest); 0 within the limits '
+                         'by default')
+    command.add_argument('--q-name', help='start from a named configuration of the file')
+    command.add_argument('--all', action='store_true', help='every solution, not only the '
+                         'nearest (the numerical search then runs all its restarts)')
+    command.add_argument('--mask', type=float, nargs=6, metavar='W', help='weights of x y z '
+                         'rx ry rz; 0 frees a component (1 1 1 0 0 0: position only)')
+    command.add_argument('--method', choices=('auto', 'analytic', 'numerical'),
+                         default='auto', help='closed form where the arm has one (auto), '
+                         'insist on it, or search numerically')
+    command.add_argument('--deg', action='store_true', help='--rpy, --q0 and the printed '
+                         'revolute joint values in degrees')
 
     command = commands.add_parser('urdf', help="the model's URDF, or a xacro macro of it")
     command.add_argument('file', help=MODEL_FILE)
@@ -280,7 +304,7 @@ def _monitor(args, out):
 
 
 COMMANDS = {'check': model_commands.check, 'show': model_commands.show,
-            'fk': model_commands.fk, 'urdf': model_commands.urdf, 'convert': _convert,
+            'fk': model_commands.fk, 'ik': ik.ik, 'urdf': model_commands.urdf, 'convert': _convert,
             'moveit': moveit_files.moveit_files, 'from-urdf': from_urdf.from_urdf,
             'calibrate': calibrate.calibrate,
             'plot': _plot, 'monitor': _monitor}

@@ -114,8 +114,12 @@ def show(args, out):
     return 0
 
 
-def configuration(chain, given, values, name, degrees):
-    """Return the joint values from the command line (rad or m; deg for revolute with --deg)."""
+def configuration(chain, given, values, name, degrees, field='Q'):
+    """
+    Return the joint values from the command line (rad or m; deg for revolute with --deg).
+
+    ``field`` names the option in messages.
+    """
     if name is not None:
         named = params.configurations(given, chain.n)
         if name not in named:
@@ -125,8 +129,8 @@ def configuration(chain, given, values, name, degrees):
     if not values:
         return np.zeros(chain.n)
     if len(values) != chain.n:
-        raise ValueError(f'Q: {chain.n} joint values expected, got {len(values)}')
-    q = np.array([_number('Q', value) for value in values])
+        raise ValueError(f'{field}: {chain.n} joint values expected, got {len(values)}')
+    q = np.array([_number(field, value) for value in values])
     if degrees:
         revolute = np.array([link.isrevolute() for link in chain.links])
         q = np.where(revolute, np.radians(q), q)

@@ -24,6 +24,7 @@ forces.
 
 from dh_kinematics.core import batch_kinematics, conventions, display
 from dh_kinematics.core import dynamics, fixed_frames, meshes as link_meshes, names
+from dh_kinematics.core import ikine as inverse_kinematics
 from dh_kinematics.core import params as model_file
 from dh_kinematics.core import urdf
 from dh_kinematics.core.checks import (
@@ -127,6 +128,7 @@ class Chain:
         self._qlim.flags.writeable = False
         self._dynamics = dynamics.dynamics(links, self._table, self._base, self._gravity,
                                            self._payload, self._tool)
+        self._ik = None  # built on first use
 
     # Attributes -------------------------------------------------------------------------
 
@@ -294,6 +296,55 @@ class Chain:
         R_tool_world = T_world_tool[:, :3, :3].transpose(0, 2, 1)
         J = np.concatenate([R_tool_world @ J[:, :3], R_tool_world @ J[:, 3:]], axis=1)
         return J[0] if single else J
+
+    def ikine(self, T, q0=None, mask=None, method='auto', all_solutions=False,
+              tol=inverse_kinematics.TOLERANCE, restarts=inverse_kinematics.RESTARTS,
+              max_iterations=inverse_kinematics.MAX_ITERATIONS, seed=0):
+        """
+        Inverse kinematics: joint values within the limits that put the tool at ``T``.
+
+        A closed form gives every solution where the table allows one (a spherical wrist, or
+        three parallel axes as Universal Robots; either convention, any offsets, flips, base
+        and tool); elsewhere a damped least-squares search runs from ``q0``, then from
+        ``restarts`` random configurations within the limits (seeded). See
+        :mod:`core.ikine`.
+
+        Parameters
+        ----------
+        T : array-like, shape (4, 4) or (m, 4, 4)
+            ``T_world_tool``: the target pose of the tool in the world, or a batch of them.
+        q0 : array-like, shape (n,) or (m, n), optional
+            Where to start, and which solution to prefer (the nearest); 0 within the limits
+            by default.
+        mask : array-like, shape (6,), optional
+            Weights of the error components [x y z rx ry rz]; a 0 leaves that component
+            free: ``[1, 1, 1, 0, 0, 0]`` asks for the position only (an arm of fewer than 6
+            joints). A mask that drops a component rules the closed forms out.
+        method : {'auto', 'analytic', 'numerical'}
+            'auto' takes the closed form where there is one; 'analytic' refuses an arm
+            without one.
+        all_solutions : bool
+            Numerical search: run every restart and keep every distinct solution, rather
+            than stop at the first (a closed form always gives them all).
+        tol : float
+            Largest position error (m) and orientation error (rad) of a solution.
+        restarts, max_iterations : int
+            Random starts after ``q0``, and iterations per start.
+        seed : int
+            Seed of the random starts.
+
+        Returns
+        -------
+        result : IKResult or list of IKResult
+            One per target (:class:`core.ikine.IKResult`): ``q``, ``success``,
+            ``position_error``, ``orientation_error``, ``iterations``, ``solutions``,
+            ``method`` and ``note``.
+
+        """
+        if self._ik is None:
+            self._ik = inverse_kinematics.InverseKinematics(self)
+        return self._ik.solve(T, q0, mask, method, all_solutions, tol, restarts, max_iterations,
+                              seed)
 
     # Limits and friction ----------------------------------------------------------------
 

@@ -26,6 +26,8 @@ from dh_kinematics.core.dh_transforms import (
 from dh_kinematics.core.poses_unrolled import compile_link_poses
 import numpy as np
 
+_NEXT, _AFTER = [1, 2, 0], [2, 0, 1]
+
 
 class DHTable:
     """
@@ -175,7 +177,9 @@ class DHTable:
         z = axes_frames[..., :3, 2]
         lever = T_world_tool[:, None, :3, 3] - axes_frames[..., :3, 3]
         prismatic, sign = self.prismatic[:, None], self.sign[:, None]
-        linear = np.where(prismatic, z, np.cross(z, lever)) * sign
+        # z x lever written out: np.cross costs more than the product itself at this size.
+        cross = z[..., _NEXT] * lever[..., _AFTER] - z[..., _AFTER] * lever[..., _NEXT]
+        linear = np.where(prismatic, z, cross) * sign
         angular = np.where(prismatic, 0.0, z) * sign
         return np.concatenate([linear, angular], axis=-1).transpose(0, 2, 1), T_world_tool
 

@@ -1,0 +1,98 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``dh_kinematics ik``: the joint values that put the tool at a pose, and which limits they touch.
+
+It prints where the solutions came from (a closed form, or the numerical search and why), then
+the solution nearest the start (every solution with ``--all``): its joint values, its position
+and orientation errors, and each joint within 5 % of its range of a limit. No solution within
+the limits is exit 1 (one line on stderr), with the closest pose the search reached printed.
+"""
+
+import math
+import sys
+
+from dh_kinematics.cli import model_commands
+from dh_kinematics.core import display
+from dh_kinematics.core.ikine import pose_errors
+from dh_kinematics.core.rotations import xyz_rpy_to_transform
+import numpy as np
+
+PROG = 'dh_kinematics'
+# A joint this close to a limit, as a fraction of its range, is reported as near it.
+NEAR = 0.05
+
+
+def ik(args, out):
+    """Solve and print; return 0 with a solution, 1 without."""
+    chain, _, given = model_commands.load(args.file)
+    rpy = np.radians(args.rpy) if args.deg else np.array(args.rpy, dtype=float)
+    T = xyz_rpy_to_transform(args.xyz, rpy)
+    q0 = None
+    if args.q0 or args.q_name:
+        q0 = model_commands.configuration(chain, given, args.q0, args.q_name, args.deg, '--q0')
+    result = chain.ikine(T, q0, args.mask, args.method, all_solutions=args.all)
+    out.write(f'{chain.name or "the model"}: {result.note}\n')
+    out.write(display.transform_line(f'target ({chain.world_frame} -> {chain.tool_frame})', T,
+                                     args.deg) + '\n')
+    if not result.success:
+        out.write(f'closest pose reached: {result.position_error:.3g} m and '
+                  f'{result.orientation_error:.3g} rad from the target, at\n')
+        _table(chain, [result.q], T, args.mask, args.deg, out)
+        sys.stderr.write(f'{PROG} ik: no solution within the limits\n')
+        return 1
+    count = len(result.solutions)
+    shown = result.solutions if args.all else result.solutions[:1]
+    out.write(f'{count} solution{"" if count == 1 else "s"} within the limits'
+              + ('' if args.all or count == 1 else ' (--all prints them); nearest the start:')
+              + '\n')
+    _table(chain, shown, T, args.mask, args.deg, out)
+    return 0
+
+
+def _table(chain, solutions, T, mask, degrees, out):
+    """Print one row per solution: joint values, errors, the limits it comes near."""
+    widths = [max(11, len(name)) for name in chain.joint_names]
+    header = ' '.join(name.rjust(w) for name, w in zip(chain.joint_names, widths))
+    out.write(f'{"#":>2} {header} {"error m":>8} {"rad":>8}  near a limit\n')
+    for k, q in enumerate(solutions, 1):
+        position, angle = pose_errors(T, chain.fkine(q), mask)
+        values = [math.degrees(v) if degrees and link.isrevolute() else v
+                  for v, link in zip(q, chain.links)]
+        near = ', '.join(near_limits(chain, q, degrees)) or '-'
+        out.write(f'{k:>2} ' + ' '.join(display.format_number(v).rjust(w)
+                                        for v, w in zip(values, widths))
+                  + f' {position:>8.1e} {angle:>8.1e}  {near}\n')
+
+
+def near_limits(chain, q, degrees=False):
+    """
+    Return a note for each joint within NEAR of its range from a limit.
+
+    ``'<joint> <distance> <unit> from <lower|upper>'``, or ``'<joint> at its upper limit'``.
+    """
+    notes = []
+    for name, link, value in zip(chain.joint_names, chain.links, q):
+        if link.qlim is None:
+            continue
+        lower, upper = link.qlim
+        for side, margin in (('lower', value - lower), ('upper', upper - value)):
+            if margin <= NEAR * (upper - lower):
+                scale, unit = ((180.0 / math.pi, 'deg') if degrees and link.isrevolute()
+                               else (1.0, 'rad' if link.isrevolute() else 'm'))
+                notes.append(f'{name} at its {side} limit' if margin < 1e-9 else
+                             f'{name} {display.format_number(margin * scale, 3)} {unit} from '
+                             f'{side}')
+    return notes
