@@ -67,7 +67,8 @@ docs: $(DOCS_STAMP)
 	$(DOCS_VENV)/bin/python -m sphinx -W --keep-going -q -b html doc doc/_build/html
 	@echo "make docs: doc/_build/html/index.html"
 
-# Optional: times the core against roboticstoolbox-python and pinocchio (see README).
+# Optional: times the core (and its inverse kinematics) against roboticstoolbox-python and
+# pinocchio (see README).
 $(BENCH_STAMP): requirements/bench.txt
 	@test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
 	$(BENCH_VENV)/bin/python -m pip install $(PIP_FLAGS) -r requirements/bench.txt
@@ -75,6 +76,7 @@ $(BENCH_STAMP): requirements/bench.txt
 
 bench: $(BENCH_STAMP)
 	PYTHONPATH=. $(BENCH_VENV)/bin/python bench/bench_core.py
+	PYTHONPATH=. $(BENCH_VENV)/bin/python bench/bench_ik.py
 
 # The node against a minimal rclpy baseline at 100 Hz, 1 kHz and flat out; prints a table and
 # writes bench/results/node_rate.json (see README). About 12 minutes.
