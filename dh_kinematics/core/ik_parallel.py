@@ -30,12 +30,12 @@ import numpy as np
 
 
 def reason(geometry):
-    """Return why this closed form does not apply to ``geometry``, or None when it does."""
+    """
+    Return why this closed form does not apply to ``geometry``, or None when it does.
+
+    ``geometry`` has 6 joints and no Hayati beta (:mod:`core.ikine` sees to it).
+    """
     g = geometry
-    if g.n != 6:
-        return f'{g.n} joints, not 6'
-    if g.hayati:
-        return 'a link has a Hayati beta'
     if g.prismatic.any():
         return 'a joint is prismatic'
     if max(abs(g.alpha[1]), abs(g.alpha[2])) > ZERO:

@@ -33,12 +33,12 @@ import numpy as np
 
 
 def reason(geometry):
-    """Return why this closed form does not apply to ``geometry``, or None when it does."""
+    """
+    Return why this closed form does not apply to ``geometry``, or None when it does.
+
+    ``geometry`` has 6 joints and no Hayati beta (:mod:`core.ikine` sees to it).
+    """
     g = geometry
-    if g.n != 6:
-        return f'{g.n} joints, not 6'
-    if g.hayati:
-        return 'a link has a Hayati beta'
     if g.prismatic[0] or g.prismatic[1] or g.prismatic[3:].any():
         return 'joints 1, 2 and 4 to 6 are not all revolute'
     if max(abs(g.a[3]), abs(g.a[4]), abs(g.d[4])) > ZERO:

@@ -96,19 +96,7 @@ class InverseKinematics:
 
     def __init__(self, chain):
         self._chain = chain
-        self._reasons = {}
-        self._closed = None
-        try:
-            geometry = Geometry(chain)
-        except ValueError as error:  # the other convention does not fit (rare)
-            self._reasons['standard DH'] = str(error)
-        else:
-            for name, module in CLOSED_FORMS.items():
-                why = module.reason(geometry)
-                if why is None:
-                    self._closed = (name, module, geometry)
-                    break
-                self._reasons[name] = why
+        self._closed, self._reasons = _closed_form(chain)
         self._searches = {}
 
     @property
@@ -119,7 +107,8 @@ class InverseKinematics:
     @property
     def no_closed_form(self):
         """Why no closed form applies, one clause per form tried ('' when one does)."""
-        return '; '.join(f'{name}: {why}' for name, why in self._reasons.items())
+        return '; '.join(why if name is None else f'{name}: {why}'
+                         for name, why in self._reasons.items())
 
     def solve(self, T, q0=None, mask=None, method='auto', all_solutions=False,
               tol=TOLERANCE, restarts=RESTARTS, max_iterations=MAX_ITERATIONS, seed=0):
@@ -138,7 +127,7 @@ class InverseKinematics:
         if q0 is None:
             starts = np.tile(np.clip(np.zeros(n), *self._chain.qlim.T), (len(targets), 1))
         else:
-            starts, one = check_joint_array('q0', q0, n)
+            starts = check_joint_array('q0', q0, n)[0]
             if len(starts) == 1:
                 starts = np.tile(starts, (len(targets), 1))
             elif single or len(starts) != len(targets):
@@ -157,33 +146,20 @@ class InverseKinematics:
         return self._searches[key]
 
     def _one(self, search, T, q0, analytic, method, options):
+        """Solve one target: the closed form if asked, else (or failing it) the search."""
         tol, restarts, max_iterations, seed, all_solutions = options
-        found, iterations = [], 0
+        iterations = 0
         if analytic:
-            name, module, geometry = self._closed
-            candidates = module.solutions(geometry, geometry.frame_pose(T),
-                                          geometry.dh_values(q0))
-            outside = 0
-            for values in candidates:
-                q = _nearest_turn(geometry.joint_values(values), q0, search)
-                if q is None:
-                    outside += 1
-                    continue
-                attempt = search.solve(T, q, tol, POLISH_ITERATIONS)
-                iterations += attempt.iterations
-                if attempt.converged:
-                    found.append(attempt)
+            found, iterations, note = self._closed_form_solutions(search, T, q0, tol)
             if found:
-                return _result(found, q0, search, T, iterations, 'analytic',
-                               f'closed form ({name})')
-            note = (f'closed form ({name}): {len(candidates)} solution'
-                    f'{"" if len(candidates) == 1 else "s"}, none within the joint limits'
-                    if outside else f'closed form ({name}): the pose is out of reach')
+                return _result(found, q0, search, T, iterations, 'analytic', note)
+        elif method == 'numerical' or self._closed is not None:
+            note = 'numerical'
         else:
-            note = ('numerical' if method == 'numerical' or self._closed is not None
-                    else f'numerical; no closed form ({self.no_closed_form})')
+            note = f'numerical; no closed form ({self.no_closed_form})'
+        # The search: from q0, then from seeded random starts within the limits.
         rng = np.random.default_rng(seed)
-        best = None
+        found, best = [], None
         for start in range(restarts + 1):
             q = search.into_limits(q0) if start == 0 else _random_start(search, rng, T)
             attempt = search.solve(T, q, tol, max_iterations)
@@ -194,13 +170,60 @@ class InverseKinematics:
                     break
             elif best is None or _size(attempt.error) < _size(best.error):
                 best = attempt
-        if found:
-            return _result(found, q0, search, T, iterations, 'numerical', note)
+        if found:  # after a closed form that found none: a singular pose's continuum
+            return _result(found, q0, search, T, iterations, 'numerical',
+                           note + ('; the numerical search found one' if analytic else ''))
         if not analytic:
             note += f': no solution within the limits from {restarts + 1} starts'
         return IKResult(best.q, False, *_errors(best.error), iterations,
                         np.zeros((0, len(q0))), 'analytic' if analytic else 'numerical',
                         note + '; q is the closest pose the search reached')
+
+    def _closed_form_solutions(self, search, T, q0, tol):
+        """Return the closed form's polished solutions within the limits, iterations, note."""
+        name, module, geometry = self._closed
+        candidates = module.solutions(geometry, geometry.frame_pose(T), geometry.dh_values(q0))
+        found, iterations, outside = [], 0, 0
+        for values in candidates:
+            q = _nearest_turn(geometry.joint_values(values), q0, search)
+            if q is None:
+                outside += 1
+                continue
+            attempt = search.solve(T, q, tol, POLISH_ITERATIONS)
+            iterations += attempt.iterations
+            if attempt.converged:
+                found.append(attempt)
+        note = f'closed form ({name})'
+        if not found and outside:
+            note += (f': {len(candidates)} solution{"" if len(candidates) == 1 else "s"}, '
+                     'none within the joint limits')
+        elif not found:
+            note += ': the pose is out of reach'
+        return found, iterations, note
+
+
+def _closed_form(chain):
+    """
+    Return the chain's closed form as (name, module, geometry), or None; and why not others.
+
+    The reasons are a dict of closed-form name to why it does not apply; the key None holds
+    one that rules every closed form out.
+    """
+    if chain.n != 6:
+        return None, {None: f'{chain.n} joints; the closed forms are for 6'}
+    try:
+        geometry = Geometry(chain)
+    except ValueError as error:  # the standard DH form does not fit (nearly parallel axes)
+        return None, {None: f'no standard DH form: {error}'}
+    if geometry.hayati:
+        return None, {None: 'a link has a Hayati beta'}
+    reasons = {}
+    for name, module in CLOSED_FORMS.items():
+        why = module.reason(geometry)
+        if why is None:
+            return (name, module, geometry), reasons
+        reasons[name] = why
+    return None, reasons
 
 
 def _result(found, q0, search, T, iterations, method, note):
