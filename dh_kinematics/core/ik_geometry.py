@@ -27,6 +27,8 @@ so offsets, flips, base and tool are handled here, once.
 import math
 
 from dh_kinematics.core import conventions
+from dh_kinematics.core.dh_table import DHTable
+from dh_kinematics.core.dh_transforms import dh_transforms
 import numpy as np
 
 # Lengths (m) and sines below this count as zero when a closed form is chosen.
@@ -69,16 +71,11 @@ class Geometry:
 
     def __init__(self, chain):
         standard = conventions.converted(chain, 'standard')
-        links = standard.links
-        self.n = len(links)
-        self.a = np.array([link.a for link in links])
-        self.alpha = np.array([link.alpha for link in links])
-        self.d = np.array([link.d for link in links])
-        self.theta = np.array([link.theta for link in links])
-        self.prismatic = np.array([link.isprismatic() for link in links])
-        self.hayati = any(link.beta != 0.0 for link in links)
-        self._offset = np.array([link.offset for link in links])
-        self._sign = np.array([-1.0 if link.flip else 1.0 for link in links])
+        self._table = table = DHTable(standard.links)
+        self.n = len(standard.links)
+        self.a, self.alpha, self.d, self.theta = table.a, table.alpha, table.d, table.theta
+        self.prismatic = table.prismatic
+        self.hayati = table.hayati is not None
         self._T_base_world = np.linalg.inv(standard.base)
         self._T_tool_last = np.linalg.inv(standard.tool)
 
@@ -88,27 +85,24 @@ class Geometry:
 
     def dh_values(self, q):
         """Return the DH values (theta in rad, d in m) of joint values ``q``, shape (n,)."""
-        return np.asarray(q, dtype=float) * self._sign + self._offset
+        return np.asarray(q, dtype=float) * self._table.sign + self._table.offset
 
     def joint_values(self, values):
         """Return the joint values (rad, m) of DH values, shape (n,); inverse of dh_values."""
-        return (np.asarray(values, dtype=float) - self._offset) * self._sign
+        return (np.asarray(values, dtype=float) - self._table.offset) * self._table.sign
 
     def link_transform(self, i, value):
         """Return ``T_{i-1}_i`` of link ``i`` (0-based) at DH value ``value``, shape (4, 4)."""
         theta, d = (self.theta[i], value) if self.prismatic[i] else (value, self.d[i])
-        T = np.eye(4)
-        T[:3, :3] = rot_z(theta) @ rot_x(self.alpha[i])
-        T[:3, 3] = (self.a[i] * math.cos(theta), self.a[i] * math.sin(theta), d)
-        return T
+        return dh_transforms(theta, d, self._table.fixed[i], False)
 
-    def origin_before_last(self, T_0_n):
+    def origin_before(self, i, T_k_i):
         """
-        Return the origin of frame n-1 in frame 0, given ``T_0_n``, shape (3,).
+        Return the origin of frame i-1 in frame k, given ``T_k_i`` (link ``i``, 0-based, revolute).
 
-        In frame n that origin is ``-Rx(-alpha_n) [a_n, 0, d_n]`` whatever the last joint's
-        angle, which is what lets a closed form find it before knowing that angle.
+        In frame i that origin is ``-Rx(-alpha_i) [a_i, 0, d_i]`` whatever joint i's angle,
+        which is what lets a closed form find it before knowing that angle.
         """
-        a, alpha, d = self.a[-1], self.alpha[-1], self.d[-1]
+        a, alpha, d = self.a[i], self.alpha[i], self.d[i]
         local = -np.array([a, math.sin(alpha) * d, math.cos(alpha) * d])
-        return T_0_n[:3, :3] @ local + T_0_n[:3, 3]
+        return T_k_i[:3, :3] @ local + T_k_i[:3, 3]

@@ -64,7 +64,7 @@ class Search:
         self._base, self._tool = chain.base, chain.tool
         self._base_rows = chain.base[:3].tolist()
         self.lower, self.upper = chain.qlim[:, 0], chain.qlim[:, 1]
-        self.revolute = np.array([link.isrevolute() for link in chain.links])
+        self.revolute = ~self._table.prismatic
         self._weight = np.asarray(mask, dtype=float)
         self._kept = self._weight > 0.0
         self._identity = np.eye(chain.n)

@@ -61,7 +61,7 @@ def solutions(geometry, T_0_6, hint):
     sa1, ca1 = math.sin(alpha[0]), math.cos(alpha[0])
     sa4, ca4 = math.sin(alpha[3]), math.cos(alpha[3])
     sa5, ca5 = math.sin(alpha[4]), math.cos(alpha[4])
-    p5 = g.origin_before_last(T_0_6)
+    p5 = g.origin_before(5, T_0_6)
     # Joint 1: frame 5's origin lies at d2 + d3 + d4 + cos(alpha4) d5 along axis 2 from
     # frame 1's origin, whatever joints 2 to 5 do.
     depth = d[1] + d[2] + d[3] + ca4 * d[4]
@@ -106,9 +106,7 @@ def _joint6(g, T_0_6, z1, v5, hint6):
 def _planar(g, T_1_4):
     """Yield (v2, v3, v4): the planar 3R arm of the parallel joints, elbow up and down."""
     a2, a3 = g.a[1], g.a[2]
-    # Frame 3's origin in frame 1: -Rx(-alpha4) [a4, 0, d4] in frame 4, whatever joint 4 does.
-    local = -np.array([g.a[3], math.sin(g.alpha[3]) * g.d[3], math.cos(g.alpha[3]) * g.d[3]])
-    x, y, _ = T_1_4[:3, :3] @ local + T_1_4[:3, 3]
+    x, y, _ = g.origin_before(3, T_1_4)  # frame 3's origin in frame 1
     cos3 = (x * x + y * y - a2 * a2 - a3 * a3) / (2.0 * a2 * a3)
     if abs(cos3) > 1.0 + 1e-9:
         return

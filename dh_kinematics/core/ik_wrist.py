@@ -62,7 +62,7 @@ def solutions(geometry, T_0_6, hint):
     polynomial roots; :mod:`core.ikine` polishes and checks them.
     """
     g = geometry
-    wrist = g.origin_before_last(T_0_6)
+    wrist = g.origin_before(5, T_0_6)
     found = []
     reach = 1e-6 * (1.0 + np.abs(wrist).max())
     for v1, v2, v3 in _positions(g, wrist):

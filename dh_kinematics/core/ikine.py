@@ -100,11 +100,6 @@ class InverseKinematics:
         self._searches = {}
 
     @property
-    def closed_form(self):
-        """Name of the chain's closed form, or None."""
-        return None if self._closed is None else self._closed[0]
-
-    @property
     def no_closed_form(self):
         """Why no closed form applies, one clause per form tried ('' when one does)."""
         return '; '.join(why if name is None else f'{name}: {why}'
