@@ -21,7 +21,6 @@ and orientation errors, and each joint within 5 % of its range of a limit. No so
 the limits is exit 1 (one line on stderr), with the closest pose the search reached printed.
 """
 
-import math
 import sys
 
 from dh_kinematics.cli import model_commands
@@ -69,7 +68,7 @@ def _table(chain, solutions, T, mask, degrees, out):
     out.write(f'{"#":>2} {header} {"error m":>8} {"rad":>8}  near a limit\n')
     for k, q in enumerate(solutions, 1):
         position, angle = pose_errors(T, chain.fkine(q), mask)
-        values = [math.degrees(v) if degrees and link.isrevolute() else v
+        values = [v * model_commands.joint_unit(link, degrees)[0]
                   for v, link in zip(q, chain.links)]
         near = ', '.join(near_limits(chain, q, degrees)) or '-'
         out.write(f'{k:>2} ' + ' '.join(display.format_number(v).rjust(w)
@@ -90,8 +89,7 @@ def near_limits(chain, q, degrees=False):
         lower, upper = link.qlim
         for side, margin in (('lower', value - lower), ('upper', upper - value)):
             if margin <= NEAR * (upper - lower):
-                scale, unit = ((180.0 / math.pi, 'deg') if degrees and link.isrevolute()
-                               else (1.0, 'rad' if link.isrevolute() else 'm'))
+                scale, unit = model_commands.joint_unit(link, degrees)
                 notes.append(f'{name} at its {side} limit' if margin < 1e-9 else
                              f'{name} {display.format_number(margin * scale, 3)} {unit} from '
                              f'{side}')

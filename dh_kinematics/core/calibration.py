@@ -183,12 +183,18 @@ def residuals(chain, measurements):
         Each measurement's position error, m.
 
     """
+    q = _joint_values(chain, measurements)
+    r = _residuals(chain, measurements, 1.0)
+    return _summary(r, len(q), 1.0), _errors(r, len(q))
+
+
+def _joint_values(chain, measurements):
+    """Return the measured configurations, shape (m, n), refusing another number of joints."""
     q = np.asarray(measurements.q, dtype=float)
     if q.ndim != 2 or q.shape[1] != chain.n:
         raise ValueError(f'measurements: {chain.n} joint values per row expected, got shape '
                          f'{q.shape}')
-    r = _residuals(chain, measurements, 1.0)
-    return _summary(r, len(q), 1.0), _errors(r, len(q))
+    return q
 
 
 def registration(points, targets):
@@ -282,10 +288,7 @@ def calibrate(chain, measurements, base_known=False, free=None, fixed=(),
         For measurements of another number of joints, or fewer than the parameters.
 
     """
-    q = np.asarray(measurements.q, dtype=float)
-    if q.ndim != 2 or q.shape[1] != chain.n:
-        raise ValueError(f'measurements: {chain.n} joint values per row expected, got shape '
-                         f'{q.shape}')
+    q = _joint_values(chain, measurements)
     orientation = measurements.quaternion is not None
     names = parameter_names(chain, orientation, not base_known)
     unknown = [pattern for pattern in list(free or []) + list(fixed)
