@@ -28,6 +28,8 @@ import argparse
 import math
 
 from dh_kinematics import Chain
+from dh_kinematics.core import measurements
+from dh_kinematics.core.rotations import rotvec_to_matrix
 import numpy as np
 
 
@@ -41,9 +43,8 @@ def true_arm(nominal, rng):
         links.append(link.replace(**changes))
     axis = rng.normal(size=3)
     angle = rng.uniform(0.0, math.pi)
-    K = np.cross(np.eye(3), axis / np.linalg.norm(axis))
     T_tracker_world = np.eye(4)
-    T_tracker_world[:3, :3] = np.eye(3) + math.sin(angle) * K + (1 - math.cos(angle)) * K @ K
+    T_tracker_world[:3, :3] = rotvec_to_matrix(axis / np.linalg.norm(axis) * angle)
     T_tracker_world[:3, 3] = rng.uniform(-2.0, 2.0, 3)
     target = nominal.tool.copy()
     target[:3, 3] += nominal.tool[:3, :3] @ [0.0, 0.0, 0.1]
@@ -52,20 +53,13 @@ def true_arm(nominal, rng):
                  nominal.world_frame, nominal.payload, nominal.frames, nominal.meshes)
 
 
-def measurements(arm, rng, count, noise=5e-5):
+def simulated(arm, rng, count, noise=5e-5):
     """Return ``count`` random configurations and the target's measured positions."""
     lower = np.where(np.isfinite(arm.qlim[:, 0]), arm.qlim[:, 0], -math.pi)
     upper = np.where(np.isfinite(arm.qlim[:, 1]), arm.qlim[:, 1], math.pi)
     q = rng.uniform(lower, upper, (count, arm.n))
-    return q, arm.fkine(q).reshape(-1, 4, 4)[:, :3, 3] + rng.normal(0.0, noise, (count, 3))
-
-
-def write(path, joint_names, q, positions):
-    """Write a measurement CSV: the joint names, then x, y, z."""
-    with open(path, 'w', encoding='utf-8') as stream:
-        stream.write(','.join(list(joint_names) + ['x', 'y', 'z']) + '\n')
-        for values in np.hstack([q, positions]):
-            stream.write(','.join(repr(float(value)) for value in values) + '\n')
+    position = arm.fkine(q).reshape(-1, 4, 4)[:, :3, 3] + rng.normal(0.0, noise, (count, 3))
+    return measurements.Measurements(q, position, None)
 
 
 def main(argv=None):
@@ -81,9 +75,9 @@ def main(argv=None):
     nominal = Chain.from_yaml(args.model)
     rng = np.random.default_rng(args.seed)
     arm = true_arm(nominal, rng)
-    write(args.output, arm.joint_names, *measurements(arm, rng, args.count))
+    measurements.write(args.output, arm.joint_names, simulated(arm, rng, args.count))
     if args.held_out:
-        write(args.held_out, arm.joint_names, *measurements(arm, rng, 30))
+        measurements.write(args.held_out, arm.joint_names, simulated(arm, rng, 30))
     if args.truth:
         arm.to_yaml(args.truth)
     print(f'wrote {args.output}: {args.count} measurements of {nominal.name or args.model}')

@@ -168,11 +168,20 @@ def test_bad_measurements_are_refused_naming_the_line(tmp_path, text, message):
         measurements.read(path, Chain.from_yaml(PACKAGE / 'config' / 'puma560.yaml').joint_names)
 
 
-def _write(path, data, joint_names):
-    with open(path, 'w', encoding='utf-8') as stream:
-        stream.write(','.join(list(joint_names) + ['x', 'y', 'z']) + '\n')
-        for q, p in zip(data.q, data.position):
-            stream.write(','.join(repr(float(v)) for v in list(q) + list(p)) + '\n')
+def test_measurements_written_are_read_back_unchanged(tmp_path):
+    chain = Chain.from_yaml(PACKAGE / 'config' / 'puma560.yaml')
+    rng = np.random.default_rng(31)
+    for orientation in (False, True):
+        data = _measured(chain, rng.uniform(-1.0, 1.0, (5, 6)), rng, orientation)
+        path = tmp_path / f'data{orientation}.csv'
+        measurements.write(path, reversed(chain.joint_names), data._replace(q=data.q[:, ::-1]))
+        back = measurements.read(path, chain.joint_names)
+        np.testing.assert_array_equal(back.q, data.q)
+        np.testing.assert_array_equal(back.position, data.position)
+        if orientation:  # read normalises: unit to rounding
+            np.testing.assert_allclose(back.quaternion, data.quaternion, atol=1e-15)
+        else:
+            assert back.quaternion is None
 
 
 def test_the_command_writes_a_calibrated_model_and_reports_the_fit(tmp_path):
@@ -181,9 +190,9 @@ def test_the_command_writes_a_calibrated_model_and_reports_the_fit(tmp_path):
     rng = np.random.default_rng(5)
     q = configurations(nominal, rng, 60)
     true, _ = _truth(nominal, rng, q)
-    _write(tmp_path / 'data.csv', _measured(true, q, rng), nominal.joint_names)
+    measurements.write(tmp_path / 'data.csv', nominal.joint_names, _measured(true, q, rng))
     q2 = configurations(nominal, rng, 30)
-    _write(tmp_path / 'check.csv', _measured(true, q2, rng), nominal.joint_names)
+    measurements.write(tmp_path / 'check.csv', nominal.joint_names, _measured(true, q2, rng))
     out, _ = run_cli('calibrate', model, tmp_path / 'data.csv', '--validate',
                      tmp_path / 'check.csv', '-o', tmp_path / 'ur5_cal.yaml', '--report',
                      tmp_path / 'report')
@@ -210,7 +219,7 @@ def test_the_calibrated_model_starts_the_node_whose_tf_is_the_true_arms(tmp_path
     rng = np.random.default_rng(6)
     q = configurations(nominal, rng, 60)
     true, _ = _truth(nominal, rng, q)
-    _write(tmp_path / 'data.csv', _measured(true, q, rng), nominal.joint_names)
+    measurements.write(tmp_path / 'data.csv', nominal.joint_names, _measured(true, q, rng))
     run_cli('calibrate', PACKAGE / 'config' / 'ur5.yaml', tmp_path / 'data.csv', '-o',
             tmp_path / 'calibrated.yaml')
     calibrated = Chain.from_yaml(tmp_path / 'calibrated.yaml')

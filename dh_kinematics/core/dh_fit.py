@@ -233,8 +233,8 @@ def fit(axes, T_world_tool, modified=False, parallel_tolerance=PARALLEL_TOLERANC
             following = axes[j + 1]._replace(direction=signs[-1] * axes[j + 1].direction)
             x_hint = hint[:3, 0] if hint is not None and abs(hint[:3, 0] @ z) < _ALONG else \
                 x_before
-            sine = float(np.linalg.norm(np.cross(z, following.direction)))
-            if hayati and sine < HAYATI:
+            joined = hayati and float(np.linalg.norm(np.cross(z, following.direction))) < HAYATI
+            if joined:
                 t, (x, a, kind) = 0.0, _across(origin, z, following, x_hint)
             else:
                 t, x, a, kind = _common_normal(origin, z, following, x_hint,
@@ -244,7 +244,7 @@ def fit(axes, T_world_tool, modified=False, parallel_tolerance=PARALLEL_TOLERANC
             if hint is not None and hint[:3, 0] @ x < _ALONG - 1.0:  # the link frame's side
                 x, a = -x, -a
             alpha, beta = _angle(z, following.direction, x), 0.0
-            if hayati and sine < HAYATI:  # Rx(alpha) Ry(beta) z is the next axis
+            if joined:  # Rx(alpha) Ry(beta) z is the next axis
                 u, v, w = (following.direction @ axis for axis in (x, np.cross(z, x), z))
                 alpha, beta = math.atan2(-v, w), math.asin(max(-1.0, min(1.0, u)))
             notes += _note(names[j], names[j + 1], kind, abs(a), z, following.direction,

@@ -100,3 +100,20 @@ def read(path, joint_names):
         quaternion = quaternion / norms[:, None]
     return Measurements(table[:, [column[name] for name in joint_names]],
                         table[:, [column[cell] for cell in POSITION]], quaternion)
+
+
+def write(path, joint_names, measurements):
+    """
+    Write :data:`Measurements` as the CSV file :func:`read` takes (every digit kept).
+
+    The header is ``joint_names``, then x, y, z and, with orientations, qx, qy, qz, qw.
+    """
+    header = list(joint_names) + list(POSITION)
+    columns = [measurements.q, measurements.position]
+    if measurements.quaternion is not None:
+        header += list(ORIENTATION)
+        columns.append(measurements.quaternion)
+    with open(path, 'w', encoding='utf-8') as stream:
+        stream.write(','.join(header) + '\n')
+        for values in np.hstack(columns):
+            stream.write(','.join(repr(float(value)) for value in values) + '\n')
