@@ -19,9 +19,11 @@ The table comes as a CSV file (one row per joint; ``#`` comments and a header ro
 as a MATLAB-style matrix literal, ``"[0 0.089159 0 pi/2; 0 0 -0.425 0]"``, whose entries may be
 numbers or simple expressions of ``pi`` (``pi/2``, ``-pi/2``, ``2*pi``; no spaces inside one).
 Orders (:mod:`core.legacy_rows`): ``corke`` ``[theta d a alpha (sigma (offset))]``, ``scilab``
-``[alpha A theta D (sigma)]`` or its 20-column dyn row, ``dyn`` (Corke's legacy DYN matrix, the
-same 20 columns: ``[alpha A theta D sigma m rx ry rz Ixx Iyy Izz Ixy Iyz Ixz Jm G B Tc+ Tc-]``),
-``matlab`` ``[a alpha d theta]``.
+``[alpha A theta D (sigma)]`` or its dyn row, ``dyn`` (Corke's legacy DYN matrix, the columns
+of the dyn row: ``[alpha A theta D sigma m rx ry rz Ixx Iyy Izz Ixy Iyz Ixz Jm (G (B (Tc+
+Tc-)))]``, 16, 17, 18 or 20 of them), ``matlab`` ``[a alpha d theta]``. A value in the joint
+variable's place (theta of a revolute joint, d of a prismatic one) is ignored, as the toolboxes
+ignore it, with one warning naming the rows (:class:`core.legacy_rows.PlaceholderWarning`).
 
 A CSV file's header row may name more columns than the order's, anywhere in the row: ``qmin``
 and ``qmax`` (joint limits, rad or m; deg for revolute joints with ``--deg``), ``flip`` (0 or
@@ -34,8 +36,10 @@ import math
 import operator
 import pathlib
 import re
+import warnings
 
 from dh_kinematics.core.chain import Chain
+from dh_kinematics.core.legacy_rows import PlaceholderWarning
 from dh_kinematics.core.link import Link
 
 ORDERS = ('corke', 'scilab', 'dyn', 'matlab')
@@ -150,7 +154,7 @@ def chain_from_table(rows, order, convention='standard', degrees=False, joint_na
         raise ValueError(f'--joint-names: {len(rows)} names expected (one per row), got '
                          f'{len(joint_names)}')
     extra = _extra_columns(header)
-    links = []
+    links, placeholders = [], {}
     for i, full_row in enumerate(rows):
         if header is not None and len(full_row) != len(header):
             raise ValueError(f'row {i + 1}: {len(header)} values expected (one per header '
@@ -159,27 +163,38 @@ def chain_from_table(rows, order, convention='standard', degrees=False, joint_na
         named = {column: full_row[j] for column, j in extra.items()}
         revolute = _is_revolute(order, row, i, prismatic)
         if degrees:
-            columns = _ANGLES[order] + ((5,) if order == 'corke' and revolute else ())
+            offset = order == 'corke' and revolute and len(row) == 6
+            columns = _ANGLES[order] + ((5,) if offset else ())
             for column in columns:
                 if column < len(row):
                     row[column] = math.radians(row[column])
         joint_name = joint_names[i] if joint_names else f'joint{i + 1}'
         try:
-            if order == 'corke':
-                link = Link.from_dh_row(row, convention)
-            elif order in ('scilab', 'dyn'):
-                if order == 'dyn' and len(row) != 20:
-                    raise ValueError(f'row: a DYN row has 20 columns, got {len(row)}')
-                link = Link.from_scilab_row(row, convention)
-            else:
-                joint = 'revolute' if revolute else 'prismatic'
-                link = Link.from_matlab_row(row, 'mdh' if convention == 'modified' else 'dh',
-                                            joint)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter('always', PlaceholderWarning)
+                link = _link(order, row, convention, revolute)
+            placeholders.update({i + 1: str(note.message) for note in caught})
             link = link.replace(name=joint_name, **_fields(named, degrees and revolute))
         except ValueError as error:
             raise ValueError(f'row {i + 1}: {error}') from None
         links.append(link)
+    if placeholders:
+        rows_named = ', '.join(map(str, placeholders))
+        warnings.warn(f'row{"s" if len(placeholders) > 1 else ""} {rows_named}: '
+                      f'{next(iter(placeholders.values()))}', PlaceholderWarning, stacklevel=2)
     return Chain(links, name=name)
+
+
+def _link(order, row, convention, revolute):
+    """Return the Link of one row in ``order``'s layout."""
+    if order == 'corke':
+        return Link.from_dh_row(row, convention)
+    if order in ('scilab', 'dyn'):
+        if order == 'dyn' and len(row) < 16:
+            raise ValueError(f'row: a DYN row has 16 to 20 columns, got {len(row)}')
+        return Link.from_scilab_row(row, convention)
+    joint = 'revolute' if revolute else 'prismatic'
+    return Link.from_matlab_row(row, 'mdh' if convention == 'modified' else 'dh', joint)
 
 
 def _extra_columns(header):

@@ -34,11 +34,13 @@ line.
 
 import argparse
 import sys
+import warnings
 
 from dh_kinematics.cli import calibrate, convert, from_urdf, ik, model_commands, moveit_files
 from dh_kinematics.core import calibration
 from dh_kinematics.core.dh_fit import PARALLEL_TOLERANCE
-from dh_kinematics.core.legacy_rows import CORKE_LAYOUT, MATLAB_LAYOUT, SCILAB_LAYOUT
+from dh_kinematics.core.legacy_rows import (
+    CORKE_LAYOUT, MATLAB_LAYOUT, PlaceholderWarning, SCILAB_LAYOUT)
 
 PROG = 'dh_kinematics'
 MODEL_FILE = 'the model file (a ROS 2 parameter file)'
@@ -192,8 +194,9 @@ def parsers():
                          'dynamics)')
     command.add_argument('--order', choices=convert.ORDERS, help=(
         f'corke: {CORKE_LAYOUT}; scilab: {SCILAB_LAYOUT}; dyn: the legacy DYN matrix of '
-        f'Corke (the Scilab dyn row, 20 columns); matlab: {MATLAB_LAYOUT}. A CSV header may '
-        f'name more columns: {", ".join(convert.EXTRA_COLUMNS)}'))
+        f'Corke (the Scilab dyn row, 16 to 20 columns); matlab: {MATLAB_LAYOUT}. A value in the '
+        "joint variable's place is ignored, as the toolboxes do, with a warning. A CSV header "
+        f'may name more columns: {", ".join(convert.EXTRA_COLUMNS)}'))
     command.add_argument('--convention', default='standard', choices=('standard', 'modified'))
     command.add_argument('--deg', action='store_true', help='angle columns (and revolute '
                          'limits) in degrees')
@@ -267,8 +270,12 @@ def _convert(args, out):
     except ValueError:
         raise ValueError(f'--prismatic: {args.prismatic!r}: give 1-based indices, e.g. 3,5')
     header, rows = convert.read_table(args.table)
-    chain = convert.chain_from_table(rows, args.order, args.convention, args.deg, names,
-                                     prismatic, args.name, header)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always', PlaceholderWarning)
+        chain = convert.chain_from_table(rows, args.order, args.convention, args.deg, names,
+                                         prismatic, args.name, header)
+    for note in caught:
+        out.write(f'warning: {note.message}\n')
     model_commands.write(args.output, chain.to_yaml(), 'model file')
     out.write(f'wrote {args.output}: {chain.n} joints; check it with: {PROG} check '
               f'{args.output}\n')
