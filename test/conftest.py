@@ -388,3 +388,133 @@ def _no_process_outlives_its_test():
     """Kill what a test started and left running (a failed one, typically)."""
     yield
     processes.reap()
+
+
+# An independent forward kinematics for the calibration tests: plain 4x4 products of
+# elementary transforms from a dict of every parameter, with nothing of the package's
+# kinematics. Its parameters are complete: per link theta (or a prismatic joint's constant
+# theta), d, a, alpha and Hayati's beta; the base and the tool as 4x4 transforms.
+ARM_FIELDS = ('angle', 'length', 'a', 'alpha', 'beta')
+"""Per link: the constant angle (a revolute joint's offset, a prismatic one's theta), the
+constant length (d, or a prismatic joint's offset), a, alpha and beta."""
+
+
+def plain_arm(chain):
+    """Return ``chain`` as the independent model's dict: links, base, tool, mdh."""
+    links = [{'prismatic': link.isprismatic(), 'sign': -1.0 if link.flip else 1.0,
+              'angle': link.theta if link.isprismatic() else link.offset,
+              'length': link.offset if link.isprismatic() else link.d,
+              'a': link.a, 'alpha': link.alpha, 'beta': link.beta} for link in chain.links]
+    return {'links': links, 'base': np.array(chain.base), 'tool': np.array(chain.tool),
+            'mdh': chain.mdh}
+
+
+def _elementary(kind, value):
+    """Return the (m, 4, 4) elementary transforms Rx, Ry, Rz, Tx or Tz of ``value`` (m,)."""
+    value = np.asarray(value, dtype=float)
+    T = np.tile(np.eye(4), value.shape + (1, 1))
+    c, s = np.cos(value), np.sin(value)
+    if kind == 'Tx':
+        T[..., 0, 3] = value
+    elif kind == 'Tz':
+        T[..., 2, 3] = value
+    else:
+        i, j = {'Rx': (1, 2), 'Ry': (2, 0), 'Rz': (0, 1)}[kind]
+        T[..., i, i], T[..., i, j], T[..., j, i], T[..., j, j] = c, -s, s, c
+    return T
+
+
+def plain_tool_poses(arm, q):
+    """Return T_world_tool of the independent model for joint values ``q`` (m, n): (m, 4, 4)."""
+    q = np.atleast_2d(q)
+    T = np.tile(arm['base'], (len(q), 1, 1))
+    for j, link in enumerate(arm['links']):
+        value = link['sign'] * q[:, j]
+        theta = np.full(len(q), link['angle']) if link['prismatic'] else value + link['angle']
+        d = value + link['length'] if link['prismatic'] else np.full(len(q), link['length'])
+        joint = _elementary('Rz', theta) @ _elementary('Tz', d)
+        fixed = (_elementary('Tx', [link['a']]) @ _elementary('Rx', [link['alpha']])
+                 @ _elementary('Ry', [link['beta']]))[0]
+        T = T @ (fixed @ joint if arm['mdh'] else joint @ fixed)
+    return T @ arm['tool']
+
+
+def plain_parameters(arm, orientation):
+    """Return the names of every parameter of the independent model, in a fixed order."""
+    names = [f'base.{axis}' for axis in ('x', 'y', 'z', 'rx', 'ry', 'rz')]
+    names += [f'{j}.{field}' for j in range(len(arm['links'])) for field in ARM_FIELDS]
+    names += [f'tool.{axis}' for axis in ('x', 'y', 'z') + (
+        ('rx', 'ry', 'rz') if orientation else ())]
+    return names
+
+
+def plain_perturbed(arm, changes):
+    """Return ``arm`` with {parameter: change} added (rotations as small rotation vectors)."""
+    arm = {'links': [dict(link) for link in arm['links']], 'base': arm['base'].copy(),
+           'tool': arm['tool'].copy(), 'mdh': arm['mdh']}
+    for name, change in changes.items():
+        owner, field = name.split('.')
+        if owner in ('base', 'tool'):
+            turn = np.eye(4)
+            if field.startswith('r'):
+                axis = np.zeros(3)
+                axis['xyz'.index(field[1])] = change
+                angle = np.linalg.norm(axis)
+                K = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]],
+                              [-axis[1], axis[0], 0]])
+                turn[:3, :3] = np.eye(3) + (np.sin(angle) / angle * K + (
+                    1 - np.cos(angle)) / angle ** 2 * K @ K if angle else 0.0)
+            else:
+                turn[:3, 3] = 0.0
+                turn['xyz'.index(field), 3] = change
+            arm[owner] = arm[owner] @ turn  # in the frame's own axes
+        else:
+            arm['links'][int(owner)][field] += change
+    return arm
+
+
+def plain_rank(arm, q, orientation, step=1e-6, tolerance=1e-6):
+    """
+    Return the numerical rank of the independent model's identification Jacobian.
+
+    Central differences of its tool positions (and orientations) in every parameter at ``q``;
+    each column scaled to unit length; singular values above ``tolerance`` of the largest.
+    """
+    columns = []
+    for name in plain_parameters(arm, orientation):
+        plus = plain_tool_poses(plain_perturbed(arm, {name: step}), q)
+        minus = plain_tool_poses(plain_perturbed(arm, {name: -step}), q)
+        rows = [(plus[:, :3, 3] - minus[:, :3, 3]).ravel()]
+        if orientation:  # the small turn from minus to plus, in minus's axes
+            R = minus[:, :3, :3].transpose(0, 2, 1) @ plus[:, :3, :3]
+            rows.append(0.5 * np.stack([R[:, 2, 1] - R[:, 1, 2], R[:, 0, 2] - R[:, 2, 0],
+                                        R[:, 1, 0] - R[:, 0, 1]], axis=1).ravel())
+        column = np.concatenate(rows) / (2.0 * step)
+        size = np.linalg.norm(column)
+        columns.append(column / size if size > 1e-9 else column)
+    s = np.linalg.svd(np.array(columns).T, compute_uv=False)
+    return int((s > tolerance * s[0]).sum())
+
+
+VENDOR_URDF = PACKAGE.parent / 'shared' / 'vendor-urdf'
+"""Real vendors' URDFs (never committed here); tests that read them skip where absent."""
+needs_vendor = pytest.mark.skipif(not (VENDOR_URDF / 'arms.json').exists(),
+                                  reason='../shared/vendor-urdf is not here')
+
+
+def vendor_arm(file):
+    """Return (URDF text, its arms.json entry: base, tip, joints...) of a vendor arm."""
+    with open(VENDOR_URDF / 'arms.json', encoding='utf-8') as stream:
+        entry = next(arm for arm in json.load(stream)['arms'] if arm['file'] == file)
+    return (VENDOR_URDF / file).read_text(encoding='utf-8'), entry
+
+
+def pin_jacobian(urdf_text, joint_names, q, frame):
+    """Return pinocchio's [v; w] Jacobian of ``frame`` (world-aligned) for ``q`` by joint name."""
+    model = pin.buildModelFromXML(urdf_text)
+    data = model.createData()
+    q_pin = pin_configuration(pin, model, joint_names, q)
+    J = pin.computeFrameJacobian(model, data, q_pin, model.getFrameId(frame),
+                                 pin.ReferenceFrame.LOCAL_WORLD_ALIGNED)
+    return np.reshape(J, (6, -1))[:, [model.joints[model.getJointId(name)].idx_v
+                                      for name in joint_names]]

@@ -16,14 +16,23 @@
 ``dh_kinematics calibrate``: a calibrated model file from measurements of the tool.
 
 It prints the solver's outcome, the residuals before and after (and on ``--validate`` data),
-every estimated parameter with its standard deviation, and the parameters held at nominal
-(unidentifiable from the data, or fixed by ``--free`` and ``--fixed``).
+the rank of the identification Jacobian against the arm's expected count, the data's
+observability, every estimated parameter with its standard deviation, and every parameter held
+at nominal with why. A fit that failed (:mod:`core.calibration`) writes nothing and exits 1;
+the output never replaces the model it starts from.
 """
+
+import os
 
 from dh_kinematics.cli import model_commands
 from dh_kinematics.core import calibration, measurements
 
 PROG = 'dh_kinematics'
+WHY = {'redundant': 'the arm cannot tell it from {partners}',
+       'unseen': 'these data cannot tell it from {partners}: measure more varied configurations',
+       'below noise': 'the data hold less of it than the noise',
+       'no effect': 'it does not move the measured point',
+       'as asked': 'as asked (--free, --fixed)'}
 
 
 def _residual_line(label, value):
@@ -35,41 +44,72 @@ def _residual_line(label, value):
     return text + '\n'
 
 
+def _same_file(first, second):
+    """Tell whether two paths name one file (the second need not exist)."""
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return os.path.abspath(first) == os.path.abspath(second)
+
+
 def calibrate(args, out):
-    """Calibrate, write the model file and print the summary."""
+    """Calibrate; print the summary; write the model file only if the fit succeeded."""
+    if _same_file(args.model, args.output):
+        raise ValueError(f'-o {args.output}: is the model to calibrate; write the calibrated '
+                         'model to another file')
     chain, _, given = model_commands.load([args.model])
     data = measurements.read(args.data, chain.joint_names)
     result = calibration.calibrate(chain, data, args.base_known, args.free, args.fixed or (),
-                                   args.conditioning, args.orientation_weight)
+                                   args.noise, args.orientation_weight)
     held_out = errors = None
     if args.validate:
         data2 = measurements.read(args.validate, chain.joint_names)
         held_out, errors = calibration.residuals(result.chain, data2)
+    _summary(result, chain, data, args, held_out, out)
+    if result.failure is not None:
+        raise ValueError(f'the fit failed, nothing written: {result.failure}')
     if args.report:
         from dh_kinematics.cli import calibration_report
 
         calibration_report.write(args.report, result, errors)
+        out.write(f'wrote the report into {args.report}: residuals.png, corrections.png, '
+                  'parameters.csv\n')
     model_commands.write(args.output, model_commands.model_file_text(result.chain, given),
                          'model file')
+    out.write(f'wrote {args.output}; check it with: {PROG} check {args.output}\n')
+    return 0
+
+
+def _summary(result, chain, data, args, held_out, out):
     state = 'converged' if result.converged else 'did NOT converge'
-    out.write(f'calibrated {chain.name or "the model"} from {len(data.q)} measurements: '
-              f'{state} in {result.iterations} iterations (condition {result.condition:.3g})\n')
+    out.write(f'calibrated {chain.name or "the model"} from {len(data.q)} measurements '
+              f'({result.configurations} distinct configurations): {state} in '
+              f'{result.iterations} iterations\n')
     out.write(_residual_line('before', result.before))
     out.write(_residual_line('after', result.after))
     if held_out is not None:
         out.write(_residual_line(f'validation ({args.validate})', held_out))
+    kind = 'poses' if data.quaternion is not None else 'positions'
+    out.write(f'identified: {result.rank} parameters, of {result.expected} that {kind} of '
+              f'this arm can give\n')
+    noise = f'{result.noise * 1e3:.3g} mm per coordinate ' + (
+        '(given)' if result.noise_given else '(estimated from the fit; --noise gives it)')
+    o = result.observability
+    out.write(f'observability: O1 {o.O1:.3g}, O4 {o.O4:.3g}, condition {o.condition:.3g} '
+              f'(angles scaled by {result.length:.3g} m); noise {noise}\n')
+    for warning in result.warnings:
+        out.write(f'warning: {warning}\n')
     out.write(f'{"parameter":<32} {"nominal":>14} {"estimate":>14} {"std":>10}\n')
     for parameter in result.parameters:
         if parameter.status == 'estimated':
             out.write(f'{parameter.name:<32} {parameter.nominal:>14.8g} '
                       f'{parameter.estimate:>14.8g} {parameter.std:>10.2g}\n')
-    for status, why in (('unidentifiable', 'the data cannot tell them from the others'),
-                        ('fixed', 'as asked')):
-        held = [p.name for p in result.parameters if p.status == status]
-        if held:
-            out.write(f'held at nominal ({why}): {", ".join(held)}\n')
-    if args.report:
-        out.write(f'wrote the report into {args.report}: residuals.png, corrections.png, '
-                  'parameters.csv\n')
-    out.write(f'wrote {args.output}; check it with: {PROG} check {args.output}\n')
-    return 0 if result.converged else 1
+    held = [p for p in result.parameters if p.status != 'estimated']
+    if held:
+        out.write('held at nominal:\n')
+    for parameter in held:
+        why = WHY[parameter.reason].format(
+            partners=', '.join(parameter.partners) or 'the others')
+        change = (f'; holding it changes the fit by {parameter.fit_change * 1e3:.2g} mm RMS'
+                  if parameter.reason in ('below noise', 'unseen') else '')
+        out.write(f'  {parameter.name}: {why}{change}\n')

@@ -17,8 +17,8 @@
 
 ``residuals.png``: each measurement's position error before and after the fit (and, with
 ``--validate``, on the held-out data); ``corrections.png``: each estimated correction with its
-standard deviation; ``parameters.csv``: every parameter, nominal, estimate, standard deviation
-and status.
+standard deviation; ``parameters.csv``: every parameter, nominal, estimate, standard deviation,
+status and, for a held one, why and how much holding it changes the fit (m RMS).
 """
 
 import csv
@@ -69,8 +69,10 @@ def write(folder, result, held_out=None):
     plt.close(figure)
     with open(paths[2], 'w', encoding='utf-8', newline='') as stream:
         table = csv.writer(stream)
-        table.writerow(['parameter', 'nominal', 'estimate', 'std', 'status'])
+        table.writerow(['parameter', 'nominal', 'estimate', 'std', 'status', 'reason',
+                        'fit_change'])
         for p in result.parameters:
-            table.writerow([p.name, repr(p.nominal), repr(p.estimate),
-                            '' if p.std is None else repr(p.std), p.status])
+            table.writerow([p.name, repr(float(p.nominal)), repr(float(p.estimate)),
+                            '' if p.std is None else repr(p.std), p.status, p.reason,
+                            repr(p.fit_change) if p.status == 'held' else ''])
     return paths

@@ -222,8 +222,9 @@ def parsers():
                          'fit, to report the residuals on')
     command.add_argument('--report', metavar='DIR', help='write residuals.png, corrections.png '
                          'and parameters.csv here (matplotlib)')
-    command.add_argument('--conditioning', type=float, default=calibration.CONDITIONING,
-                         help='identifiability threshold (default: %(default)g)')
+    command.add_argument('--noise', type=float, help="the measurements' standard deviation "
+                         "per coordinate, m (the instrument's and the arm's repeatability); "
+                         'the fit fails beyond 3 times it (default: estimated from the fit)')
     command.add_argument('--orientation-weight', type=float,
                          default=calibration.ORIENTATION_WEIGHT, help='m per rad of '
                          'orientation residual (default: %(default)g)')

@@ -19,16 +19,28 @@ The header names the model's joints (rad or m), then ``x``, ``y``, ``z``: the po
 point on the tool measured in some fixed frame (m; a laser tracker's). ``qx``, ``qy``, ``qz``,
 ``qw``, when present, are the measured orientation of the tool in that frame (a unit
 quaternion, ROS order). Columns may come in any order; ``#`` starts a comment.
+
+:func:`check` refuses what a model cannot have measured: a joint value past its limits, a
+position beyond the model's bounds (:data:`core.bounds.LENGTH_MAX`), naming the row.
+:func:`distinct` groups repeated configurations: a calibration counts each once.
 """
 
 from collections import namedtuple
 import math
 
+from dh_kinematics.core.bounds import LENGTH_MAX
 import numpy as np
 
-Measurements = namedtuple('Measurements', 'q position quaternion')
+Measurements = namedtuple('Measurements', 'q position quaternion lines source',
+                          defaults=(None, None))
 Measurements.__doc__ = """Joint values, shape (m, n) (rad or m, in the model's joint order);
-measured positions, shape (m, 3) (m); measured orientations, shape (m, 4), or None."""
+measured positions, shape (m, 3) (m); measured orientations, shape (m, 4), or None; each row's
+line in its file and the file's name (None where they did not come from a file)."""
+
+LIMIT_TOLERANCE = 1e-9
+"""A joint value this far past a limit (rad or m) is still taken as at the limit."""
+SAME_CONFIGURATION = 1e-3
+"""Configurations whose joint values all differ by less than this (rad or m) are one."""
 
 POSITION = ('x', 'y', 'z')
 ORIENTATION = ('qx', 'qy', 'qz', 'qw')
@@ -99,7 +111,88 @@ def read(path, joint_names):
                              f'unit quaternion, got length {norms[bad[0]]:.6g}')
         quaternion = quaternion / norms[:, None]
     return Measurements(table[:, [column[name] for name in joint_names]],
-                        table[:, [column[cell] for cell in POSITION]], quaternion)
+                        table[:, [column[cell] for cell in POSITION]], quaternion,
+                        [number for number, _ in rows[1:]], str(path))
+
+
+def row_name(measurements, i):
+    """Return how to name row ``i`` (0-based) in a message: its file and line, or its number."""
+    if measurements.lines is not None:
+        return f'{measurements.source}: line {measurements.lines[i]}'
+    return f'measurements: row {i + 1}'
+
+
+def check(chain, measurements):
+    """
+    Refuse measurements ``chain`` cannot have made; return their joint values, shape (m, n).
+
+    Raises
+    ------
+    ValueError
+        For another number of joints; naming the first row with a joint value past its limits
+        (by more than :data:`LIMIT_TOLERANCE`), or a position beyond +-LENGTH_MAX m.
+
+    """
+    q = np.asarray(measurements.q, dtype=float)
+    if q.ndim != 2 or q.shape[1] != chain.n:
+        raise ValueError(f'measurements: {chain.n} joint values per row expected, got shape '
+                         f'{q.shape}')
+    position = np.asarray(measurements.position, dtype=float)
+    if position.shape != (len(q), 3):
+        raise ValueError(f'measurements: positions of shape ({len(q)}, 3) expected, got '
+                         f'{position.shape}')
+    bad = ~(np.isfinite(q).all(axis=1) & np.isfinite(position).all(axis=1))
+    if bad.any():
+        raise ValueError(f'{row_name(measurements, int(np.argmax(bad)))}: every value must be '
+                         'finite')
+    lower, upper = chain.qlim[:, 0] - LIMIT_TOLERANCE, chain.qlim[:, 1] + LIMIT_TOLERANCE
+    past = (q < lower) | (q > upper)
+    if past.any():
+        i, j = np.argwhere(past)[0]
+        link = chain.links[j]
+        unit = 'rad' if link.isrevolute() else 'm'
+        hint = ' (degrees?)' if link.isrevolute() and abs(q[i, j]) > 2.0 * math.pi else ''
+        raise ValueError(f'{row_name(measurements, i)}: {chain.joint_names[j]} = '
+                         f'{q[i, j]:.6g} {unit} is past its limits [{link.qlim[0]:.6g}, '
+                         f'{link.qlim[1]:.6g}]{hint}; the arm cannot have been there')
+    far = np.abs(position) > LENGTH_MAX
+    if far.any():
+        i = int(np.argwhere(far)[0][0])
+        raise ValueError(f'{row_name(measurements, i)}: position {position[i].tolist()} is '
+                         f'beyond +-{LENGTH_MAX:g} m, which no model has (a glitch, or not '
+                         'metres?)')
+    return q
+
+
+def distinct(q, tolerance=SAME_CONFIGURATION):
+    """
+    Group repeated configurations.
+
+    Parameters
+    ----------
+    q : array, shape (m, n)
+        Joint values, rad or m.
+    tolerance : float
+        Rows whose every value is within this of a group's first row join that group.
+
+    Returns
+    -------
+    first : array of int, shape (k,)
+        The first row of each of the k distinct configurations.
+    group : array of int, shape (m,)
+        Each row's group.
+
+    """
+    first, group = [], np.empty(len(q), dtype=int)
+    for i, row in enumerate(q):
+        if first:
+            same = np.flatnonzero(np.abs(q[first] - row).max(axis=1) < tolerance)
+            if len(same):
+                group[i] = same[0]
+                continue
+        group[i] = len(first)
+        first.append(i)
+    return np.array(first, dtype=int), group
 
 
 def write(path, joint_names, measurements):

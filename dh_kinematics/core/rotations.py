@@ -184,3 +184,35 @@ def matrix_to_rotvec(R):
     angle = 2.0 * np.arctan2(sine, q[..., 3:4])
     scale = np.where(sine > 1e-12, angle / np.maximum(sine, 1e-300), 2.0)
     return q[..., :3] * scale
+
+
+def right_jacobian_inverse(phi):
+    """
+    Return the inverse right Jacobian of SO(3) at rotation vectors ``phi``.
+
+    ``log(exp(phi) exp(e)) = phi + Jr^-1(phi) e`` to first order in a small rotation ``e``:
+    how a rotation vector changes when its rotation is turned a little about its own axes.
+    ``Jr^-1 = I + K / 2 + (1 / t^2 - (1 + cos t) / (2 t sin t)) K^2``, ``K = [phi]x``,
+    ``t = |phi|`` (the coefficient tends to 1/12 at 0).
+
+    Parameters
+    ----------
+    phi : array-like, shape (..., 3)
+        Rotation vectors, rad, of angle below pi.
+
+    Returns
+    -------
+    J : array, shape (..., 3, 3)
+
+    """
+    phi = np.asarray(phi, dtype=float)
+    x, y, z = phi[..., 0], phi[..., 1], phi[..., 2]
+    zero = np.zeros_like(x)
+    K = np.stack([np.stack([zero, -z, y], -1), np.stack([z, zero, -x], -1),
+                  np.stack([-y, x, zero], -1)], -2)
+    t = np.linalg.norm(phi, axis=-1)
+    small = t < 1e-4
+    safe = np.where(small, 1.0, t)
+    coefficient = np.where(small, 1.0 / 12.0 + t ** 2 / 720.0, 1.0 / safe ** 2 - (
+        1.0 + np.cos(safe)) / (2.0 * safe * np.sin(safe)))
+    return np.eye(3) + K / 2.0 + coefficient[..., None, None] * (K @ K)
