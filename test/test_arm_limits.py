@@ -31,10 +31,11 @@ SETTINGS = {'tool_speed_limit': 0.25, 'singularity.enabled': True, 'singularity.
 
 
 def _elbow_for(condition):
-    """Return q2 (rad) where the planar arm's translational condition number is ``condition``."""
+    """Return q2 (rad) where the planar arm's scaled condition number is ``condition``."""
+    measures = manipulability.Conditioning(PLANAR).measures
+
     def measured(q2):
-        J = PLANAR.jacob0([0.3, q2, 0.0])
-        return manipulability.conditioning(J, (2, 1, 3))[1]
+        return measures(PLANAR.jacob0([0.3, q2, 0.0]))[-1]
     low, high = 1e-6, math.pi / 2  # stretched (singular) to folded at right angles
     for _ in range(100):
         middle = (low + high) / 2
@@ -60,12 +61,17 @@ def test_the_singularity_level_rises_at_each_threshold_and_clears_past_the_hyste
     limits.update([0.3, _elbow_for(31.0), 0.0])
     status, = limits.statuses()
     assert status.task == 'singularity' and status.level == ERROR
-    assert status.message == 'near a singularity: condition number 31 (translation) above 30'
+    assert status.message == 'near a singularity: condition number 31 above 30'
     values = dict(status.values)
-    assert float(values['condition_translation']) == pytest.approx(31.0, rel=1e-6)
-    assert values['warn'] == '17' and values['error'] == '30'
+    assert float(values['condition_scaled']) == pytest.approx(31.0, rel=1e-6)
+    assert values['warn'] == '17' and values['error'] == '30' and values['kind'] == ''
+    limits.update([0.3, 0.01, 0.0])  # nearly stretched: the geometry names the elbow
+    status, = limits.statuses()
+    assert status.message.startswith('elbow singularity: q2 at 0.01 rad, the arm 0.01 rad from '
+                                     'stretched: condition number ')
+    assert dict(status.values)['kind'] == 'elbow'
     limits.update([0.3, 0.0, 0.0])  # stretched: singular
-    assert limits.measures[1] > 1e12 and limits.levels['singularity'] == ERROR
+    assert limits.measures[-1] > 1e12 and limits.levels['singularity'] == ERROR
 
 
 def test_the_tool_speed_is_judged_with_the_joints_fraction_and_hysteresis():
@@ -93,5 +99,5 @@ def test_the_measures_are_computed_for_the_topic_even_when_nothing_is_watched():
     assert all(map(math.isnan, limits.measures)) and math.isnan(limits.speed)
     limits.update(q, qd, measure=True)
     J = PLANAR.jacob0(q)
-    assert limits.measures == manipulability.conditioning(J, manipulability.generic_ranks(PLANAR))
+    assert limits.measures == manipulability.Conditioning(PLANAR).measures(J)
     assert limits.speed == manipulability.tool_speed(J, qd)

@@ -100,8 +100,8 @@ def test_the_demo_flags_the_collision_a_velocity_and_a_singularity():
     wanted = {'collision': lambda line: 'joint2: ' in line and 'effort residual +25 N m' in line,
               'velocity': lambda line: line.strip().startswith('joint1: velocity ')
               and 'rad/s above limit' in line,
-              'singularity': lambda line: line.strip().startswith(
-                  'singularity: near a singularity: condition number ')}
+              'singularity': lambda line: line.strip().startswith('singularity: ')
+              and ' singularity: ' in line and ': condition number ' in line}
     try:
         lines, seen = [], set()
         while seen != set(wanted):

@@ -16,13 +16,22 @@
 How close an arm is to a singularity: the conditioning of its geometric Jacobian.
 
 The Jacobian ``J = [J_v; J_w]`` (:meth:`Chain.jacob0`, 6 x n) maps joint rates to the tool's
-linear velocity (m/s) and angular velocity (rad/s). Three measures are taken of it: of its
-translational and rotational blocks (3 x n each, whose units do not mix) and of the whole
-(what moveit_servo judges: it decelerates at a condition number of 17 and halts at 30). For
-each, the smallest singular value (m or rad per unit joint rate, mixed for the whole: how fast
-the tool can still move in its weakest direction) and the condition number (largest over
-smallest singular value: 1 for an isotropic arm, infinite at a singularity). A wrist
-singularity (the Puma's at q5 = 0) shows in the whole Jacobian, not always in either block.
+linear velocity (m/s) and angular velocity (rad/s). Its whole condition number mixes metres
+and radians: it changes with the unit of length, and at the scale of an arm it is above 17 in
+half of all poses. So the measure the node judges is that of the **scaled** Jacobian
+
+    J_s = [J_v / L; J_w] (revolute columns),  [J_v; 0] (prismatic columns, rates times L)
+
+where the characteristic length ``L`` (:func:`characteristic_length`) is the RMS distance from
+the revolute joints' axes to the tool point over configurations spread over the joint ranges:
+a turn and a slide of the tool point then weigh alike, and ``J_s`` is dimensionless. It loses
+rank exactly where ``J`` does, so it sees every singularity of the arm, the wrist's (the
+Puma's at q5 = 0, where neither block of ``J`` loses rank) included. Beside it the blocks and
+the unscaled whole are measured, as before: the translational and rotational blocks (3 x n,
+whose units do not mix) and the whole (what moveit_servo judges). For each, the smallest
+singular value (per unit joint rate: how fast the tool can still move in its weakest
+direction) and the condition number (largest over smallest singular value: 1 for an
+isotropic arm, infinite at a singularity).
 
 An arm with fewer than 6 joints, or a planar one, cannot span every direction anywhere: a
 block's *rank* is what the arm reaches at a generic configuration (the largest numerical rank
@@ -33,6 +42,7 @@ judged at all.
 
 import math
 
+from dh_kinematics.core import configurations
 import numpy as np
 
 SAMPLES = 16
@@ -46,18 +56,10 @@ def generic_ranks(chain):
     Return the ranks (translational, rotational, whole) the arm's Jacobian reaches.
 
     Taken as the largest numerical rank over :data:`SAMPLES` configurations spread
-    deterministically (a Kronecker sequence: the fractional parts of multiples of square roots
-    of primes) within the joint limits, or within +-pi rad (+-1 m) where a joint has none.
+    deterministically within the joint ranges (:func:`core.configurations.spread`).
     """
-    lower, upper = np.asarray(chain.qlim, dtype=float).T
-    revolute = np.array([link.isrevolute() for link in chain.links])
-    span = np.where(revolute, math.pi, 1.0)
-    lower = np.where(np.isfinite(lower), lower, -span)
-    upper = np.where(np.isfinite(upper), upper, span)
-    steps = np.sqrt(_primes(chain.n))
-    fractions = np.modf(np.outer(np.arange(1, SAMPLES + 1), steps))[0]
     ranks = [0, 0, 0]
-    for J in chain.jacob0(lower + fractions * (upper - lower)):
+    for J in chain.jacob0(configurations.spread(chain, SAMPLES)):
         for block, rows in enumerate((J[:3], J[3:], J)):
             values = np.linalg.svd(rows, compute_uv=False)
             if values[0] > 0.0:
@@ -66,19 +68,75 @@ def generic_ranks(chain):
     return tuple(ranks)
 
 
-def _primes(count):
-    """Return the first ``count`` primes."""
-    primes, candidate = [], 2
-    while len(primes) < count:
-        if all(candidate % prime for prime in primes):
-            primes.append(candidate)
-        candidate += 1
-    return np.array(primes, dtype=float)
+def characteristic_length(chain):
+    """
+    Return the arm's characteristic length L, m: what a turn of the tool weighs in metres.
+
+    The RMS distance from the revolute joints' axes to the tool point, over :data:`SAMPLES`
+    configurations spread over the joint ranges: the RMS of the revolute columns of ``J_v``
+    (each column's norm is that distance). 1 m for an arm with no revolute joint, or whose tool
+    point is on every revolute axis.
+    """
+    revolute = np.array([link.isrevolute() for link in chain.links])
+    if not revolute.any():
+        return 1.0
+    J = chain.jacob0(configurations.spread(chain, SAMPLES))
+    length = float(np.sqrt(np.mean(np.sum(J[:, :3, revolute] ** 2, axis=1))))
+    return length if length > 0.0 else 1.0
+
+
+class Conditioning:
+    """
+    The singularity measures of one arm: its generic ranks and length, found once.
+
+    Parameters
+    ----------
+    chain : Chain
+
+    Attributes
+    ----------
+    ranks : (int, int, int)
+        :func:`generic_ranks`.
+    length : float
+        :func:`characteristic_length`, m.
+
+    """
+
+    def __init__(self, chain):
+        self.ranks = generic_ranks(chain)
+        self.length = characteristic_length(chain)
+        prismatic = np.array([link.isprismatic() for link in chain.links])
+        self._column_scale = np.where(prismatic, self.length, 1.0)
+        self._row_scale = np.array([1.0 / self.length] * 3 + [1.0] * 3)[:, None]
+
+    def scaled(self, J):
+        """Return the scaled Jacobian ``J_s`` (dimensionless), shape (6, n)."""
+        return J * self._row_scale * self._column_scale
+
+    def measures(self, J):
+        """
+        Return the smallest singular value and condition number of each block, and of ``J_s``.
+
+        Parameters
+        ----------
+        J : array, shape (6, n)
+            Geometric Jacobian [v; w], world frame.
+
+        Returns
+        -------
+        tuple of 8 float
+            ``(sigma_v, condition_v, sigma_w, condition_w, sigma, condition, sigma_scaled,
+            condition_scaled)``: per unit joint rate m, rad, mixed and dimensionless, and the
+            condition numbers; NaN for a block of rank 0, and a condition number of inf where
+            its smallest judged singular value is 0.
+
+        """
+        return conditioning(J, self.ranks) + _values(self.scaled(J), self.ranks[2])
 
 
 def conditioning(J, ranks):
     """
-    Return the smallest singular value and condition number of each block of ``J``.
+    Return the smallest singular value and condition number of each block of ``J``, unscaled.
 
     Parameters
     ----------
@@ -95,15 +153,16 @@ def conditioning(J, ranks):
         number of inf where its smallest judged singular value is 0.
 
     """
-    result = []
-    for rows, rank in ((J[:3], ranks[0]), (J[3:], ranks[1]), (J, ranks[2])):
-        if rank == 0:
-            result += [math.nan, math.nan]
-            continue
-        values = np.linalg.svd(rows, compute_uv=False)
-        smallest = float(values[rank - 1])
-        result += [smallest, float(values[0]) / smallest if smallest > 0.0 else math.inf]
-    return tuple(result)
+    return (_values(J[:3], ranks[0]) + _values(J[3:], ranks[1]) + _values(J, ranks[2]))
+
+
+def _values(rows, rank):
+    """Return (smallest judged singular value, condition number) of ``rows``."""
+    if rank == 0:
+        return (math.nan, math.nan)
+    values = np.linalg.svd(rows, compute_uv=False)
+    smallest = float(values[rank - 1])
+    return (smallest, float(values[0]) / smallest if smallest > 0.0 else math.inf)
 
 
 def tool_speed(J, qd):

@@ -18,13 +18,15 @@ Limits of the whole arm, watched per message: the tool's speed and nearness to a
 - **Tool speed**: the linear speed of the tool frame's origin, ``|J_v(q) qd|`` (m/s), against
   ``tool_speed_limit`` (ISO 10218-1's reduced speed is 0.25 m/s), with the WARN fraction and
   hysteresis of the joints' motion limits (:func:`motion_limits.ratio_level`).
-- **Singularity**: the condition numbers of the Jacobian's translational and rotational blocks
-  (:mod:`core.manipulability`), the larger of the two against ``singularity.warn`` and
-  ``singularity.error`` (17 and 30 by default, moveit_servo's thresholds for decelerating and
-  halting); a level clears once the condition number is ``singularity.hysteresis`` (a
-  fraction) below the threshold that raised it. The whole Jacobian's values are reported
-  beside them: a wrist singularity (the Puma's at q5 = 0) shows there, where neither block
-  loses rank.
+- **Singularity**: the condition number of the scaled Jacobian (:mod:`core.manipulability`:
+  its linear rows over the arm's characteristic length, so that units do not mix and every
+  singularity shows, the wrist's included) against ``singularity.warn`` and
+  ``singularity.error`` (500 and 1000 by default: at most 5 % of random configurations of the
+  shipped arms reach WARN); a level clears once the condition number is
+  ``singularity.hysteresis`` (a fraction) below the threshold that raised it. A status above
+  OK names the kind where the arm's geometry tells it (:mod:`core.singularities`):
+  ``wrist singularity: joint5 at 0.004 rad (...)``. The blocks' and the unscaled whole
+  Jacobian's values are reported beside it.
 
 Each is a status of its own on /diagnostics (``tool_speed``, ``singularity``), which the arm's
 summary counts like a joint. Nothing here runs while neither is switched on.
@@ -32,16 +34,16 @@ summary counts like a joint. Nothing here runs while neither is switched on.
 
 import math
 
-from dh_kinematics.core import manipulability
+from dh_kinematics.core import manipulability, singularities
 from dh_kinematics.core.display import format_number
 from dh_kinematics.node_logic.limit_tasks import Status
 from dh_kinematics.node_logic.limits import ERROR, OK
 from dh_kinematics.node_logic.motion_limits import ratio_level, threshold_level
 
 MEASURES = ('sigma_translation', 'condition_translation', 'sigma_rotation',
-            'condition_rotation', 'sigma', 'condition')
-"""The values of :func:`manipulability.conditioning`, by name (m, rad or mixed per unit rate;
-condition numbers dimensionless)."""
+            'condition_rotation', 'sigma', 'condition', 'sigma_scaled', 'condition_scaled')
+"""The values of :meth:`manipulability.Conditioning.measures`, by name (m, rad, mixed or
+dimensionless per unit rate; condition numbers dimensionless)."""
 
 
 def check_settings(settings):
@@ -61,7 +63,7 @@ class ArmLimits:
 
     Attributes
     ----------
-    measures : tuple of 6 float
+    measures : tuple of 8 float
         The last :data:`MEASURES`; NaN until known.
     speed : float
         The tool's last linear speed, m/s; NaN until known.
@@ -72,16 +74,18 @@ class ArmLimits:
 
     def __init__(self):
         self.active = self.watch_speed = self.watch_singularity = False
-        self._chain = None
-        self.measures, self.speed = (math.nan,) * 6, math.nan
+        self._chain = self._q = None
+        self.measures, self.speed = (math.nan,) * len(MEASURES), math.nan
         self.levels = {'tool_speed': OK, 'singularity': OK}
 
     def configure(self, chain, settings):
         """
         Take the model and the node's settings (SI units, :func:`check_settings`); restart.
 
-        The generic ranks are found once here (:func:`manipulability.generic_ranks`), so the
-        measures are ready for ``~/manipulability`` even while nothing is watched.
+        The generic ranks and the characteristic length are found once here
+        (:class:`manipulability.Conditioning`), and the kinds of singularity the geometry
+        names (:class:`singularities.Kinds`), so the measures are ready for
+        ``~/manipulability`` even while nothing is watched.
         """
         check_settings(settings)
         self._chain = chain
@@ -93,8 +97,11 @@ class ArmLimits:
         self.watch_speed = math.isfinite(self._speed_limit)
         self.watch_singularity = settings['singularity.enabled']
         self.active = self.watch_speed or self.watch_singularity
-        self._ranks = manipulability.generic_ranks(chain)
-        self.measures, self.speed = (math.nan,) * 6, math.nan
+        self._conditioning = manipulability.Conditioning(chain)
+        self._kinds = singularities.Kinds(chain, self._conditioning.ranks[2],
+                                          self._conditioning.length)
+        self._q = None
+        self.measures, self.speed = (math.nan,) * len(MEASURES), math.nan
         self.levels = {'tool_speed': OK, 'singularity': OK}
 
     def update(self, q, qd=None, measure=False):
@@ -107,7 +114,8 @@ class ArmLimits:
         """
         J = self._chain.jacob0(q)
         if self.watch_singularity or measure:
-            self.measures = manipulability.conditioning(J, self._ranks)
+            self.measures = self._conditioning.measures(J)
+            self._q = q
         before = dict(self.levels)
         if qd is not None and (self.watch_speed or measure):
             self.speed = manipulability.tool_speed(J, qd)
@@ -119,12 +127,8 @@ class ArmLimits:
             self.levels['singularity'] = self._singularity_level(self.levels['singularity'])
         return self.levels != before
 
-    def _worst_condition(self):
-        judged = [value for value in self.measures[1:4:2] if value == value]
-        return max(judged, default=math.nan)
-
     def _singularity_level(self, previous):
-        condition = self._worst_condition()
+        condition = self.measures[-1]
         if condition != condition:
             return previous
         warn, error = self._thresholds
@@ -153,20 +157,24 @@ class ArmLimits:
         return statuses
 
     def _singularity_status(self):
-        level, condition = self.levels['singularity'], self._worst_condition()
+        level, condition = self.levels['singularity'], self.measures[-1]
         warn, error = self._thresholds
+        kind = None
         if condition != condition:
             message = 'no configuration yet'
         else:
-            block = ('translation' if self.measures[1] == condition else 'rotation')
-            shown = format_number(condition, 3)
+            shown = format_number(condition, 4)
             if level == OK:
-                message = f'condition number {shown} ({block}), below {format_number(warn, 3)}'
+                message = f'condition number {shown}, below {format_number(warn)}'
             else:
-                limit = error if level == ERROR else warn
-                message = (f'near a singularity: condition number {shown} ({block}) above '
-                           f'{format_number(limit, 3)}')
+                limit = format_number(error if level == ERROR else warn)
+                kind = self._kinds.named(self._q)
+                message = (f'{kind.message}: condition number {shown} above {limit}'
+                           if kind is not None else
+                           f'near a singularity: condition number {shown} above {limit}')
         values = tuple((name, format_number(value)) for name, value in zip(
-            MEASURES, self.measures)) + (('warn', format_number(warn)),
-                                         ('error', format_number(error)))
+            MEASURES, self.measures)) + (
+            ('length', format_number(self._conditioning.length)),
+            ('kind', '' if kind is None else kind.kind), ('warn', format_number(warn)),
+            ('error', format_number(error)))
         return Status('singularity', level, message, values)

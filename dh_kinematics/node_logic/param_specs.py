@@ -176,15 +176,15 @@ NODE = _in_order((
     ParameterSpec('tool_speed_limit', 'double', "Largest linear speed of the tool frame's "
                   'origin, m/s (ISO 10218-1 reduced speed: 0.25); .inf is off.',
                   default=math.inf),
-    ParameterSpec('singularity.enabled', 'bool', 'Judge the condition numbers of the '
-                  "Jacobian's translational and rotational blocks on every message.",
-                  default=False),
-    ParameterSpec('singularity.warn', 'double', 'WARN above this condition number '
-                  '(moveit_servo decelerates at 17).', default=17.0, minimum=1.0,
+    ParameterSpec('singularity.enabled', 'bool', 'Judge the condition number of the '
+                  "Jacobian scaled by the arm's characteristic length (the wrist's, elbow's "
+                  "and shoulder's singularities all) on every message.", default=False),
+    ParameterSpec('singularity.warn', 'double', 'WARN above this condition number of the '
+                  'scaled Jacobian (at most 5 % of random poses of the shipped arms reach '
+                  'it).', default=500.0, minimum=1.0, maximum=HUGE),
+    ParameterSpec('singularity.error', 'double', 'ERROR above this condition number of the '
+                  'scaled Jacobian; not below singularity.warn.', default=1000.0, minimum=1.0,
                   maximum=HUGE),
-    ParameterSpec('singularity.error', 'double', 'ERROR above this condition number '
-                  '(moveit_servo halts at 30); not below singularity.warn.', default=30.0,
-                  minimum=1.0, maximum=HUGE),
     ParameterSpec('singularity.hysteresis', 'double', 'A singularity level clears once the '
                   'condition number is this fraction below the threshold that raised it.',
                   default=0.1, minimum=0.0, maximum=0.99),

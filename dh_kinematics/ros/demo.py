@@ -35,7 +35,12 @@ from dh_kinematics.ros import launch_config
 
 
 class Summary:
-    """Collect /tf, /tf_static, friction and diagnostics; print one block per call."""
+    """
+    Collect /tf, /tf_static, friction and diagnostics; print one block per call.
+
+    A problem is shown at the worst level it reached since the last block: a singularity the
+    sweep passes in a few milliseconds is seen though it has cleared by the time of printing.
+    """
 
     def __init__(self, node, chain):
         from diagnostic_msgs.msg import DiagnosticArray
@@ -44,7 +49,7 @@ class Summary:
         from tf2_msgs.msg import TFMessage
 
         self.chain, self.transforms, self.friction, self.levels = chain, {}, None, {}
-        self.residual = None
+        self.residual, self.worst = None, {}
         self.count = 0
         node.create_subscription(TFMessage, '/tf', self._on_tf, 100)
         node.create_subscription(TFMessage, '/tf_static', self._on_tf, QoSProfile(
@@ -75,7 +80,10 @@ class Summary:
 
     def _on_diagnostics(self, message):
         for status in message.status:
-            self.levels[status.name.split(': ', 1)[1]] = (status.level[0], status.message)
+            task, now = status.name.split(': ', 1)[1], (status.level[0], status.message)
+            self.levels[task] = now
+            if now[0] >= self.worst.get(task, (0, ''))[0]:  # the worst since the last print
+                self.worst[task] = now
 
     def position(self, frame, root):
         """Compose /tf from ``root`` to ``frame``; return xyz in m, or None."""
@@ -108,9 +116,10 @@ class Summary:
         if self.levels:
             lines.append('diagnostics: ' + '  '.join(
                 f'{task} {LEVEL_NAMES[level]}' for task, (level, _) in self.levels.items()))
-            problems = [f'{task}: {text}' for task, (level, text) in self.levels.items()
+            problems = [f'{task}: {text}' for task, (level, text) in self.worst.items()
                         if level and task != 'arm']
             lines += [f'  {problem}' for problem in problems]
+            self.worst = dict(self.levels)
         return '\n'.join(lines)
 
 
