@@ -25,13 +25,17 @@ pinocchio's gravity and mass matrix (motor inertia as armature) over the same co
 """
 
 import itertools
+import os
 import xml.etree.ElementTree as ET
 import zlib
 
-from conftest import CHAINS, CLI_COMMAND, needs_pin, PACKAGE, pin, pin_configuration, urdf_joints
+from conftest import (
+    CHAINS, CLI_COMMAND, needs_pin, optional, PACKAGE, pin, pin_configuration, urdf_joints,
+    vendor_arm, VENDOR_URDF)
 from dh_kinematics import Chain
 from dh_kinematics.cli import moveit_files
-from dh_kinematics.core import moveit
+from dh_kinematics.core import configurations as joint_space, moveit
+from dh_kinematics.core.urdf_import import from_urdf
 import numpy as np
 import pytest
 import yaml
@@ -92,7 +96,7 @@ def test_the_srdf_and_the_limits_against_pinocchio(name, chain, tmp_path):
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     chain = _with_efforts(chain, rng)
     text = chain.to_urdf()
-    configurations = moveit.sample_configurations(chain, SAMPLES, rng)
+    configurations = joint_space.uniform(chain, SAMPLES, rng)
     disabled, _ = moveit_files.disabled_pairs(chain, text, configurations)
     states = {'zero': np.zeros(chain.n), 'some': configurations[0]}
     srdf = tmp_path / 'arm.srdf'
@@ -150,19 +154,141 @@ def test_the_command_writes_what_a_moveit_config_package_takes(tmp_path):
     assert 'group arm: base -> tool0, 6 joints; states: qz, home' in out
     chain = Chain.from_yaml(ur5)
     assert sorted(path.name for path in tmp_path.iterdir()) == [
-        'joint_limits.yaml', 'kinematics.yaml', 'ur5.srdf', 'ur5.urdf']
+        'joint_limits.yaml', 'kinematics.yaml', 'pilz_cartesian_limits.yaml', 'ur5.srdf',
+        'ur5.urdf']
     assert (tmp_path / 'ur5.urdf').read_text() == chain.to_urdf()
     assert yaml.safe_load((tmp_path / 'kinematics.yaml').read_text()) == {'arm': {
         'kinematics_solver': 'kdl_kinematics_plugin/KDLKinematicsPlugin',
         'kinematics_solver_search_resolution': 0.005, 'kinematics_solver_timeout': 0.005}}
     limits = yaml.safe_load((tmp_path / 'joint_limits.yaml').read_text())
     assert set(limits['joint_limits']) == set(chain.joint_names)
-    # The model reads MoveIt's block back (it must agree with the model's own limits); the
-    # wrist_3 link's mass is on its axis, so no acceleration limit follows for it.
+    # The model reads MoveIt's block back: it agrees with the model's own limits.
     merged = Chain.from_params(dict(chain.to_params(), joint_limits=limits['joint_limits']))
-    accelerations = [link.acceleration_limit for link in merged.links]
-    assert all(value > 0.0 for value in accelerations[:5]) and accelerations[5] is None
-    assert 'acceleration: wrist_3_joint' in (tmp_path / 'joint_limits.yaml').read_text()
+    assert [link.acceleration_limit for link in merged.links] == [5.0] * 6
+    assert yaml.safe_load((tmp_path / 'pilz_cartesian_limits.yaml').read_text()) == {
+        'cartesian_limits': {'max_trans_vel': 0.25, 'max_trans_acc': 1.0,
+                             'max_trans_dec': -1.0, 'max_rot_vel': 0.5}}
+    assert 'acceleration limits: 0 from the model, 0 derived from the effort limits over ' in out
     root = ET.parse(tmp_path / 'ur5.srdf').getroot()
     assert root.find('group/chain').attrib == {'base_link': 'base', 'tip_link': 'tool0'}
     assert [state.get('name') for state in root.iter('group_state')] == ['qz', 'home']
+
+
+VENDOR_ARMS = ('ur_ur5e.urdf', 'kuka_iiwa14.urdf', 'abb_irb2400.urdf')
+
+
+def _moveit_files(chain, folder, samples=0):
+    """Write the MoveIt files of ``chain`` into ``folder`` as the command does; return its text."""
+    import argparse
+    import io
+
+    model = folder / 'model.yaml'
+    chain.to_yaml(model)
+    out = io.StringIO()
+    moveit_files.moveit_files(argparse.Namespace(file=[str(model)], output=str(folder),
+                                                 samples=samples, seed=0, prefix='',
+                                                 group='arm'), out)
+    return out.getvalue()
+
+
+def _planning_chains():
+    chains = [(name, chain) for name, chain in CHAINS[:5]]
+    if (VENDOR_URDF / 'arms.json').exists():
+        for file in VENDOR_ARMS:
+            text, entry = vendor_arm(file)
+            chains.append((file, from_urdf(text, entry['base'], entry['tip']).chain))
+    return chains
+
+
+@pytest.mark.parametrize('name, chain', _planning_chains(),
+                         ids=[name for name, _ in _planning_chains()])
+def test_every_joint_has_the_velocity_and_acceleration_limits_moveit_plans_with(name, chain,
+                                                                                tmp_path):
+    _moveit_files(chain, tmp_path)
+    text = (tmp_path / 'joint_limits.yaml').read_text()
+    limits = yaml.safe_load(text)['joint_limits']
+    assert list(limits) == list(chain.joint_names)
+    lines, joint = {}, None
+    for row in text.splitlines():  # each joint's max_acceleration line
+        joint = row[2:-1] if row.startswith('  ') and not row.startswith('   ') else joint
+        if row.startswith('    max_acceleration:'):
+            lines[joint] = row
+    for joint, link in zip(chain.joint_names, chain.links):
+        entry = limits[joint]
+        assert entry['has_velocity_limits'] is True and entry['max_velocity'] > 0.0
+        assert entry['has_acceleration_limits'] is True
+        ceiling = moveit.ACCELERATION_CEILING[link.joint]
+        assert 0.0 < entry['max_acceleration'] <= ceiling, (joint, entry)
+        if link.jerk_limit is not None:
+            assert entry['has_jerk_limits'] is True and entry['max_jerk'] == link.jerk_limit
+        else:
+            assert 'has_jerk_limits' not in entry
+        # A value the model does not hold says where it comes from.
+        assert (link.acceleration_limit is not None) == ('#' not in lines[joint]), lines[joint]
+
+
+def test_a_derived_acceleration_comes_from_the_motors_and_is_clipped():
+    puma = dict(CHAINS)['puma560']  # motor inertia and gear ratios on every joint
+    params = puma.to_params()
+    for joint, effort in zip(puma.joint_names, (97.6, 186.4, 89.4, 24.2, 20.1, 21.3)):
+        params[joint]['effort_limit'] = effort  # the Puma 560's peak torques, N m
+    chain = Chain.from_params(params)
+    configurations = joint_space.uniform(chain, 500, np.random.default_rng(1))
+    derived = moveit.acceleration_limits(chain, configurations)
+    for link, value in zip(chain.links, derived):
+        velocity, acceleration = moveit.planning_limits(link, value)
+        assert velocity == (1.0, "not in the model: the URDF's placeholder; set velocity_limit "
+                            'from the datasheet')
+        ceiling = moveit.ACCELERATION_CEILING['revolute']
+        if value.value > ceiling:
+            assert acceleration.value == ceiling and 'clipped' in acceleration.note
+        else:
+            assert acceleration == (value.value, 'derived from effort, gravity and inertia')
+    rigid = moveit.acceleration_limits(chain.nofriction(), configurations)  # same: no friction
+    assert [a.value for a in rigid] == [a.value for a in derived]
+    # Without the motors, the rigid links alone give extremes: the default instead.
+    bare = Chain([link.replace(Jm=0.0) for link in chain.links])
+    limits = [moveit.planning_limits(link, value)[1] for link, value in zip(
+        bare.links, moveit.acceleration_limits(bare, configurations))]
+    assert {limit.value for limit in limits} == {moveit.ACCELERATION_DEFAULT['revolute']}
+    assert all(limit.note.startswith('default: no motor inertia') for limit in limits)
+
+
+def _config_package(tmp_path, chain):
+    """Write a MoveIt config package of ``chain`` under an ament prefix; return its name."""
+    package = f'{chain.name or "arm"}_moveit_config'
+    share = tmp_path / 'prefix' / 'share'
+    (share / 'ament_index' / 'resource_index' / 'packages').mkdir(parents=True)
+    (share / 'ament_index' / 'resource_index' / 'packages' / package).write_text('')
+    config = share / package / 'config'
+    config.mkdir(parents=True)
+    _moveit_files(chain, config)
+    return package
+
+
+@pytest.mark.parametrize('name, chain', _planning_chains(),
+                         ids=[name for name, _ in _planning_chains()])
+def test_moveit_configs_builder_loads_the_generated_files(name, chain, tmp_path, monkeypatch):
+    builder = optional('moveit_configs_utils')
+    if builder is None:
+        pytest.skip('moveit_configs_utils (and launch, launch_ros) are not installed')
+    package = _config_package(tmp_path, chain)
+    monkeypatch.setenv('AMENT_PREFIX_PATH', os.pathsep.join(
+        [str(tmp_path / 'prefix'), os.environ.get('AMENT_PREFIX_PATH', '')]))
+    robot = chain.name or 'arm'
+    configs = (builder.MoveItConfigsBuilder(robot, package_name=package)
+               .robot_description(file_path=f'config/{robot}.urdf')
+               .robot_description_semantic(file_path=f'config/{robot}.srdf')
+               .joint_limits(file_path='config/joint_limits.yaml')
+               .robot_description_kinematics(file_path='config/kinematics.yaml')
+               .to_moveit_configs())
+    parameters = configs.to_dict()
+    planning = parameters['robot_description_planning']
+    assert set(planning['joint_limits']) == set(chain.joint_names)
+    assert all(entry['has_acceleration_limits'] and entry['has_velocity_limits']
+               for entry in planning['joint_limits'].values())
+    assert planning['cartesian_limits']['max_trans_vel'] == 0.25
+    assert parameters['robot_description'] == chain.to_urdf()
+    assert '<chain base_link=' in parameters['robot_description_semantic']
+    assert parameters['robot_description_kinematics']['arm']['kinematics_solver'] == moveit.KDL
+    assert 'pilz_industrial_motion_planner' in parameters['planning_pipelines']

@@ -13,7 +13,10 @@
 # limitations under the License.
 
 """
-``dh_kinematics moveit``: the URDF, SRDF, joint_limits.yaml and kinematics.yaml of a model.
+``dh_kinematics moveit``: the URDF, SRDF and MoveIt's configuration files of a model.
+
+The files: the URDF, the SRDF, ``joint_limits.yaml``, ``kinematics.yaml`` and
+``pilz_cartesian_limits.yaml``, which ``moveit_configs_utils`` loads by default.
 
 What each file holds: :mod:`core.moveit`. The collision pairs MoveIt may skip are the adjacent
 ones and those that never (or always) collide over ``--samples`` configurations drawn within
@@ -25,7 +28,7 @@ import os
 
 from dh_kinematics.cli import collisions
 from dh_kinematics.cli.model_commands import load, write
-from dh_kinematics.core import moveit, params
+from dh_kinematics.core import configurations as joint_space, moveit, params
 import numpy as np
 
 ACCELERATION_SAMPLES = 1000
@@ -65,7 +68,7 @@ def moveit_files(args, out):
     states = params.configurations(given, chain.n)
     rng = np.random.default_rng(args.seed)
     count = max(args.samples, ACCELERATION_SAMPLES)
-    configurations = moveit.sample_configurations(chain, count, rng)
+    configurations = joint_space.uniform(chain, count, rng)
     urdf_text = chain.to_urdf(args.prefix)
     disabled, tally = disabled_pairs(chain, urdf_text, configurations[:args.samples])
     accelerations = moveit.acceleration_limits(chain, configurations)
@@ -79,7 +82,8 @@ def moveit_files(args, out):
              'joint_limits.yaml': moveit.joint_limits_yaml(chain, accelerations, count,
                                                            args.seed,
                                                            os.path.basename(args.file[0])),
-             'kinematics.yaml': moveit.kinematics_yaml(args.group)}
+             'kinematics.yaml': moveit.kinematics_yaml(args.group),
+             'pilz_cartesian_limits.yaml': moveit.pilz_cartesian_limits_yaml()}
     for name, text in files.items():
         write(os.path.join(args.output, name), text, name)
     out.write(f'wrote {", ".join(files)} in {args.output}\n')
@@ -87,11 +91,12 @@ def moveit_files(args, out):
               f'{chain.tool_frame}, {chain.n} joints; states: {", ".join(states) or "none"}\n')
     out.write(f'disabled collision pairs: {tally["Adjacent"]} adjacent, {tally["Never"]} never '
               f'and {tally["Always"]} always in collision over {args.samples} configurations\n')
-    missing = moveit.missing_accelerations(chain, accelerations)
-    given = sum(link.acceleration_limit is not None for link in chain.links)
-    derived = chain.n - given - len(missing)
-    out.write(f'acceleration limits: {given} from the model, {derived} derived from the effort '
-              f'limits over {count} configurations' + (
-                  f'; none for {", ".join(missing)} (no effort_limit, or no inertia about the '
-                  'joint)' if missing else '') + '\n')
+    sources = {'model': 0, 'derived': 0, 'default': 0}
+    for link, derived in zip(chain.links, accelerations):
+        note = moveit.planning_limits(link, derived)[1].note
+        sources['model' if not note else 'default' if note.startswith('default') else
+                'derived'] += 1
+    out.write(f'acceleration limits: {sources["model"]} from the model, {sources["derived"]} '
+              f'derived from the effort limits over {count} configurations, '
+              f'{sources["default"]} the default (see the comments)\n')
     return 0

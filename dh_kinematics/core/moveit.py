@@ -22,9 +22,23 @@ What MoveIt 2 needs beside the URDF: an SRDF, ``joint_limits.yaml`` and ``kinema
 - :func:`acceleration_limits`: per joint, the largest acceleration (rad/s^2 or m/s^2) it reaches
   from rest with its effort limit, against gravity, the other joints held still, in the worst
   of the sampled configurations: ``(effort - |g_j(q)|) / M_jj(q)``, M with the motors' reflected
-  inertia. The URDF has no acceleration limits, and MoveIt falls back to slow defaults without.
+  inertia ``G^2 Jm``.
+- :func:`planning_limits`: what MoveIt plans with, per joint: a velocity and an acceleration
+  limit always (MoveIt's time parameterization stops a plan at a joint without one, and has
+  no defaults). The model's where it has them. Else the acceleration derived above, where the
+  model has the joint's motor inertia: its motor dominates what the joint can do, and the
+  value is clipped to :data:`ACCELERATION_CEILING`, 20 rad/s^2, the highest joint acceleration
+  of Franka's datasheet for the Panda. Without the motor's inertia (an imported URDF, a DH
+  table with no motor data) the rigid links alone give extremes (a wrist's tens of thousands
+  of rad/s^2): then :data:`ACCELERATION_DEFAULT`, 5 rad/s^2, the low end of what vendors'
+  MoveIt packages ship (Universal Robots' ur_moveit_config: 5 for every joint, "chosen
+  conservatively to work in most use cases"; moveit_resources' Panda: 1.9 to 5), which arms of
+  this kind follow. A velocity the model does not have is the URDF's placeholder
+  (:data:`core.urdf.DEFAULT_VELOCITY`). Each such value says so in a comment.
 - :func:`joint_limits_yaml`: MoveIt's (and ros2_control's) ``joint_limits`` layout: position,
-  velocity, acceleration and effort limits, each where known, and saying which are missing.
+  velocity, acceleration, deceleration, jerk and effort limits.
+- :func:`pilz_cartesian_limits_yaml`: the Cartesian limits the Pilz planner needs (and that
+  ``moveit_configs_utils`` loads whenever the Pilz pipeline is there, as by default).
 - :func:`kinematics_yaml`: the KDL solver for the group.
 
 Names are the URDF's (:mod:`core.urdf`), with the same prefix. Units: SI, rad.
@@ -35,26 +49,28 @@ import math
 import xml.etree.ElementTree as ET
 from xml.sax.saxutils import quoteattr
 
+from dh_kinematics.core import urdf
 import numpy as np
 
 DEFAULT_GROUP = 'arm'
 KDL = 'kdl_kinematics_plugin/KDLKinematicsPlugin'
+ACCELERATION_DEFAULT = {'revolute': 5.0, 'prismatic': 1.0}
+"""A joint's acceleration limit where the model cannot give one, rad/s^2 or m/s^2."""
+ACCELERATION_CEILING = {'revolute': 20.0, 'prismatic': 5.0}
+"""The largest acceleration limit written, rad/s^2 or m/s^2 (derived ones are clipped to it)."""
+CARTESIAN_LIMITS = (('max_trans_vel', 0.25), ('max_trans_acc', 1.0), ('max_trans_dec', -1.0),
+                    ('max_rot_vel', 0.5))
+"""The Pilz planner's Cartesian limits written: m/s (ISO 10218-1's reduced speed), m/s^2 and
+rad/s; raise them for a cell without people in it."""
+
 Acceleration = namedtuple('Acceleration', 'value q')
 Acceleration.__doc__ = """A derived acceleration limit: the value (rad/s^2 or m/s^2; 0 where the
 effort cannot hold the joint against gravity, inf where nothing the model holds has inertia about
 the joint) and the worst configuration, shape (n,)."""
 
-
-def sample_configurations(chain, count, rng):
-    """
-    Return ``count`` configurations within the limits, uniformly drawn, shape (count, n).
-
-    A joint without limits is drawn within +-pi (revolute) or +-1 m (prismatic).
-    """
-    spans = np.where([link.isprismatic() for link in chain.links], 1.0, math.pi)
-    lower = np.where(np.isfinite(chain.qlim[:, 0]), chain.qlim[:, 0], -spans)
-    upper = np.where(np.isfinite(chain.qlim[:, 1]), chain.qlim[:, 1], spans)
-    return rng.uniform(lower, upper, (count, chain.n))
+Limit = namedtuple('Limit', 'value note')
+Limit.__doc__ = """A limit MoveIt plans with (rad/s, rad/s^2, m/s or m/s^2) and where it comes
+from: '' for the model's own, else a comment for the file."""
 
 
 def acceleration_limits(chain, configurations):
@@ -68,7 +84,7 @@ def acceleration_limits(chain, configurations):
     chain : Chain
         The model.
     configurations : array-like, shape (m, n)
-        Where to look, rad or m (:func:`sample_configurations`).
+        Where to look, rad or m (:func:`core.configurations.uniform`).
 
     """
     q = np.asarray(configurations, dtype=float)
@@ -165,6 +181,40 @@ def _yaml_number(value):
     return repr(float(value))
 
 
+def planning_limits(link, derived):
+    """
+    Return a joint's velocity and acceleration :data:`Limit` for MoveIt; see the module.
+
+    Parameters
+    ----------
+    link : Link
+        The joint's link.
+    derived : Acceleration or None
+        From :func:`acceleration_limits`.
+
+    """
+    kind = link.joint
+    if link.velocity_limit is not None:
+        velocity = Limit(link.velocity_limit, '')
+    else:
+        velocity = Limit(urdf.DEFAULT_VELOCITY, "not in the model: the URDF's placeholder; set "
+                         'velocity_limit from the datasheet')
+    if link.acceleration_limit is not None:
+        return velocity, Limit(link.acceleration_limit, '')
+    default, ceiling = ACCELERATION_DEFAULT[kind], ACCELERATION_CEILING[kind]
+    if link.Jm * link.G ** 2 == 0.0:
+        reason = 'no motor inertia in the model (the links alone give extremes)'
+    elif derived is None:
+        reason = 'no effort_limit in the model'
+    elif derived.value <= 0.0:
+        reason = 'the effort limit cannot hold the joint against gravity in some poses'
+    elif derived.value > ceiling:
+        return velocity, Limit(ceiling, f'derived {derived.value:.4g}, clipped to the ceiling')
+    else:
+        return velocity, Limit(derived.value, 'derived from effort, gravity and inertia')
+    return velocity, Limit(default, f'default: {reason}')
+
+
 def joint_limits_yaml(chain, accelerations, samples, seed, source=''):
     """
     Return MoveIt's ``joint_limits.yaml`` for ``chain`` (text, with comments).
@@ -172,7 +222,7 @@ def joint_limits_yaml(chain, accelerations, samples, seed, source=''):
     Parameters
     ----------
     chain : Chain
-        The model; a joint's ``acceleration_limit``, where given, is written as it is.
+        The model.
     accelerations : sequence of (Acceleration or None)
         From :func:`acceleration_limits`, per joint.
     samples, seed : int
@@ -181,17 +231,22 @@ def joint_limits_yaml(chain, accelerations, samples, seed, source=''):
         The model file's name, for the comment.
 
     """
+    default, ceiling = ACCELERATION_DEFAULT, ACCELERATION_CEILING
     lines = [f'# MoveIt joint limits of {chain.name or "the arm"}, written by dh_kinematics '
              f'moveit{" from " + source if source else ""}.',
-             "# Positions, velocities and efforts: the model's. Accelerations: the model's",
-             '# acceleration_limit where it has one; else derived from the effort limit and the',
-             '# dynamics: the largest acceleration the joint reaches from rest, against gravity,',
-             f'# the other joints held still, in the worst of {samples} configurations drawn',
-             f'# within the limits (seed {seed}). Units: rad, m, s, N m, N.',
+             '# Every joint has a velocity and an acceleration limit, which MoveIt needs to time',
+             "# a plan. Each is the model's where it has one. Else an acceleration is derived",
+             '# from the effort limit, gravity and the inertia with the motors (the joint from',
+             f'# rest, the others held, the worst of {samples} configurations within the limits,',
+             f'# seed {seed}), clipped to {ceiling["revolute"]:g} rad/s^2 or '
+             f'{ceiling["prismatic"]:g} m/s^2; without the motors\' inertia',
+             f'# the links alone give extremes, so it is {default["revolute"]:g} rad/s^2 or '
+             f'{default["prismatic"]:g} m/s^2, the low end',
+             "# of what vendors' MoveIt packages ship. A comment says which. Units: rad, m, s,",
+             '# N m, N.',
              'default_velocity_scaling_factor: 0.1',
              'default_acceleration_scaling_factor: 0.1',
              'joint_limits:']
-    missing = {'velocity': [], 'acceleration': [], 'effort': []}
     for joint, link, derived in zip(chain.joint_names, chain.links, accelerations):
         lines.append(f'  {joint}:')
         if link.qlim is not None and all(map(math.isfinite, link.qlim)):
@@ -200,42 +255,27 @@ def joint_limits_yaml(chain, accelerations, samples, seed, source=''):
                       f'    max_position: {_yaml_number(link.qlim[1])}']
         else:
             lines.append('    has_position_limits: false')
-        for kind, value, note in (
-                ('velocity', link.velocity_limit, ''),
-                ('acceleration', _acceleration(link, derived), _acceleration_note(link, derived)),
-                ('effort', link.effort_limit, '')):
-            if value is None:
-                lines.append(f'    has_{kind}_limits: false  # not in the model')
-                missing[kind].append(joint)
-            else:
-                lines += [f'    has_{kind}_limits: true',
-                          f'    max_{kind}: {_yaml_number(value)}{note}']
-    gaps = [f'{kind}: {", ".join(joints)}' for kind, joints in missing.items() if joints]
-    if gaps:
-        lines.insert(6, '# Missing from the model, so MoveIt uses its defaults: '
-                     + '; '.join(gaps) + '.')
+        for kind, limit in zip(('velocity', 'acceleration'), planning_limits(link, derived)):
+            note = f'  # {limit.note}' if limit.note else ''
+            lines += [f'    has_{kind}_limits: true',
+                      f'    max_{kind}: {_yaml_number(limit.value)}{note}']
+        for kind, value in (('deceleration', link.deceleration_limit),
+                            ('jerk', link.jerk_limit), ('effort', link.effort_limit)):
+            if value is not None:
+                lines += [f'    has_{kind}_limits: true', f'    max_{kind}: {_yaml_number(value)}']
+            elif kind == 'effort':
+                lines.append('    has_effort_limits: false  # not in the model')
     return '\n'.join(lines) + '\n'
 
 
-def _acceleration(link, derived):
-    """Return the acceleration limit to write: the model's, else the derived one if finite."""
-    if link.acceleration_limit is not None:
-        return link.acceleration_limit
-    return derived.value if derived is not None and math.isfinite(derived.value) else None
-
-
-def _acceleration_note(link, derived):
-    if link.acceleration_limit is not None or derived is None:
-        return ''
-    if derived.value == 0.0:
-        return '  # derived: the effort limit cannot hold this joint against gravity'
-    return '  # derived from effort_limit and the dynamics'
-
-
-def missing_accelerations(chain, accelerations):
-    """Return the joints that get no acceleration limit: neither given nor derivable."""
-    return [joint for joint, link, derived in zip(chain.joint_names, chain.links, accelerations)
-            if _acceleration(link, derived) is None]
+def pilz_cartesian_limits_yaml():
+    """Return ``pilz_cartesian_limits.yaml``: :data:`CARTESIAN_LIMITS`, for the Pilz planner."""
+    lines = ['# Cartesian limits of the Pilz industrial motion planner, written by dh_kinematics',
+             "# moveit: ISO 10218-1's reduced speed for the tool (m/s), m/s^2 and rad/s. Raise",
+             '# them for a cell without people in it.',
+             'cartesian_limits:']
+    lines += [f'  {key}: {_yaml_number(value)}' for key, value in CARTESIAN_LIMITS]
+    return '\n'.join(lines) + '\n'
 
 
 def kinematics_yaml(group=DEFAULT_GROUP):
