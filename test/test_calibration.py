@@ -87,6 +87,14 @@ def _measured(arm, q, rng, orientation, noise=NOISE):
     return Measurements(q, T[:, :3, 3] + rng.normal(0.0, noise, (len(q), 3)), quaternion)
 
 
+def _scene(seed, model, orientation, count):
+    """Return (rng, nominal model, true arm, configurations) of one seeded simulated tracker."""
+    rng = np.random.default_rng(seed)
+    nominal = _nominal(Chain.from_yaml(PACKAGE / 'config' / model), rng)
+    return rng, nominal, _true_arm(nominal, rng, orientation), configurations(nominal, rng,
+                                                                               count)
+
+
 def _held_out_error(chain, arm, q):
     """Return the RMS distance between ``chain``'s and the true arm's tool points, m."""
     error = chain.fkine(q)[:, :3, 3] - plain_tool_poses(arm, q)[:, :3, 3]
@@ -165,19 +173,13 @@ def test_a_calibration_compiles_no_kinematics(tmp_path, monkeypatch):
     # Every compiled function's source goes to DH_KINEMATICS_GENERATED_DIR: none is made, though
     # 100 measurements are past the size from which the chain's batch kinematics compile.
     monkeypatch.setenv(GENERATED_DIR, str(tmp_path))
-    rng = np.random.default_rng(13)
-    nominal = _nominal(Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml'), rng)
-    q = configurations(nominal, rng, 100)
-    result = calibration.calibrate(nominal, _measured(_true_arm(nominal, rng, True), q, rng,
-                                                      True))
+    rng, nominal, true, q = _scene(13, 'ur5.yaml', True, 100)
+    result = calibration.calibrate(nominal, _measured(true, q, rng, True))
     assert result.failure is None and list(tmp_path.iterdir()) == []
 
 
 def test_repeated_configurations_count_once():
-    rng = np.random.default_rng(8)
-    nominal = _nominal(Chain.from_yaml(PACKAGE / 'config' / 'puma560.yaml'), rng)
-    true = _true_arm(nominal, rng, False)
-    q = configurations(nominal, rng, 40)
+    rng, nominal, true, q = _scene(8, 'puma560.yaml', False, 40)
     once = calibration.calibrate(nominal, _measured(true, q, rng, False))
     twice = calibration.calibrate(nominal, _measured(true, np.repeat(q, 2, axis=0), rng, False))
     assert twice.configurations == once.configurations == 40
@@ -195,9 +197,7 @@ def test_repeated_configurations_count_once():
 
 
 def test_configurations_in_one_plane_are_warned_about_naming_what_they_miss():
-    rng = np.random.default_rng(9)
-    nominal = _nominal(Chain.from_yaml(PACKAGE / 'config' / 'puma560.yaml'), rng)
-    true = _true_arm(nominal, rng, False)
+    rng, nominal, true, _ = _scene(9, 'puma560.yaml', False, 0)
     q = np.zeros((60, 6))  # only the shoulder and the elbow move: the arm stays in a plane
     q[:, 1], q[:, 2] = rng.uniform(-0.7, 3.9, 60), rng.uniform(-3.9, 0.7, 60)
     result = calibration.calibrate(nominal, _measured(true, q, rng, False))
@@ -210,10 +210,7 @@ def test_configurations_in_one_plane_are_warned_about_naming_what_they_miss():
 
 
 def test_measured_orientations_identify_the_tool_rotation_too():
-    rng = np.random.default_rng(3)
-    nominal = _nominal(Chain.from_yaml(PACKAGE / 'config' / 'puma560.yaml'), rng)
-    true = _true_arm(nominal, rng, True)
-    q = configurations(nominal, rng, 80)
+    rng, nominal, true, q = _scene(3, 'puma560.yaml', True, 80)
     result = calibration.calibrate(nominal, _measured(true, q, rng, True))
     status = {p.name: p.status for p in result.parameters}
     assert {status[f'tool.{axis}'] for axis in ('rx', 'ry', 'rz')} == {'estimated'}
@@ -246,10 +243,7 @@ def test_a_known_base_and_the_masks_hold_what_they_say():
 
 
 def test_a_fit_far_from_the_given_noise_or_the_nominal_model_fails():
-    rng = np.random.default_rng(10)
-    nominal = _nominal(Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml'), rng)
-    true = _true_arm(nominal, rng, False)
-    q = configurations(nominal, rng, 60)
+    rng, nominal, true, q = _scene(10, 'ur5.yaml', False, 60)
     data = _measured(true, q, rng, False)
     assert calibration.calibrate(nominal, data, noise=NOISE).failure is None
     result = calibration.calibrate(nominal, data, noise=NOISE / 10.0)
