@@ -237,13 +237,14 @@ def test_a_derived_acceleration_comes_from_the_motors_and_is_clipped():
     derived = moveit.acceleration_limits(chain, configurations)
     for link, value in zip(chain.links, derived):
         velocity, acceleration = moveit.planning_limits(link, value)
-        assert velocity == (1.0, "not in the model: the URDF's placeholder; set velocity_limit "
-                            'from the datasheet')
+        assert velocity == (1.0, 'default', "not in the model: the URDF's placeholder; set "
+                            'velocity_limit from the datasheet')
         ceiling = moveit.ACCELERATION_CEILING['revolute']
         if value.value > ceiling:
             assert acceleration.value == ceiling and 'clipped' in acceleration.note
         else:
-            assert acceleration == (value.value, 'derived from effort, gravity and inertia')
+            assert acceleration == (value.value, 'derived',
+                                    'derived from effort, gravity and inertia')
     rigid = moveit.acceleration_limits(chain.nofriction(), configurations)  # same: no friction
     assert [a.value for a in rigid] == [a.value for a in derived]
     # Without the motors, the rigid links alone give extremes: the default instead.

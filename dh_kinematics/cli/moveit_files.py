@@ -93,9 +93,7 @@ def moveit_files(args, out):
               f'and {tally["Always"]} always in collision over {args.samples} configurations\n')
     sources = {'model': 0, 'derived': 0, 'default': 0}
     for link, derived in zip(chain.links, accelerations):
-        note = moveit.planning_limits(link, derived)[1].note
-        sources['model' if not note else 'default' if note.startswith('default') else
-                'derived'] += 1
+        sources[moveit.planning_limits(link, derived)[1].source] += 1
     out.write(f'acceleration limits: {sources["model"]} from the model, {sources["derived"]} '
               f'derived from the effort limits over {count} configurations, '
               f'{sources["default"]} the default (see the comments)\n')

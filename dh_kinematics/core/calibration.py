@@ -335,6 +335,19 @@ def calibrate(chain, data, base_known=False, free=None, fixed=(), noise=None,
     J_all, _ = identification.jacobian(final, chosen, q, data, weight)
     held = {candidates[item.index]: item for item in identifiability.holding_changes(
         J_all, chosen, length, analysis, r, prismatic)}
+    parameters = _table(chain, names, base, values, estimate, covariance, held)
+    used = noise if noise is not None else sigma
+    warnings = _warnings(analysis, expected, minimum, names, candidates, r, count, used, data)
+    failure = _failure(converged, iterations, noise, sigma, names, values, estimate, length,
+                       prismatic)
+    return Calibration(final, parameters, before, _summary(r, count, weight), iterations,
+                       converged, errors_before, _errors(r, count), analysis.rank, expected,
+                       len(first), used, noise is not None, length, analysis.observability,
+                       warnings, failure)
+
+
+def _table(chain, names, base, values, estimate, covariance, held):
+    """Return every :data:`Parameter`: estimated (with its std), held (and why) or fixed."""
     parameters = []
     for k, name in enumerate(names):
         value = _nominal(chain, name, base)
@@ -350,14 +363,7 @@ def calibrate(chain, data, base_known=False, free=None, fixed=(), noise=None,
         else:
             parameters.append(Parameter(name, value, value, None, 'fixed', 'as asked', (),
                                         0.0))
-    used = noise if noise is not None else sigma
-    warnings = _warnings(analysis, expected, minimum, names, candidates, r, count, used, data)
-    failure = _failure(converged, iterations, noise, sigma, names, values, estimate, length,
-                       prismatic)
-    return Calibration(final, parameters, before, _summary(r, count, weight), iterations,
-                       converged, errors_before, _errors(r, count), analysis.rank, expected,
-                       len(first), used, noise is not None, length, analysis.observability,
-                       warnings, failure)
+    return parameters
 
 
 class _Fit:

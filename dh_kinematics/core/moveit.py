@@ -68,9 +68,9 @@ Acceleration.__doc__ = """A derived acceleration limit: the value (rad/s^2 or m/
 effort cannot hold the joint against gravity, inf where nothing the model holds has inertia about
 the joint) and the worst configuration, shape (n,)."""
 
-Limit = namedtuple('Limit', 'value note')
-Limit.__doc__ = """A limit MoveIt plans with (rad/s, rad/s^2, m/s or m/s^2) and where it comes
-from: '' for the model's own, else a comment for the file."""
+Limit = namedtuple('Limit', 'value source note')
+Limit.__doc__ = """A limit MoveIt plans with (rad/s, rad/s^2, m/s or m/s^2), where it comes from
+('model', 'derived' or 'default') and, but for the model's own, a comment for the file."""
 
 
 def acceleration_limits(chain, configurations):
@@ -195,12 +195,12 @@ def planning_limits(link, derived):
     """
     kind = link.joint
     if link.velocity_limit is not None:
-        velocity = Limit(link.velocity_limit, '')
+        velocity = Limit(link.velocity_limit, 'model', '')
     else:
-        velocity = Limit(urdf.DEFAULT_VELOCITY, "not in the model: the URDF's placeholder; set "
-                         'velocity_limit from the datasheet')
+        velocity = Limit(urdf.DEFAULT_VELOCITY, 'default', "not in the model: the URDF's "
+                         'placeholder; set velocity_limit from the datasheet')
     if link.acceleration_limit is not None:
-        return velocity, Limit(link.acceleration_limit, '')
+        return velocity, Limit(link.acceleration_limit, 'model', '')
     default, ceiling = ACCELERATION_DEFAULT[kind], ACCELERATION_CEILING[kind]
     if link.Jm * link.G ** 2 == 0.0:
         reason = 'no motor inertia in the model (the links alone give extremes)'
@@ -209,10 +209,12 @@ def planning_limits(link, derived):
     elif derived.value <= 0.0:
         reason = 'the effort limit cannot hold the joint against gravity in some poses'
     elif derived.value > ceiling:
-        return velocity, Limit(ceiling, f'derived {derived.value:.4g}, clipped to the ceiling')
+        return velocity, Limit(ceiling, 'derived',
+                               f'derived {derived.value:.4g}, clipped to the ceiling')
     else:
-        return velocity, Limit(derived.value, 'derived from effort, gravity and inertia')
-    return velocity, Limit(default, f'default: {reason}')
+        return velocity, Limit(derived.value, 'derived',
+                               'derived from effort, gravity and inertia')
+    return velocity, Limit(default, 'default', f'default: {reason}')
 
 
 def joint_limits_yaml(chain, accelerations, samples, seed, source=''):

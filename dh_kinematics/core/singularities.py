@@ -136,7 +136,7 @@ class Kinds:
         q = np.asarray(q, dtype=float)
         T = self._chain.fkine_all(q)
         points, directions = _axes(self._chain, T)
-        far = self._far_point(points, directions, self._chain.fkine(q)[:3, 3])
+        far = self._far_point(points, directions, (T[-1] @ self._chain.tool)[:3, 3])
         kinds = []
         if self.wrist is not None:
             j = self.wrist
