@@ -91,8 +91,8 @@ def _scene(seed, model, orientation, count):
     """Return (rng, nominal model, true arm, configurations) of one seeded simulated tracker."""
     rng = np.random.default_rng(seed)
     nominal = _nominal(Chain.from_yaml(PACKAGE / 'config' / model), rng)
-    return rng, nominal, _true_arm(nominal, rng, orientation), configurations(nominal, rng,
-                                                                               count)
+    true = _true_arm(nominal, rng, orientation)
+    return rng, nominal, true, configurations(nominal, rng, count)
 
 
 def _held_out_error(chain, arm, q):
