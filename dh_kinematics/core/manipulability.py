@@ -51,15 +51,21 @@ RANK_TOLERANCE = 1e-9
 """A singular value counts toward the rank above this fraction of the largest."""
 
 
-def generic_ranks(chain):
+def _spread_jacobians(chain):
+    """Return the Jacobians at :data:`SAMPLES` spread configurations, shape (SAMPLES, 6, n)."""
+    return chain.jacob0(configurations.spread(chain, SAMPLES))
+
+
+def generic_ranks(chain, jacobians=None):
     """
     Return the ranks (translational, rotational, whole) the arm's Jacobian reaches.
 
     Taken as the largest numerical rank over :data:`SAMPLES` configurations spread
-    deterministically within the joint ranges (:func:`core.configurations.spread`).
+    deterministically within the joint ranges (:func:`core.configurations.spread`);
+    ``jacobians`` are the Jacobians there, where the caller has them.
     """
     ranks = [0, 0, 0]
-    for J in chain.jacob0(configurations.spread(chain, SAMPLES)):
+    for J in _spread_jacobians(chain) if jacobians is None else jacobians:
         for block, rows in enumerate((J[:3], J[3:], J)):
             values = np.linalg.svd(rows, compute_uv=False)
             if values[0] > 0.0:
@@ -68,19 +74,19 @@ def generic_ranks(chain):
     return tuple(ranks)
 
 
-def characteristic_length(chain):
+def characteristic_length(chain, jacobians=None):
     """
     Return the arm's characteristic length L, m: what a turn of the tool weighs in metres.
 
     The RMS distance from the revolute joints' axes to the tool point, over :data:`SAMPLES`
     configurations spread over the joint ranges: the RMS of the revolute columns of ``J_v``
     (each column's norm is that distance). 1 m for an arm with no revolute joint, or whose tool
-    point is on every revolute axis.
+    point is on every revolute axis. ``jacobians`` as for :func:`generic_ranks`.
     """
     revolute = np.array([link.isrevolute() for link in chain.links])
     if not revolute.any():
         return 1.0
-    J = chain.jacob0(configurations.spread(chain, SAMPLES))
+    J = _spread_jacobians(chain) if jacobians is None else jacobians
     length = float(np.sqrt(np.mean(np.sum(J[:, :3, revolute] ** 2, axis=1))))
     return length if length > 0.0 else 1.0
 
@@ -103,8 +109,9 @@ class Conditioning:
     """
 
     def __init__(self, chain):
-        self.ranks = generic_ranks(chain)
-        self.length = characteristic_length(chain)
+        jacobians = _spread_jacobians(chain)  # once, for both
+        self.ranks = generic_ranks(chain, jacobians)
+        self.length = characteristic_length(chain, jacobians)
         prismatic = np.array([link.isprismatic() for link in chain.links])
         self._column_scale = np.where(prismatic, self.length, 1.0)
         self._row_scale = np.array([1.0 / self.length] * 3 + [1.0] * 3)[:, None]
