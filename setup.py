@@ -43,7 +43,7 @@ setup(
         'console_scripts': [
             'dh_kinematics_node = dh_kinematics.ros.entry:node',
             'sim_arm = dh_kinematics.ros.entry:sim_arm',
-            'dh_kinematics = dh_kinematics.cli.main:main',
+            'dh_kinematics = dh_kinematics.cli.entry:run',
         ],
     },
 )

@@ -37,6 +37,7 @@ from launch_ros.actions import Node
 
 
 def _check(context):
+    launch_config.check_arguments(context.argv, launch_config.DEMO_ARGUMENTS, __file__)
     launch_config.demo_settings(context.launch_configurations)
 
 

@@ -34,6 +34,7 @@ from launch_ros.actions import Node
 
 
 def _node(context):
+    launch_config.check_arguments(context.argv, launch_config.NODE_ARGUMENTS, __file__)
     settings = launch_config.node_settings(context.launch_configurations)
     return [Node(
         package='dh_kinematics', executable='dh_kinematics_node', name=launch_config.NODE_NAME,

@@ -34,6 +34,7 @@ model. The truths:
   failed fit writes nothing.
 """
 
+import math
 import zlib
 
 from conftest import (
@@ -238,8 +239,14 @@ def test_a_known_base_and_the_masks_hold_what_they_say():
     assert only.expected == 4
     with pytest.raises(ValueError, match=r"'joint9\.\*' names no parameter"):
         calibration.calibrate(nominal, data, fixed=['joint9.*'])
-    with pytest.raises(ValueError, match=r'noise: must be a finite number >= 0 \(m\), got -1'):
-        calibration.calibrate(nominal, data, noise=-1)
+    # Issue 41 (6): a noise of 0 or 1e308, or any orientation weight, gave numpy's internals,
+    # an infinite ratio or 'converged' with NaN.
+    for noise in (-1, 0.0, 1e-300, 1e308, math.nan):
+        with pytest.raises(ValueError, match=r'noise: must be within \[1e-09, 0.05\] m'):
+            calibration.calibrate(nominal, data, noise=noise)
+    for weight in (-1.0, 1e308, math.nan, math.inf):
+        with pytest.raises(ValueError, match=r'orientation_weight: must be within \[0, 1000\]'):
+            calibration.calibrate(nominal, data, orientation_weight=weight)
 
 
 def test_a_fit_far_from_the_given_noise_or_the_nominal_model_fails():

@@ -80,3 +80,44 @@ def test_each_row_computes_its_margin_from_the_position_it_shows():
     assert row[5:8] == ['WARN', '1.0', 's']  # the status's own level, and its age
     row = table({'j': status}, {}, 4.0).splitlines()[1].split()
     assert row[1:5] == ['1.254', '-1.318', '1.318', '0.064']  # both from the status
+
+
+def test_a_status_text_cannot_drive_the_terminal():
+    # Issue 41 (8): control sequences from status texts went raw to the terminal.
+    from dh_kinematics.cli.monitor import table
+    joints = {'a\x1b]0;title\x07': {'level': 1, 'message': '\x1b[2J\x1b[31mred\rover',
+                                    'values': {'lower': '\x1b[5m-1'}, 'received': 1.0}}
+    text = table(joints, {}, 1.0)
+    assert '\x1b' not in text and '\r' not in text and '\x07' not in text
+    assert '\\x1b[2J\\x1b[31mred\\rover' in text
+
+
+def test_monitor_keeps_no_more_joints_than_a_node_has():
+    # Issue 41 (8): every status name any publisher invented was kept (112 MB in 8 s).
+    import rclpy
+    from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
+
+    from dh_kinematics.cli.monitor import MAX_JOINTS
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    node = rclpy.create_node('flood', context=context)
+    process = spawn(COMMAND + ['monitor', '--period', '0.1', '--count', '3'],
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        publisher = node.create_publisher(DiagnosticArray, '/diagnostics', 10)
+        k = 0
+        while process.poll() is None:  # until it has shown three tables
+            publisher.publish(DiagnosticArray(status=[DiagnosticStatus(
+                name=f'/dh_kinematics: j{k + i}', message='x') for i in range(100)]))
+            k += 100
+            try:
+                process.wait(timeout=0.02)
+            except subprocess.TimeoutExpired:
+                pass
+        out, err = process.communicate(timeout=60)
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown(context=context)
+    assert process.returncode == 0, err
+    last = out.rstrip().split('/dh_kinematics\n')[-1].splitlines()
+    assert 0 < len(last) - 1 <= MAX_JOINTS, len(last)

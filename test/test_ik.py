@@ -358,3 +358,26 @@ def test_the_command_exits_1_without_a_solution_and_refuses_bad_input():
     assert refused.startswith('dh_kinematics ik: error: method:')
     assert 'expected, got 2' in run_cli('ik', model, '--xyz', '0.4', '0', '0.4', '--q0', '1',
                                         '2', code=1)[1]
+
+
+@pytest.mark.parametrize('far', [1e5, 3e5, 9e5, 1e9, 1e15])
+@pytest.mark.parametrize('method', ['analytic', 'numerical'])
+def test_a_far_start_on_joints_without_limits_never_claims_a_miss_as_success(far, method):
+    # Issue 41 (6): the turn toward q0 came after the tolerance check: success with errors of
+    # 5e-8 m (q0 1e9) up to 5e-2 m (1e15). Beyond 1e6 rad q0 is refused.
+    puma = SHIPPED['puma560']
+    chain = Chain([link.replace(qlim=None) for link in puma.links], base=puma.base,
+                  tool=puma.tool)
+    rng = np.random.default_rng(41)
+    for _ in range(5):
+        q = rng.uniform(-math.pi, math.pi, 6)
+        target = chain.fkine(q)
+        if far > 1e6:
+            with pytest.raises(InvalidFieldError, match=r'q0: must be within \+-1e\+06'):
+                chain.ikine(target, q0=q + far, method=method)
+            continue
+        result = chain.ikine(target, q0=q + far, method=method)
+        if result.success:
+            position, angle = pose_errors(target, chain.fkine(result.q))
+            assert position <= EXACT and angle <= EXACT, (position, angle, result.q)
+            assert result.position_error <= EXACT and result.orientation_error <= EXACT

@@ -169,6 +169,10 @@ def test_start_up_gives_every_parameter_a_value_of_its_declared_type():
     ({'b.type': 'revolute'}, 'b.type: a joint type is fixed at start-up'),
     ({'a.alpha': 90.0}, 'a.alpha: must be within +-2 pi'),
     ({'a.a': 0.5, 'b.qlim': [1.0, 0.0]}, 'b.qlim'),
+    # Issue 41 (1): 1e9 / 1e-300 overflowed when the rate cap was configured.
+    ({'tf.max_rate': 1e-300}, 'tf.max_rate: must be 0 (every message) or within [0.001, '
+     '1e+06] Hz, got 1e-300'),
+    ({'tf.max_rate': 1e300}, 'tf.max_rate: must be within [0, 1e+06], got 1e+300'),
 ])
 def test_a_change_is_refused_as_a_whole_naming_the_parameter(changes, reason):
     parameters = node_parameters.checked(GIVEN, NODE)
@@ -185,3 +189,54 @@ def test_a_change_returns_the_new_parameters_and_what_changed():
     assert new == {'a.a': 2.0, 'diagnostics.period': 3.0}
     assert changed.chain.links[0].a == 2.0 and changed.settings['diagnostics.period'] == 3.0
     assert parameters.chain.links[0].a == 1.0  # the old record is untouched
+
+
+def test_one_absurd_velocity_restarts_the_estimate_and_blinds_no_monitor():
+    # Issue 41 (2): one finite velocity of 1e306 rad/s left the acceleration estimate NaN for
+    # good: the effort monitor never judged again and the acceleration limit sat at NaN ERROR.
+    chain = Chain([Link(a=0.3, m=2.0, r=(-0.15, 0.0, 0.0), I=(0.01, 0.01, 0.01), qlim=(-3, 3),
+                        acceleration_limit=50.0, effort_limit=100.0, name='a')])
+    settings = dict(SETTINGS, **{'effort.warn': [5.0], 'effort.error': [10.0],
+                                 'effort.hold': 0.0, 'diagnostics.stale_timeout': 3600.0})
+    warnings = []
+    flow = JointStatesFlow(chain.joint_names, None, warnings.append, 0)
+    flow.configure(chain, settings)
+    step = SECOND // 100
+
+    def send(k, velocity, effort):
+        stamp = SECOND + k * step
+        flow.handle(joint_state_cdr(stamp, ['a'], [0.1 * math.sin(k / 50)], [velocity],
+                                    [effort]), stamp, stamp)
+        return {s.task: s for s in flow.statuses(stamp, stamp)}['a']
+
+    for k in range(50):  # at rest, the efforts the model expects: OK
+        status = send(k, 0.0, chain.gravload([0.1 * math.sin(k / 50)])[0])
+    assert status.level == OK, status
+    send(50, 1e306, 0.0)
+    assert flow.cache.counts['implausible_rate'] == 1
+    assert 'a velocity beyond 10000 rad/s or m/s, or not finite' in warnings[-1]
+    for k in range(51, 80):  # 50 N m more than the model expects: the effort monitor sees it
+        status = send(k, 0.0, chain.gravload([0.1 * math.sin(k / 50)])[0] + 50.0)
+    assert status.level == 2 and 'nan' not in status.message.lower(), status
+    values = dict(status.values)
+    assert values['acceleration'] != 'nan' and float(values['acceleration']) < 50.0, values
+
+
+@pytest.mark.parametrize('jerk_limit, level', [(100.0, 2), (1000.0, OK)])
+def test_the_jerk_limit_is_judged_from_the_estimate(jerk_limit, level):
+    # Issue 41 (5): jerk_limit was read, counted by check and never judged. A velocity
+    # 10 sin(2 pi t) rad/s has a jerk of up to 10 (2 pi)^2 = 395 rad/s^3.
+    chain = Chain([Link(a=0.3, qlim=(-30, 30), jerk_limit=jerk_limit, name='a')])
+    flow = JointStatesFlow(chain.joint_names, None, lambda text: None, 0)
+    flow.configure(chain, dict(SETTINGS, **{'diagnostics.stale_timeout': 3600.0}))
+    worst = OK
+    for k in range(1500):  # 1.5 s at 1 kHz
+        t, stamp = k / 1000, SECOND + k * SECOND // 1000
+        flow.handle(joint_state_cdr(stamp, ['a'], [-10 * math.cos(2 * math.pi * t) / (
+            2 * math.pi)], [10 * math.sin(2 * math.pi * t)]), stamp, stamp)
+        status, = [s for s in flow.statuses(stamp, stamp) if s.task == 'a']
+        if status.level > worst:
+            worst, seen = status.level, status
+    assert worst == level
+    if level:
+        assert seen.message.startswith('jerk ') and 'rad/s^3 above limit 100' in seen.message

@@ -187,3 +187,26 @@ def test_the_robot_argument_names_every_built_in_model():
     description = launch_config.NODE_ARGUMENTS['robot'][1]
     assert re.findall(r'\b[a-z0-9_]+\b(?=[,.]| or)', description.split(':')[1]) == \
         launch_config.builtin_models()
+
+
+def test_an_unknown_launch_argument_stops_the_launch_naming_it():
+    # Issue 41 (12): tf_max_rate:=30 was silently ignored, though a wrong argument stops the
+    # launch.
+    command_line = ['ros2', 'launch', 'dh_kinematics', 'dh_kinematics.launch.py']
+    with pytest.raises(ValueError, match=r'^tf_max_rate: no such launch argument; '
+                       r'dh_kinematics.launch.py takes robot, '):
+        launch_config.check_arguments(['robot:=ur5', 'tf_max_rate:=30'],
+                                      launch_config.NODE_ARGUMENTS,
+                                      '/x/share/dh_kinematics/launch/dh_kinematics.launch.py',
+                                      command_line)
+    with pytest.raises(ValueError, match=r'^robt: no such launch argument \(did you mean '
+                       r'robot\?\)'):
+        launch_config.check_arguments(['robt:=ur5'], launch_config.NODE_ARGUMENTS,
+                                      'dh_kinematics.launch.py', command_line)
+    launch_config.check_arguments(['robot:=ur5', 'frame_prefix:=a/'],
+                                  launch_config.NODE_ARGUMENTS, 'dh_kinematics.launch.py',
+                                  command_line)
+    # Included by demo.launch.py, it sees the demo's arguments: the demo checks those.
+    launch_config.check_arguments(['rate:=50'], launch_config.NODE_ARGUMENTS,
+                                  'dh_kinematics.launch.py',
+                                  ['ros2', 'launch', 'dh_kinematics', 'demo.launch.py'])

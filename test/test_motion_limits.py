@@ -20,6 +20,7 @@ from dh_kinematics.node_logic.joint_states import JointStatesFlow, NONE_WANTED
 from dh_kinematics.node_logic.limits import ERROR, OK, WARN
 from dh_kinematics.node_logic.motion_limits import MotionLimits, ratio_level
 from dh_kinematics.node_logic.param_specs import NODE
+import numpy as np
 
 
 def _monitor(**fields):
@@ -130,3 +131,24 @@ def test_a_velocity_dithering_at_its_threshold_publishes_one_change_not_one_per_
     # The first message (2.499 rad/s) is a WARN, the second an ERROR; then the dither changes
     # nothing: 2 publications for 200 messages, where a level without hysteresis would flap.
     assert levels == [WARN, ERROR] and published == 2
+
+
+def test_noise_at_a_soft_limit_does_not_flap():
+    # Issue 41 (7): +-1e-6 rad of noise at the soft limit changed the level 21 times in 4 s.
+    monitor = _monitor(soft_limits=(-1.5, 1.5), k_position=10.0, velocity_limit=3.0)
+    rng = np.random.default_rng(7)
+    levels, q = [], 1.5 + rng.uniform(-1e-6, 1e-6, 400)  # 4 s at 100 Hz, positions only
+    velocities = np.diff(q, prepend=q[0]) / 0.01
+    for position, velocity in zip(q, velocities):
+        monitor.update([0], positions=[position], velocities=[velocity])
+        levels.append(monitor.levels[0])
+    changes = int(np.count_nonzero(np.diff(levels)))
+    assert changes <= 1 and set(levels) <= {OK, WARN}, levels
+    monitor.update([0], positions=[1.5 - 0.005], velocities=[0.0])  # not back in by 0.01 rad
+    assert monitor.levels[0] == WARN
+    monitor.update([0], positions=[1.5 - 0.011], velocities=[0.0])
+    assert monitor.levels[0] == OK
+    monitor.update([0], positions=[1.6], velocities=[0.005])  # outward within the dead band
+    assert monitor.levels[0] == WARN
+    monitor.update([0], positions=[1.6], velocities=[0.02])
+    assert monitor.levels[0] == ERROR

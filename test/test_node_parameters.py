@@ -16,7 +16,7 @@
 
 import re
 
-from conftest import PACKAGE
+from conftest import PACKAGE, run_cli
 from dh_kinematics import Chain
 from dh_kinematics.node_logic.schedule import TICK_S
 from processes import run_module
@@ -77,7 +77,7 @@ FILE_MISTAKES = [
     ('    gravity:', '    deep: ' + '{a: ' * 3000 + '1' + '}' * 3000 + '\n    gravity:',
      'line 16: nested deeper than 32 levels'),
     ('    gravity:', '    big: "' + 'x' * (1 << 20) + '"\n    gravity:',
-     'the parameter file is larger than 1 MiB, which no model needs'),
+     'the parameter file is larger than 1 MiB, which no parameter file needs'),
     # Names that ROS cannot carry, or that would give two frames or URDF joints one name.
     ('    tool_frame: panda_hand_tcp', '    tool_frame: panda_link3',
      'tool_frame: the tool frame is also the frame of link 3; every frame on TF needs a name '
@@ -336,3 +336,58 @@ def test_the_committed_reference_tables_are_generated_from_the_code():
         reference.parameters_markdown(), 'run make docs (or python -m ' \
         'dh_kinematics.cli.reference doc/generated) and commit doc/generated'
     assert (generated / 'cli.md').read_text(encoding='utf-8') == reference.cli_markdown()
+
+
+def test_blocks_merge_in_the_order_rcl_applies_them(tmp_path):
+    # Issue 41 (4): with the node's block before '/**' in one file, rcl applies them in file
+    # order; check, fk and the command line let the node's block win.
+    from dh_kinematics.core import parameter_file
+
+    own = tmp_path / 'own_first.yaml'
+    own.write_text('dh_kinematics:\n  ros__parameters:\n    panda_joint2:\n'
+                   '      qlim: [-1.0, 1.0]\n' + PANDA.read_text())
+    later = tmp_path / 'later.yaml'
+    later.write_text('/**:\n  ros__parameters:\n    panda_joint2:\n      qlim: [-1.5, 1.5]\n')
+    seen = []
+    for files in ([own], [own, later], [PANDA, own, later]):
+        run = Running([arg for path in files for arg in ('--params-file', str(path))])
+        try:
+            applied = list(run.node.get_parameter('panda_joint2.qlim').value)
+        finally:
+            run.stop()
+        merged = parameter_file.merged(
+            [(path, parameter_file.read(path)) for path in files], '/dh_kinematics')
+        assert merged['panda_joint2.qlim'] == applied, (files, applied)
+        seen.append(applied[1])
+        if len(files) > 1:
+            continue
+        # fk on the file says a joint is past its limits exactly where the node would.
+        out, _ = run_cli('fk', files[0], '0', '1.2', '0', '-1.5', '0', '1.8', '0')
+        assert ('panda_joint2 = 1.2 rad is above its upper limit' in out) == (applied[1] < 1.2)
+    assert seen == [1.7628, 1.5, 1.0]  # in the order each key first appears, as rcl
+
+
+@pytest.mark.parametrize('name', ['ur5', 'puma560', 'puma560_mdh'])
+def test_param_load_takes_the_start_files_and_the_nodes_own_dump(name, tmp_path):
+    # Issue 41 (11): `ros2 param load` sends .inf as the string 'inf' and 4e-05 as a string
+    # (YAML 1.1), and configurations.* were accepted at start and refused at run time: every
+    # dump and the start files of ur5, puma560 and puma560_mdh were refused. This loads them
+    # with rclpy's own reader, as ros2 param load does.
+    from rclpy.parameter import Parameter as RclpyParameter, parameter_dict_from_yaml_file
+
+    start = PACKAGE / 'config' / f'{name}.yaml'
+    run = Running(['--params-file', str(start)])
+    try:
+        dump = tmp_path / 'dump.yaml'
+        dump.write_text(yaml.safe_dump(_dump(run.probe, '/dh_kinematics')))
+        for path in (start, dump):
+            messages = parameter_dict_from_yaml_file(str(path), True, ['/dh_kinematics'])
+            params = [RclpyParameter.from_parameter_msg(message)
+                      for message in messages.values()]
+            results = run.probe.set_parameters('/dh_kinematics', params)
+            refused = [(param.name, result.reason) for param, result in zip(params, results)
+                       if not result.successful]
+            assert not refused, (path.name, refused)
+        assert run.node.config.chain.to_params() == Chain.from_yaml(start).to_params()
+    finally:
+        run.stop()

@@ -249,3 +249,18 @@ def test_a_hundred_thousand_churning_names_leave_memory_and_log_bounded():
     assert growth < 4 * 2 ** 20, f'memory grew by {growth / 2 ** 20:.1f} MB over 90,000 messages'
     lines = [line for line in warnings if 'unknown joint' in line]
     assert len(lines) == 101, lines[-3:]  # each of the first 100 names once, then one notice
+
+
+def test_a_rate_cap_that_would_overflow_is_refused_and_the_node_runs_on():
+    # Issue 41 (1): tf.max_rate 1e-300 passed the declared range and 1e9 / 1e-300 overflowed:
+    # the node exited with a traceback.
+    run = Running(['--params-file', PANDA])
+    try:
+        result, = run.probe.set_parameters('/dh_kinematics', [
+            Parameter('tf.max_rate', value=1e-300)])
+        assert not result.successful
+        assert 'tf.max_rate: must be 0 (every message) or within [0.001, 1e+06]' in result.reason
+        _send_and_see(run, JOINTS, HOME)  # still running, every message on /tf
+        _send_and_see(run, JOINTS, HOME)
+    finally:
+        run.stop()

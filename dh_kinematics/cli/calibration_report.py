@@ -22,9 +22,11 @@ status and, for a held one, why and how much holding it changes the fit (m RMS).
 """
 
 import csv
+import io
 import os
 
 from dh_kinematics.cli.plot import pyplot
+from dh_kinematics.core import files
 import numpy as np
 
 
@@ -53,8 +55,7 @@ def write(folder, result, held_out=None):
              title='Position error per measurement')
     axes.legend()
     figure.tight_layout()
-    figure.savefig(paths[0], dpi=100)
-    plt.close(figure)
+    _save(plt, figure, paths[0])
     estimated = [p for p in result.parameters if p.status == 'estimated']
     figure, axes = plt.subplots(figsize=(8, max(3.0, 0.25 * len(estimated) + 1.0)))
     positions = np.arange(len(estimated))
@@ -65,14 +66,31 @@ def write(folder, result, held_out=None):
     axes.set(xlabel='correction (mm or mrad), +- 1 standard deviation',
              title='Estimated corrections')
     figure.tight_layout()
-    figure.savefig(paths[1], dpi=100)
-    plt.close(figure)
-    with open(paths[2], 'w', encoding='utf-8', newline='') as stream:
-        table = csv.writer(stream)
-        table.writerow(['parameter', 'nominal', 'estimate', 'std', 'status', 'reason',
-                        'fit_change'])
-        for p in result.parameters:
-            table.writerow([p.name, repr(float(p.nominal)), repr(float(p.estimate)),
-                            '' if p.std is None else repr(p.std), p.status, p.reason,
-                            repr(p.fit_change) if p.status == 'held' else ''])
+    _save(plt, figure, paths[1])
+    stream = io.StringIO(newline='')
+    table = csv.writer(stream)
+    table.writerow(['parameter', 'nominal', 'estimate', 'std', 'status', 'reason',
+                    'fit_change'])
+    for p in result.parameters:
+        table.writerow([p.name, repr(float(p.nominal)), repr(float(p.estimate)),
+                        '' if p.std is None else repr(p.std), p.status, p.reason,
+                        repr(p.fit_change) if p.status == 'held' else ''])
+    _write(paths[2], stream.getvalue().encode('utf-8'))
     return paths
+
+
+def _save(plt, figure, path):
+    """Write a figure as PNG to ``path`` whole or not at all, and close it."""
+    picture = io.BytesIO()
+    try:
+        figure.savefig(picture, dpi=100, format='png')
+    finally:
+        plt.close(figure)
+    _write(path, picture.getvalue())
+
+
+def _write(path, data):
+    try:
+        files.write_bytes(path, data)
+    except OSError as error:
+        raise ValueError(f'{path}: cannot write the report: {error.strerror}') from None

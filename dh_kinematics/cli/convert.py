@@ -34,14 +34,16 @@ and ``qmax`` (joint limits, rad or m; deg for revolute joints with ``--deg``), `
 import ast
 import math
 import operator
-import pathlib
 import re
 import warnings
 
+from dh_kinematics.core import files
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.legacy_rows import PlaceholderWarning
 from dh_kinematics.core.link import Link
 
+MAX_TABLE_BYTES = 1 << 20
+"""The largest table file read, bytes (a DH table is a few hundred)."""
 ORDERS = ('corke', 'scilab', 'dyn', 'matlab')
 # Columns that hold angles, by order; Corke's offset (5) is one only for a revolute joint.
 _ANGLES = {'corke': (0, 3), 'scilab': (0, 2), 'dyn': (0, 2), 'matlab': (1, 3)}
@@ -91,11 +93,7 @@ def read_table(source):
         lines = text[1:-1].split(';')
         split = re.compile(r'[\s,]+')
     else:
-        path = pathlib.Path(source)
-        try:
-            lines = path.read_text(encoding='utf-8').splitlines()
-        except OSError as error:
-            raise ValueError(f'{source}: cannot read the table: {error.strerror}') from None
+        lines = files.read_text(source, 'table', MAX_TABLE_BYTES).splitlines()
         split = re.compile(r'\s*,\s*')
     header, rows = None, []
     for number, line in enumerate(lines, start=1):

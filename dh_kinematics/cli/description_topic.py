@@ -16,18 +16,29 @@
 
 import time
 
+from dh_kinematics.core.escaping import printable
 
-def robot_description(topic, timeout):
+MAX_TIMEOUT_S = 3600.0
+"""The longest wait for the topic, s."""
+
+
+def robot_description(topic, timeout, out):
     """
     Return the URDF text on ``topic`` (std_msgs/String, transient local, as latched).
+
+    Says on ``out`` that it waits, and how long at most (Ctrl-C ends the wait).
 
     Raises
     ------
     ValueError
-        When nothing arrives within ``timeout`` seconds.
+        For a topic name ROS refuses, a timeout outside (0, MAX_TIMEOUT_S], or when nothing
+        arrives within ``timeout`` seconds.
 
     """
+    if not 0.0 < timeout <= MAX_TIMEOUT_S:
+        raise ValueError(f'--timeout: must be within (0, {MAX_TIMEOUT_S:g}] s, got {timeout!r}')
     import rclpy
+    from rclpy.exceptions import InvalidTopicNameException
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
     from std_msgs.msg import String
@@ -39,9 +50,17 @@ def robot_description(topic, timeout):
         node = rclpy.create_node('dh_kinematics_from_urdf', context=context)
         executor = SingleThreadedExecutor(context=context)
         executor.add_node(node)
-        node.create_subscription(String, topic, lambda message: received.append(message.data),
-                                 QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
-                                            reliability=ReliabilityPolicy.RELIABLE))
+        try:
+            node.create_subscription(
+                String, topic, lambda message: received.append(message.data),
+                QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
+                           reliability=ReliabilityPolicy.RELIABLE))
+        except InvalidTopicNameException as error:
+            reason = str(error).splitlines()[0].rstrip(':')
+            raise ValueError(f'--topic {printable(topic)!r}: not a topic name ROS takes: '
+                             f'{printable(reason)}') from None
+        out.write(f'waiting for the URDF on {printable(topic)} (at most {timeout:g} s)\n')
+        out.flush()
         deadline = time.monotonic() + timeout
         while not received and time.monotonic() < deadline:
             executor.spin_once(timeout_sec=min(0.1, max(0.0, deadline - time.monotonic())))

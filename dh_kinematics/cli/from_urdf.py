@@ -22,31 +22,26 @@ model and the URDF over the configurations it compared.
 """
 
 from dh_kinematics.cli import model_commands
-from dh_kinematics.core import urdf_import
+from dh_kinematics.core import escaping, files, urdf_import
 
 PROG = 'dh_kinematics'
 CLOSE = 1e-9
 """A model farther than this from its URDF (m or rad) is reported as a warning."""
 
 
-def _source(args):
+def _source(args, out):
     if (args.urdf is None) == (args.topic is None):
         raise ValueError('give a URDF file or --topic, not both and not neither')
     if args.topic is None:
-        try:
-            with open(args.urdf, encoding='utf-8') as stream:
-                return stream.read(urdf_import.urdf_read.MAX_CHARS + 1), args.urdf
-        except (OSError, UnicodeDecodeError) as error:
-            reason = getattr(error, 'strerror', None) or 'not UTF-8 text'
-            raise ValueError(f'{args.urdf}: cannot read the URDF: {reason}') from None
+        return files.read_text(args.urdf, 'URDF', urdf_import.urdf_read.MAX_CHARS), args.urdf
     from dh_kinematics.cli.description_topic import robot_description
 
-    return robot_description(args.topic, args.timeout), f'topic {args.topic}'
+    return robot_description(args.topic, args.timeout, out), f'topic {args.topic}'
 
 
 def from_urdf(args, out):
     """Import the chain, write the model file and say what was chosen and what not held."""
-    text, source = _source(args)
+    text, source = _source(args, out)
     keep = args.keep_frames or ()
     try:
         result = urdf_import.from_urdf(text, args.base, args.tip, args.convention, keep,
@@ -59,8 +54,8 @@ def from_urdf(args, out):
     header = [f'Imported by `{PROG} from-urdf` from {source}: the chain from {args.base} to '
               f'{args.tip}, {args.convention} DH.'] + [f'note: {note}' for note in result.notes]
     header.append(difference)
-    model_commands.write(args.output, ''.join(f'# {line}\n' for line in header)
-                         + chain.to_yaml(), 'model file')
+    model_commands.write(args.output, ''.join(escaping.yaml_comment(line) + '\n'
+                                              for line in header) + chain.to_yaml(), 'model file')
     kept = f', frames {", ".join(frame.name for frame in chain.frames)}' if chain.frames else ''
     out.write(f'wrote {args.output}: {chain.n} joints ({chain.links[0].convention} DH) '
               f'from {chain.world_frame} to {chain.tool_frame}{kept}\n')

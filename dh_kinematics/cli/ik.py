@@ -24,7 +24,7 @@ the limits is exit 1 (one line on stderr), with the closest pose the search reac
 import sys
 
 from dh_kinematics.cli import model_commands
-from dh_kinematics.core import display
+from dh_kinematics.core import bounds, display
 from dh_kinematics.core.ikine import pose_errors
 from dh_kinematics.core.rotations import xyz_rpy_to_transform
 import numpy as np
@@ -38,6 +38,11 @@ def ik(args, out):
     """Solve and print; return 0 with a solution, 1 without."""
     chain, _, given = model_commands.load(args.file)
     rpy = np.radians(args.rpy) if args.deg else np.array(args.rpy, dtype=float)
+    for name, values, bound, unit in (('--xyz', args.xyz, bounds.LENGTH_MAX, 'm'),
+                                      ('--rpy', rpy, bounds.ANGLE_MAX, 'rad')):
+        if not all(-bound <= value <= bound for value in values):
+            raise ValueError(f'{name}: each must be within +-{bound:g} {unit}, got '
+                             f'{" ".join(map(str, args.xyz if name == "--xyz" else args.rpy))}')
     T = xyz_rpy_to_transform(args.xyz, rpy)
     q0 = None
     if args.q0 or args.q_name:

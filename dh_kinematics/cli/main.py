@@ -57,6 +57,20 @@ def _size(text):
     return width, height
 
 
+MAX_SAMPLES = 100_000
+"""The most configurations ``moveit --samples`` draws (1 MB of them for 7 joints)."""
+
+
+def _samples(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_SAMPLES:
+        raise argparse.ArgumentTypeError(f'{text!r}: 0 to {MAX_SAMPLES} configurations')
+    return value
+
+
 def _period(text):
     value = float(text)
     if not 0.01 <= value <= 60.0:
@@ -157,8 +171,9 @@ def parsers():
     command.add_argument('-o', '--output', required=True, help='the folder to write them in')
     command.add_argument('--group', default='arm', help='the planning group (default: arm)')
     command.add_argument('--prefix', default='', help='frame_prefix for the link names')
-    command.add_argument('--samples', type=int, default=2000, help='configurations sampled '
-                         'for the collision pairs (pinocchio; 0: adjacent pairs only)')
+    command.add_argument('--samples', type=_samples, default=2000, help='configurations '
+                         'sampled for the collision pairs (pinocchio; 0: adjacent pairs only; '
+                         f'at most {MAX_SAMPLES})')
     command.add_argument('--seed', type=int, default=0, help='seed of the sampling')
 
     command = commands.add_parser('from-urdf', help='the chain between two links of a URDF '
@@ -332,4 +347,6 @@ def main(argv=None, out=None):
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    from dh_kinematics.cli.entry import run
+
+    run()

@@ -17,7 +17,7 @@
 import math
 import os
 
-from dh_kinematics.core import bounds, display, joint_limits, meshes, params
+from dh_kinematics.core import bounds, display, files, joint_limits, meshes, params
 from dh_kinematics.core import parameter_file
 from dh_kinematics.node_logic import node_parameters as checks
 from dh_kinematics.node_logic import startup
@@ -39,11 +39,8 @@ def load(paths):
     node's message.
     """
     paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-    given = {}
-    for path in paths:
-        document = parameter_file.read(path)  # what startup.check_params_files does
-        if parameter_file.node_keys(document, NODE_NAME):
-            given.update(parameter_file.node_parameters(path, NODE_NAME, document))
+    documents = [(path, parameter_file.read(path)) for path in paths]  # as the node's start
+    given = parameter_file.merged(documents, NODE_NAME)
     try:
         checked = checks.checked(given, NODE, NODE_NAME)
     except checks.NoModelError:
@@ -235,7 +232,6 @@ def model_file_text(chain, given):
 def write(path, text, what):
     """Write ``text`` to the file ``path``; a ValueError names it and why it cannot be."""
     try:
-        with open(path, 'w', encoding='utf-8') as stream:
-            stream.write(text)
+        files.write_text(path, text)
     except OSError as error:
         raise ValueError(f'{path}: cannot write the {what}: {error.strerror}') from None

@@ -28,7 +28,11 @@ table. The one command that needs ROS.
 import sys
 import time
 
+from dh_kinematics.core.escaping import printable
+
 LEVELS = ('OK', 'WARN', 'ERROR', 'STALE')
+MAX_JOINTS = 256
+"""The most joints shown: the first statuses' names; any other publisher's are ignored."""
 
 
 def _number(text):
@@ -82,6 +86,7 @@ def table(joints, positions, now_s):
                      distance) + ((values.get('effort_residual', '-'),) if efforts else ()) + (
             LEVELS[min(status['level'], 3)], f'{max(now_s - status["received"], 0.0):.1f} s',
             status['message']))
+    rows = [tuple(printable(cell) for cell in row) for row in rows]  # no control sequence runs
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return '\n'.join('  '.join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
                      for row in rows)
@@ -108,19 +113,20 @@ def monitor(args, out):
                 continue
             if task == 'arm':
                 arm.update(level=status.level[0], message=status.message)
-            else:
+            elif task in joints or len(joints) < MAX_JOINTS:
                 joints[task] = {'level': status.level[0], 'message': status.message,
                                 'values': {kv.key: kv.value for kv in status.values},
                                 'received': time.monotonic()}
 
     def on_joint_states(message):
-        positions.update(zip(message.name, message.position))
+        positions.update((name, position) for name, position in zip(
+            message.name, message.position) if name in joints)
 
     def refresh():
         if not joints:
             text = f'waiting for /diagnostics from {watched} ...'
         else:
-            summary = (f'arm: {LEVELS[min(arm["level"], 3)]}: {arm["message"]}\n'
+            summary = (f'arm: {LEVELS[min(arm["level"], 3)]}: {printable(arm["message"])}\n'
                        if arm else '')
             text = summary + table(joints, positions, time.monotonic())
             shown[0] += 1

@@ -72,7 +72,7 @@ def moveit_files(args, out):
     urdf_text = chain.to_urdf(args.prefix)
     disabled, tally = disabled_pairs(chain, urdf_text, configurations[:args.samples])
     accelerations = moveit.acceleration_limits(chain, configurations)
-    robot = chain.name or 'arm'
+    robot = moveit.file_stem(chain)
     try:
         os.makedirs(args.output, exist_ok=True)
     except OSError as error:

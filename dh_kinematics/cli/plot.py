@@ -21,8 +21,10 @@ each revolute joint's range is drawn as an arc about its axis, and each prismati
 segment along it.
 """
 
+import io
 import math
 
+from dh_kinematics.core import files
 import numpy as np
 
 MATPLOTLIB_MISSING = ('{} needs matplotlib, which is not installed: pip install matplotlib '
@@ -83,12 +85,15 @@ def plot(chain, q, path, size=(800, 600), limits=False, title=None):
     axes.set_ylabel('y (m)')
     axes.set_zlabel('z (m)')
     axes.set_title(title or chain.name or 'arm')
+    picture = io.BytesIO()
     try:
-        figure.savefig(path, dpi=dpi, format='png')
-    except OSError as error:
-        raise ValueError(f'{path}: cannot write the picture: {error.strerror}') from None
+        figure.savefig(picture, dpi=dpi, format='png')
     finally:
         plt.close(figure)
+    try:
+        files.write_bytes(path, picture.getvalue())
+    except OSError as error:
+        raise ValueError(f'{path}: cannot write the picture: {error.strerror}') from None
 
 
 def _draw_limits(axes, link, q, pose, scale, turned):

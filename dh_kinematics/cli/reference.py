@@ -28,6 +28,7 @@ import pathlib
 import sys
 
 from dh_kinematics.cli.main import parsers, PROG
+from dh_kinematics.core import files
 from dh_kinematics.core.params import RCLPY_SETTINGS
 from dh_kinematics.node_logic.param_specs import (
     FRAME, HUGE, JOINT, MESH, MODEL, NODE, SIM_ARM)
@@ -160,7 +161,7 @@ def write(folder):
     for name, text in (('parameters.md', parameters_markdown()), ('cli.md', cli_markdown())):
         path = folder / name
         if not path.exists() or path.read_text(encoding='utf-8') != text:
-            path.write_text(text, encoding='utf-8')
+            files.write_text(path, text)
         paths.append(path)
     return paths
 

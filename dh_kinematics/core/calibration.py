@@ -89,6 +89,10 @@ sentence each); and why the fit failed, or None."""
 
 ORIENTATION_WEIGHT = 0.1
 """Metres per radian of orientation residual, to weigh it against position residuals."""
+WEIGHT_MAX = 1e3
+"""The largest orientation weight taken, m/rad (an arm's length per mrad, a thousandfold)."""
+NOISE_MIN = 1e-9
+"""The smallest measurement noise taken, m (a nanometre: below any instrument's)."""
 PROVISIONAL_NOISE = 1e-6
 """The noise (m) a first fit is judged against when none is given."""
 EXPECTED_SAMPLES = 100
@@ -268,13 +272,20 @@ def calibrate(chain, data, base_known=False, free=None, fixed=(), noise=None,
     ------
     ValueError
         For measurements the chain cannot have made (:func:`core.measurements.check`), a mask
-        that names no parameter, a noise that is not a finite number >= 0, or too few distinct
-        configurations to identify what the arm can give.
+        that names no parameter, a noise outside [NOISE_MIN, MAX_CORRECTION] m, an orientation
+        weight outside [0, WEIGHT_MAX] m/rad, or too few distinct configurations to identify
+        what the arm can give.
 
     """
     q = measured.check(chain, data)
-    if noise is not None and not (isinstance(noise, (int, float)) and 0.0 <= noise < math.inf):
-        raise ValueError(f'noise: must be a finite number >= 0 (m), got {noise!r}')
+    top = identifiability.MAX_CORRECTION
+    if noise is not None and not (isinstance(noise, (int, float)) and NOISE_MIN <= noise <= top):
+        raise ValueError(f'noise: must be within [{NOISE_MIN:g}, {top:g}] m (a standard '
+                         f'deviation per coordinate), got {noise!r}')
+    if not (isinstance(orientation_weight, (int, float))
+            and 0.0 <= orientation_weight <= WEIGHT_MAX):
+        raise ValueError(f'orientation_weight: must be within [0, {WEIGHT_MAX:g}] m per rad, '
+                         f'got {orientation_weight!r}')
     orientation = data.quaternion is not None
     names = parameter_names(chain, orientation, not base_known)
     unknown = [pattern for pattern in list(free or []) + list(fixed)

@@ -109,7 +109,7 @@ class Search:
         e = self.error(T_target, self.tool_pose(frames))
         E = 0.5 * e @ (self._weight * e)
         damping, iterations, J, before = 1.0, 0, None, E
-        while not _within(e, tol) and iterations < max_iterations:
+        while not within(e, tol) and iterations < max_iterations:
             iterations += 1
             if iterations % STALL == 0:
                 if E > 0.5 * before:  # stalled: a local minimum, or a limit in the way
@@ -130,7 +130,7 @@ class Search:
                 damping *= 8.0
                 if damping > 1e9:  # no step lowers the error: a minimum, or a limit
                     break
-        return Attempt(q, e, iterations, _within(e, tol))
+        return Attempt(q, e, iterations, within(e, tol))
 
 
 def pose_error(T_target, T, kept):
@@ -162,6 +162,6 @@ def rotation_error(R):
     return np.array(skew) * scale
 
 
-def _within(e, tol):
+def within(e, tol):
     """Tell whether a pose error is within ``tol`` in position (m) and orientation (rad)."""
     return math.hypot(e[0], e[1], e[2]) <= tol and math.hypot(e[3], e[4], e[5]) <= tol

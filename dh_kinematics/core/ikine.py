@@ -29,11 +29,12 @@ from dataclasses import dataclass
 import math
 
 from dh_kinematics.core import ik_parallel, ik_wrist
+from dh_kinematics.core.bounds import LENGTH_MAX, LIMIT_MAX
 from dh_kinematics.core.checks import (
     check_array, check_choice, check_joint_array, check_scalar, check_transform,
     InvalidFieldError)
 from dh_kinematics.core.ik_geometry import Geometry
-from dh_kinematics.core.ik_numerical import pose_error, Search, TURN
+from dh_kinematics.core.ik_numerical import pose_error, Search, TURN, within
 import numpy as np
 
 CLOSED_FORMS = {'spherical wrist': ik_wrist, 'three parallel axes': ik_parallel}
@@ -128,6 +129,9 @@ class InverseKinematics:
             elif single or len(starts) != len(targets):
                 raise InvalidFieldError('q0', np.shape(q0), f'must be of shape ({n},) or '
                                         f'({len(targets)}, {n}), one per target')
+            if not (np.abs(starts) <= LIMIT_MAX).all():
+                raise InvalidFieldError('q0', float(starts[np.abs(starts) > LIMIT_MAX][0]),
+                                        f'must be within +-{LIMIT_MAX:g} (rad or m)')
         search = self._search(mask)
         options = (tol, restarts, max_iterations, seed, all_solutions)
         results = [self._one(search, target, start, analytic and method != 'numerical',
@@ -147,7 +151,7 @@ class InverseKinematics:
         if analytic:
             found, iterations, note = self._closed_form_solutions(search, T, q0, tol)
             if found:
-                return _result(found, q0, search, T, iterations, 'analytic', note)
+                return _result(found, q0, search, T, tol, iterations, 'analytic', note)
         elif method == 'numerical' or self._closed is not None:
             note = 'numerical'
         else:
@@ -166,7 +170,7 @@ class InverseKinematics:
             elif best is None or _size(attempt.error) < _size(best.error):
                 best = attempt
         if found:  # after a closed form that found none: a singular pose's continuum
-            return _result(found, q0, search, T, iterations, 'numerical',
+            return _result(found, q0, search, T, tol, iterations, 'numerical',
                            note + ('; the numerical search found one' if analytic else ''))
         if not analytic:
             note += f': no solution within the limits from {restarts + 1} starts'
@@ -221,12 +225,19 @@ def _closed_form(chain):
     return None, reasons
 
 
-def _result(found, q0, search, T, iterations, method, note):
-    """Return the result of the converged attempts: distinct, each at its turn nearest q0."""
+def _result(found, q0, search, T, tol, iterations, method, note):
+    """
+    Return the result of the converged attempts: distinct, each at its turn nearest q0.
+
+    A turn that would take a solution beyond ``tol`` (a q0 of 1e9 rad and more leaves too few
+    digits for the angle) is not taken: the solution stays as the search found it.
+    """
     solutions = []
     for attempt in found:
         q = _nearest_turn(attempt.q, q0, search)
-        if q is not None and not any(np.abs(q - s).max() < SAME for s in solutions):
+        if q is None or not within(search.error(T, search.tool_pose(search.frames(q))), tol):
+            q = attempt.q
+        if not any(np.abs(q - s).max() < SAME for s in solutions):
             solutions.append(q)
     solutions.sort(key=lambda s: float(np.linalg.norm(s - q0)))
     q = solutions[0]
@@ -242,10 +253,10 @@ def _nearest_turn(q, q0, search):
             search.revolute.tolist()):
         if revolute:
             value += TURN * round((start - value) / TURN)
-            if value > upper and value - TURN >= lower:  # the nearest turn is just outside
-                value -= TURN
-            elif value < lower and value + TURN <= upper:
-                value += TURN
+            if value > upper + 1e-12:  # q0 beyond the limits: the turn nearest it inside
+                value -= TURN * math.ceil((value - upper) / TURN)
+            elif value < lower - 1e-12:
+                value += TURN * math.ceil((lower - value) / TURN)
         if not lower - 1e-12 <= value <= upper + 1e-12:
             return None
         nearest.append(min(max(value, lower), upper))
@@ -254,7 +265,7 @@ def _nearest_turn(q, q0, search):
 
 def _random_start(search, rng, T):
     """Return a configuration drawn within the limits (a turn, or the reach, where none)."""
-    reach = 1.0 + float(np.linalg.norm(T[:3, 3]))
+    reach = 1.0 + min(float(np.linalg.norm(T[:3, 3])), LENGTH_MAX)  # no overflow
     lower = np.where(np.isfinite(search.lower), search.lower,
                      np.where(search.revolute, -math.pi, -reach))
     upper = np.where(np.isfinite(search.upper), search.upper,

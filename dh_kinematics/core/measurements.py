@@ -28,6 +28,7 @@ position beyond the model's bounds (:data:`core.bounds.LENGTH_MAX`), naming the 
 from collections import namedtuple
 import math
 
+from dh_kinematics.core import files
 from dh_kinematics.core.bounds import LENGTH_MAX
 import numpy as np
 
@@ -39,6 +40,8 @@ line in its file and the file's name (None where they did not come from a file).
 
 LIMIT_TOLERANCE = 1e-9
 """A joint value this far past a limit (rad or m) is still taken as at the limit."""
+MAX_BYTES = 64 << 20
+"""The largest measurements file read, bytes (about 500,000 rows of seven joints)."""
 SAME_CONFIGURATION = 1e-3
 """Configurations whose joint values all differ by less than this (rad or m) are one."""
 
@@ -58,12 +61,7 @@ def read(path, joint_names):
         finite number, a quaternion that is not of unit length, or no rows.
 
     """
-    try:
-        with open(path, encoding='utf-8') as stream:
-            lines = stream.read().splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, 'strerror', None) or 'not UTF-8 text'
-        raise ValueError(f'{path}: cannot read the measurements: {reason}') from None
+    lines = files.read_text(path, 'measurements file', MAX_BYTES).splitlines()
     rows = [(number, line.split('#')[0].strip()) for number, line in enumerate(lines, 1)]
     rows = [(number, line) for number, line in rows if line]
     if not rows:
@@ -206,7 +204,6 @@ def write(path, joint_names, measurements):
     if measurements.quaternion is not None:
         header += list(ORIENTATION)
         columns.append(measurements.quaternion)
-    with open(path, 'w', encoding='utf-8') as stream:
-        stream.write(','.join(header) + '\n')
-        for values in np.hstack(columns):
-            stream.write(','.join(repr(float(value)) for value in values) + '\n')
+    lines = [','.join(header)] + [','.join(repr(float(value)) for value in values)
+                                  for values in np.hstack(columns)]
+    files.write_text(path, '\n'.join(lines) + '\n')

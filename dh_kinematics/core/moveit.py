@@ -46,10 +46,11 @@ Names are the URDF's (:mod:`core.urdf`), with the same prefix. Units: SI, rad.
 
 from collections import namedtuple
 import math
+import re
 import xml.etree.ElementTree as ET
-from xml.sax.saxutils import quoteattr
 
 from dh_kinematics.core import urdf
+from dh_kinematics.core.escaping import xml_attribute, yaml_comment, yaml_scalar
 import numpy as np
 
 DEFAULT_GROUP = 'arm'
@@ -157,22 +158,22 @@ def srdf(chain, states=None, disabled=(), group=DEFAULT_GROUP, prefix=''):
     """
     base, tool = prefix + chain.base_frame, prefix + chain.tool_frame
     lines = ['<?xml version="1.0"?>',
-             f'<robot name={quoteattr(chain.name or "arm")}>',
-             f'  <group name={quoteattr(group)}>',
-             f'    <chain base_link={quoteattr(base)} tip_link={quoteattr(tool)}/>',
+             f'<robot name={xml_attribute(chain.name or "arm")}>',
+             f'  <group name={xml_attribute(group)}>',
+             f'    <chain base_link={xml_attribute(base)} tip_link={xml_attribute(tool)}/>',
              '  </group>',
              '  <group name="tool">',
-             f'    <link name={quoteattr(tool)}/>',
+             f'    <link name={xml_attribute(tool)}/>',
              '  </group>']
     for name, q in (states or {}).items():
-        lines.append(f'  <group_state name={quoteattr(name)} group={quoteattr(group)}>')
-        lines += [f'    <joint name={quoteattr(joint)} value="{float(value)!r}"/>'
+        lines.append(f'  <group_state name={xml_attribute(name)} group={xml_attribute(group)}>')
+        lines += [f'    <joint name={xml_attribute(joint)} value="{float(value)!r}"/>'
                   for joint, value in zip(chain.joint_names, q)]
         lines.append('  </group_state>')
-    lines.append(f'  <end_effector name="tool" parent_link={quoteattr(tool)} group="tool" '
-                 f'parent_group={quoteattr(group)}/>')
-    lines += [f'  <disable_collisions link1={quoteattr(first)} link2={quoteattr(second)} '
-              f'reason={quoteattr(reason)}/>' for first, second, reason in disabled]
+    lines.append(f'  <end_effector name="tool" parent_link={xml_attribute(tool)} group="tool" '
+                 f'parent_group={xml_attribute(group)}/>')
+    lines += [f'  <disable_collisions link1={xml_attribute(first)} link2={xml_attribute(second)} '
+              f'reason={xml_attribute(reason)}/>' for first, second, reason in disabled]
     lines.append('</robot>')
     return '\n'.join(lines) + '\n'
 
@@ -234,8 +235,8 @@ def joint_limits_yaml(chain, accelerations, samples, seed, source=''):
 
     """
     default, ceiling = ACCELERATION_DEFAULT, ACCELERATION_CEILING
-    lines = [f'# MoveIt joint limits of {chain.name or "the arm"}, written by dh_kinematics '
-             f'moveit{" from " + source if source else ""}.',
+    lines = [yaml_comment(f'MoveIt joint limits of {chain.name or "the arm"}, written by '
+                          f'dh_kinematics moveit{" from " + source if source else ""}.'),
              '# Every joint has a velocity and an acceleration limit, which MoveIt needs to time',
              "# a plan. Each is the model's where it has one. Else an acceleration is derived",
              '# from the effort limit, gravity and the inertia with the motors (the joint from',
@@ -250,7 +251,7 @@ def joint_limits_yaml(chain, accelerations, samples, seed, source=''):
              'default_acceleration_scaling_factor: 0.1',
              'joint_limits:']
     for joint, link, derived in zip(chain.joint_names, chain.links, accelerations):
-        lines.append(f'  {joint}:')
+        lines.append(f'  {yaml_scalar(joint)}:')
         if link.qlim is not None and all(map(math.isfinite, link.qlim)):
             lines += ['    has_position_limits: true',
                       f'    min_position: {_yaml_number(link.qlim[0])}',
@@ -258,7 +259,7 @@ def joint_limits_yaml(chain, accelerations, samples, seed, source=''):
         else:
             lines.append('    has_position_limits: false')
         for kind, limit in zip(('velocity', 'acceleration'), planning_limits(link, derived)):
-            note = f'  # {limit.note}' if limit.note else ''
+            note = f'  {yaml_comment(limit.note)}' if limit.note else ''
             lines += [f'    has_{kind}_limits: true',
                       f'    max_{kind}: {_yaml_number(limit.value)}{note}']
         for kind, value in (('deceleration', link.deceleration_limit),
@@ -282,9 +283,17 @@ def pilz_cartesian_limits_yaml():
 
 def kinematics_yaml(group=DEFAULT_GROUP):
     """Return ``kinematics.yaml``: the KDL solver for ``group``."""
-    return (f'{group}:\n  kinematics_solver: {KDL}\n'
-            '  kinematics_solver_search_resolution: 0.005\n'
-            '  kinematics_solver_timeout: 0.005\n')
+    import yaml
+
+    return yaml.safe_dump({group: {'kinematics_solver': KDL,
+                                   'kinematics_solver_search_resolution': 0.005,
+                                   'kinematics_solver_timeout': 0.005}}, sort_keys=False)
+
+
+def file_stem(chain):
+    """Return the name of the robot's URDF and SRDF files, without a folder: its name."""
+    stem = re.sub(r'[^A-Za-z0-9_.-]', '_', chain.name or 'arm')
+    return stem if stem.strip('.') else 'arm'
 
 
 def collision_links(urdf_text):

@@ -25,10 +25,9 @@ recurses, and an alias is refused before it could be expanded. Needs PyYAML (its
 parser where present: a file of MAX_BYTES then reads in about 1 s).
 """
 
-import os
 import re
-import stat
 
+from dh_kinematics.core import files
 from dh_kinematics.core.checks import InvalidFieldError
 
 NODE_NAME_HINT = "key the file with '/**:' (every node) or with the node's name"
@@ -38,9 +37,6 @@ MAX_DEPTH = 32
 """The deepest nesting of mappings and lists read (a model file nests 5 levels deep)."""
 _EXPONENT = re.compile(r'^[-+]?[0-9]+[eE][-+]?[0-9]+$')
 _INT64 = (-2 ** 63, 2 ** 63 - 1)
-_KINDS = ((stat.S_ISDIR, 'a directory'), (stat.S_ISFIFO, 'a FIFO'),
-          (stat.S_ISCHR, 'a character device'), (stat.S_ISBLK, 'a block device'),
-          (stat.S_ISSOCK, 'a socket'))
 
 
 def _loader(fast=True):
@@ -65,32 +61,7 @@ def _loader(fast=True):
 
 def _text(path):
     """Return the text of a regular file of at most MAX_BYTES, or raise ValueError."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO without a writer: at once
-    except OSError as error:
-        raise ValueError(f'{path}: cannot read the parameter file: {error.strerror}') from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = next((kind for test, kind in _KINDS if test(mode)), 'a special file')
-            raise ValueError(f'{path}: cannot read the parameter file: it is {kind}, not a '
-                             'regular file')
-        data = b''
-        while len(data) <= MAX_BYTES:  # a read may return less than asked
-            chunk = os.read(fd, MAX_BYTES + 1 - len(data))
-            if not chunk:
-                break
-            data += chunk
-    finally:
-        os.close(fd)
-    if len(data) > MAX_BYTES:
-        raise ValueError(f'{path}: the parameter file is larger than {MAX_BYTES >> 20} MiB, '
-                         'which no model needs (a model file is a few kB)')
-    try:
-        return data.decode('utf-8')
-    except UnicodeDecodeError as error:
-        line = data[:error.start].count(b'\n') + 1
-        raise ValueError(f'{path}: line {line}: not UTF-8 text (byte {error.start})') from None
+    return files.read_text(path, 'parameter file', MAX_BYTES)
 
 
 def _check_events(text, loader, path):
@@ -218,40 +189,60 @@ def _reaches(key, node_name):
 
 def node_keys(document, node_name):
     """
-    Return the keys of ``document`` whose block reaches node ``node_name``, as rcl matches.
+    Return the keys of ``document`` whose block reaches node ``node_name``, in file order.
 
     ``node_name`` is fully qualified (``/left/dh_kinematics``) or in the root namespace; the
     keys that reach it are ``/**``, ``/**/<name>`` and its full name, with or without the
-    leading slash. An exact key comes first.
+    leading slash.
     """
-    keys = [key for key in document if _reaches(key, node_name)]
-    return sorted(keys, key=lambda key: str(key) in ('/**',) or str(key).startswith('/**/'))
+    return [key for key in document if _reaches(key, node_name)]
+
+
+def _block(path, document, key):
+    block = document[key]
+    if not isinstance(block, dict) or not isinstance(block.get('ros__parameters'), dict):
+        raise ValueError(f'{path}: block {key!r} has no ros__parameters mapping')
+    return flatten(block['ros__parameters'])
+
+
+def merged(files, node_name):
+    """
+    Return the parameters that reach ``node_name`` from several files, as rcl merges them.
+
+    ``files`` is a sequence of ``(path, document)``, in the order of the ``--params-file``
+    arguments. rcl keeps one block per node key, in the order the keys first appear across
+    the files (a later file's values for a key override an earlier one's), then applies the
+    blocks that reach the node in that order: a ``/**`` block after the node's own block
+    overrides it. Returns a flat dict (empty when no block reaches the node).
+    """
+    blocks = {}
+    for path, document in files:
+        for key in node_keys(document, node_name):
+            blocks.setdefault('/' + str(key).lstrip('/'), {}).update(_block(path, document, key))
+    params = {}
+    for block in blocks.values():
+        params.update(block)
+    return params
 
 
 def node_parameters(path, node_name=None, document=None):
     """
     Return the ``ros__parameters`` of a parameter file for one node, as a flat dict.
 
-    With ``node_name``, every block that reaches it is merged as rcl merges them: wildcards
-    first, then its own name. Without, the ``/**`` block, or else the file's only block.
+    With ``node_name``, every block that reaches it is merged as rcl merges them, in file
+    order (:func:`merged`). Without, the ``/**`` block, or else the file's only block.
     ``document`` is the file as :func:`read` returned it, when the caller has read it already.
     """
     document = read(path) if document is None else document
     if node_name is not None:
-        keys = node_keys(document, node_name)[::-1]
-        if not keys:
+        if not node_keys(document, node_name):
             raise ValueError(f'{path}: no parameters for node {node_name!r}: the file has '
                              f'{", ".join(repr(str(key)) for key in document)}; '
                              f'{NODE_NAME_HINT}')
+        return merged([(path, document)], node_name)
     else:
         keys = ['/**'] if '/**' in document else list(document)
         if len(keys) != 1:
             raise ValueError(f'{path}: cannot tell which node block to read among '
                              f'{sorted(map(str, document))}; name one with node_name')
-    params = {}
-    for key in keys:
-        block = document[key]
-        if not isinstance(block, dict) or not isinstance(block.get('ros__parameters'), dict):
-            raise ValueError(f'{path}: block {key!r} has no ros__parameters mapping')
-        params.update(flatten(block['ros__parameters']))
-    return params
+    return _block(path, document, keys[0])

@@ -69,7 +69,7 @@ typo silently drops a limit.
 import contextlib
 import difflib
 
-from dh_kinematics.core import bounds, joint_limits
+from dh_kinematics.core import bounds, files, joint_limits
 from dh_kinematics.core.checks import check_array, check_choice, InvalidFieldError
 from dh_kinematics.core.fixed_frames import FixedFrame
 from dh_kinematics.core.link import Link
@@ -412,8 +412,7 @@ def to_yaml(chain, path=None):
     text = yaml.safe_dump({'/**': {'ros__parameters': to_params(chain)}},
                           sort_keys=False, default_flow_style=None)
     if path is not None:
-        with open(path, 'w', encoding='utf-8') as stream:
-            stream.write(text)
+        files.write_text(path, text)
     return text
 
 

@@ -41,12 +41,12 @@ as the node does with ``frame_prefix``.
 """
 
 import re
-from xml.sax.saxutils import quoteattr
 
-from dh_kinematics.core import bounds, names
+from dh_kinematics.core import bounds, files, names
 from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.dh_table import DHTable
 from dh_kinematics.core.dh_transforms import dh_transforms, fixed_transforms
+from dh_kinematics.core.escaping import xacro_attribute, xml_attribute
 from dh_kinematics.core.rotations import matrix_to_rpy
 import numpy as np
 
@@ -109,8 +109,9 @@ def _moving_joint(name, link, parent, child, origin):
     kind, limit = _limit(link)
     gain = abs(link.G)
     friction = gain * (link.Tc[0] - link.Tc[1]) / 2.0
-    return (f'<joint name={quoteattr(name)} type="{kind}"><parent link={quoteattr(parent)}/>'
-            f'<child link={quoteattr(child)}/>{_origin(origin)}'
+    return (f'<joint name={xml_attribute(name)} type="{kind}">'
+            f'<parent link={xml_attribute(parent)}/><child link={xml_attribute(child)}/>'
+            f'{_origin(origin)}'
             f'<axis xyz="0.0 0.0 {"-1.0" if link.flip else "1.0"}"/>{limit}'
             f'<dynamics damping="{_number(link.B * gain ** 2)}" friction="{_number(friction)}"/>'
             f'{_safety_controller(link)}</joint>')
@@ -127,15 +128,16 @@ def _safety_controller(link):
 
 
 def _fixed_joint(parent, child, origin):
-    return (f'<joint name={quoteattr(names.fixed_joint_name(parent, child))} type="fixed">'
-            f'<parent link={quoteattr(parent)}/><child link={quoteattr(child)}/>'
+    return (f'<joint name={xml_attribute(names.fixed_joint_name(parent, child))} type="fixed">'
+            f'<parent link={xml_attribute(parent)}/><child link={xml_attribute(child)}/>'
             f'{_origin(origin)}</joint>')
 
 
-def _mesh(value):
+def _mesh(value, xacro):
     """Return the ``<visual>`` and ``<collision>`` of a :data:`core.meshes.Mesh`."""
     origin, scale = _origin(value.T_frame_mesh), ' '.join(_number(v) for v in value.scale)
-    return ''.join(f'<{kind}>{origin}<geometry><mesh filename={quoteattr(uri)} '
+    attribute = xacro_attribute if xacro else xml_attribute  # xacro runs $(...) and ${...}
+    return ''.join(f'<{kind}>{origin}<geometry><mesh filename={attribute(uri)} '
                    f'scale="{scale}"/></geometry></{kind}>'
                    for kind, uri in (('visual', value.visual), ('collision', value.collision))
                    if uri)
@@ -220,15 +222,16 @@ def to_urdf(chain, prefix='', path=None, xacro=False):
     rigid = dict(zip(frames[2:-1], axes))  # a link frame's axis frame moves with it
     for frame, value in chain.meshes.items():  # in place of the cylinders of that body
         name = prefix + frame
-        geometry[name] = [_mesh(value)]
+        geometry[name] = [_mesh(value, xacro)]
         if rigid.get(name):
             geometry[rigid[name]] = []
     inertial = {frames[2 + j]: _inertial(link.m, link.r, link.I)
                 for j, link in enumerate(chain.links)}
     inertial[frames[-1]] = _inertial(*chain.payload)
-    links = [f'<link name={quoteattr(name)}>{inertial.get(name, "")}{"".join(parts)}</link>'
+    links = [f'<link name={xml_attribute(name)}>{inertial.get(name, "")}{"".join(parts)}'
+             '</link>'
              for name, parts in geometry.items() if not (xacro and name == world)]
-    robot = quoteattr(chain.name or 'arm')
+    robot = xml_attribute(chain.name or 'arm')
     body = '\n  '.join(links + joints)
     if xacro:
         text = ('<?xml version="1.0"?>\n<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
@@ -237,6 +240,5 @@ def to_urdf(chain, prefix='', path=None, xacro=False):
     else:
         text = f'<?xml version="1.0"?>\n<robot name={robot}>\n  {body}\n</robot>\n'
     if path is not None:
-        with open(path, 'w', encoding='utf-8') as stream:
-            stream.write(text)
+        files.write_text(path, text)
     return text

@@ -109,7 +109,7 @@ def _below(tree, base, chain):
         The moving joints below base that are not on the chain.
 
     """
-    moving = [name for name in chain if tree.joints[name].type in urdf_read.MOVING]
+    moving = {name for name in chain if tree.joints[name].type in urdf_read.MOVING}
     poses, bodies, held, todo = {base: np.eye(4)}, {base: 0}, [], [base]
     while todo:
         parent = todo.pop()

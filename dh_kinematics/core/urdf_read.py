@@ -26,6 +26,7 @@ from collections import namedtuple
 import math
 import xml.etree.ElementTree as ET
 
+from dh_kinematics.core.bounds import LIMIT_MAX
 from dh_kinematics.core.inertials import Inertial, NONE
 from dh_kinematics.core.rotations import xyz_rpy_to_transform
 import numpy as np
@@ -49,9 +50,9 @@ Link = namedtuple('Link', 'name inertial geometry')
 Link.__doc__ = """A URDF link: its :data:`core.inertials.Inertial` in the link frame and the
 kinds of geometry it has (``'mesh'``, ``'box'``...), for what an import reports."""
 
-Tree = namedtuple('Tree', 'name links joints parent_joint')
-Tree.__doc__ = """A URDF: the robot's name, links and joints by name, and for each child link
-the joint whose child it is."""
+Tree = namedtuple('Tree', 'name links joints parent_joint child_joints')
+Tree.__doc__ = """A URDF: the robot's name, links and joints by name, for each child link
+the joint whose child it is, and for each link the joints whose parent it is (in file order)."""
 
 
 def _numbers(element, attribute, count, where, default=None):
@@ -65,9 +66,9 @@ def _numbers(element, attribute, count, where, default=None):
         values = [float(value) for value in text.split()]
     except ValueError:
         values = []
-    if len(values) != count or not all(math.isfinite(value) for value in values):
+    if len(values) != count or not all(-LIMIT_MAX <= value <= LIMIT_MAX for value in values):
         raise ValueError(f'{where}: {attribute}={text!r} must be {count} finite number'
-                         f'{"s" if count > 1 else ""}')
+                         f'{"s" if count > 1 else ""} within +-{LIMIT_MAX:g} (SI units)')
     return np.array(values)
 
 
@@ -195,10 +196,28 @@ def parse(text):
         if joint.mimic is not None and joint.mimic not in joints:
             raise ValueError(f'joint {joint.name!r}: mimics {joint.mimic!r}, which is not a '
                              'joint')
-    tree = Tree(root.get('name', ''), links, joints, parent_joint)
-    for name in links:
-        path_to_root(tree, name)  # refuses a loop
+    child_joints = {name: [] for name in links}
+    for joint in joints.values():
+        child_joints[joint.parent].append(joint.name)
+    tree = Tree(root.get('name', ''), links, joints, parent_joint, child_joints)
+    _check_tree(tree)
     return tree
+
+
+def _check_tree(tree):
+    """Refuse a loop, in time linear in the number of links (each is walked up once)."""
+    rooted = set()
+    for link in tree.links:
+        path, seen, trail = [], set(), []
+        while link not in rooted and link in tree.parent_joint:
+            seen.add(link)
+            path.append(link)
+            joint = tree.joints[tree.parent_joint[link]]
+            trail.append(joint.name)
+            link = joint.parent
+            if link in seen:
+                raise ValueError(f'the joints {sorted(trail)} form a loop; a URDF is a tree')
+        rooted.update(path)
 
 
 def path_to_root(tree, link):
@@ -216,7 +235,7 @@ def path_to_root(tree, link):
 
 def children(tree, link):
     """Return the joints whose parent is ``link`` (names)."""
-    return [joint.name for joint in tree.joints.values() if joint.parent == link]
+    return tree.child_joints[link]
 
 
 def joint_motion(joint, q):

@@ -49,7 +49,7 @@ from dh_kinematics.node_logic import cdr
 from dh_kinematics.node_logic.joint_math import StreamMath
 from dh_kinematics.node_logic.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
 from dh_kinematics.node_logic.limit_diagnostics import LimitDiagnostics
-from dh_kinematics.node_logic.motion import MotionEstimate
+from dh_kinematics.node_logic.motion import MAX_RATE, MotionEstimate
 from dh_kinematics.node_logic.tf_rate import TfRate
 
 LOG_EVERY_S = 5.0
@@ -171,7 +171,8 @@ class JointStatesFlow:
             settings['diagnostics.stale_timeout'], settings['diagnostics.period'])
         self.limits.efforts.configure(settings, [link.isprismatic() for link in chain.links])
         self.limits.motion.configure(chain.links, settings['limits.warn_fraction'],
-                                     settings['limits.hysteresis'])
+                                     settings['limits.hysteresis'],
+                                     settings['diagnostics.hysteresis'])
         self.limits.arm.configure(chain, settings)
         self.motion.configure(settings['effort.acceleration_cutoff'])
         self.tf_rate.configure(settings['tf.max_rate'])
@@ -316,7 +317,7 @@ class JointStatesFlow:
                 notes = self._non_finite_result((), (), notes, mono_ns)
             if moving:
                 friction = (moving, update.stamp_ns, torques)
-        gravity, expected, residual, changed = self._dynamics(update, joints, q)
+        gravity, expected, residual, changed = self._dynamics(update, joints, q, mono_ns)
         if self.limits.motion.active:
             changed = self._motion_levels(update) or changed
         measures = None
@@ -344,18 +345,20 @@ class JointStatesFlow:
 
     def _motion_levels(self, update):
         """Judge the message's joints against their motion limits; tell whether a level moved."""
-        monitor, qd, qdd = self.limits.motion, self.motion.qd_smooth, self.motion.qdd
+        monitor, qd = self.limits.motion, self.motion.qd_smooth
+        qdd, qddd = self.motion.qdd, self.motion.qddd
         joints = update.positions
         given = dict(zip(update.velocities, update.qd))  # else the smoothed estimate, if any
         # Accelerations only where the velocity came in: differenced twice from positions,
         # stamp jitter leaves noise no limit survives (bench/qdd_filter.py).
         changed = monitor.update(joints, update.q, [given.get(j, qd[j]) for j in joints],
-                                 [qdd[j] if j in given else None for j in joints])
+                                 [qdd[j] if j in given else None for j in joints],
+                                 jerks=[qddd[j] if j in given else None for j in joints])
         if update.efforts:
             changed = monitor.update(update.efforts, efforts=update.effort) or changed
         return changed
 
-    def _dynamics(self, update, joints, q):
+    def _dynamics(self, update, joints, q, mono_ns):
         """
         Return (gravity, expected, residual, effort level changed) for one update.
 
@@ -371,9 +374,16 @@ class JointStatesFlow:
                   or self.limits.arm.watch_speed or wanted.manipulability)
         if moving:
             self._motion_fresh = False
-            self.motion.update(update.positions, update.q, update.stamp_ns,
-                               update.qd if update.velocities == update.positions
-                               else dict(zip(update.velocities, update.qd)))
+            implausible = self.motion.update(
+                update.positions, update.q, update.stamp_ns,
+                update.qd if update.velocities == update.positions
+                else dict(zip(update.velocities, update.qd)))
+            if implausible:
+                self.cache.counts['implausible_rate'] += 1
+                names = ', '.join(self._joint_names[j] for j in implausible)
+                self.warn('implausible_rate', f'joint_states: {names}: a velocity beyond '
+                          f'{MAX_RATE:g} rad/s or m/s, or not finite; the motion estimate of '
+                          'these joints restarts', mono_ns)
         elif not self._motion_fresh:  # nobody asks: forget, so as not to use old samples later
             self.motion.reset()
             self._motion_fresh = True

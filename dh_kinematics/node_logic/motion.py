@@ -26,7 +26,9 @@ Per joint, at each new position stamped ``t`` (s):
 - the raw acceleration is the difference of two successive velocities over the time between
   the instants they belong to;
 - the acceleration used is that raw value through a first-order low-pass filter of cut-off
-  ``fc`` (Hz): ``a += (1 - exp(-2 pi fc dt)) (raw - a)``, started at the first raw value.
+  ``fc`` (Hz): ``a += (1 - exp(-2 pi fc dt)) (raw - a)``, started at the first raw value;
+- the jerk is the rate of change of that filtered acceleration through the same filter: it
+  lags the acceleration by as much again.
 
 The lag, for a signal slow against ``fc``, at a sample time ``dt``: the filter delays by
 ``dt / (exp(2 pi fc dt) - 1)``, which tends to ``1 / (2 pi fc)`` at high rates (15.9 ms at
@@ -34,7 +36,10 @@ The lag, for a signal slow against ``fc``, at a sample time ``dt``: the filter d
 half: 16.4 ms at 10 Hz and 1 kHz with velocities given, 21.4 ms at 100 Hz from positions
 (``bench/qdd_filter.py`` measures these on sim_arm's sweep). A joint restarts (no velocity
 or acceleration until two or three new samples) after a gap of more than ``MAX_GAP_S``, a
-non-finite position or a clock that jumped back. Pure Python floats: a handful of joints
+non-finite position, a clock that jumped back, or a velocity (given or differenced) that is
+not finite or beyond ``MAX_RATE``: no joint moves that fast, and one such value would leave the
+filtered acceleration at inf or NaN for good. :meth:`MotionEstimate.update` returns such
+joints, for the node to count (``implausible_rate``). Pure Python floats: a handful of joints
 per message.
 """
 
@@ -42,6 +47,8 @@ from math import exp, pi
 
 MAX_GAP_S = 0.5
 MAX_GAP_NS = int(MAX_GAP_S * 1e9)
+MAX_RATE = 1e4
+"""The fastest joint believed, rad/s or m/s (95,000 rpm); a faster one restarts the joint."""
 
 
 class MotionEstimate:
@@ -55,8 +62,8 @@ class MotionEstimate:
 
     Attributes
     ----------
-    qd, qdd : list of (float or None)
-        Per joint, rad/s or m/s and rad/s^2 or m/s^2; None until known.
+    qd, qdd, qddd : list of (float or None)
+        Per joint, rad/s or m/s, rad/s^2 or m/s^2 and rad/s^3 or m/s^3; None until known.
     qd_smooth : list of (float or None)
         Per joint, the message's velocity, or the differenced one low-pass filtered, rad/s or
         m/s; None until known.
@@ -77,12 +84,13 @@ class MotionEstimate:
         if joints is None:
             n = self._n
             self.qd, self.qdd, self.qd_smooth = [None] * n, [None] * n, [None] * n
+            self.qddd = [None] * n
             self._t, self._q = [None] * n, [None] * n
             self._v_t = [None] * n
             return
         for j in joints:
             self.qd[j] = self.qdd[j] = self._t[j] = self._q[j] = self._v_t[j] = None
-            self.qd_smooth[j] = None
+            self.qd_smooth[j] = self.qddd[j] = None
 
     def ready(self):
         """Tell whether every joint has a velocity and an acceleration."""
@@ -95,35 +103,57 @@ class MotionEstimate:
         ``given`` maps joint index to the velocity the message carried for it (rad/s or m/s),
         or is the sequence of the velocities of ``joints``, in order, when it carried all;
         the others are differenced from positions. Times are differenced as integers (ns), so
-        that stamps far from 0 lose no precision.
+        that stamps far from 0 lose no precision. Return the joints restarted because their
+        velocity was not finite or beyond MAX_RATE (a list, usually empty).
         """
-        qd, qdd, times, positions, v_times = self.qd, self.qdd, self._t, self._q, self._v_t
+        qd, qdd, qddd = self.qd, self.qdd, self.qddd
+        times, positions, v_times = self._t, self._q, self._v_t
         smooth, rate = self.qd_smooth, self._rate
         twice = 2 * stamp_ns  # the velocities' instants, in half nanoseconds: integers
         last_dt = gain = None  # the filter's gain for the last dt: most joints share one
+        implausible = []
         if isinstance(given, dict):
             given = [given.get(j) for j in joints]
         for j, value, v in zip(joints, q, given):
             last_t, last_q = times[j], positions[j]
             times[j], positions[j] = stamp_ns, value
             if last_t is None or stamp_ns - last_t > MAX_GAP_NS:
-                qd[j], qdd[j], v_times[j] = v, None, (None if v is None else twice)
-                smooth[j] = v
+                if v is not None and not -MAX_RATE <= v <= MAX_RATE:
+                    implausible.append(j)
+                    self.reset((j,))
+                    continue
+                qd[j], qdd[j], qddd[j] = v, None, None
+                v_times[j], smooth[j] = None if v is None else twice, v
                 continue
             dt = (stamp_ns - last_t) * 1e-9
             if dt != last_dt:
                 last_dt, gain = dt, 1.0 - exp(-rate * dt)
-            if v is None:
+            differenced = v is None
+            if differenced:
                 v, v_t = (value - last_q) / dt, stamp_ns + last_t
+            else:
+                v_t = twice
+            if not -MAX_RATE <= v <= MAX_RATE:  # NaN included
+                implausible.append(j)
+                self.reset((j,))
+                continue
+            if differenced:
                 s = smooth[j]
                 smooth[j] = v if s is None else s + gain * (v - s)
             else:
-                v_t = twice
                 smooth[j] = v
             last_v, last_v_t = qd[j], v_times[j]
             qd[j], v_times[j] = v, v_t
             if last_v is None:
                 continue
-            raw = (v - last_v) / ((v_t - last_v_t) * 0.5e-9)
+            v_dt = (v_t - last_v_t) * 0.5e-9
+            raw = (v - last_v) / v_dt
             a = qdd[j]
-            qdd[j] = raw if a is None else a + gain * (raw - a)
+            if a is None:
+                qdd[j] = raw
+                continue
+            qdd[j] = a + gain * (raw - a)
+            raw = (qdd[j] - a) / v_dt  # the jerk: the filtered acceleration's rate, filtered
+            jerk = qddd[j]
+            qddd[j] = raw if jerk is None else jerk + gain * (raw - jerk)
+        return implausible

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-Joint limits beyond positions, watched per joint: velocity, acceleration, effort, soft limits.
+Joint limits beyond positions, per joint: velocity, acceleration, jerk, effort, soft limits.
 
 Each quantity a joint has a limit for gets a level (diagnostic_msgs' OK, WARN, ERROR), from
 the ratio of its magnitude to the limit:
@@ -31,12 +31,18 @@ nothing):
   positions alone, whose double difference is noise at hardware rates), against
   ``acceleration_limit``; while the joint slows down (acceleration against velocity), against
   ``deceleration_limit`` where one is set;
+- jerk (rad/s^3 or m/s^3), the rate of the filtered acceleration estimate, filtered again
+  (:class:`MotionEstimate`: it lags the acceleration by as much again), against
+  ``jerk_limit``; from the message's velocities, as the acceleration;
 - effort (N m or N), the message's, against ``effort_limit``;
 - soft limits, as ros2_control's soft limiter bounds velocity: inside ``soft_limits``, with
   ``k_position`` > 0, the velocity must lie within ``-k_position (q - soft_lower)`` and
   ``-k_position (q - soft_upper)`` (each within the velocity limit), else ERROR: the joint
   approaches a soft limit faster than the limiter allows. Outside the band is WARN, and ERROR
-  while the joint moves further out.
+  while the joint moves further out. A velocity counts as beyond a bound, or as moving out,
+  only past a dead band of ``position_hysteresis`` per second; a soft level clears only once
+  the joint is back inside the band by ``position_hysteresis`` (``diagnostics.hysteresis``)
+  and within the bounds, so that encoder noise at a soft limit does not flap.
 
 A joint's level is the highest of its quantities', and its description names the worst:
 ``velocity 2.61 rad/s above limit 2.5 by 0.11``.
@@ -48,7 +54,7 @@ from operator import le
 from dh_kinematics.core.display import format_number
 from dh_kinematics.node_logic.limits import ERROR, OK, WARN
 
-QUANTITIES = ('velocity', 'acceleration', 'effort')
+QUANTITIES = ('velocity', 'acceleration', 'jerk', 'effort')
 
 
 def threshold_level(value, previous, warn, error, warn_clear, error_clear):
@@ -117,6 +123,7 @@ class MotionLimits:
         self._deceleration = [None] * n
         self._soft = [None] * n
         self._warn, self._hysteresis = 0.9, 0.05
+        self._position_hysteresis = 0.01
         self._quiet = {'velocity': [math.inf] * n, 'effort': [math.inf] * n}
         self.shortcut = True
         self.forget()
@@ -128,13 +135,21 @@ class MotionLimits:
         self._levels = {name: [OK] * n for name in QUANTITIES + ('soft',)}
         self.levels = [OK] * n
 
-    def configure(self, links, warn_fraction=0.9, hysteresis=0.05):
-        """Take the links' limits (:class:`Link` fields) and the WARN fraction and hysteresis."""
+    def configure(self, links, warn_fraction=0.9, hysteresis=0.05, position_hysteresis=0.01):
+        """
+        Take the links' limits (:class:`Link` fields), the WARN fraction and hysteresis.
+
+        ``position_hysteresis`` (rad or m) is how far back inside its soft limits a joint must
+        be for a soft level to clear; per second, it is the dead band of the velocities judged
+        against the soft limiter.
+        """
         check_settings(warn_fraction, hysteresis)
         self._warn, self._hysteresis = warn_fraction, hysteresis
+        self._position_hysteresis = position_hysteresis
         self._units = [('rad', 'N m') if link.isrevolute() else ('m', 'N') for link in links]
         self._limits = {'velocity': [link.velocity_limit for link in links],
                         'acceleration': [link.acceleration_limit for link in links],
+                        'jerk': [link.jerk_limit for link in links],
                         'effort': [link.effort_limit for link in links]}
         self._deceleration = [link.deceleration_limit for link in links]
         self._soft = [(link.soft_limits, link.k_position) if link.soft_limits else None
@@ -145,9 +160,9 @@ class MotionLimits:
         self._quiet = {name: [math.inf if limit is None else warn_fraction * limit
                               for limit in self._limits[name]]
                        for name in ('velocity', 'effort')}
-        # The usual message may take the short way (quiet) unless accelerations (which need
-        # the estimate on every message) or soft limits (which need positions) are watched.
-        self.shortcut = not self.watches('acceleration') and not self.watches('soft')
+        # The usual message may take the short way (quiet) unless accelerations or jerks
+        # (which need the estimate on every message) or soft limits (positions) are watched.
+        self.shortcut = not any(map(self.watches, ('acceleration', 'jerk', 'soft')))
         self.forget()
 
     def quiet(self, velocities, efforts):
@@ -176,16 +191,18 @@ class MotionLimits:
             return any(self._soft)
         return any(limit is not None for limit in self._limits[quantity])
 
-    def update(self, joints, positions=None, velocities=None, accelerations=None, efforts=None):
+    def update(self, joints, positions=None, velocities=None, accelerations=None, efforts=None,
+               jerks=None):
         """
         Take the latest values of ``joints`` (each a sequence in their order, or None).
 
-        Positions in rad or m, velocities per s, accelerations per s^2 (None where not known),
-        efforts in N m or N. Return whether a joint's level changed.
+        Positions in rad or m, velocities per s, accelerations per s^2 and jerks per s^3 (None
+        where not known), efforts in N m or N. Return whether a joint's level changed.
         """
         stored = self.latest
         for name, given in (('position', positions), ('velocity', velocities),
-                            ('acceleration', accelerations), ('effort', efforts)):
+                            ('acceleration', accelerations), ('jerk', jerks),
+                            ('effort', efforts)):
             if given is not None:
                 store = stored[name]
                 for j, value in zip(joints, given):
@@ -235,11 +252,22 @@ class MotionLimits:
         q, v = self.latest['position'][j], self.latest['velocity'][j]
         if q != q:
             return OK
+        previous, margin = self._levels['soft'][j], self._position_hysteresis
+        level = self._band_level(j, lower, upper, q, v, margin)
+        if level < previous:  # to clear: back inside by the margin, within the bounds exactly
+            inset = min(margin, (upper - lower) / 2.0)
+            strict = self._band_level(j, lower + inset, upper - inset, q, v, 0.0)
+            level = min(previous, max(level, strict))
+        return level
+
+    def _band_level(self, j, lower, upper, q, v, dead_band):
+        """Return the soft level of ``q``, ``v`` in a band, velocities past ``dead_band``/s."""
         if not lower <= q <= upper:  # outside the band: WARN, ERROR while going further out
-            outward = v == v and (v > 0.0 if q > upper else v < 0.0)
+            outward = v == v and (v > dead_band if q > upper else v < -dead_band)
             return ERROR if outward else WARN
         bounds = self.soft_velocity_bounds(j)  # inside: approaching no faster than allowed
-        if bounds is not None and v == v and not bounds[0] <= v <= bounds[1]:
+        if bounds is not None and v == v and not (
+                bounds[0] - dead_band <= v <= bounds[1] + dead_band):
             return ERROR
         return OK
 
@@ -281,7 +309,7 @@ class MotionLimits:
     def _unit(self, j, name):
         length, force = self._units[j]
         return {'velocity': f'{length}/s', 'acceleration': f'{length}/s^2',
-                'effort': force}[name]
+                'jerk': f'{length}/s^3', 'effort': force}[name]
 
     def values(self, j):
         """Return joint ``j``'s watched values and limits as (key, text) pairs (SI units)."""

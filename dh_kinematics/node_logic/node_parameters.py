@@ -29,10 +29,11 @@ import math
 from dh_kinematics.core import names
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.parameter_file import flatten
-from dh_kinematics.core.params import file_fields, model_values
-from dh_kinematics.node_logic import arm_limits, motion_limits
+from dh_kinematics.core.params import configurations, file_fields, model_values
+from dh_kinematics.node_logic import arm_limits, motion_limits, tf_rate
 from dh_kinematics.node_logic.effort_monitor import check_settings
-from dh_kinematics.node_logic.param_specs import frame_specs, joint_specs, mesh_specs, MODEL
+from dh_kinematics.node_logic.param_specs import (
+    configuration_spec, frame_specs, joint_specs, mesh_specs, MODEL)
 
 NO_LIMITS = [-math.inf, math.inf]
 """The declared ``qlim`` of a joint without limits."""
@@ -85,10 +86,46 @@ def as_real(value):
     return value
 
 
+def _number(text):
+    """Return the float a string spells (YAML's ``.inf`` and ``.nan`` included), or None."""
+    if not isinstance(text, str):
+        return None
+    spelled = text.strip().lower()
+    sign, body = ('-', spelled[1:]) if spelled[:1] in '+-' and spelled else ('', spelled)
+    if body in ('.inf', '.nan'):
+        body = body[1:]
+    try:
+        return float(sign + body)
+    except ValueError:
+        return None
+
+
+def read_numbers(spec, value):
+    """
+    Return a string (or strings) that spells a number as that number, for a real parameter.
+
+    ``ros2 param load`` sends every value through YAML 1.1, where ``4e-05`` and ``inf`` (a
+    number Python printed) are strings, and a list that holds one becomes the string of the
+    list, ``'[0.00015, 4e-05]'``: such a string, for a parameter that is a real number (or a
+    list of them), is the number (or list) it spells. Anything else is returned as it is.
+    """
+    if spec.kind == 'double' and _number(value) is not None:
+        return _number(value)
+    if spec.kind != 'double_array':
+        return value
+    items = value
+    if isinstance(value, str) and value.strip()[:1] == '[' and value.strip()[-1:] == ']':
+        items = value.strip()[1:-1].split(',')
+    if (isinstance(items, list) and items and not all(isinstance(i, float) for i in items)
+            and all(_number(item) is not None for item in items)):
+        return [_number(item) for item in items]
+    return value
+
+
 def check_value(spec, value):
     """Return ``value`` in the type of ``spec``, or raise ValueError naming the parameter."""
     if spec.kind in ('double', 'double_array', 'dynamic'):
-        value = as_real(value)
+        value = as_real(read_numbers(spec, value))
     if spec.kind == 'dynamic':
         return value
     if not _KINDS[spec.kind](value):
@@ -108,6 +145,7 @@ def _model_values(chain, given):
     specs = MODEL + tuple(spec for joint in chain.joint_names for spec in joint_specs(joint))
     specs += tuple(spec for frame in chain.frames for spec in frame_specs(frame.name))
     specs += tuple(spec for frame in chain.meshes for spec in mesh_specs(frame))
+    specs += tuple(configuration_spec(name) for name in configurations(given, chain.n))
     values = {}
     for spec in specs:
         value = given.get(spec.name, defaults.get(spec.name))
@@ -156,6 +194,8 @@ def checked(given, setting_specs, node_name='node'):
                                      settings['limits.hysteresis'])
     if 'tool_speed_limit' in settings:
         arm_limits.check_settings(settings)
+    if 'tf.max_rate' in settings:
+        tf_rate.check_rate(settings['tf.max_rate'])
     values, specs = _model_values(chain, model)
     values.update(settings)
     specs = {spec.name: spec for spec in specs + tuple(setting_specs)}

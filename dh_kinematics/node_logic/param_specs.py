@@ -25,7 +25,8 @@ import math
 import sys
 
 from dh_kinematics.core.params import (
-    FRAME_FIELDS, JOINT_FIELDS, MESH_FIELDS, MODEL_FIELDS, NODE_SETTINGS, SIM_ARM_SETTINGS)
+    CONFIGURATIONS, FRAME_FIELDS, JOINT_FIELDS, MESH_FIELDS, MODEL_FIELDS, NODE_SETTINGS,
+    SIM_ARM_SETTINGS)
 
 ParameterSpec = namedtuple('ParameterSpec', 'name kind description default minimum maximum '
                                             'read_only')
@@ -92,14 +93,15 @@ _JOINT = (
                   'm/s^2; .inf when not known.'),
     ParameterSpec('deceleration_limit', 'double', 'Largest joint deceleration where it differs '
                   'from the acceleration limit, rad/s^2 or m/s^2; .inf for the same.'),
-    ParameterSpec('jerk_limit', 'double', 'Largest joint jerk, rad/s^3 or m/s^3; .inf when not '
-                  'known.'),
+    ParameterSpec('jerk_limit', 'double', 'Largest joint jerk, rad/s^3 or m/s^3, judged from '
+                  "the estimate of the message's velocities; .inf when not known."),
     ParameterSpec('soft_limits', 'double_array', '[lower, upper] soft position limits inside '
                   "qlim, rad or m (URDF's safety_controller, ros2_control's soft limiter); "
                   'unset for none.'),
     ParameterSpec('k_position', 'double', "The soft limiter's position gain, 1/s (default 0).",
                   minimum=0.0, maximum=HUGE),
-    ParameterSpec('k_velocity', 'double', "The soft limiter's velocity gain (default 0).",
+    ParameterSpec('k_velocity', 'double', "The soft limiter's velocity gain, for the URDF "
+                  '(ros2_control bounds the effort with it); not watched (default 0).',
                   minimum=0.0, maximum=HUGE),
 )
 
@@ -152,8 +154,8 @@ NODE = _in_order((
                   'robot_description (false where another node owns it).', default=True),
     ParameterSpec('tf.max_rate', 'double', 'Publish /tf at most this often per joint, Hz, '
                   "always the newest message (robot_state_publisher's publish_frequency); 0 "
-                  'publishes every message. The limits still see every message.', default=0.0,
-                  minimum=0.0, maximum=HUGE),
+                  'publishes every message, else 0.001 to 1e6. The limits still see every '
+                  'message.', default=0.0, minimum=0.0, maximum=1e6),
     ParameterSpec('effort.warn', 'double_array', 'WARN when |measured - expected effort| of a '
                   'joint passes this, N m or N: 1 value (every joint) or 1 per joint; .inf '
                   'is off.', default=[math.inf]),
@@ -217,6 +219,13 @@ SIM_ARM = _in_order((
 def _block(name, specs):
     return tuple(spec._replace(name=f'{name}.{spec.name}', description=f'{name}: '
                                f'{spec.description}') for spec in specs)
+
+
+def configuration_spec(name):
+    """Return the parameter spec of a named configuration, ``configurations.<name>``."""
+    return ParameterSpec(f'{CONFIGURATIONS}.{name}', 'double_array', 'A named configuration: '
+                         'a value per joint, rad or m (fk, ik and plot --q-name; MoveIt group '
+                         'states).')
 
 
 def joint_specs(joint):

@@ -25,6 +25,17 @@ the torques and the diagnostics still take every message. 0 Hz publishes every m
 
 NEVER = -2 ** 63
 """The stamp (ns) of a joint not yet published: before any stamp."""
+MIN_RATE = 1e-3
+"""The lowest cap but 0, Hz (one /tf message in 1000 s); below, the interval overflows."""
+MAX_RATE = 1e6
+"""The highest cap, Hz (an interval of 1 us)."""
+
+
+def check_rate(max_rate):
+    """Refuse a ``tf.max_rate`` (Hz) that is neither 0 nor within [MIN_RATE, MAX_RATE]."""
+    if max_rate != 0.0 and not MIN_RATE <= max_rate <= MAX_RATE:
+        raise ValueError(f'tf.max_rate: must be 0 (every message) or within [{MIN_RATE:g}, '
+                         f'{MAX_RATE:g}] Hz, got {max_rate!r}')
 
 
 class TfRate:
@@ -49,7 +60,8 @@ class TfRate:
         return self._interval_ns > 0
 
     def configure(self, max_rate):
-        """Set the cap, Hz (0: none); forget what was published."""
+        """Set the cap, Hz (0: none; else within [MIN_RATE, MAX_RATE]); forget the past."""
+        check_rate(max_rate)
         self._interval_ns = round(1e9 / max_rate) if max_rate > 0.0 else 0
         self.reset()
 

@@ -21,7 +21,10 @@ Pure Python (no launch or rclpy import), so it is tested without ROS. Built-in m
 """
 
 from collections import namedtuple
+import difflib
+import os
 import pathlib
+import sys
 
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.names import check_prefixed
@@ -122,6 +125,28 @@ def load_model(path, namespace=''):
     for another node is refused, naming the file.
     """
     return Chain.from_yaml(path, node_name=node_name(namespace))
+
+
+def check_arguments(argv, declared, launch_file, command_line=None):
+    """
+    Refuse a ``name:=value`` argument of ``ros2 launch`` that ``launch_file`` does not declare.
+
+    ``argv`` is the launch's arguments (``LaunchContext.argv``), ``declared`` the names the
+    file declares. Launch itself ignores an unknown argument; this stops the launch with one
+    line naming it. Only for the file ``ros2 launch`` was given (its name is on
+    ``command_line``, ``sys.argv`` by default): a file another one includes sees the
+    arguments of the file that includes it.
+    """
+    command_line = sys.argv if command_line is None else command_line
+    if os.path.basename(launch_file) not in {os.path.basename(str(arg)) for arg in command_line}:
+        return
+    for arg in argv:
+        name, assigned, _ = str(arg).partition(':=')
+        if assigned and name not in declared:
+            close = difflib.get_close_matches(name.replace('.', '_'), list(declared), 1)
+            hint = f' (did you mean {close[0]}?)' if close else ''
+            raise ValueError(f'{name}: no such launch argument{hint}; '
+                             f'{os.path.basename(launch_file)} takes {", ".join(declared)}')
 
 
 def node_settings(configurations):
