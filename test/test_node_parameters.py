@@ -381,7 +381,9 @@ def test_param_load_takes_the_start_files_and_the_nodes_own_dump(name, tmp_path)
         dump = tmp_path / 'dump.yaml'
         dump.write_text(yaml.safe_dump(_dump(run.probe, '/dh_kinematics')))
         for path in (start, dump):
-            messages = parameter_dict_from_yaml_file(str(path), True, ['/dh_kinematics'])
+            keyed = '/dh_kinematics' in yaml.safe_load(path.read_text())  # else '/**' only
+            messages = parameter_dict_from_yaml_file(
+                str(path), True, ['/dh_kinematics'] if keyed else None)
             params = [RclpyParameter.from_parameter_msg(message)
                       for message in messages.values()]
             results = run.probe.set_parameters('/dh_kinematics', params)
