@@ -505,6 +505,11 @@ URDF_OK = ('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type
      'a', 'b', r"link 'b' inertial: mass -1 kg is negative"),
     (URDF_OK.replace('</joint>', '<mimic joint="j"/></joint>'), 'a', 'b', r"joint 'j': cannot "
      r'be on the chain: the joints of a DH chain move independently'),
+    # A loop beside the tree (each of c, d, e one parent: c -> d -> e -> c): no URDF.
+    (URDF_OK.replace('</robot>', '<link name="c"/><link name="d"/><link name="e"/>' + ''.join(
+        f'<joint name="{parent}{child}" type="fixed"><parent link="{parent}"/><child '
+        f'link="{child}"/></joint>' for parent, child in ('cd', 'de', 'ec')) + '</robot>'),
+     'a', 'b', r"the joints \['cd', 'de', 'ec'\] form a loop; a URDF is a tree"),
 ])
 def test_a_urdf_a_dh_chain_cannot_hold_is_refused_naming_what(text, base, tip, message):
     with pytest.raises(ValueError, match=message):

@@ -25,8 +25,8 @@ import csv
 import io
 import os
 
-from dh_kinematics.cli.plot import pyplot
-from dh_kinematics.core import files
+from dh_kinematics.cli import model_commands
+from dh_kinematics.cli.plot import pyplot, save_png
 import numpy as np
 
 
@@ -55,7 +55,7 @@ def write(folder, result, held_out=None):
              title='Position error per measurement')
     axes.legend()
     figure.tight_layout()
-    _save(plt, figure, paths[0])
+    save_png(plt, figure, paths[0], 100, 'report')
     estimated = [p for p in result.parameters if p.status == 'estimated']
     figure, axes = plt.subplots(figsize=(8, max(3.0, 0.25 * len(estimated) + 1.0)))
     positions = np.arange(len(estimated))
@@ -66,7 +66,7 @@ def write(folder, result, held_out=None):
     axes.set(xlabel='correction (mm or mrad), +- 1 standard deviation',
              title='Estimated corrections')
     figure.tight_layout()
-    _save(plt, figure, paths[1])
+    save_png(plt, figure, paths[1], 100, 'report')
     stream = io.StringIO(newline='')
     table = csv.writer(stream)
     table.writerow(['parameter', 'nominal', 'estimate', 'std', 'status', 'reason',
@@ -75,22 +75,5 @@ def write(folder, result, held_out=None):
         table.writerow([p.name, repr(float(p.nominal)), repr(float(p.estimate)),
                         '' if p.std is None else repr(p.std), p.status, p.reason,
                         repr(p.fit_change) if p.status == 'held' else ''])
-    _write(paths[2], stream.getvalue().encode('utf-8'))
+    model_commands.write(paths[2], stream.getvalue(), 'report')
     return paths
-
-
-def _save(plt, figure, path):
-    """Write a figure as PNG to ``path`` whole or not at all, and close it."""
-    picture = io.BytesIO()
-    try:
-        figure.savefig(picture, dpi=100, format='png')
-    finally:
-        plt.close(figure)
-    _write(path, picture.getvalue())
-
-
-def _write(path, data):
-    try:
-        files.write_bytes(path, data)
-    except OSError as error:
-        raise ValueError(f'{path}: cannot write the report: {error.strerror}') from None

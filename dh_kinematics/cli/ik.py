@@ -38,11 +38,12 @@ def ik(args, out):
     """Solve and print; return 0 with a solution, 1 without."""
     chain, _, given = model_commands.load(args.file)
     rpy = np.radians(args.rpy) if args.deg else np.array(args.rpy, dtype=float)
-    for name, values, bound, unit in (('--xyz', args.xyz, bounds.LENGTH_MAX, 'm'),
-                                      ('--rpy', rpy, bounds.ANGLE_MAX, 'rad')):
+    for name, given, values, bound, unit in (
+            ('--xyz', args.xyz, args.xyz, bounds.LENGTH_MAX, 'm'),
+            ('--rpy', args.rpy, rpy, bounds.ANGLE_MAX, 'rad')):
         if not all(-bound <= value <= bound for value in values):
             raise ValueError(f'{name}: each must be within +-{bound:g} {unit}, got '
-                             f'{" ".join(map(str, args.xyz if name == "--xyz" else args.rpy))}')
+                             f'{" ".join(map(str, given))}')
     T = xyz_rpy_to_transform(args.xyz, rpy)
     q0 = None
     if args.q0 or args.q_name:

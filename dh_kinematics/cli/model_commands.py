@@ -230,8 +230,8 @@ def model_file_text(chain, given):
 
 
 def write(path, text, what):
-    """Write ``text`` to the file ``path``; a ValueError names it and why it cannot be."""
+    """Write ``text`` (str or bytes) to ``path`` whole or not at all; a ValueError says why."""
     try:
-        files.write_text(path, text)
+        files.write_bytes(path, text.encode('utf-8') if isinstance(text, str) else text)
     except OSError as error:
         raise ValueError(f'{path}: cannot write the {what}: {error.strerror}') from None

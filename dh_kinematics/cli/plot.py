@@ -24,7 +24,6 @@ segment along it.
 import io
 import math
 
-from dh_kinematics.core import files
 import numpy as np
 
 MATPLOTLIB_MISSING = ('{} needs matplotlib, which is not installed: pip install matplotlib '
@@ -85,15 +84,19 @@ def plot(chain, q, path, size=(800, 600), limits=False, title=None):
     axes.set_ylabel('y (m)')
     axes.set_zlabel('z (m)')
     axes.set_title(title or chain.name or 'arm')
+    save_png(plt, figure, path, dpi, 'picture')
+
+
+def save_png(plt, figure, path, dpi, what):
+    """Write ``figure`` as a PNG to ``path``, whole or not at all, and close it."""
+    from dh_kinematics.cli.model_commands import write
+
     picture = io.BytesIO()
     try:
         figure.savefig(picture, dpi=dpi, format='png')
     finally:
         plt.close(figure)
-    try:
-        files.write_bytes(path, picture.getvalue())
-    except OSError as error:
-        raise ValueError(f'{path}: cannot write the picture: {error.strerror}') from None
+    write(path, picture.getvalue(), what)
 
 
 def _draw_limits(axes, link, q, pose, scale, turned):

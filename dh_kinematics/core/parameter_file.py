@@ -59,11 +59,6 @@ def _loader(fast=True):
     return Loader
 
 
-def _text(path):
-    """Return the text of a regular file of at most MAX_BYTES, or raise ValueError."""
-    return files.read_text(path, 'parameter file', MAX_BYTES)
-
-
 def _check_events(text, loader, path):
     """Refuse an alias and nesting deeper than MAX_DEPTH, from the parser's events alone."""
     import yaml
@@ -140,7 +135,7 @@ def read(path):
     """
     import yaml
 
-    text = _text(path)
+    text = files.read_text(path, 'parameter file', MAX_BYTES)
     loader = _loader()
     try:
         _check_events(text, loader, path)

@@ -154,7 +154,8 @@ def _pose(flat, name, prefixed=True):
     return xyz_rpy_to_transform(xyz, bounds.check_angles(f'{name}.rpy', rpy))
 
 
-def _suggestion(key, candidates):
+def suggestion(key, candidates):
+    """Return ' (did you mean NAME?)' for the candidate closest to ``key``, or ''."""
     close = difflib.get_close_matches(key, candidates, n=1, cutoff=0.6)
     return f' (did you mean {close[0]}?)' if close else ''
 
@@ -165,7 +166,7 @@ def _listed_typo(block, joints, flat):
                  if not any(key.startswith(joint + '.') for key in flat)]
     close = difflib.get_close_matches(block, blockless, n=1, cutoff=0.5)
     if not close:
-        return _suggestion(block, joints)
+        return suggestion(block, joints)
     j = joints.index(close[0])
     return f' (joints[{j}] is {close[0]!r}, which has no block: a typo for {block}?)'
 
@@ -186,7 +187,7 @@ def _check_keys(flat, joints):
             if field in JOINT_FIELDS:
                 continue
             reason = f'is not a joint field (fields: {", ".join(JOINT_FIELDS)})'
-            raise InvalidFieldError(key, value, reason + _suggestion(field, JOINT_FIELDS))
+            raise InvalidFieldError(key, value, reason + suggestion(field, JOINT_FIELDS))
         if field in JOINT_FIELDS:
             if joints is None:
                 continue  # a joint block; 'joints: is missing' follows
@@ -196,7 +197,7 @@ def _check_keys(flat, joints):
         candidates = list(MODEL_FIELDS) + sorted(SETTINGS) + [
             f'{joint}.{field}' for joint in joints or () for field in JOINT_FIELDS]
         raise InvalidFieldError(key, value, 'is not a model parameter or a setting of the '
-                                'node' + _suggestion(key, candidates))
+                                'node' + suggestion(key, candidates))
 
 
 def _check_joint_limits_key(key, value, limit, joints):
@@ -204,11 +205,11 @@ def _check_joint_limits_key(key, value, limit, joints):
     joint, field = limit
     if joint not in joints:
         raise InvalidFieldError(key, value, f'names a joint that is not in joints {joints}'
-                                + _suggestion(joint, joints))
+                                + suggestion(joint, joints))
     if field not in joint_limits.KEYS:
         raise InvalidFieldError(key, value, f'is not a joint_limits key (keys: '
                                 f'{", ".join(joint_limits.KEYS)})'
-                                + _suggestion(field, joint_limits.KEYS))
+                                + suggestion(field, joint_limits.KEYS))
 
 
 def _named_blocks(flat, block, fields):
@@ -228,7 +229,7 @@ def _named_blocks(flat, block, fields):
                 raise InvalidFieldError(key, value, f'must be a block of {", ".join(fields)}: '
                                         f'{block}.<name>.<field>')
             raise InvalidFieldError(key, value, f'is not a field of a {block} block (fields: '
-                                    f'{", ".join(fields)})' + _suggestion(field, fields))
+                                    f'{", ".join(fields)})' + suggestion(field, fields))
         found.setdefault(name, {})[field] = value
     return found
 

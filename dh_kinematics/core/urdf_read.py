@@ -204,33 +204,34 @@ def parse(text):
     return tree
 
 
+def _walk_up(tree, link, stop=frozenset()):
+    """
+    Return the joints from ``link`` up to the root (names), and the links walked from.
+
+    The walk ends early at a link in ``stop``. A loop is refused.
+    """
+    joints, links, seen = [], [], {link}
+    while link not in stop and link in tree.parent_joint:
+        links.append(link)
+        joint = tree.joints[tree.parent_joint[link]]
+        joints.append(joint.name)
+        link = joint.parent
+        if link in seen:
+            raise ValueError(f'the joints {sorted(joints)} form a loop; a URDF is a tree')
+        seen.add(link)
+    return joints, links
+
+
 def _check_tree(tree):
     """Refuse a loop, in time linear in the number of links (each is walked up once)."""
     rooted = set()
     for link in tree.links:
-        path, seen, trail = [], set(), []
-        while link not in rooted and link in tree.parent_joint:
-            seen.add(link)
-            path.append(link)
-            joint = tree.joints[tree.parent_joint[link]]
-            trail.append(joint.name)
-            link = joint.parent
-            if link in seen:
-                raise ValueError(f'the joints {sorted(trail)} form a loop; a URDF is a tree')
-        rooted.update(path)
+        rooted.update(_walk_up(tree, link, rooted)[1])
 
 
 def path_to_root(tree, link):
     """Return the joints from the root down to ``link``, in order (names)."""
-    path, seen = [], {link}
-    while link in tree.parent_joint:
-        joint = tree.joints[tree.parent_joint[link]]
-        path.append(joint.name)
-        link = joint.parent
-        if link in seen:
-            raise ValueError(f'the joints {sorted(path)} form a loop; a URDF is a tree')
-        seen.add(link)
-    return path[::-1]
+    return _walk_up(tree, link)[0][::-1]
 
 
 def children(tree, link):

@@ -115,32 +115,29 @@ class MotionEstimate:
         if isinstance(given, dict):
             given = [given.get(j) for j in joints]
         for j, value, v in zip(joints, q, given):
+            if v is not None and not -MAX_RATE <= v <= MAX_RATE:  # given; NaN included
+                implausible.append(j)
+                self.reset((j,))
+                continue
             last_t, last_q = times[j], positions[j]
             times[j], positions[j] = stamp_ns, value
             if last_t is None or stamp_ns - last_t > MAX_GAP_NS:
-                if v is not None and not -MAX_RATE <= v <= MAX_RATE:
-                    implausible.append(j)
-                    self.reset((j,))
-                    continue
                 qd[j], qdd[j], qddd[j] = v, None, None
                 v_times[j], smooth[j] = None if v is None else twice, v
                 continue
             dt = (stamp_ns - last_t) * 1e-9
             if dt != last_dt:
                 last_dt, gain = dt, 1.0 - exp(-rate * dt)
-            differenced = v is None
-            if differenced:
+            if v is None:
                 v, v_t = (value - last_q) / dt, stamp_ns + last_t
-            else:
-                v_t = twice
-            if not -MAX_RATE <= v <= MAX_RATE:  # NaN included
-                implausible.append(j)
-                self.reset((j,))
-                continue
-            if differenced:
+                if not -MAX_RATE <= v <= MAX_RATE:  # differenced; NaN included
+                    implausible.append(j)
+                    self.reset((j,))
+                    continue
                 s = smooth[j]
                 smooth[j] = v if s is None else s + gain * (v - s)
             else:
+                v_t = twice
                 smooth[j] = v
             last_v, last_v_t = qd[j], v_times[j]
             qd[j], v_times[j] = v, v_t

@@ -109,17 +109,18 @@ def read_numbers(spec, value):
     list, ``'[0.00015, 4e-05]'``: such a string, for a parameter that is a real number (or a
     list of them), is the number (or list) it spells. Anything else is returned as it is.
     """
-    if spec.kind == 'double' and _number(value) is not None:
-        return _number(value)
+    if spec.kind == 'double':
+        number = _number(value)
+        return value if number is None else number
     if spec.kind != 'double_array':
         return value
     items = value
     if isinstance(value, str) and value.strip()[:1] == '[' and value.strip()[-1:] == ']':
         items = value.strip()[1:-1].split(',')
-    if (isinstance(items, list) and items and not all(isinstance(i, float) for i in items)
-            and all(_number(item) is not None for item in items)):
-        return [_number(item) for item in items]
-    return value
+    if not isinstance(items, list) or not items or all(isinstance(i, float) for i in items):
+        return value
+    numbers = [_number(item) for item in items]
+    return value if None in numbers else numbers
 
 
 def check_value(spec, value):

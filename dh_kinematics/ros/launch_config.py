@@ -21,14 +21,13 @@ Pure Python (no launch or rclpy import), so it is tested without ROS. Built-in m
 """
 
 from collections import namedtuple
-import difflib
 import os
 import pathlib
 import sys
 
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.names import check_prefixed
-from dh_kinematics.core.params import file_fields
+from dh_kinematics.core.params import file_fields, suggestion
 from dh_kinematics.node_logic.param_specs import SIM_ARM
 
 NODE_NAME = 'dh_kinematics'
@@ -143,8 +142,7 @@ def check_arguments(argv, declared, launch_file, command_line=None):
     for arg in argv:
         name, assigned, _ = str(arg).partition(':=')
         if assigned and name not in declared:
-            close = difflib.get_close_matches(name.replace('.', '_'), list(declared), 1)
-            hint = f' (did you mean {close[0]}?)' if close else ''
+            hint = suggestion(name.replace('.', '_'), list(declared))
             raise ValueError(f'{name}: no such launch argument{hint}; '
                              f'{os.path.basename(launch_file)} takes {", ".join(declared)}')
 
