@@ -31,8 +31,9 @@ import sys
 import time
 
 from dh_kinematics import Chain
-from dh_kinematics.core import calibration, configurations
-from dh_kinematics.core.measurements import Measurements
+from dh_kinematics.core import configurations
+from dh_kinematics.core.calibration import fit
+from dh_kinematics.core.calibration.measurements import Measurements
 from dh_kinematics.core.rotations import rotation_to_quaternion, rotvec_to_matrix
 import numpy as np
 
@@ -86,7 +87,7 @@ def run(name, orientation):
     times = []
     for _ in range(ROUNDS):
         start = time.perf_counter()
-        result = calibration.calibrate(nominal, data)
+        result = fit.calibrate(nominal, data)
         times.append(time.perf_counter() - start)
     check = configurations.uniform(nominal, HELD_OUT, rng)
     error = np.linalg.norm(result.chain.fkine(check)[:, :3, 3] - arm.fkine(check)[:, :3, 3],

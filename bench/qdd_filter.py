@@ -15,14 +15,14 @@
 """
 The lag and noise of the estimated accelerations and velocities on sim_arm's sweep (no ROS).
 
-Feeds :class:`MotionEstimate` the Panda's sweep (sim_arm's, period 10 s) at 100 Hz and
+Feeds :class:`RateEstimate` the Panda's sweep (sim_arm's, period 10 s) at 100 Hz and
 1 kHz, with the velocities given or differenced from positions, exact or with the positions
 rounded to a 20-bit encoder (2 pi / 2^20 rad) and stamped up to +-100 us off the instants
 they were sampled at, as a real driver's are. For each case: the lag of the estimated
 acceleration behind the true one (the shift that fits best, to 0.01 ms), and the RMS of what
 is left once that lag is taken out, over all joints, in rad/s^2. A second table does the same
 for the velocities differenced from positions (what the velocity limits judge for a source
-that sends none): raw, and smoothed by the same filter (``MotionEstimate.qd_smooth``), in
+that sends none): raw, and smoothed by the same filter (``RateEstimate.qd_smooth``), in
 rad/s. Prints Markdown tables.
 
     .venv/bin/python bench/qdd_filter.py
@@ -36,7 +36,7 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 from dh_kinematics import Chain  # noqa: E402, I100
-from dh_kinematics.node_logic.motion import MotionEstimate  # noqa: E402
+from dh_kinematics.node_logic.rate_estimate import RateEstimate  # noqa: E402
 from dh_kinematics.node_logic.sweep import sweep  # noqa: E402
 
 PANDA = pathlib.Path(__file__).resolve().parents[1] / 'config' / 'panda.yaml'
@@ -45,14 +45,14 @@ DURATION_S = 20.0
 
 
 ESTIMATES = {'qdd': 2, 'qd': 1, 'qd_smooth': 1}
-"""What can be estimated: MotionEstimate's attribute -> the sweep's output it estimates."""
+"""What can be estimated: RateEstimate's attribute -> the sweep's output it estimates."""
 
 
 def estimate(chain, rate, cutoff, given, noisy, seed=7, quantity='qdd'):
     """Return (times, estimates of ``quantity``, its true function) for one case."""
     rng = np.random.default_rng(seed)
     prismatic = [link.isprismatic() for link in chain.links]
-    motion = MotionEstimate(chain.n)
+    motion = RateEstimate(chain.n)
     motion.configure(cutoff)
     times = np.arange(0.0, DURATION_S, 1.0 / rate)
     # A driver samples on its clock and stamps a little off it: the stamps are jittered
@@ -87,7 +87,7 @@ def lag_and_noise(times, estimates, truth):
 
 
 def lag_formula(rate, cutoff, given):
-    """Return the lag the docs give (:mod:`node_logic.motion`), s."""
+    """Return the lag the docs give (:mod:`node_logic.rate_estimate`), s."""
     dt = 1.0 / rate
     return dt / math.expm1(2 * math.pi * cutoff * dt) + (0.5 if given else 1.0) * dt
 

@@ -28,7 +28,7 @@ import argparse
 import math
 
 from dh_kinematics import Chain
-from dh_kinematics.core import measurements
+from dh_kinematics.core.calibration import measurements
 from dh_kinematics.core.rotations import rotvec_to_matrix
 import numpy as np
 

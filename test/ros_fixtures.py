@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 
-from conftest import pose_transform
+from helpers import pose_transform
 from processes import spawn
 from ros_probe import DEADLINE_S, Probe, RESEND_S, stamp_ns  # noqa: F401 (for the tests)
 

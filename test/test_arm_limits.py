@@ -17,10 +17,10 @@
 import math
 
 from dh_kinematics import Chain, Link
-from dh_kinematics.core import manipulability
-from dh_kinematics.node_logic.arm_limits import ArmLimits
-from dh_kinematics.node_logic.limits import ERROR, OK, WARN
-from dh_kinematics.node_logic.param_specs import NODE
+from dh_kinematics.core.kinematics import manipulability
+from dh_kinematics.node_logic.monitors.arm import ArmLimits
+from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
+from dh_kinematics.parameters.specs import NODE
 import numpy as np
 import pytest
 

@@ -14,8 +14,8 @@
 
 """The compiled batch kinematics: the numbers of one configuration at a time, for any arm."""
 
-from conftest import CHAINS, POSE_TOL
-from dh_kinematics.core import batch_kinematics
+from dh_kinematics.core.kinematics import batch
+from helpers import CHAINS, POSE_TOL
 import numpy as np
 import pytest
 
@@ -25,20 +25,20 @@ METHODS = ('fkine_all', 'fkine', 'link_transforms', 'jacob0')
 @pytest.mark.parametrize('name, chain', CHAINS, ids=[name for name, _ in CHAINS])
 def test_a_batch_gives_each_configuration_its_own_result(name, chain, monkeypatch):
     # Chunks of 16: the batch crosses chunk boundaries, the last one partial.
-    monkeypatch.setattr(batch_kinematics, 'CHUNK', 16)
+    monkeypatch.setattr(batch, 'CHUNK', 16)
     rng = np.random.default_rng(21)
-    Q = rng.uniform(-2.0, 2.0, (batch_kinematics.MIN_BATCH + 3, chain.n))
+    Q = rng.uniform(-2.0, 2.0, (batch.MIN_BATCH + 3, chain.n))
     for method in METHODS:
-        batch = getattr(chain, method)(Q)
+        together = getattr(chain, method)(Q)
         single = np.array([getattr(chain, method)(q) for q in Q])
-        assert batch.shape == single.shape and batch.flags.c_contiguous, method
-        np.testing.assert_allclose(batch, single, rtol=0, atol=1e-12, err_msg=method)
+        assert together.shape == single.shape and together.flags.c_contiguous, method
+        np.testing.assert_allclose(together, single, rtol=0, atol=1e-12, err_msg=method)
 
 
 @pytest.mark.parametrize('name, chain', CHAINS[:4], ids=[name for name, _ in CHAINS[:4]])
 def test_the_compiled_and_the_matmul_batch_agree_at_the_switch(name, chain):
     rng = np.random.default_rng(22)
-    Q = rng.uniform(-2.0, 2.0, (batch_kinematics.MIN_BATCH, chain.n))
+    Q = rng.uniform(-2.0, 2.0, (batch.MIN_BATCH, chain.n))
     for method in METHODS:
         compiled = getattr(chain, method)(Q)
         below = np.concatenate([getattr(chain, method)(Q[:-1]), getattr(chain, method)(Q[-1:])])
@@ -48,7 +48,7 @@ def test_the_compiled_and_the_matmul_batch_agree_at_the_switch(name, chain):
 def test_the_reference_vectors_hold_for_a_compiled_batch(model):
     _, reference, chain = model
     configs = reference['configs']
-    repeats = -(-batch_kinematics.MIN_BATCH // len(configs))
+    repeats = -(-batch.MIN_BATCH // len(configs))
     Q = np.tile([config['q'] for config in configs], (repeats, 1))
     for key, method in (('link_A', 'link_transforms'), ('fkine_all', 'fkine_all'),
                         ('fkine', 'fkine'), ('jacob0', 'jacob0')):
@@ -60,7 +60,7 @@ def test_the_reference_vectors_hold_for_a_compiled_batch(model):
 
 def test_results_do_not_share_memory():
     chain = CHAINS[0][1]
-    Q = np.zeros((batch_kinematics.MIN_BATCH, chain.n))
+    Q = np.zeros((batch.MIN_BATCH, chain.n))
     first = chain.fkine_all(Q)
     second = chain.fkine_all(Q + 0.5)
     assert not np.shares_memory(first, second)

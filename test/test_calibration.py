@@ -37,14 +37,14 @@ model. The truths:
 import math
 import zlib
 
-from conftest import (
-    CHAINS, configurations, PACKAGE, plain_arm, plain_parameters, plain_perturbed,
-    plain_rank, plain_tool_poses, run_cli, world_poses)
 from dh_kinematics import Chain
-from dh_kinematics.core import calibration, measurements
-from dh_kinematics.core.measurements import Measurements
+from dh_kinematics.core.calibration import fit, measurements
+from dh_kinematics.core.calibration.measurements import Measurements
 from dh_kinematics.core.rotations import rotation_to_quaternion, rotvec_to_matrix
 from dh_kinematics.core.symbolic import GENERATED_DIR
+from helpers import (
+    CHAINS, configurations, PACKAGE, plain_arm, plain_parameters, plain_perturbed, plain_rank,
+    plain_tool_poses, run_cli, world_poses)
 import numpy as np
 import pytest
 
@@ -109,7 +109,7 @@ def test_an_arm_with_every_parameter_off_is_recovered_to_the_noise(name, chain, 
     nominal = _nominal(chain, rng)
     true = _true_arm(nominal, rng, orientation)
     q = configurations(nominal, rng, 80)
-    result = calibration.calibrate(nominal, _measured(true, q, rng, orientation))
+    result = fit.calibrate(nominal, _measured(true, q, rng, orientation))
     assert result.failure is None and result.converged and not result.warnings
     # The held-out truth: closer than one measurement's noise (0.087 mm RMS in 3-D).
     assert _held_out_error(result.chain, true, configurations(nominal, rng, 200)) < (
@@ -136,7 +136,7 @@ def test_an_error_in_any_single_parameter_is_recovered(name, chain):
         size = 3e-3 if parameter.rsplit('.', 1)[1] in ('angle', 'alpha', 'beta', 'rx', 'ry',
                                                        'rz') else 2e-3
         true = plain_perturbed(arm, {parameter: size})
-        result = calibration.calibrate(nominal, _measured(true, q, rng, False, noise=0.0))
+        result = fit.calibrate(nominal, _measured(true, q, rng, False, noise=0.0))
         assert result.failure is None, (parameter, result.failure)
         assert _held_out_error(result.chain, true, check) < 1e-7, parameter
 
@@ -148,7 +148,7 @@ def test_what_is_held_changes_the_best_fit_by_less_than_the_noise(name, chain):
     true = _true_arm(nominal, rng, False)
     q = configurations(nominal, rng, 60)
     data = _measured(true, q, rng, False)
-    result = calibration.calibrate(nominal, data)
+    result = fit.calibrate(nominal, data)
     held = [p for p in result.parameters if p.status == 'held']
     assert held and all(p.fit_change < NOISE for p in held)
     # An independent Gauss-Newton fit of the complete parameter set (minimum-norm steps over
@@ -175,14 +175,14 @@ def test_a_calibration_compiles_no_kinematics(tmp_path, monkeypatch):
     # 100 measurements are past the size from which the chain's batch kinematics compile.
     monkeypatch.setenv(GENERATED_DIR, str(tmp_path))
     rng, nominal, true, q = _scene(13, 'ur5.yaml', True, 100)
-    result = calibration.calibrate(nominal, _measured(true, q, rng, True))
+    result = fit.calibrate(nominal, _measured(true, q, rng, True))
     assert result.failure is None and list(tmp_path.iterdir()) == []
 
 
 def test_repeated_configurations_count_once():
     rng, nominal, true, q = _scene(8, 'puma560.yaml', False, 40)
-    once = calibration.calibrate(nominal, _measured(true, q, rng, False))
-    twice = calibration.calibrate(nominal, _measured(true, np.repeat(q, 2, axis=0), rng, False))
+    once = fit.calibrate(nominal, _measured(true, q, rng, False))
+    twice = fit.calibrate(nominal, _measured(true, np.repeat(q, 2, axis=0), rng, False))
     assert twice.configurations == once.configurations == 40
     std = {p.name: p.std for p in once.parameters if p.status == 'estimated'}
     ratio = np.array([p.std / std[p.name] for p in twice.parameters
@@ -193,15 +193,15 @@ def test_repeated_configurations_count_once():
     with pytest.raises(ValueError, match=r'measurements: 2 distinct configurations \(60 rows\) '
                        r'give 6 equations for the 27 parameters this arm\'s positions '
                        r'identify; measure at least 10 distinct configurations'):
-        calibration.calibrate(nominal, _measured(true, np.repeat(q[:2], 30, axis=0), rng,
-                                                 False))
+        fit.calibrate(nominal, _measured(true, np.repeat(q[:2], 30, axis=0), rng,
+                                         False))
 
 
 def test_configurations_in_one_plane_are_warned_about_naming_what_they_miss():
     rng, nominal, true, _ = _scene(9, 'puma560.yaml', False, 0)
     q = np.zeros((60, 6))  # only the shoulder and the elbow move: the arm stays in a plane
     q[:, 1], q[:, 2] = rng.uniform(-0.7, 3.9, 60), rng.uniform(-3.9, 0.7, 60)
-    result = calibration.calibrate(nominal, _measured(true, q, rng, False))
+    result = fit.calibrate(nominal, _measured(true, q, rng, False))
     assert result.rank < result.expected == 27
     assert len(result.warnings) == 1
     assert result.warnings[0].startswith(f'the data identify {result.rank} of the 27 parameters')
@@ -212,7 +212,7 @@ def test_configurations_in_one_plane_are_warned_about_naming_what_they_miss():
 
 def test_measured_orientations_identify_the_tool_rotation_too():
     rng, nominal, true, q = _scene(3, 'puma560.yaml', True, 80)
-    result = calibration.calibrate(nominal, _measured(true, q, rng, True))
+    result = fit.calibrate(nominal, _measured(true, q, rng, True))
     status = {p.name: p.status for p in result.parameters}
     assert {status[f'tool.{axis}'] for axis in ('rx', 'ry', 'rz')} == {'estimated'}
     assert status['joint6.offset'] == 'held'  # a turn of the tool about its z
@@ -228,38 +228,38 @@ def test_a_known_base_and_the_masks_hold_what_they_say():
     nominal = Chain.from_yaml(PACKAGE / 'config' / 'puma560.yaml')
     q = configurations(nominal, rng, 60)
     data = _measured(plain_arm(nominal), q, rng, False)
-    result = calibration.calibrate(nominal, data, base_known=True, fixed=['*.alpha'])
+    result = fit.calibrate(nominal, data, base_known=True, fixed=['*.alpha'])
     names = {p.name: p for p in result.parameters}
     assert not any(name.startswith('base.') for name in names)
     assert all(p.status == 'fixed' and p.reason == 'as asked' and p.estimate == p.nominal
                for name, p in names.items() if name.endswith('.alpha'))
-    only = calibration.calibrate(nominal, data, free=['tool.*', 'joint2.a'])
+    only = fit.calibrate(nominal, data, free=['tool.*', 'joint2.a'])
     assert {p.name for p in only.parameters if p.status == 'estimated'} == {
         'tool.x', 'tool.y', 'tool.z', 'joint2.a'}
     assert only.expected == 4
     with pytest.raises(ValueError, match=r"'joint9\.\*' names no parameter"):
-        calibration.calibrate(nominal, data, fixed=['joint9.*'])
+        fit.calibrate(nominal, data, fixed=['joint9.*'])
     # Issue 41 (6): a noise of 0 or 1e308, or any orientation weight, gave numpy's internals,
     # an infinite ratio or 'converged' with NaN.
     for noise in (-1, 0.0, 1e-300, 1e308, math.nan):
         with pytest.raises(ValueError, match=r'noise: must be within \[1e-09, 0.05\] m'):
-            calibration.calibrate(nominal, data, noise=noise)
+            fit.calibrate(nominal, data, noise=noise)
     for weight in (-1.0, 1e308, math.nan, math.inf):
         with pytest.raises(ValueError, match=r'orientation_weight: must be within \[0, 1000\]'):
-            calibration.calibrate(nominal, data, orientation_weight=weight)
+            fit.calibrate(nominal, data, orientation_weight=weight)
 
 
 def test_a_fit_far_from_the_given_noise_or_the_nominal_model_fails():
     rng, nominal, true, q = _scene(10, 'ur5.yaml', False, 60)
     data = _measured(true, q, rng, False)
-    assert calibration.calibrate(nominal, data, noise=NOISE).failure is None
-    result = calibration.calibrate(nominal, data, noise=NOISE / 10.0)
+    assert fit.calibrate(nominal, data, noise=NOISE).failure is None
+    result = fit.calibrate(nominal, data, noise=NOISE / 10.0)
     assert result.failure.startswith('the fit leaves 0.0')
     assert 'times the noise of 0.005 mm' in result.failure
     # A model 8 cm off in one link: no calibration, but a wrong model.
     wrong = _true_arm(nominal, rng, False)
     wrong['links'][2]['a'] += 0.08
-    result = calibration.calibrate(nominal, _measured(wrong, q, rng, False))
+    result = fit.calibrate(nominal, _measured(wrong, q, rng, False))
     assert 'beyond what a calibration corrects' in result.failure
 
 
@@ -272,15 +272,15 @@ def test_measurements_the_arm_cannot_have_made_are_refused_naming_the_row():
     bad = np.flatnonzero(np.any(chain.islimit(degrees.q) != 0, axis=1))[0]
     with pytest.raises(ValueError, match=rf'measurements: row {bad + 1}: joint\d = .* rad is '
                        r'past its limits \[.*\]'):
-        calibration.calibrate(chain, degrees)
+        fit.calibrate(chain, degrees)
     glitch = data.position.copy()
     glitch[6, 2] = 1e308
     with pytest.raises(ValueError, match=r'measurements: row 7: position .* is beyond \+-1000 m'):
-        calibration.calibrate(chain, data._replace(position=glitch))
+        fit.calibrate(chain, data._replace(position=glitch))
     nan = data.position.copy()
     nan[3, 0] = np.nan
     with pytest.raises(ValueError, match=r'measurements: row 4: every value must be finite'):
-        calibration.residuals(chain, data._replace(position=nan))
+        fit.residuals(chain, data._replace(position=nan))
 
 
 @pytest.mark.parametrize('text, message', [

@@ -16,9 +16,9 @@
 """Serialized messages: the reader and the templates against rclpy's own serializer."""
 
 
-from conftest import joint_state_cdr
 from dh_kinematics.node_logic import cdr
 from dh_kinematics.node_logic.message_template import Template
+from helpers import joint_state_cdr
 from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest

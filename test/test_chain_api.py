@@ -16,8 +16,8 @@
 
 import math
 
-from conftest import chain_from_reference, load_reference
 from dh_kinematics import Chain, InvalidFieldError, Link
+from helpers import chain_from_reference, load_reference
 import numpy as np
 import pytest
 

@@ -14,8 +14,8 @@
 
 """Chain against the reference vectors of all four models, single and batched."""
 
-from conftest import assert_torques, POSE_TOL
 from dh_kinematics import Chain
+from helpers import assert_torques, POSE_TOL
 import numpy as np
 import pytest
 

@@ -20,10 +20,10 @@ import struct
 import subprocess
 import sys
 
-from conftest import PACKAGE, run_cli as run
 from dh_kinematics import Chain
 from dh_kinematics.cli.convert import chain_from_table
 from dh_kinematics.core import display
+from helpers import PACKAGE, run_cli as run
 import numpy as np
 from processes import spawn
 import pytest

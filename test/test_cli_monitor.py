@@ -16,7 +16,7 @@
 
 import subprocess
 
-from conftest import CLI_COMMAND as COMMAND, PACKAGE
+from helpers import CLI_COMMAND as COMMAND, PACKAGE
 from processes import spawn
 from ros_fixtures import interrupt, start_node
 

@@ -25,8 +25,8 @@ import resource
 import signal
 import subprocess
 
-from conftest import CLI_COMMAND, optional, PACKAGE, run_cli as run
 from dh_kinematics import Chain, Link
+from helpers import CLI_COMMAND, optional, PACKAGE, run_cli as run
 from processes import spawn
 import pytest
 import yaml
@@ -112,7 +112,8 @@ def test_xacro_reads_a_mesh_uri_back_as_written(tmp_path):
 
 
 def _measurements(tmp_path, bom=False):
-    from dh_kinematics.core import configurations, measurements
+    from dh_kinematics.core import configurations
+    from dh_kinematics.core.calibration import measurements
     import numpy as np
 
     chain = Chain.from_yaml(UR5)

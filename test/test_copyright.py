@@ -16,7 +16,7 @@
 
 import pathlib
 
-from conftest import LINTED_PATHS
+from helpers import LINTED_PATHS
 import pytest
 
 

@@ -31,8 +31,8 @@ import shlex
 import subprocess
 import sys
 
-from conftest import CLI_COMMAND, PACKAGE
 from dh_kinematics import Chain
+from helpers import CLI_COMMAND, PACKAGE
 from processes import spawn
 import pytest
 

@@ -20,9 +20,9 @@ is prismatic, so these cases are checked against Lagrange's equations (test/lagr
 share no code with the recursive Newton-Euler implementation.
 """
 
-from conftest import chain_from_reference, load_reference
 from dh_kinematics import Chain, Link
 from dh_kinematics.core.rotations import xyz_rpy_to_transform
+from helpers import chain_from_reference, load_reference
 from lagrange import lagrange_torques, numeric_jacob0
 import numpy as np
 import pytest

@@ -22,15 +22,15 @@ estimated velocities and accelerations are exact too, and the efforts must equal
 
 import math
 
-from conftest import CONFIG_FILES, joint_state_cdr, PACKAGE
 from dh_kinematics import Chain
-from dh_kinematics.node_logic import node_parameters
-from dh_kinematics.node_logic.effort_monitor import check_settings, EffortMonitor
 from dh_kinematics.node_logic.joint_states import JointStatesFlow, Wanted
-from dh_kinematics.node_logic.limits import ERROR, OK, STALE, WARN
-from dh_kinematics.node_logic.motion import MotionEstimate
-from dh_kinematics.node_logic.param_specs import NODE
+from dh_kinematics.node_logic.monitors.effort import check_settings, EffortMonitor
+from dh_kinematics.node_logic.monitors.levels import ERROR, OK, STALE, WARN
+from dh_kinematics.node_logic.rate_estimate import RateEstimate
 from dh_kinematics.node_logic.sweep import sweep
+from dh_kinematics.parameters import validation
+from dh_kinematics.parameters.specs import NODE
+from helpers import CONFIG_FILES, joint_state_cdr, PACKAGE
 import numpy as np
 import pytest
 
@@ -107,11 +107,11 @@ def test_nothing_is_computed_while_nobody_subscribes_and_the_monitor_is_off():
     for k in range(4):
         outcome = _send(flow, k, efforts=[1.0] * 6)
         assert outcome.gravity is outcome.expected is outcome.residual is None
-    assert flow.motion.qd == [None] * 6  # not even the estimate runs
+    assert flow.rates.qd == [None] * 6  # not even the estimate runs
     flow.wanted = Wanted(True, False, False)
     outcome = _send(flow, 4)
     assert outcome.gravity is not None and outcome.expected is None
-    assert flow.motion.qd == [None] * 6
+    assert flow.rates.qd == [None] * 6
 
 
 def test_no_tf_or_friction_is_computed_while_nobody_subscribes(monkeypatch):
@@ -204,16 +204,16 @@ def test_bad_thresholds_are_refused_naming_the_parameter(settings, message):
 def test_the_node_parameters_check_the_thresholds_against_the_model():
     given = dict(PUMA.to_params(), **{'effort.warn': [1.0, 2.0]})
     with pytest.raises(ValueError, match='or 6 \\(one per joint\\), got 2'):
-        node_parameters.checked(given, NODE)
-    parameters = node_parameters.checked(dict(PUMA.to_params()), NODE)
+        validation.checked(given, NODE)
+    parameters = validation.checked(dict(PUMA.to_params()), NODE)
     assert parameters.values['effort.warn'] == [math.inf]
     with pytest.raises(ValueError, match='effort.hold'):
-        node_parameters.changed(parameters, {'effort.hold': -1.0})
-    changed, new = node_parameters.changed(parameters, {'payload.mass': 2.0,
-                                                        'payload.com': [0.0, 0.0, 0.1]})
+        validation.changed(parameters, {'effort.hold': -1.0})
+    changed, new = validation.changed(parameters, {'payload.mass': 2.0,
+                                                   'payload.com': [0.0, 0.0, 0.1]})
     assert set(new) == {'payload.mass', 'payload.com'} and changed.chain.payload.mass == 2.0
     with pytest.raises(ValueError, match='payload.mass'):
-        node_parameters.changed(parameters, {'payload.mass': -2.0})
+        validation.changed(parameters, {'payload.mass': -2.0})
 
 
 def test_the_statuses_say_which_joint_and_by_how_much():
@@ -244,7 +244,7 @@ def test_the_filter_lag_on_the_sweep_is_the_first_order_lag_plus_half_a_sample()
     period, rate, cutoff = 10.0, 1000.0, 10.0
     qlim = PUMA.qlim
     prismatic = [link.isprismatic() for link in PUMA.links]
-    motion = MotionEstimate(PUMA.n)
+    motion = RateEstimate(PUMA.n)
     motion.configure(cutoff)
     times = np.arange(0, 4 * rate) / rate
     estimates, truth = [], []

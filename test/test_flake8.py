@@ -15,7 +15,7 @@
 """flake8 with ament's settings, through ament_flake8 as in ros2/examples."""
 
 from ament_flake8.main import main_with_errors
-from conftest import LINTED_PATHS
+from helpers import LINTED_PATHS
 import pytest
 
 

@@ -23,8 +23,8 @@ and the node.
 
 import math
 
-from conftest import CHAINS, PACKAGE, run_cli, world_poses
 from dh_kinematics import Chain, Link
+from helpers import CHAINS, PACKAGE, run_cli, world_poses
 import numpy as np
 import pytest
 

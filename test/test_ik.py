@@ -24,12 +24,11 @@ within the limits.
 import json
 import math
 
-from conftest import (
-    _rotation, CHAINS, configurations, DATA, needs_pin, PACKAGE, pin, pin_configuration,
-    run_cli)
 from dh_kinematics import Chain, InvalidFieldError, Link
-from dh_kinematics.core.ikine import pose_errors
+from dh_kinematics.core.ik.ikine import pose_errors
 from dh_kinematics.core.rotations import matrix_to_rpy
+from helpers import (
+    _rotation, CHAINS, configurations, DATA, needs_pin, PACKAGE, pin, pin_configuration, run_cli)
 import numpy as np
 import pytest
 

@@ -15,9 +15,14 @@
 """
 The layers' import boundaries: what core/, node_logic/ and ros/ may import.
 
-- ``core/``: numpy, PyYAML, the standard library and ``dh_kinematics.core`` only;
+- ``core/``: numpy, PyYAML, the standard library and ``dh_kinematics.core`` only; its rooms
+  ``kinematics/``, ``dynamics/``, ``ik/`` and ``model_file/`` sit below the Chain (they never
+  import it, nor what builds on it: ``calibration/``, ``urdf/importer.py``);
 - ``node_logic/``: the same and ``dh_kinematics.node_logic``: never rclpy, a message package
   or ros/;
+- ``parameters/``: the nodes' parameters, for the node and the command line: the core, the
+  node logic (each monitor checks its own settings), never ROS;
+- every sub-package's ``__init__.py`` only re-exports: a docstring, imports, ``__all__``;
 - ``cli/``: the command line; ROS only in ``monitor.py`` and ``description_topic.py``,
   matplotlib only in ``plot.py`` and ``calibration_report.py``, pinocchio only in
   ``collisions.py``;
@@ -32,7 +37,7 @@ import os
 import subprocess
 import sys
 
-from conftest import PACKAGE
+from helpers import PACKAGE
 import pytest
 
 SOURCE = PACKAGE / 'dh_kinematics'
@@ -40,7 +45,10 @@ THIRD_PARTY = {'numpy', 'yaml'}
 ALLOWED = {
     'core': THIRD_PARTY | {'dh_kinematics.core'},
     'node_logic': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic'},
-    'cli': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic', 'dh_kinematics.cli'},
+    'parameters': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic',
+                                 'dh_kinematics.parameters'},
+    'cli': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic',
+                          'dh_kinematics.parameters', 'dh_kinematics.cli'},
     '': {'importlib'},  # the package's own __init__: names imported on first use
 }
 
@@ -67,15 +75,43 @@ EXEMPT = {'cli/monitor.py', 'cli/description_topic.py',  # ROS
 
 def _layer_files(layer):
     if layer:
-        return sorted(path for path in (SOURCE / layer).glob('*.py')
-                      if f'{layer}/{path.name}' not in EXEMPT)
+        return sorted(path for path in (SOURCE / layer).rglob('*.py')
+                      if str(path.relative_to(SOURCE)) not in EXEMPT)
     return [SOURCE / '__init__.py']
 
 
 def test_the_layers_are_the_package():
     assert sorted(path.name for path in SOURCE.iterdir()
                   if path.suffix == '.py' or (path / '__init__.py').exists()) == [
-        '__init__.py', 'cli', 'core', 'node_logic', 'ros']
+        '__init__.py', 'cli', 'core', 'node_logic', 'parameters', 'ros']
+
+
+BELOW_CHAIN = ('kinematics', 'dynamics', 'ik', 'model_file')
+ABOVE_CHAIN = ('dh_kinematics.core.chain', 'dh_kinematics.core.calibration',
+               'dh_kinematics.core.urdf.importer', 'dh_kinematics')
+
+
+@pytest.mark.parametrize('room', BELOW_CHAIN)
+def test_the_rooms_below_the_chain_never_import_it(room):
+    upward = [f'{path.relative_to(PACKAGE)}:{line}: {module}'
+              for path in sorted((SOURCE / 'core' / room).rglob('*.py'))
+              for line, module in _imports(path)
+              if module in ABOVE_CHAIN
+              or any(module.startswith(name + '.') for name in ABOVE_CHAIN[:-1])]
+    assert not upward, '\n'.join(upward)
+
+
+def test_every_sub_package_only_re_exports():
+    for init in sorted(SOURCE.rglob('*/__init__.py')):
+        tree = ast.parse(init.read_text())
+        body = tree.body[1:] if ast.get_docstring(tree) else tree.body
+        kinds = {type(node) for node in body}
+        assert kinds <= {ast.ImportFrom, ast.Assign}, init
+        exported = [node for node in body if isinstance(node, ast.Assign)]
+        assert [target.id for node in exported for target in node.targets] == ['__all__'], init
+        imported = {alias.asname or alias.name for node in body
+                    if isinstance(node, ast.ImportFrom) for alias in node.names}
+        assert set(ast.literal_eval(exported[0].value)) == imported, init
 
 
 @pytest.mark.parametrize('layer', sorted(ALLOWED))
@@ -104,7 +140,7 @@ import pkgutil, importlib, dh_kinematics.node_logic
 for module in pkgutil.iter_modules(dh_kinematics.node_logic.__path__):
     importlib.import_module('dh_kinematics.node_logic.' + module.name)
 from dh_kinematics.node_logic.joint_states import JointStatesFlow
-from dh_kinematics.node_logic.param_specs import NODE
+from dh_kinematics.parameters.specs import NODE
 flow = JointStatesFlow(chain.joint_names, None, print, 0)
 flow.configure(chain, {spec.name: spec.default for spec in NODE})
 flow.tick(1, 1); flow.statuses(1, 1)

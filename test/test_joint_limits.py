@@ -18,9 +18,9 @@ import io
 import math
 import subprocess
 
-from conftest import CLI_COMMAND, PACKAGE
 from dh_kinematics import Chain, Link
-from dh_kinematics.core.parameter_file import flatten
+from dh_kinematics.core.model_file.parameter_file import flatten
+from helpers import CLI_COMMAND, PACKAGE
 import numpy as np
 from processes import run_module, spawn
 import pytest

@@ -16,14 +16,14 @@
 
 import math
 
-from conftest import joint_state_cdr
 from dh_kinematics import Chain, Link
-from dh_kinematics.node_logic import node_parameters
 from dh_kinematics.node_logic.joint_states import (
     JointStatesFlow, LOG_EVERY_S, NONE_WANTED, NOTHING)
-from dh_kinematics.node_logic.limit_tasks import MessageRate
-from dh_kinematics.node_logic.limits import OK, STALE
-from dh_kinematics.node_logic.param_specs import NODE
+from dh_kinematics.node_logic.monitors.levels import OK, STALE
+from dh_kinematics.node_logic.monitors.tasks import MessageRate
+from dh_kinematics.parameters import validation
+from dh_kinematics.parameters.specs import NODE
+from helpers import joint_state_cdr
 import numpy as np
 import pytest
 
@@ -149,15 +149,15 @@ GIVEN = {'convention': 'standard', 'joints': ['a', 'b'], 'a.type': 'revolute', '
 
 
 def test_start_up_gives_every_parameter_a_value_of_its_declared_type():
-    parameters = node_parameters.checked(GIVEN, NODE)
+    parameters = validation.checked(GIVEN, NODE)
     values = parameters.values
     assert values['a.a'] == 1.0 and isinstance(values['a.a'], float)  # integers taken as reals
     assert values['b.qlim'] == [0.0, 1.0] and values['a.qlim'] == [-math.inf, math.inf]
     assert values['a.G'] == 1.0 and values['frame_prefix'] == ''  # the core's and node's defaults
     assert parameters.settings['diagnostics.period'] == 2.0
     assert set(values) == set(parameters.specs)
-    with pytest.raises(node_parameters.NoModelError):
-        node_parameters.checked({'frame_prefix': 'x/'}, NODE, '/arm')
+    with pytest.raises(validation.NoModelError):
+        validation.checked({'frame_prefix': 'x/'}, NODE, '/arm')
 
 
 @pytest.mark.parametrize('changes, reason', [
@@ -175,17 +175,17 @@ def test_start_up_gives_every_parameter_a_value_of_its_declared_type():
     ({'tf.max_rate': 1e300}, 'tf.max_rate: must be within [0, 1e+06], got 1e+300'),
 ])
 def test_a_change_is_refused_as_a_whole_naming_the_parameter(changes, reason):
-    parameters = node_parameters.checked(GIVEN, NODE)
+    parameters = validation.checked(GIVEN, NODE)
     with pytest.raises(ValueError) as error:
-        node_parameters.changed(parameters, changes)
+        validation.changed(parameters, changes)
     assert str(error.value).startswith(reason), error.value
 
 
 def test_a_change_returns_the_new_parameters_and_what_changed():
-    parameters = node_parameters.checked(GIVEN, NODE)
-    same, new = node_parameters.changed(parameters, {'a.a': 1, 'joints': ['a', 'b']})
+    parameters = validation.checked(GIVEN, NODE)
+    same, new = validation.changed(parameters, {'a.a': 1, 'joints': ['a', 'b']})
     assert same is parameters and new == {}  # a reload is no change
-    changed, new = node_parameters.changed(parameters, {'a.a': 2, 'diagnostics.period': 3.0})
+    changed, new = validation.changed(parameters, {'a.a': 2, 'diagnostics.period': 3.0})
     assert new == {'a.a': 2.0, 'diagnostics.period': 3.0}
     assert changed.chain.links[0].a == 2.0 and changed.settings['diagnostics.period'] == 3.0
     assert parameters.chain.links[0].a == 1.0  # the old record is untouched

@@ -25,7 +25,7 @@ or launch_ros is missing, or where dh_kinematics is not installed in an ament pr
 
 import os
 
-from conftest import PACKAGE
+from helpers import PACKAGE
 import numpy as np
 import pytest
 

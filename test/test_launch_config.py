@@ -17,7 +17,7 @@
 
 import re
 
-from conftest import PACKAGE
+from helpers import PACKAGE
 import pytest
 import yaml
 
@@ -169,7 +169,7 @@ def test_launch_files_are_installed_with_the_configs():
 
 
 def test_the_diagnostic_analyzers_match_the_status_names_of_each_namespace():
-    from dh_kinematics.core.parameter_file import read
+    from dh_kinematics.core.model_file.parameter_file import read
 
     assert 'diagnostic_analyzers' not in launch_config.builtin_models()
     document = read(PACKAGE / 'config' / 'diagnostic_analyzers.yaml')

@@ -25,10 +25,10 @@ of a revolute joint and d of a prismatic one are ignored).
 import math
 import warnings
 
-from conftest import link_from_reference, load_reference, MODELS, PACKAGE, run_cli
 from dh_kinematics import Chain, Link
 from dh_kinematics.cli import convert
-from dh_kinematics.core.legacy_rows import PlaceholderWarning
+from dh_kinematics.core.model_file.legacy_rows import PlaceholderWarning
+from helpers import link_from_reference, load_reference, MODELS, PACKAGE, run_cli
 import numpy as np
 import pytest
 

@@ -15,10 +15,10 @@
 """When limit diagnostics are published: hysteresis, rate limit, STALE deadline, period."""
 
 from dh_kinematics import Chain, Link
-from dh_kinematics.node_logic import limits as lm
 from dh_kinematics.node_logic import schedule as sch
 from dh_kinematics.node_logic.joint_state_cache import JointStateCache
 from dh_kinematics.node_logic.limit_diagnostics import LimitDiagnostics
+from dh_kinematics.node_logic.monitors import levels as lm
 from dh_kinematics.node_logic.schedule import CHANGE_INTERVAL_S, Schedule, TICK_S
 import numpy as np
 import pytest

@@ -17,8 +17,8 @@
 import math
 import re
 
-from conftest import link_from_reference, load_reference, MODELS
 from dh_kinematics import InvalidFieldError, Link
+from helpers import link_from_reference, load_reference, MODELS
 import numpy as np
 import pytest
 

@@ -16,9 +16,9 @@
 
 import math
 
-from conftest import CHAINS, needs_pin, pin, random_arm
 from dh_kinematics import Chain, Link
-from dh_kinematics.core import manipulability
+from dh_kinematics.core.kinematics import manipulability
+from helpers import CHAINS, needs_pin, pin, random_arm
 import numpy as np
 import pytest
 

@@ -18,8 +18,8 @@ import os
 import subprocess
 import xml.etree.ElementTree as ET
 
-from conftest import CLI_COMMAND, needs_pin, PACKAGE, pin
 from dh_kinematics import Chain
+from helpers import CLI_COMMAND, needs_pin, PACKAGE, pin
 import numpy as np
 import pytest
 

@@ -22,15 +22,14 @@ never raises, never yields a non-finite or non-orthonormal transform, and counts
 once: accepted or dropped for a reason.
 """
 
-from conftest import CONFIG_FILES, joint_state_fields, PACKAGE
 from dh_kinematics import Chain, Link
-from dh_kinematics.core.dh_table import DHTable
+from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.names import axis_frame_names
 from dh_kinematics.core.rotations import quaternion_to_matrix
 from dh_kinematics.node_logic.joint_math import StreamMath
 from dh_kinematics.node_logic.joint_state_cache import DROP_REASONS, JointStateCache
-from dh_kinematics.node_logic.limits import joint_levels
-from dh_kinematics.node_logic.limits import Thresholds
+from dh_kinematics.node_logic.monitors.levels import joint_levels, Thresholds
+from helpers import CONFIG_FILES, joint_state_fields, PACKAGE
 from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest

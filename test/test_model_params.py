@@ -17,9 +17,9 @@
 import copy
 import math
 
-from conftest import assert_torques, CONFIG_FILES, load_reference, MODELS, PACKAGE, POSE_TOL
 from dh_kinematics import Chain
-from dh_kinematics.core.params import flatten
+from dh_kinematics.core.model_file.params import flatten
+from helpers import assert_torques, CONFIG_FILES, load_reference, MODELS, PACKAGE, POSE_TOL
 import numpy as np
 import pytest
 import yaml

@@ -14,12 +14,12 @@
 
 """The per-joint monitor of velocity, acceleration, effort and soft limits, without ROS."""
 
-from conftest import joint_state_cdr
 from dh_kinematics import Chain, Link
 from dh_kinematics.node_logic.joint_states import JointStatesFlow, NONE_WANTED
-from dh_kinematics.node_logic.limits import ERROR, OK, WARN
-from dh_kinematics.node_logic.motion_limits import MotionLimits, ratio_level
-from dh_kinematics.node_logic.param_specs import NODE
+from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
+from dh_kinematics.node_logic.monitors.motion import MotionLimits, ratio_level
+from dh_kinematics.parameters.specs import NODE
+from helpers import joint_state_cdr
 import numpy as np
 
 

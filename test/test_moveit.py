@@ -29,13 +29,14 @@ import os
 import xml.etree.ElementTree as ET
 import zlib
 
-from conftest import (
-    CHAINS, CLI_COMMAND, needs_pin, optional, PACKAGE, pin, pin_configuration, urdf_joints,
-    vendor_arm, VENDOR_URDF)
 from dh_kinematics import Chain
 from dh_kinematics.cli import moveit_files
-from dh_kinematics.core import configurations as joint_space, moveit
-from dh_kinematics.core.urdf_import import from_urdf
+from dh_kinematics.core import configurations as joint_space
+from dh_kinematics.core.urdf import moveit
+from dh_kinematics.core.urdf.importer import from_urdf
+from helpers import (
+    CHAINS, CLI_COMMAND, needs_pin, optional, PACKAGE, pin, pin_configuration, urdf_joints,
+    vendor_arm, VENDOR_URDF)
 import numpy as np
 import pytest
 import yaml

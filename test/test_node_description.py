@@ -16,14 +16,14 @@
 
 import xml.etree.ElementTree as ET
 
-from conftest import (
+from helpers import (
     needs_pin, PACKAGE, pin, run_cli, ur_description_urdf, urdf_joints, world_poses)
 import numpy as np
 import pytest
 from ros_fixtures import published_tree, Running
 
 from dh_kinematics import Chain  # noqa: I100
-from dh_kinematics.core import urdf_import  # noqa: I100
+from dh_kinematics.core.urdf import importer
 from dh_kinematics.ros.node import DESCRIPTION_QOS  # noqa: I100
 from rclpy.parameter import Parameter  # noqa: I100
 from std_msgs.msg import String  # noqa: I100
@@ -119,7 +119,7 @@ def test_a_model_imported_from_a_urdf_publishes_the_urdfs_frames_where_the_urdf_
     text = ur_description_urdf(inertials=True)
     kept = ['base', 'shoulder_link', 'upper_arm_link', 'forearm_link', 'wrist_1_link',
             'wrist_2_link', 'wrist_3_link', 'flange']
-    chain = urdf_import.from_urdf(text, 'base_link', 'tool0', keep_frames=kept).chain
+    chain = importer.from_urdf(text, 'base_link', 'tool0', keep_frames=kept).chain
     model = tmp_path / 'ur5.yaml'
     chain.to_yaml(model)
     q = [0.3, -1.2, 0.8, -0.5, 1.1, 0.2]

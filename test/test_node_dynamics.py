@@ -23,7 +23,7 @@ stamps are 1/64 s apart, so that the node's estimates of velocity and accelerati
 import math
 import re
 
-from conftest import PACKAGE
+from helpers import PACKAGE
 import numpy as np
 import pytest
 from rclpy.parameter import Parameter
@@ -126,11 +126,11 @@ def test_nothing_is_computed_until_someone_subscribes(running):
     for _ in range(3):
         stamp, *_ = motion.send()
         probe.wait_for_stamp('tf', stamp)
-    assert node.flow.wanted == NONE_WANTED and node.flow.motion.qd == [None] * 7
+    assert node.flow.wanted == NONE_WANTED and node.flow.rates.qd == [None] * 7
     _subscribe(running, ['gravity'])
     stamp, *_ = motion.send()
     probe.wait_for_stamp('gravity', stamp)
-    assert node.flow.motion.qd == [None] * 7  # gravity needs no velocities
+    assert node.flow.rates.qd == [None] * 7  # gravity needs no velocities
 
 
 def test_the_effort_monitor_flags_sim_arms_collision_and_recovers():

@@ -24,10 +24,10 @@ scheduling allowance stated where it is used.
 import re
 import signal
 
-from conftest import joint_state_fields, PACKAGE
 from dh_kinematics import Chain
 from dh_kinematics.core.rotations import quaternion_to_matrix
 from dh_kinematics.node_logic.schedule import TICK_S
+from helpers import joint_state_fields, PACKAGE
 from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest

@@ -16,7 +16,7 @@
 
 import math
 
-from conftest import PACKAGE
+from helpers import PACKAGE
 import pytest
 from ros_fixtures import interrupt, Running, stamp_ns, start_node
 

@@ -16,17 +16,16 @@
 
 import math
 
-from conftest import CONFIG_FILES, load_reference, PACKAGE
 from dh_kinematics import Chain, Link
+from dh_kinematics.core.model_file.params import model_values
 from dh_kinematics.core.names import axis_frame_names, frame_names
-from dh_kinematics.core.params import model_values
 from dh_kinematics.core.rotations import rotation_to_quaternion, rpy_to_matrix
-from dh_kinematics.node_logic import limit_tasks
-from dh_kinematics.node_logic import limits as lm
 from dh_kinematics.node_logic.frames import joint_children, joint_frames, static_frames
 from dh_kinematics.node_logic.joint_state_cache import JointStateCache
-from dh_kinematics.node_logic.param_specs import JOINT, joint_specs, MODEL, NODE
+from dh_kinematics.node_logic.monitors import levels as lm, tasks
 from dh_kinematics.node_logic.sweep import sweep
+from dh_kinematics.parameters.specs import JOINT, joint_specs, MODEL, NODE
+from helpers import CONFIG_FILES, load_reference, PACKAGE
 import numpy as np
 import pytest
 
@@ -57,21 +56,21 @@ def test_stale_after_timeout_and_before_any_value():
     assert levels.tolist() == [lm.STALE] * 3
     empty = JointStateCache(['a', 'b', 'c'])
     assert lm.joint_levels(empty, LOWER, UPPER, 0.1, 1.0, 0).tolist() == [lm.STALE] * 3
-    status = limit_tasks.joint_status(empty, 0, lm.STALE, LOWER, UPPER, 0.1, 0)
+    status = tasks.joint_status(empty, 0, lm.STALE, LOWER, UPPER, 0.1, 0)
     assert status.message == 'no joint_states value yet'
-    assert limit_tasks.joint_status(cache, 0, lm.STALE, LOWER, UPPER, 0.1, 2 * SECOND).message == (
+    assert tasks.joint_status(cache, 0, lm.STALE, LOWER, UPPER, 0.1, 2 * SECOND).message == (
         'no joint_states for 2 s')
 
 
 def test_statuses_name_the_problem_and_carry_the_values():
     cache, levels = _levels([-1.5, 1.95, math.nan])
-    statuses = [limit_tasks.joint_status(cache, j, level, LOWER, UPPER, 0.1, SECOND)
+    statuses = [tasks.joint_status(cache, j, level, LOWER, UPPER, 0.1, SECOND)
                 for j, level in enumerate(levels)]
     assert [s.message for s in statuses] == ['below lower limit by 0.5',
                                              'within 0.1 of upper limit', 'non-finite position']
     assert dict(statuses[0].values) == {'position': '-1.5', 'lower': '-1', 'upper': '1',
                                         'distance_to_limit': '-0.5'}
-    arm = limit_tasks.arm_status(statuses, 1, 0.0, cache.dropped_total(), cache.counts)
+    arm = tasks.arm_status(statuses, 1, 0.0, cache.dropped_total(), cache.counts)
     assert arm.level == lm.ERROR and arm.task == 'arm'
     assert arm.message == ('ERROR: a (below lower limit by 0.5), c (non-finite position); '
                            'WARN: b (within 0.1 of upper limit)')
@@ -83,13 +82,13 @@ def test_the_arm_names_every_joint_not_ok_and_never_hides_an_error_behind_stale(
     cache.update(['a', 'b'], [0.5, 3.0], [], 1, SECOND)
     levels = lm.joint_levels(cache, LOWER, UPPER, 0.1, 1.0, SECOND)
     assert levels.tolist() == [lm.OK, lm.ERROR, lm.STALE]
-    statuses = [limit_tasks.joint_status(cache, j, level, LOWER, UPPER, 0.1, SECOND)
+    statuses = [tasks.joint_status(cache, j, level, LOWER, UPPER, 0.1, SECOND)
                 for j, level in enumerate(levels)]
-    arm = limit_tasks.arm_status(statuses, 1, 0.0, 0, {})
+    arm = tasks.arm_status(statuses, 1, 0.0, 0, {})
     assert arm.level == lm.ERROR
     assert arm.message == ('ERROR: b (above upper limit by 1); '
                            'STALE: c (no joint_states value yet)')
-    assert limit_tasks.arm_level([lm.OK, lm.STALE, lm.WARN]) == lm.STALE
+    assert tasks.arm_level([lm.OK, lm.STALE, lm.WARN]) == lm.STALE
 
 
 def test_quaternions_rebuild_the_rotation():

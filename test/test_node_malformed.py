@@ -21,9 +21,9 @@ exact TF. The payloads are seeded; which of them count as malformed is decided b
 deserializer (and the package's reader), not by the node.
 """
 
-from conftest import PACKAGE
 from dh_kinematics import Chain
 from dh_kinematics.node_logic import cdr
+from helpers import PACKAGE
 import numpy as np
 import pytest
 from ros_fixtures import Running, stamp_ns

@@ -16,8 +16,8 @@
 
 import re
 
-from conftest import PACKAGE
 from dh_kinematics import Chain
+from helpers import PACKAGE
 import numpy as np
 import pytest
 
@@ -90,7 +90,7 @@ def test_a_velocity_past_its_limit_is_an_error_named_with_its_value(running, vel
 
 
 def test_the_tool_speed_and_a_singularity_reach_diagnostics_and_the_manipulability_topic():
-    from dh_kinematics.core import manipulability
+    from dh_kinematics.core.kinematics import manipulability
     from std_msgs.msg import Float64MultiArray
 
     run = Running(['--params-file', UR5, '-p', 'diagnostics.period:=60.0', '-p',

@@ -16,9 +16,9 @@
 
 import re
 
-from conftest import PACKAGE, run_cli
 from dh_kinematics import Chain
 from dh_kinematics.node_logic.schedule import TICK_S
+from helpers import PACKAGE, run_cli
 from processes import run_module
 import pytest
 from ros_fixtures import interrupt, read_line, Running, start_node
@@ -232,7 +232,7 @@ def test_param_dump_gives_a_file_that_starts_an_identical_node(tmp_path):
 
 
 def _flat(path):
-    from dh_kinematics.core.params import flatten
+    from dh_kinematics.core.model_file.params import flatten
 
     return flatten(yaml.safe_load(path.read_text())['/**']['ros__parameters'])
 
@@ -341,7 +341,7 @@ def test_the_committed_reference_tables_are_generated_from_the_code():
 def test_blocks_merge_in_the_order_rcl_applies_them(tmp_path):
     # Issue 41 (4): with the node's block before '/**' in one file, rcl applies them in file
     # order; check, fk and the command line let the node's block win.
-    from dh_kinematics.core import parameter_file
+    from dh_kinematics.core.model_file import parameter_file
 
     own = tmp_path / 'own_first.yaml'
     own.write_text('dh_kinematics:\n  ros__parameters:\n    panda_joint2:\n'

@@ -16,7 +16,7 @@
 
 import math
 
-from conftest import load_reference, PACKAGE
+from helpers import load_reference, PACKAGE
 import numpy as np
 import pytest
 from ros_fixtures import Running, stamp_ns

@@ -18,7 +18,7 @@ import math
 import os
 import time
 
-from conftest import PACKAGE
+from helpers import PACKAGE
 import numpy as np
 import pytest
 from ros_fixtures import (
@@ -219,14 +219,14 @@ def test_a_hundred_thousand_churning_names_leave_memory_and_log_bounded():
     from rclpy.serialization import serialize_message
     from sensor_msgs.msg import JointState
 
-    from dh_kinematics.core import parameter_file
+    from dh_kinematics.core.model_file import parameter_file
     from dh_kinematics.ros.messages import read_joint_state
-    from dh_kinematics.node_logic import node_parameters
+    from dh_kinematics.parameters import validation
     from dh_kinematics.node_logic.joint_states import JointStatesFlow, Wanted
-    from dh_kinematics.node_logic.param_specs import NODE
+    from dh_kinematics.parameters.specs import NODE
 
     # The node's flow, fed directly (100,000 messages in seconds), with TF and friction on.
-    config = node_parameters.checked(parameter_file.node_parameters(PANDA, 'dh_kinematics'), NODE)
+    config = validation.checked(parameter_file.node_parameters(PANDA, 'dh_kinematics'), NODE)
     warnings = []
     flow = JointStatesFlow(config.chain.joint_names, read_joint_state, warnings.append, 0)
     flow.configure(config.chain, config.settings)

@@ -20,11 +20,11 @@ checked against the Jacobian (the extra gravity torque is ``-J_v^T m g``), and t
 against every kind of bad input.
 """
 
-from conftest import CONFIG_FILES, PACKAGE
 from dh_kinematics import Chain
 from dh_kinematics.core.checks import InvalidFieldError
-from dh_kinematics.core.params import flatten
-from dh_kinematics.core.payload import check_payload, fold, is_empty
+from dh_kinematics.core.dynamics.payload import check_payload, fold, is_empty
+from dh_kinematics.core.model_file.params import flatten
+from helpers import CONFIG_FILES, PACKAGE
 import numpy as np
 import pytest
 

@@ -15,7 +15,7 @@
 """Docstrings with ament's pep257 convention, through ament_pep257 as in ros2/examples."""
 
 from ament_pep257.main import main
-from conftest import LINTED_PATHS
+from helpers import LINTED_PATHS
 import pytest
 
 

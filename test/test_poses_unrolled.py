@@ -16,8 +16,8 @@
 
 import math
 
-from conftest import assert_same_bits_but_zero_signs, CHAINS
-from dh_kinematics.core.dh_transforms import link_poses
+from dh_kinematics.core.kinematics.dh_transforms import link_poses
+from helpers import assert_same_bits_but_zero_signs, CHAINS
 import numpy as np
 import pytest
 

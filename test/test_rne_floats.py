@@ -16,10 +16,10 @@
 
 import math
 
-from conftest import CHAINS, CONFIG_FILES, PACKAGE
 from dh_kinematics import Chain
-from dh_kinematics.core import rne, rne_floats
-from dh_kinematics.core.dynamics import joint_torques
+from dh_kinematics.core.dynamics import rne, rne_floats
+from dh_kinematics.core.dynamics.equations import joint_torques
+from helpers import CHAINS, CONFIG_FILES, PACKAGE
 import numpy as np
 import pytest
 

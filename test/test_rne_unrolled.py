@@ -16,10 +16,10 @@
 
 import math
 
-from conftest import assert_same_bits_but_zero_signs, CHAINS, CONFIG_FILES, PACKAGE
 from dh_kinematics import Chain
-from dh_kinematics.core import rne_floats, rne_unrolled
-from dh_kinematics.core.dynamics import joint_torques
+from dh_kinematics.core.dynamics import rne_floats, rne_unrolled
+from dh_kinematics.core.dynamics.equations import joint_torques
+from helpers import assert_same_bits_but_zero_signs, CHAINS, CONFIG_FILES, PACKAGE
 import numpy as np
 import pytest
 

@@ -31,12 +31,12 @@ import subprocess
 import sys
 import threading
 
-from conftest import PACKAGE
+from helpers import PACKAGE
 from processes import spawn
 import pytest
 from ros_fixtures import handles_sigterm, interrupt, poll_until
 
-from dh_kinematics.core.parameter_file import MAX_BYTES  # noqa: I100
+from dh_kinematics.core.model_file.parameter_file import MAX_BYTES  # noqa: I100
 from dh_kinematics.ros.main import run
 from dh_kinematics.ros.node import DhKinematicsNode
 from dh_kinematics.ros.sim_arm import SimArm

@@ -18,7 +18,7 @@ import signal
 import subprocess
 import sys
 
-from conftest import PACKAGE
+from helpers import PACKAGE
 import numpy as np
 from processes import spawn
 import pytest

@@ -33,14 +33,14 @@ doc/diagnostics.md).
 import math
 import re
 
-from conftest import (
-    CHAINS, needs_pin, needs_vendor, PACKAGE, pin_jacobian, vendor_arm)
 from dh_kinematics import Chain, Link
-from dh_kinematics.core import configurations, manipulability
-from dh_kinematics.core.urdf_import import from_urdf
-from dh_kinematics.node_logic.arm_limits import ArmLimits
-from dh_kinematics.node_logic.limits import ERROR, OK, WARN
-from dh_kinematics.node_logic.param_specs import NODE
+from dh_kinematics.core import configurations
+from dh_kinematics.core.kinematics import manipulability
+from dh_kinematics.core.urdf.importer import from_urdf
+from dh_kinematics.node_logic.monitors.arm import ArmLimits
+from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
+from dh_kinematics.parameters.specs import NODE
+from helpers import CHAINS, needs_pin, needs_vendor, PACKAGE, pin_jacobian, vendor_arm
 import numpy as np
 import pytest
 

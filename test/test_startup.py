@@ -15,17 +15,18 @@
 """Start-up messages and the one list of parameter names, without ROS."""
 
 from dh_kinematics.core.link import _FIELDS
-from dh_kinematics.core.params import JOINT_FIELDS, MODEL_FIELDS, MOVEIT_SETTINGS, SETTINGS
-from dh_kinematics.node_logic import param_specs
-from dh_kinematics.node_logic import startup
+from dh_kinematics.core.model_file.params import (
+    JOINT_FIELDS, MODEL_FIELDS, MOVEIT_SETTINGS, SETTINGS)
+from dh_kinematics.parameters import specs, startup
 
 
 def test_parameter_names_have_one_owner():
-    # The model file (core.params) owns every name; the node's specs follow it in its order.
-    assert tuple(spec.name for spec in param_specs.JOINT) == JOINT_FIELDS
-    assert tuple(spec.name for spec in param_specs.MODEL) == MODEL_FIELDS
-    specs = {spec.name for spec in param_specs.NODE + param_specs.SIM_ARM}
-    assert specs | {'use_sim_time', 'start_type_description_service'} | set(
+    # The model file (core.model_file.params) owns every name; the node's specs follow it in its
+    # order.
+    assert tuple(spec.name for spec in specs.JOINT) == JOINT_FIELDS
+    assert tuple(spec.name for spec in specs.MODEL) == MODEL_FIELDS
+    names = {spec.name for spec in specs.NODE + specs.SIM_ARM}
+    assert names | {'use_sim_time', 'start_type_description_service'} | set(
         MOVEIT_SETTINGS) == SETTINGS  # rclpy's and MoveIt's own, left alone
     # A joint block's fields are Link's arguments ('type' is 'joint').
     assert _FIELDS == ('joint', 'convention') + JOINT_FIELDS[1:] + ('name',)

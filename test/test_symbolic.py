@@ -21,10 +21,11 @@ import math
 import pathlib
 import traceback
 
-from conftest import CONFIG_FILES, PACKAGE
 from dh_kinematics import Chain
-from dh_kinematics.core import rne_unrolled, symbolic
-from dh_kinematics.core.poses_unrolled import compile_link_poses
+from dh_kinematics.core import symbolic
+from dh_kinematics.core.dynamics import rne_unrolled
+from dh_kinematics.core.kinematics.poses_unrolled import compile_link_poses
+from helpers import CONFIG_FILES, PACKAGE
 import pytest
 
 PANDA = Chain.from_yaml(PACKAGE / 'config' / CONFIG_FILES['panda'])

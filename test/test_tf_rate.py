@@ -14,9 +14,9 @@
 
 """The TF rate cap: /tf at most tf.max_rate per joint, the newest message; limits see all."""
 
-from conftest import PACKAGE
 from dh_kinematics import Chain
 from dh_kinematics.node_logic.tf_rate import TfRate
+from helpers import PACKAGE
 import pytest
 
 MS = 1_000_000

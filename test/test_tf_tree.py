@@ -28,15 +28,15 @@ import io
 import math
 import zlib
 
-from conftest import (
-    CHAINS, expected_world_poses, needs_pin, optional, PACKAGE, pin, pose_transform,
-    ur_description_urdf, urdf_joints, with_random_frames, world_poses)
 from dh_kinematics import Chain
 from dh_kinematics.core import names
 from dh_kinematics.core.rotations import (
     quaternion_to_matrix, rotation_to_quaternion, rpy_to_matrix)
 from dh_kinematics.node_logic.frames import joint_children, joint_frames, static_frames
 from dh_kinematics.node_logic.joint_math import StreamMath
+from helpers import (
+    CHAINS, expected_world_poses, needs_pin, optional, PACKAGE, pin, pose_transform,
+    ur_description_urdf, urdf_joints, with_random_frames, world_poses)
 import numpy as np
 import pytest
 

@@ -20,7 +20,7 @@ offsets, limits or none), the URDF must parse, every frame the node publishes mu
 link whose pose equals ours at random configurations, and pinocchio's gravity torques and
 inverse dynamics must equal our rne without motor inertia and friction. Half the random arms
 carry a payload, which the URDF puts on the tool link and pinocchio merges into the last joint's
-body itself: an independent check of :func:`core.payload.fold`.
+body itself: an independent check of :func:`core.dynamics.payload.fold`.
 """
 
 import io
@@ -32,11 +32,11 @@ import subprocess
 import xml.etree.ElementTree as ET
 import zlib
 
-from conftest import (
+from dh_kinematics import Chain, Link
+from dh_kinematics.core.urdf import writer
+from helpers import (
     CHAINS, CLI_COMMAND, expected_world_poses, needs_pin, optional, PACKAGE, pin,
     pin_configuration)
-from dh_kinematics import Chain, Link
-from dh_kinematics.core import urdf
 import numpy as np
 import pytest
 
@@ -122,7 +122,7 @@ def test_what_the_urdf_holds_for_a_joint():
     joint = root.find("joint[@name='j']")
     assert joint.get('type') == 'revolute' and joint.find('axis').get('xyz') == '0.0 0.0 -1.0'
     assert {key: float(value) for key, value in joint.find('limit').attrib.items()} == {
-        'lower': -1.0, 'upper': 2.0, 'effort': 50.0, 'velocity': urdf.DEFAULT_VELOCITY}
+        'lower': -1.0, 'upper': 2.0, 'effort': 50.0, 'velocity': writer.DEFAULT_VELOCITY}
     dynamics = joint.find('dynamics')
     assert float(dynamics.get('damping')) == pytest.approx(0.1)  # B G^2
     assert float(dynamics.get('friction')) == pytest.approx(3.0)  # |G| (Tc+ - Tc-) / 2

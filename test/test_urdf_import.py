@@ -30,12 +30,12 @@ import math
 import xml.etree.ElementTree as ET
 import zlib
 
-from conftest import (
+from dh_kinematics import Chain
+from dh_kinematics.core.rotations import rpy_to_matrix
+from dh_kinematics.core.urdf import importer
+from helpers import (
     CHAINS, configurations, expected_world_poses, needs_pin, PACKAGE, pin, pin_configuration,
     run_cli, ur_description_urdf)
-from dh_kinematics import Chain
-from dh_kinematics.core import urdf_import
-from dh_kinematics.core.rotations import rpy_to_matrix
 import numpy as np
 import pytest
 
@@ -236,7 +236,7 @@ def test_a_random_urdf_chain_agrees_with_pinocchio_in_both_conventions(k):
     text, base, tip, held = RANDOM[k]
     rng = np.random.default_rng(k)
     for convention in ('standard', 'modified'):
-        result = urdf_import.from_urdf(text, base, tip, convention, keep_frames=['all'])
+        result = importer.from_urdf(text, base, tip, convention, keep_frames=['all'])
         assert result.chain.mdh == (convention == 'modified')
         _assert_agrees(text, base, tip, held, result, rng)
         qd = rng.uniform(-1.0, 1.0, result.chain.n)
@@ -249,7 +249,7 @@ def test_every_imported_parameter_is_within_the_models_bounds():
     # Link and Chain refuse what is beyond the bounds: every random chain imports, and its
     # model file reads back to the same chain.
     for text, base, tip, _ in RANDOM:
-        chain = urdf_import.from_urdf(text, base, tip, keep_frames=['all']).chain
+        chain = importer.from_urdf(text, base, tip, keep_frames=['all']).chain
         again = Chain.from_params(chain.to_params())
         q = np.linspace(-0.5, 0.5, chain.n)
         np.testing.assert_allclose(again.fkine(q), chain.fkine(q), atol=1e-12)
@@ -263,7 +263,7 @@ def test_limits_and_the_safety_controller_are_carried_over():
                'soft_upper_limit="2.5" k_position="100" k_velocity="40"/>')
     urdf.joint('continuous', 'b', urdf.link('c'), (0.3, 0, 0), (0, 0, 0), (0, 0, 1),
                '<limit effort="0" velocity="1.0"/>')
-    result = urdf_import.from_urdf(urdf.text(), 'a', 'c')
+    result = importer.from_urdf(urdf.text(), 'a', 'c')
     first, second = result.chain.links
     assert first.qlim == (-1.5, 2.0) and first.effort_limit == 87.0
     assert first.velocity_limit == 2.175 and first.B == 0.5 and first.Tc == (1.25, -1.25)
@@ -280,8 +280,8 @@ def test_ur_descriptions_ur5_imports_as_universal_robots_dh_table():
     shipped = Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml')  # UR's published DH table
     rng = np.random.default_rng(3)
     for convention in ('standard', 'modified'):
-        result = urdf_import.from_urdf(text, 'base_link', 'tool0', convention,
-                                       keep_frames=['base', 'flange'])
+        result = importer.from_urdf(text, 'base_link', 'tool0', convention,
+                                    keep_frames=['base', 'flange'])
         chain = result.chain
         _assert_agrees(text, 'base_link', 'tool0', [], result, rng, count=10)
         assert chain.joint_names == shipped.joint_names
@@ -350,14 +350,14 @@ def test_a_panda_imports_with_its_link_frames_and_the_fingers_held():
     rng = np.random.default_rng(4)
     text = panda_urdf(rng)
     for convention in ('modified', 'standard'):
-        result = urdf_import.from_urdf(text, 'panda_link0', 'panda_hand_tcp', convention,
-                                       keep_frames=['panda_link8', 'panda_hand'])
+        result = importer.from_urdf(text, 'panda_link0', 'panda_hand_tcp', convention,
+                                    keep_frames=['panda_link8', 'panda_hand'])
         _assert_agrees(text, 'panda_link0', 'panda_hand_tcp', ['finger1', 'finger2'], result,
                        rng, count=10)
         notes = ' '.join(result.notes)
         assert 'finger1: off the chain (prismatic)' in notes
         assert 'finger2: off the chain (mimics finger1)' in notes
-    chain = urdf_import.from_urdf(text, 'panda_link0', 'panda_hand_tcp', 'modified').chain
+    chain = importer.from_urdf(text, 'panda_link0', 'panda_hand_tcp', 'modified').chain
     # The URDF's link frames are modified DH frames: the import finds them and names them so.
     assert chain.link_frames == tuple(f'panda_link{j}' for j in range(1, 8))
     shipped = Chain.from_yaml(PACKAGE / 'config' / 'panda.yaml')
@@ -381,7 +381,7 @@ def test_a_scara_has_parallel_and_coincident_axes_and_a_flipped_prismatic_joint(
                (0, 0, 0), (0, 0, 0), (0, 0, 1), revolute)
     urdf.joint('fixed', 'spindle', urdf.link('tcp'), (0, 0, -0.05), (0, 0, 0))
     for convention in ('standard', 'modified'):
-        result = urdf_import.from_urdf(urdf.text(), 'base', 'tcp', convention)
+        result = importer.from_urdf(urdf.text(), 'base', 'tcp', convention)
         _assert_agrees(urdf.text(), 'base', 'tcp', [], result, np.random.default_rng(5), 10)
         chain = result.chain
         assert [link.flip for link in chain.links] == [False, False, True, False]
@@ -408,7 +408,7 @@ def test_fixed_joints_between_moving_ones_go_into_the_dh_parameters():
         urdf.joint('revolute', parent, child, (0, 0, 0), (0, 0, 0), rng.normal(size=3),
                    _moving_extra(rng, 'revolute'))
         parent = child
-    result = urdf_import.from_urdf(urdf.text(), 'base', parent, keep_frames=['all'])
+    result = importer.from_urdf(urdf.text(), 'base', parent, keep_frames=['all'])
     assert result.chain.n == 5 and len(result.chain.frames) == 14
     _assert_agrees(urdf.text(), 'base', parent, [], result, rng, count=10)
 
@@ -428,7 +428,7 @@ def test_nearly_parallel_axes_are_held_exactly_by_hayatis_beta():
     for angle in (1e-3, 1e-6, 2e-10):
         text = _nearly_parallel(angle)
         for convention in ('standard', 'modified'):
-            result = urdf_import.from_urdf(text, 'a', 'tip', convention)
+            result = importer.from_urdf(text, 'a', 'tip', convention)
             _assert_agrees(text, 'a', 'tip', [], result, np.random.default_rng(9), 10)
             assert max(abs(link.d) for link in result.chain.links) < 1.0  # not 400 m
             beta = [link.beta for link in result.chain.links]
@@ -440,14 +440,14 @@ def test_nearly_parallel_axes_are_held_exactly_by_hayatis_beta():
 def test_plain_dh_refuses_nearly_parallel_axes_unless_taken_as_parallel_and_says_so():
     with pytest.raises(ValueError, match=r"joints 'j1' and 'j2': their axes are 1e-06 rad from "
                        r'parallel, .* raise the parallel tolerance \(1e-09 rad\) above 1e-06'):
-        urdf_import.from_urdf(_nearly_parallel(1e-6), 'a', 'tip', hayati=False)
-    result = urdf_import.from_urdf(_nearly_parallel(1e-6), 'a', 'tip', parallel_tolerance=1e-5,
-                                   hayati=False)
+        importer.from_urdf(_nearly_parallel(1e-6), 'a', 'tip', hayati=False)
+    result = importer.from_urdf(_nearly_parallel(1e-6), 'a', 'tip', parallel_tolerance=1e-5,
+                                hayati=False)
     assert any('within 1e-06 rad, taken as parallel' in note for note in result.notes)
     assert 5e-7 < result.angle_error < 2e-6  # the model is off by about the angle
     assert all(link.beta == 0.0 for link in result.chain.links)
     # Within the default tolerance, the model is within 1e-9 of the URDF.
-    result = urdf_import.from_urdf(_nearly_parallel(2e-10), 'a', 'tip', hayati=False)
+    result = importer.from_urdf(_nearly_parallel(2e-10), 'a', 'tip', hayati=False)
     assert result.angle_error < TOL and result.position_error < TOL
 
 
@@ -455,8 +455,8 @@ def test_the_shipped_arms_go_through_their_urdf_and_back():
     rng = np.random.default_rng(7)
     for name, chain in CHAINS[:6] + CHAINS[6::20]:
         for convention in ('standard', 'modified'):
-            back = urdf_import.from_urdf(chain.to_urdf(), chain.world_frame, chain.tool_frame,
-                                         convention).chain
+            back = importer.from_urdf(chain.to_urdf(), chain.world_frame, chain.tool_frame,
+                                      convention).chain
             # What a URDF holds: no motor inertia, symmetric Coulomb friction.
             rigid = Chain([link.replace(Jm=0.0, B=0.0, Tc=0.0) for link in chain.links],
                           chain.base, chain.tool, chain.gravity, payload=chain.payload)
@@ -513,13 +513,13 @@ URDF_OK = ('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type
 ])
 def test_a_urdf_a_dh_chain_cannot_hold_is_refused_naming_what(text, base, tip, message):
     with pytest.raises(ValueError, match=message):
-        urdf_import.from_urdf(text, base, tip)
+        importer.from_urdf(text, base, tip)
 
 
 def test_a_frame_to_keep_must_be_below_the_base():
     with pytest.raises(ValueError, match=r"keep_frames: must name links below base 'a' "
                        r"\(links there: a, b\), got 'c'"):
-        urdf_import.from_urdf(URDF_OK, 'a', 'b', keep_frames=['c'])
+        importer.from_urdf(URDF_OK, 'a', 'b', keep_frames=['c'])
 
 
 def test_the_command_writes_a_model_that_check_accepts_and_says_what_it_chose(tmp_path):
@@ -652,6 +652,6 @@ def test_gravity_is_the_roots_in_the_base_link():
     urdf.joint('fixed', urdf.link('root'), urdf.link('a'), (0, 0, 1), (math.pi / 2, 0, 0))
     urdf.joint('revolute', 'a', urdf.link('b'), (0, 0, 0), (0, 0, 0), (0, 0, 1),
                '<limit lower="-1" upper="1" effort="1" velocity="1"/>')
-    chain = urdf_import.from_urdf(urdf.text(), 'a', 'b').chain
+    chain = importer.from_urdf(urdf.text(), 'a', 'b').chain
     np.testing.assert_allclose(chain.gravity, rpy_to_matrix([math.pi / 2, 0, 0]).T @ [
         0.0, 0.0, -9.81], atol=1e-15)

@@ -29,21 +29,22 @@ short way all the same, and builds nothing per message.
 
 import math
 
-from conftest import joint_state_cdr, PACKAGE
 from dh_kinematics import Chain, Link
-from dh_kinematics.core import parameter_file
+from dh_kinematics.core.model_file import parameter_file
 from dh_kinematics.core.names import axis_frame_names, frame_names
-from dh_kinematics.node_logic import joint_states, node_parameters
+from dh_kinematics.node_logic import joint_states
 from dh_kinematics.node_logic.frames import joint_children
 from dh_kinematics.node_logic.joint_states import JointStatesFlow, Publishers, Wanted
-from dh_kinematics.node_logic.param_specs import NODE
+from dh_kinematics.parameters import validation
+from dh_kinematics.parameters.specs import NODE
 from dh_kinematics.ros.messages import SerializedMessages
+from helpers import joint_state_cdr, PACKAGE
 import numpy as np
 import pytest
 
 SECOND = 1_000_000_000
 START_NS = 1_700_000_000 * SECOND
-PANDA = node_parameters.checked(parameter_file.node_parameters(
+PANDA = validation.checked(parameter_file.node_parameters(
     str(PACKAGE / 'config' / 'panda.yaml'), 'dh_kinematics'), NODE)
 SMALL = Chain([Link(a=0.3, qlim=(-1.0, 1.0), G=100.0, B=0.01, Tc=0.1, name='a'),
                Link(joint='prismatic', alpha=0.5, qlim=(0.0, 0.5), name='b'),

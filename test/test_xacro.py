@@ -24,11 +24,11 @@ extra frames (seeded).
 import subprocess
 import zlib
 
-from conftest import (
-    CHAINS, CLI_COMMAND, optional, PACKAGE, pin, pin_configuration, with_random_frames)
 from dh_kinematics import Chain
 from dh_kinematics.core.rotations import xyz_rpy_to_transform
-from dh_kinematics.core.urdf import macro_name
+from dh_kinematics.core.urdf.writer import macro_name
+from helpers import (
+    CHAINS, CLI_COMMAND, optional, PACKAGE, pin, pin_configuration, with_random_frames)
 import numpy as np
 import pytest
 

@@ -18,3 +18,5 @@ The ``dh_kinematics`` command: check, show, fk, ik, urdf, convert, plot and moni
 Every command but ``monitor`` is ROS-free. Each exits 0 on success and 1 with one clear line on
 stderr for bad input (2 for a bad command line, as argparse does).
 """
+
+__all__ = []

@@ -18,14 +18,14 @@
 It prints the solver's outcome, the residuals before and after (and on ``--validate`` data),
 the rank of the identification Jacobian against the arm's expected count, the data's
 observability, every estimated parameter with its standard deviation, and every parameter held
-at nominal with why. A fit that failed (:mod:`core.calibration`) writes nothing and exits 1;
+at nominal with why. A fit that failed (:mod:`core.calibration.fit`) writes nothing and exits 1;
 the output never replaces the model it starts from.
 """
 
 import os
 
 from dh_kinematics.cli import model_commands
-from dh_kinematics.core import calibration, measurements
+from dh_kinematics.core.calibration import fit, measurements
 
 PROG = 'dh_kinematics'
 WHY = {'redundant': 'the arm cannot tell it from {partners}',
@@ -59,12 +59,12 @@ def calibrate(args, out):
                          'model to another file')
     chain, _, given = model_commands.load([args.model])
     data = measurements.read(args.data, chain.joint_names)
-    result = calibration.calibrate(chain, data, args.base_known, args.free, args.fixed or (),
-                                   args.noise, args.orientation_weight)
+    result = fit.calibrate(chain, data, args.base_known, args.free, args.fixed or (),
+                           args.noise, args.orientation_weight)
     held_out = errors = None
     if args.validate:
         data2 = measurements.read(args.validate, chain.joint_names)
-        held_out, errors = calibration.residuals(result.chain, data2)
+        held_out, errors = fit.residuals(result.chain, data2)
     _summary(result, chain, data, args, held_out, out)
     if result.failure is not None:
         raise ValueError(f'the fit failed, nothing written: {result.failure}')

@@ -32,7 +32,7 @@ import numpy as np
 
 def write(folder, result, held_out=None):
     """
-    Write the report of a :data:`core.calibration.Calibration` into ``folder``.
+    Write the report of a :data:`core.calibration.fit.Calibration` into ``folder``.
 
     ``held_out``: each held-out measurement's position error (m), or None. Returns the paths
     written; raises ValueError when matplotlib is missing or the folder cannot be written.

@@ -16,13 +16,14 @@
 ``dh_kinematics from-urdf``: the chain between two links of a URDF as a model file.
 
 The URDF comes from a file or, with ``--topic``, from a running robot_state_publisher. The model
-file (:mod:`core.urdf_import`) starts with a comment that says where it came from and every
+file (:mod:`core.urdf.importer`) starts with a comment that says where it came from and every
 note of the import, which the command also prints, with the largest difference between the
 model and the URDF over the configurations it compared.
 """
 
 from dh_kinematics.cli import model_commands
-from dh_kinematics.core import escaping, files, urdf_import
+from dh_kinematics.core import escaping, files
+from dh_kinematics.core.urdf import importer, reader
 
 PROG = 'dh_kinematics'
 CLOSE = 1e-9
@@ -33,7 +34,7 @@ def _source(args, out):
     if (args.urdf is None) == (args.topic is None):
         raise ValueError('give a URDF file or --topic, not both and not neither')
     if args.topic is None:
-        return files.read_text(args.urdf, 'URDF', urdf_import.urdf_read.MAX_CHARS), args.urdf
+        return files.read_text(args.urdf, 'URDF', reader.MAX_CHARS), args.urdf
     from dh_kinematics.cli.description_topic import robot_description
 
     return robot_description(args.topic, args.timeout, out), f'topic {args.topic}'
@@ -44,12 +45,12 @@ def from_urdf(args, out):
     text, source = _source(args, out)
     keep = args.keep_frames or ()
     try:
-        result = urdf_import.from_urdf(text, args.base, args.tip, args.convention, keep,
-                                       args.parallel_tolerance, args.name, not args.plain_dh)
+        result = importer.from_urdf(text, args.base, args.tip, args.convention, keep,
+                                    args.parallel_tolerance, args.name, not args.plain_dh)
     except ValueError as error:
         raise ValueError(f'{source}: {error}') from None
     chain = result.chain
-    difference = (f'largest difference from the URDF over {urdf_import.SAMPLES} '
+    difference = (f'largest difference from the URDF over {importer.SAMPLES} '
                   f'configurations: {result.position_error:.2g} m, {result.angle_error:.2g} rad')
     header = [f'Imported by `{PROG} from-urdf` from {source}: the chain from {args.base} to '
               f'{args.tip}, {args.convention} DH.'] + [f'note: {note}' for note in result.notes]

@@ -25,7 +25,7 @@ import sys
 
 from dh_kinematics.cli import model_commands
 from dh_kinematics.core import bounds, display
-from dh_kinematics.core.ikine import pose_errors
+from dh_kinematics.core.ik.ikine import pose_errors
 from dh_kinematics.core.rotations import xyz_rpy_to_transform
 import numpy as np
 

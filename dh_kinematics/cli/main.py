@@ -37,9 +37,9 @@ import sys
 import warnings
 
 from dh_kinematics.cli import calibrate, convert, from_urdf, ik, model_commands, moveit_files
-from dh_kinematics.core import calibration
-from dh_kinematics.core.dh_fit import PARALLEL_TOLERANCE
-from dh_kinematics.core.legacy_rows import (
+from dh_kinematics.core.calibration import fit
+from dh_kinematics.core.kinematics.dh_fit import PARALLEL_TOLERANCE
+from dh_kinematics.core.model_file.legacy_rows import (
     CORKE_LAYOUT, MATLAB_LAYOUT, PlaceholderWarning, SCILAB_LAYOUT)
 
 PROG = 'dh_kinematics'
@@ -241,7 +241,7 @@ def parsers():
                          "per coordinate, m (the instrument's and the arm's repeatability); "
                          'the fit fails beyond 3 times it (default: estimated from the fit)')
     command.add_argument('--orientation-weight', type=float,
-                         default=calibration.ORIENTATION_WEIGHT, help='m per rad of '
+                         default=fit.ORIENTATION_WEIGHT, help='m per rad of '
                          'orientation residual (default: %(default)g)')
 
     command = commands.add_parser('plot', help='a 3-D picture of the arm (PNG; matplotlib)')

@@ -17,11 +17,10 @@
 import math
 import os
 
-from dh_kinematics.core import bounds, display, files, joint_limits, meshes, params
-from dh_kinematics.core import parameter_file
-from dh_kinematics.node_logic import node_parameters as checks
-from dh_kinematics.node_logic import startup
-from dh_kinematics.node_logic.param_specs import NODE
+from dh_kinematics.core import bounds, display, files, meshes
+from dh_kinematics.core.model_file import joint_limits, parameter_file, params
+from dh_kinematics.parameters import startup, validation as checks
+from dh_kinematics.parameters.specs import NODE
 import numpy as np
 
 NODE_NAME = '/dh_kinematics'

@@ -18,7 +18,7 @@
 The files: the URDF, the SRDF, ``joint_limits.yaml``, ``kinematics.yaml`` and
 ``pilz_cartesian_limits.yaml``, which ``moveit_configs_utils`` loads by default.
 
-What each file holds: :mod:`core.moveit`. The collision pairs MoveIt may skip are the adjacent
+What each file holds: :mod:`core.urdf.moveit`. The collision pairs MoveIt may skip are the adjacent
 ones and those that never (or always) collide over ``--samples`` configurations drawn within
 the limits (:mod:`cli.collisions`, pinocchio); the acceleration limits are derived over at
 least ``ACCELERATION_SAMPLES`` configurations of the same draw.
@@ -28,7 +28,9 @@ import os
 
 from dh_kinematics.cli import collisions
 from dh_kinematics.cli.model_commands import load, write
-from dh_kinematics.core import configurations as joint_space, moveit, params
+from dh_kinematics.core import configurations as joint_space
+from dh_kinematics.core.model_file import params
+from dh_kinematics.core.urdf import moveit
 import numpy as np
 
 ACCELERATION_SAMPLES = 1000
@@ -39,7 +41,7 @@ def disabled_pairs(chain, urdf_text, configurations):
     """
     Return the collision pairs to disable, as (link1, link2, reason), and the counts by reason.
 
-    Adjacent pairs (:func:`core.moveit.adjacent_pairs`); then, over ``configurations`` (none:
+    Adjacent pairs (:func:`core.urdf.moveit.adjacent_pairs`); then, over ``configurations`` (none:
     adjacent only), the pairs that never collide (``Never``) and those that always do
     (``Always``, which MoveIt could not plan with otherwise).
     """

@@ -16,7 +16,7 @@
 Reference tables in Markdown, generated from the code that defines what they describe.
 
 The node's and sim_arm's parameters come from their specs
-(:mod:`dh_kinematics.node_logic.param_specs`), the command line's options from its argparse
+(:mod:`dh_kinematics.parameters.specs`), the command line's options from its argparse
 parsers (:func:`dh_kinematics.cli.main.parsers`), so the documentation cannot drift from them.
 ``python -m dh_kinematics.cli.reference FOLDER`` writes ``parameters.md`` and ``cli.md`` there;
 the docs build (``doc/conf.py``) calls :func:`write`.
@@ -29,9 +29,8 @@ import sys
 
 from dh_kinematics.cli.main import parsers, PROG
 from dh_kinematics.core import files
-from dh_kinematics.core.params import RCLPY_SETTINGS
-from dh_kinematics.node_logic.param_specs import (
-    FRAME, HUGE, JOINT, MESH, MODEL, NODE, SIM_ARM)
+from dh_kinematics.core.model_file.params import RCLPY_SETTINGS
+from dh_kinematics.parameters.specs import FRAME, HUGE, JOINT, MESH, MODEL, NODE, SIM_ARM
 
 JOINT_PLACEHOLDER = '<joint>'
 FRAME_PLACEHOLDER = '<frame>'
@@ -98,7 +97,7 @@ def parameters_markdown():
     rclpy = ', '.join(f'`{name}`' for name in RCLPY_SETTINGS)
     return '\n\n'.join([
         '# Parameter reference',
-        'Generated from `dh_kinematics/node_logic/param_specs.py`, the specs the node declares '
+        'Generated from `dh_kinematics/parameters/specs.py`, the specs the node declares '
         'its parameters from. Lengths in m, angles in rad, masses in kg, times in s. A model '
         "field without a default takes the core's (an unset `qlim` is no limit). rclpy adds "
         f'{rclpy} and `qos_overrides.*`.',

@@ -17,22 +17,23 @@ A serial arm as a chain of DH links: kinematics, limits, friction and inverse dy
 
 Every array method takes one configuration, shape (n,), or a batch, shape (m, n), and then
 returns a leading m axis. The batch path is vectorised over configurations; from
-:data:`core.batch_kinematics.MIN_BATCH` configurations the kinematics run compiled
-(:mod:`core.batch_kinematics`). Units are SI: rad and m for joints, N m and N for torques and
+:data:`core.kinematics.batch.MIN_BATCH` configurations the kinematics run compiled
+(:mod:`core.kinematics.batch`). Units are SI: rad and m for joints, N m and N for torques and
 forces.
 """
 
-from dh_kinematics.core import batch_kinematics, conventions, display
-from dh_kinematics.core import dynamics, fixed_frames, meshes as link_meshes, names
-from dh_kinematics.core import ikine as inverse_kinematics
-from dh_kinematics.core import params as model_file
-from dh_kinematics.core import urdf
+from dh_kinematics.core import display, fixed_frames, meshes as link_meshes, names
 from dh_kinematics.core.checks import (
     check_array, check_joint_array, check_transform, InvalidFieldError)
-from dh_kinematics.core.dh_table import DHTable
+from dh_kinematics.core.dynamics import equations
+from dh_kinematics.core.dynamics.payload import check_payload, NO_PAYLOAD, Payload
+from dh_kinematics.core.ik import ikine as inverse_kinematics
+from dh_kinematics.core.kinematics import batch, conventions
+from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.link import Link
-from dh_kinematics.core.parameter_file import node_parameters
-from dh_kinematics.core.payload import check_payload, NO_PAYLOAD, Payload
+from dh_kinematics.core.model_file import params as model_file
+from dh_kinematics.core.model_file.parameter_file import node_parameters
+from dh_kinematics.core.urdf import writer
 import numpy as np
 
 
@@ -61,7 +62,7 @@ class Chain:
     tool_frame : str
         Name of the tool frame.
     payload : Payload, optional
-        A payload fixed to the tool frame (:mod:`core.payload`), in the dynamics only.
+        A payload fixed to the tool frame (:mod:`core.dynamics.payload`), in the dynamics only.
     frames : sequence of FixedFrame, optional
         Extra fixed frames (:mod:`core.fixed_frames`): ``base``, ``flange``, a camera...
     meshes : dict of str to Mesh, optional
@@ -120,14 +121,14 @@ class Chain:
     def _precompute(self):
         links = self._links
         self._table = DHTable(links)
-        self._batch = batch_kinematics.BatchKinematics(self._table, self._base, self._tool)
+        self._batch = batch.BatchKinematics(self._table, self._base, self._tool)
         self._base_rows = self._base[:3].tolist()
         self._lower = np.array([-np.inf if lk.qlim is None else lk.qlim[0] for lk in links])
         self._upper = np.array([np.inf if lk.qlim is None else lk.qlim[1] for lk in links])
         self._qlim = np.stack([self._lower, self._upper], axis=1)
         self._qlim.flags.writeable = False
-        self._dynamics = dynamics.dynamics(links, self._table, self._base, self._gravity,
-                                           self._payload, self._tool)
+        self._dynamics = equations.dynamics(links, self._table, self._base, self._gravity,
+                                            self._payload, self._tool)
         self._ik = None  # built on first use
 
     # Attributes -------------------------------------------------------------------------
@@ -140,7 +141,8 @@ class Chain:
     name = property(lambda self: self._name, doc='Robot name.')
     payload = property(lambda self: self._payload, doc='The payload at the tool (Payload).')
     dynamic_constants = property(lambda self: self._dynamics,
-                                 doc='The constants of the dynamics (core.dynamics.Dynamics).')
+                                 doc='The constants of the dynamics '
+                                 '(core.dynamics.equations.Dynamics).')
     mdh = property(lambda self: self._links[0].mdh, doc='True for modified DH.')
     joint_names = property(lambda self: self._joint_names, doc='Joint names, a tuple.')
     base_frame = property(lambda self: self._frames[0], doc='Name of frame 0.')
@@ -175,7 +177,7 @@ class Chain:
 
     @classmethod
     def from_params(cls, params):
-        """Build a chain from a ``ros__parameters`` dict (layout: :mod:`core.params`)."""
+        """Build a chain from a ``ros__parameters`` dict (layout: :mod:`.model_file.params`)."""
         arguments = model_file.chain_arguments(params)
         with model_file.file_fields():
             return cls(**arguments)
@@ -195,16 +197,16 @@ class Chain:
         return model_file.to_yaml(self, path)
 
     def to_modified(self):
-        """Return the same arm in modified DH (:mod:`core.conventions`); itself if it is."""
+        """Return the same arm in modified DH (:mod:`.kinematics.conventions`); or itself."""
         return conventions.converted(self, 'modified')
 
     def to_standard(self):
-        """Return the same arm in standard DH (:mod:`core.conventions`); itself if it is."""
+        """Return the same arm in standard DH (:mod:`.kinematics.conventions`); or itself."""
         return conventions.converted(self, 'standard')
 
     def to_urdf(self, prefix='', path=None, xacro=False):
-        """Return the URDF, or a xacro macro (text; :mod:`core.urdf`); write it to ``path``."""
-        return urdf.to_urdf(self, prefix, path, xacro)
+        """Return the URDF, or a xacro macro (text; :mod:`.urdf.writer`); write it to ``path``."""
+        return writer.to_urdf(self, prefix, path, xacro)
 
     # Kinematics -------------------------------------------------------------------------
 
@@ -218,7 +220,7 @@ class Chain:
 
         """
         q, single = check_joint_array('q', q, self.n)
-        if len(q) >= batch_kinematics.MIN_BATCH:
+        if len(q) >= batch.MIN_BATCH:
             return self._batch.transforms(q)
         A = self._table.transforms(q)
         return A[0] if single else A
@@ -241,7 +243,7 @@ class Chain:
         return np.array(self._table.poses(range(self.n), q[0].tolist())).reshape(self.n, 7)
 
     def _fkine_all(self, q):
-        if len(q) >= batch_kinematics.MIN_BATCH:
+        if len(q) >= batch.MIN_BATCH:
             return self._batch.frame_poses(q)
         return self._table.frame_poses(q, self._base, self._base_rows)
 
@@ -268,7 +270,7 @@ class Chain:
 
         """
         q, single = check_joint_array('q', q, self.n)
-        if len(q) >= batch_kinematics.MIN_BATCH:
+        if len(q) >= batch.MIN_BATCH:
             return self._batch.tool_poses(q)
         T = self._fkine_all(q)[:, -1] @ self._tool
         return T[0] if single else T
@@ -284,7 +286,7 @@ class Chain:
 
         """
         q, single = check_joint_array('q', q, self.n)
-        if len(q) >= batch_kinematics.MIN_BATCH:
+        if len(q) >= batch.MIN_BATCH:
             return self._batch.jacobians(q)
         J = self._table.jacobians(self._fkine_all(q), self._tool)[0]
         return J[0] if single else J
@@ -307,7 +309,7 @@ class Chain:
         three parallel axes as Universal Robots; either convention, any offsets, flips, base
         and tool); elsewhere a damped least-squares search runs from ``q0``, then from
         ``restarts`` random configurations within the limits (seeded). See
-        :mod:`core.ikine`.
+        :mod:`core.ik.ikine`.
 
         Parameters
         ----------
@@ -336,7 +338,7 @@ class Chain:
         Returns
         -------
         result : IKResult or list of IKResult
-            One per target (:class:`core.ikine.IKResult`): ``q``, ``success``,
+            One per target (:class:`core.ik.ikine.IKResult`): ``q``, ``success``,
             ``position_error``, ``orientation_error``, ``iterations``, ``solutions``,
             ``method`` and ``note``.
 
@@ -357,7 +359,7 @@ class Chain:
     def friction(self, qd):
         """Joint friction torques (N m) or forces (N), opposing motion, shape of ``qd``."""
         qd, single = check_joint_array('qd', qd, self.n)
-        tau = dynamics.friction(self._dynamics, qd)
+        tau = equations.friction(self._dynamics, qd)
         return tau[0] if single else tau
 
     # Dynamics ---------------------------------------------------------------------------
@@ -383,11 +385,11 @@ class Chain:
             rigid-body torque + G^2 Jm qdd - friction(qd).
 
         """
-        return dynamics.rne(self._dynamics, q, qd, qdd, gravity, fext)
+        return equations.rne(self._dynamics, q, qd, qdd, gravity, fext)
 
     def gravload(self, q, gravity=None):
         """Joint torques (N m) or forces (N) that hold the arm still, shape (n,) or (m, n)."""
-        return dynamics.rne(self._dynamics, q, gravity=gravity)
+        return equations.rne(self._dynamics, q, gravity=gravity)
 
     def inertia(self, q):
         """
@@ -399,4 +401,4 @@ class Chain:
             In kg m^2 (revolute) or kg (prismatic) rows and columns.
 
         """
-        return dynamics.inertia(self._dynamics, q)
+        return equations.inertia(self._dynamics, q)

@@ -28,7 +28,7 @@ from collections import namedtuple
 
 from dh_kinematics.core import bounds, names
 from dh_kinematics.core.checks import check_transform, InvalidFieldError
-from dh_kinematics.core.dh_transforms import fixed_transforms
+from dh_kinematics.core.kinematics.dh_transforms import fixed_transforms
 from dh_kinematics.core.rotations import xyz_rpy_to_transform
 import numpy as np
 

@@ -14,21 +14,21 @@
 
 """One joint of a serial arm: its DH parameters and the dynamics of the body it moves."""
 
-from dh_kinematics.core import bounds
-from dh_kinematics.core import display
-from dh_kinematics.core import legacy_rows
+from dh_kinematics.core import bounds, display
 from dh_kinematics.core.checks import (
     check_array, check_bool, check_choice, check_scalar, InvalidFieldError)
-from dh_kinematics.core.dh_transforms import dh_transforms, fixed_transforms
+from dh_kinematics.core.kinematics.dh_transforms import dh_transforms, fixed_transforms
 from dh_kinematics.core.link_checks import (
     check_coulomb, check_inertia, check_optional_limit, check_qlim, check_soft_limits)
+from dh_kinematics.core.model_file import legacy_rows
 import numpy as np
 
 JOINT_TYPES = ('revolute', 'prismatic')
 CONVENTIONS = ('standard', 'modified')
 
-# Link's arguments; a model file's joint block has the same fields (core.params.JOINT_FIELDS),
-# with 'type' for 'joint', and the convention and name from outside the block.
+# Link's arguments; a model file's joint block has the same fields
+# (core.model_file.params.JOINT_FIELDS), with 'type' for 'joint', and the convention and name from
+# outside the block.
 _FIELDS = ('joint', 'convention', 'a', 'alpha', 'beta', 'd', 'theta', 'offset', 'flip', 'qlim',
            'm', 'r',
            'I', 'Jm', 'G', 'B', 'Tc', 'effort_limit', 'velocity_limit', 'acceleration_limit',

@@ -19,8 +19,8 @@ A :data:`Mesh` belongs to one frame (the base, a link, the tool or an extra fram
 unprefixed name) and holds a visual and a collision mesh, each a ``package://`` or ``file://``
 URI or '' for none, their common origin in that frame, ``T_frame_mesh`` (m), and a scale per
 axis. The URDF writes them as that link's ``<visual>`` and ``<collision>`` instead of its
-cylinders (:mod:`core.urdf`). A URI is checked when the model is built; whether its file exists
-is checked by :func:`missing_files` (``dh_kinematics check``), as RViz would resolve it: a
+cylinders (:mod:`core.urdf.writer`). A URI is checked when the model is built; whether its file
+exists is checked by :func:`missing_files` (``dh_kinematics check``), as RViz would resolve it: a
 ``package://<package>/<path>`` under ``share/<package>`` of a prefix on ``AMENT_PREFIX_PATH``.
 """
 

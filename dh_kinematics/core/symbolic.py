@@ -15,9 +15,10 @@
 """
 Straight-line code generated from a run of ordinary arithmetic on symbols.
 
-Code written for floats (the float Newton-Euler of :mod:`core.rne_floats`, the pose
-composition of :mod:`core.dh_transforms`) runs once with :class:`Symbol` objects in place of the
-joint values. Each operation on a symbol becomes one line of a new function, in the order the
+Code written for floats (the float Newton-Euler of :mod:`core.dynamics.rne_floats`, the pose
+composition of :mod:`core.kinematics.dh_transforms`) runs once with :class:`Symbol` objects in
+place of the joint values. Each operation on a symbol becomes one line of a new function, in the
+order the
 original performs it; an operation that a constant decides (a product with 0, 1 or -1, a sum
 with 0) becomes no line at all, and operations on constants alone are done by the generator,
 as the original would do them at run time. The result is the original's arithmetic minus

@@ -13,8 +13,10 @@
 # limitations under the License.
 
 """
-The node's logic without ROS: joint_states bytes, the cache, frames, limits and parameters.
+The node's logic without ROS: joint_states bytes, the cache, frames, monitors and diagnostics.
 
 May import the core, numpy and the standard library, never rclpy or a message package; a test
 guards it, so that everything here is tested without a ROS graph.
 """
+
+__all__ = []

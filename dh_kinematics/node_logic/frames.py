@@ -15,7 +15,7 @@
 """
 TF frames of a chain, as its URDF has them: one transform per URDF joint (pure numpy).
 
-Every transform on /tf and /tf_static is a joint of the generated URDF (:mod:`core.urdf`),
+Every transform on /tf and /tf_static is a joint of the generated URDF (:mod:`core.urdf.writer`),
 parent to child, and every URDF joint is published exactly once: the moving joints on /tf
 (:func:`joint_frames`), the fixed ones on /tf_static (:func:`static_frames`). So the TF tree is
 the URDF's tree, and robot_state_publisher or a simulator given the same URDF publishes the same

@@ -20,14 +20,14 @@ arithmetic, so the node's hot path uses these float versions: the joint poses of
 :meth:`DHTable.joint_poses` (what /tf carries, the moving joints of the URDF) and the friction of
 :func:`friction_torque` (one expression for floats and arrays, as :meth:`Chain.friction`).
 The expected efforts and gravity torques are the float form of :meth:`Chain.rne`, compiled
-for the model (:mod:`core.rne_unrolled`, twists snapped) the first time each is wanted: once
-per model and combination, 10 ms for the Panda, 53 ms for 30 joints. The tests check all of
+for the model (:mod:`core.dynamics.rne_unrolled`, twists snapped) the first time each is wanted:
+once per model and combination, 10 ms for the Panda, 53 ms for 30 joints. The tests check all of
 them against the numpy path. A joint whose result overflows is left out.
 """
 
 from math import isfinite
 
-from dh_kinematics.core import rne_unrolled
+from dh_kinematics.core.dynamics import rne_unrolled
 from dh_kinematics.core.link import friction_torque
 
 

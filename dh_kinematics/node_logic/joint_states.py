@@ -29,7 +29,7 @@ due. The path, in order:
 4. :class:`StreamMath`: link poses and friction, if wanted, leaving out what overflowed;
 5. the dynamics, only where wanted (:attr:`JointStatesFlow.wanted`) or the effort monitor is
    on: gravity torques once every joint has a position; expected efforts once
-   :class:`MotionEstimate` also has every velocity and acceleration; residuals and effort
+   :class:`RateEstimate` also has every velocity and acceleration; residuals and effort
    levels (:class:`EffortMonitor`) for the joints whose effort the message carried;
 6. the motion limits, where a joint has one (:class:`MotionLimits`): the velocities (the
    message's, else estimated), accelerations and efforts of the message's joints; and the
@@ -49,7 +49,7 @@ from dh_kinematics.node_logic import cdr
 from dh_kinematics.node_logic.joint_math import StreamMath
 from dh_kinematics.node_logic.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
 from dh_kinematics.node_logic.limit_diagnostics import LimitDiagnostics
-from dh_kinematics.node_logic.motion import MAX_RATE, MotionEstimate
+from dh_kinematics.node_logic.rate_estimate import MAX_RATE, RateEstimate
 from dh_kinematics.node_logic.tf_rate import TfRate
 
 LOG_EVERY_S = 5.0
@@ -130,7 +130,7 @@ class JointStatesFlow:
         self._decode, self._warn = decode, warn
         self._last_now_ns = 0
         self._last_warned = {}
-        self.motion = MotionEstimate(len(self.cache.names))
+        self.rates = RateEstimate(len(self.cache.names))
         self.tf_rate = TfRate(len(self.cache.names))
         self._motion_fresh = True
         self._wanted = NONE_WANTED
@@ -174,7 +174,7 @@ class JointStatesFlow:
                                      settings['limits.hysteresis'],
                                      settings['diagnostics.hysteresis'])
         self.limits.arm.configure(chain, settings)
-        self.motion.configure(settings['effort.acceleration_cutoff'])
+        self.rates.configure(settings['effort.acceleration_cutoff'])
         self.tf_rate.configure(settings['tf.max_rate'])
         self._bind_usual()
 
@@ -210,7 +210,7 @@ class JointStatesFlow:
         if now_ns < self._last_now_ns:
             self.cache.reset_stamps(now_ns)
             self.limits.clock_jumped()
-            self.motion.reset()
+            self.rates.reset()
             self.tf_rate.reset()
             self.warn('clock_jump', 'the clock jumped back; accepting older stamps from now on',
                       mono_ns)
@@ -340,13 +340,13 @@ class JointStatesFlow:
         q = self._configuration()
         if q is None:
             return None
-        qd = self.motion.qd
+        qd = self.rates.qd
         return self.limits.arm.update(q, None if None in qd else qd, measure)
 
     def _motion_levels(self, update):
         """Judge the message's joints against their motion limits; tell whether a level moved."""
-        monitor, qd = self.limits.motion, self.motion.qd_smooth
-        qdd, qddd = self.motion.qdd, self.motion.qddd
+        monitor, qd = self.limits.motion, self.rates.qd_smooth
+        qdd, qddd = self.rates.qdd, self.rates.qddd
         joints = update.positions
         given = dict(zip(update.velocities, update.qd))  # else the smoothed estimate, if any
         # Accelerations only where the velocity came in: differenced twice from positions,
@@ -374,7 +374,7 @@ class JointStatesFlow:
                   or self.limits.arm.watch_speed or wanted.manipulability)
         if moving:
             self._motion_fresh = False
-            implausible = self.motion.update(
+            implausible = self.rates.update(
                 update.positions, update.q, update.stamp_ns,
                 update.qd if update.velocities == update.positions
                 else dict(zip(update.velocities, update.qd)))
@@ -385,7 +385,7 @@ class JointStatesFlow:
                           f'{MAX_RATE:g} rad/s or m/s, or not finite; the motion estimate of '
                           'these joints restarts', mono_ns)
         elif not self._motion_fresh:  # nobody asks: forget, so as not to use old samples later
-            self.motion.reset()
+            self.rates.reset()
             self._motion_fresh = True
         if not (moving or wanted.gravity):
             return NO_DYNAMICS
@@ -393,11 +393,11 @@ class JointStatesFlow:
             q = self._configuration()
             if q is None:
                 return NO_DYNAMICS
-        expecting = moving and self.motion.ready()
+        expecting = moving and self.rates.ready()
         if not (expecting or wanted.gravity):  # the estimate is still warming up
             return NO_DYNAMICS
-        motion = self.motion
-        torques, efforts = self._math.torques(q, motion.qd if expecting else None, motion.qdd,
+        rates = self.rates
+        torques, efforts = self._math.torques(q, rates.qd if expecting else None, rates.qdd,
                                               wanted.gravity)
         stamp_ns, everyone = update.stamp_ns, self._all_joints
         gravity = None if torques is None else (everyone, stamp_ns, torques)
@@ -419,7 +419,7 @@ class JointStatesFlow:
         """Return every joint's last position (a list), or None while one is unknown."""
         cache = self.cache
         if cache.non_finite.any():  # no judgement while a joint's position is unknown
-            self.motion.reset(cache.non_finite.nonzero()[0].tolist())
+            self.rates.reset(cache.non_finite.nonzero()[0].tolist())
             return None
         q = cache.positions.tolist()
         if any(value != value for value in q):  # a joint without a position yet

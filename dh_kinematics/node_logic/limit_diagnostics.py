@@ -18,19 +18,20 @@ The joint-limit monitor: every joint's level, kept current, and when to publish 
 Pure Python and numpy. The node calls :meth:`LimitDiagnostics.after_message` for each accepted
 message and :meth:`LimitDiagnostics.on_tick` every :func:`schedule.tick_s` seconds, and publishes
 :meth:`LimitDiagnostics.statuses` when either says so. The levels are those of
-:mod:`limits`; what a status says is :mod:`limit_tasks`; when to publish is :mod:`schedule`,
-plus one rule of the monitor's own: a joint that goes STALE is published at its own deadline
+:mod:`monitors.levels`; what a status says is :mod:`monitors.tasks`; when to publish is
+:mod:`schedule`, plus one rule of the monitor's own: a joint that goes STALE is published at its
+own deadline
 (within one tick), not at the next period.
 
 Times: ``now_ns`` is the node's clock (stamps, STALE ages); ``mono_ns`` is a monotonic clock
 (the publication schedule).
 """
 
-from dh_kinematics.node_logic import limit_tasks
-from dh_kinematics.node_logic.arm_limits import ArmLimits
-from dh_kinematics.node_logic.effort_monitor import EffortMonitor
-from dh_kinematics.node_logic.limits import joint_levels, OK, STALE, Thresholds
-from dh_kinematics.node_logic.motion_limits import MotionLimits
+from dh_kinematics.node_logic.monitors import tasks
+from dh_kinematics.node_logic.monitors.arm import ArmLimits
+from dh_kinematics.node_logic.monitors.effort import EffortMonitor
+from dh_kinematics.node_logic.monitors.levels import joint_levels, OK, STALE, Thresholds
+from dh_kinematics.node_logic.monitors.motion import MotionLimits
 from dh_kinematics.node_logic.schedule import Schedule
 import numpy as np
 
@@ -66,7 +67,7 @@ class LimitDiagnostics:
         self._any_stale = True
         self._check_all_ns = 0
         self._schedule = Schedule()
-        self._rate = limit_tasks.MessageRate(start_ns)
+        self._rate = tasks.MessageRate(start_ns)
 
     def configure(self, qlim, margin, band, timeout, period):
         """Take the limits, shape (n, 2), and the settings (rad or m, s)."""
@@ -160,11 +161,11 @@ class LimitDiagnostics:
             self._set_all(now_ns)
         self._schedule.published(mono_ns)
         cache, efforts, motion = self._cache, self.efforts, self.motion
-        statuses = [limit_tasks.joint_status(cache, j, level, self._lower, self._upper,
-                                             self._margin, now_ns, efforts, motion)
+        statuses = [tasks.joint_status(cache, j, level, self._lower, self._upper,
+                                       self._margin, now_ns, efforts, motion)
                     for j, level in enumerate(self.levels)]
         statuses += self.arm.statuses()
         rate = self._rate.rate(cache.received, mono_ns, self._schedule.period_ns // 2)
-        statuses.append(limit_tasks.arm_status(statuses, cache.received, rate,
-                                               cache.dropped_total(), cache.counts))
+        statuses.append(tasks.arm_status(statuses, cache.received, rate,
+                                         cache.dropped_total(), cache.counts))
         return statuses

@@ -18,3 +18,5 @@ The ROS 2 layer: the nodes, their parameters and messages, entry points and laun
 The only place that imports rclpy and the message packages. Kept empty: the entry points
 install their signal handlers before anything heavy is imported.
 """
+
+__all__ = []

@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 
-from dh_kinematics.node_logic.limits import LEVEL_NAMES
+from dh_kinematics.node_logic.monitors.levels import LEVEL_NAMES
 from dh_kinematics.ros import launch_config
 
 
@@ -155,7 +155,7 @@ def _velocity_limit(chain, overshoot, fraction=0.9):
     Where the model has none: ``fraction`` of the joint's peak speed in sim_arm's sweep, so
     that the demo shows velocity WARN and ERROR (the model's own limit is kept otherwise).
     """
-    from dh_kinematics.node_logic.param_specs import SIM_ARM
+    from dh_kinematics.parameters.specs import SIM_ARM
     from dh_kinematics.node_logic.sweep import sweep_speeds
 
     if chain.links[0].velocity_limit is not None:

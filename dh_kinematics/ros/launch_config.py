@@ -26,9 +26,9 @@ import pathlib
 import sys
 
 from dh_kinematics.core.chain import Chain
+from dh_kinematics.core.model_file.params import file_fields, suggestion
 from dh_kinematics.core.names import check_prefixed
-from dh_kinematics.core.params import file_fields, suggestion
-from dh_kinematics.node_logic.param_specs import SIM_ARM
+from dh_kinematics.parameters.specs import SIM_ARM
 
 NODE_NAME = 'dh_kinematics'
 _TRUE, _FALSE = ('true', '1', 'yes', 'on'), ('false', '0', 'no', 'off')

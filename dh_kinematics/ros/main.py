@@ -20,8 +20,8 @@ import os
 import sys
 import threading
 
-from dh_kinematics.node_logic import startup
-from dh_kinematics.node_logic.node_parameters import NoModelError
+from dh_kinematics.parameters import startup
+from dh_kinematics.parameters.validation import NoModelError
 from dh_kinematics.ros import entry, rclpy_compat
 import rclpy
 from rclpy.exceptions import NotInitializedException, ParameterException

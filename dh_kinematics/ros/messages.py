@@ -15,9 +15,9 @@
 """Conversions from the core's plain results to ROS messages (no rclpy node code)."""
 
 from builtin_interfaces.msg import Time
-from dh_kinematics.node_logic.arm_limits import MEASURES
 from dh_kinematics.node_logic.frames import joint_frames
 from dh_kinematics.node_logic.message_template import Template
+from dh_kinematics.node_logic.monitors.arm import MEASURES
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import TransformStamped
 from rclpy.serialization import deserialize_message, serialize_message

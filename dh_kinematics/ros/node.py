@@ -15,7 +15,7 @@
 """
 The dh_kinematics node: joint_states in; TF, torques, efforts and diagnostics out.
 
-Wiring only: it declares the parameters (checked in :mod:`node_logic.node_parameters`), hands
+Wiring only: it declares the parameters (checked in :mod:`parameters.validation`), hands
 each joint_states message and each tick to :class:`node_logic.joint_states.JointStatesFlow`, and
 publishes what that returns, converted by :mod:`ros.messages`. What goes on /tf, the friction
 torques, gravity torques, expected efforts and effort residuals are computed only while someone
@@ -35,10 +35,9 @@ from dh_kinematics.core import bounds
 from dh_kinematics.core.names import axis_frame_names, frame_names
 from dh_kinematics.node_logic import frames
 from dh_kinematics.node_logic.joint_states import JointStatesFlow, Publishers, Wanted
-from dh_kinematics.node_logic.param_specs import NODE
 from dh_kinematics.node_logic.schedule import tick_s
-from dh_kinematics.ros import entry
-from dh_kinematics.ros import messages
+from dh_kinematics.parameters.specs import NODE
+from dh_kinematics.ros import entry, messages
 from dh_kinematics.ros.main import guard_clock, quiet_at_shutdown, run
 from dh_kinematics.ros.parameters import checked_change, declare
 from dh_kinematics.ros.rclpy_compat import raw_publish, whole_parameter_services

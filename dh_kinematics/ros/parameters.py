@@ -15,14 +15,14 @@
 """
 The nodes' parameters on rclpy: declared from the checked record, changed as a whole.
 
-Everything is checked in :mod:`dh_kinematics.node_logic.node_parameters`; this module only turns
+Everything is checked in :mod:`dh_kinematics.parameters.validation`; this module only turns
 its record into declared parameters (typed, described, with ranges) and a change request into
 a call to it. rclpy's own parameters (``use_sim_time`` and the like) are left to rclpy.
 """
 
 import array
 
-from dh_kinematics.node_logic import node_parameters
+from dh_kinematics.parameters import validation
 from dh_kinematics.ros.rclpy_compat import parameter_overrides
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
 from rclpy.parameter import Parameter
@@ -47,11 +47,11 @@ def declare(node, setting_specs):
     """
     Check what was given to ``node`` as a whole and declare every parameter with its value.
 
-    Returns the :data:`node_parameters.Parameters` record; raises as
-    :func:`node_parameters.checked` does.
+    Returns the :data:`validation.Parameters` record; raises as
+    :func:`validation.checked` does.
     """
-    parameters = node_parameters.checked(given_values(node), setting_specs,
-                                         node.get_fully_qualified_name())
+    parameters = validation.checked(given_values(node), setting_specs,
+                                    node.get_fully_qualified_name())
     for name, value in parameters.values.items():
         spec = parameters.specs[name]
         descriptor = ParameterDescriptor(description=spec.description,
@@ -87,15 +87,15 @@ def checked_change(node, config, parameter_list):
     ----------
     node : rclpy.node.Node
         The node, whose rclpy parameters (``use_sim_time`` and the like) are read.
-    config : node_parameters.Parameters
+    config : validation.Parameters
         The node's checked record.
     parameter_list : list of rclpy.parameter.Parameter
         The change.
 
     Returns
     -------
-    record : node_parameters.Parameters
-        The record after the change (:func:`node_parameters.changed`).
+    record : validation.Parameters
+        The record after the change (:func:`validation.changed`).
     declared : list of rclpy.parameter.Parameter
         What to set on the node: the node's own parameters that change, and rclpy's.
     names : list of str
@@ -117,6 +117,6 @@ def checked_change(node, config, parameter_list):
                 node.get_parameter(parameter.name).value):
             _check_rclpy_parameter(node, parameter, not_set)
             others.append(parameter)
-    record, new = node_parameters.changed(config, ours)
+    record, new = validation.changed(config, ours)
     declared = [Parameter(name, value=value) for name, value in new.items()]
     return record, declared + others, list(new)

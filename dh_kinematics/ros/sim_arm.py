@@ -16,8 +16,9 @@
 sim_arm: publish joint_states that sweep a model's joints, for demos and tests.
 
 Positions, velocities and the efforts the model predicts for the sweep
-(:func:`core.dynamics.joint_torques` at the exact accelerations), optionally with a payload the
-model does not know (``extra_payload.*``) and a collision: a constant torque or force on one
+(:func:`core.dynamics.equations.joint_torques` at the exact accelerations), optionally with a
+payload the model does not know (``extra_payload.*``) and a collision: a constant torque or force
+on one
 joint for a while, once or repeated (``collision.*``), so that the effort monitor can be shown.
 
 What each of the node's limits takes to be exceeded: velocities grow as ``1 / period`` and
@@ -29,10 +30,10 @@ passes the singularities there (the Puma's stretched elbow, and its wrist at q5 
 
 import sys
 
-from dh_kinematics.core.dynamics import joint_torques
-from dh_kinematics.core.payload import check_payload, fold
-from dh_kinematics.node_logic.param_specs import SIM_ARM
+from dh_kinematics.core.dynamics.equations import joint_torques
+from dh_kinematics.core.dynamics.payload import check_payload, fold
 from dh_kinematics.node_logic.sweep import sweep
+from dh_kinematics.parameters.specs import SIM_ARM
 from dh_kinematics.ros import entry
 from dh_kinematics.ros.main import guard_clock, quiet_at_shutdown, run
 from dh_kinematics.ros.parameters import declare

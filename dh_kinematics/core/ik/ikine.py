@@ -1,0 +1,320 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Inverse kinematics of a chain: the joint values that put its tool at a pose, within limits.
+
+Where the table allows a closed form (:mod:`core.ik.wrist`: a spherical wrist;
+:mod:`core.ik.parallel`: three parallel axes, as Universal Robots), every solution comes from
+it; otherwise a numerical search (:mod:`core.ik.numerical`) runs from ``q0`` and then from
+seeded random configurations within the limits. Either way each solution is polished by the
+numerical search to the tolerance (1e-10 m and rad by default), checked against the limits and
+given, for each revolute joint, at the whole turn within the limits nearest ``q0``. A target
+that no solution within the limits reaches is a failure, reported with the closest pose the
+search found.
+"""
+
+from dataclasses import dataclass
+import math
+
+from dh_kinematics.core.bounds import LENGTH_MAX, LIMIT_MAX
+from dh_kinematics.core.checks import (
+    check_array, check_choice, check_joint_array, check_scalar, check_transform, InvalidFieldError)
+from dh_kinematics.core.ik import parallel, wrist
+from dh_kinematics.core.ik.geometry import Geometry
+from dh_kinematics.core.ik.numerical import pose_error, Search, TURN, within
+import numpy as np
+
+CLOSED_FORMS = {'spherical wrist': wrist, 'three parallel axes': parallel}
+METHODS = ('auto', 'analytic', 'numerical')
+TOLERANCE = 1e-10
+RESTARTS = 100
+MAX_ITERATIONS = 100
+POLISH_ITERATIONS = 20
+# Two solutions closer than this in every joint (rad, m) are one.
+SAME = 1e-6
+
+
+@dataclass(frozen=True)
+class IKResult:
+    """
+    What :meth:`Chain.ikine` found for one target.
+
+    Attributes
+    ----------
+    q : array, shape (n,)
+        The solution nearest ``q0`` (Euclidean, rad and m); without one, the closest pose
+        the search reached.
+    success : bool
+        True when ``q`` reaches the target within the tolerance and the limits.
+    position_error : float
+        Distance of ``q``'s tool position from the target's, m (masked components).
+    orientation_error : float
+        Angle of the rotation between ``q``'s tool orientation and the target's, rad (masked
+        components of its rotation vector).
+    iterations : int
+        Iterations of the numerical search, over every start and every polish.
+    solutions : array, shape (k, n)
+        Every distinct solution found, nearest ``q0`` first; k = 0 on failure.
+    method : str
+        ``'analytic'`` or ``'numerical'``: where the solutions came from.
+    note : str
+        Which closed form, or why none applies; why the target failed.
+
+    """
+
+    q: np.ndarray
+    success: bool
+    position_error: float
+    orientation_error: float
+    iterations: int
+    solutions: np.ndarray
+    method: str
+    note: str
+
+
+class InverseKinematics:
+    """
+    A chain's inverse kinematics: its closed form (if any) and its numerical search.
+
+    Parameters
+    ----------
+    chain : Chain
+
+    """
+
+    def __init__(self, chain):
+        self._chain = chain
+        self._closed, self._reasons = _closed_form(chain)
+        self._searches = {}
+
+    @property
+    def no_closed_form(self):
+        """Why no closed form applies, one clause per form tried ('' when one does)."""
+        return '; '.join(why if name is None else f'{name}: {why}'
+                         for name, why in self._reasons.items())
+
+    def solve(self, T, q0=None, mask=None, method='auto', all_solutions=False,
+              tol=TOLERANCE, restarts=RESTARTS, max_iterations=MAX_ITERATIONS, seed=0):
+        """Solve for one target or a batch; see :meth:`Chain.ikine`."""
+        n = self._chain.n
+        method = check_choice('method', method, METHODS)
+        tol = check_scalar('tol', tol, minimum=0.0, nonzero=True)
+        restarts = _count('restarts', restarts, 0)
+        max_iterations = _count('max_iterations', max_iterations, 1)
+        mask = _check_mask(mask)
+        analytic = self._closed is not None and bool((mask > 0.0).all())
+        if method == 'analytic' and not analytic:
+            raise InvalidFieldError('method', method, 'no closed form applies: ' + (
+                self.no_closed_form or 'the mask drops a pose component'))
+        targets, single = _check_targets(T)
+        if q0 is None:
+            starts = np.tile(np.clip(np.zeros(n), *self._chain.qlim.T), (len(targets), 1))
+        else:
+            starts = check_joint_array('q0', q0, n)[0]
+            if len(starts) == 1:
+                starts = np.tile(starts, (len(targets), 1))
+            elif single or len(starts) != len(targets):
+                raise InvalidFieldError('q0', np.shape(q0), f'must be of shape ({n},) or '
+                                        f'({len(targets)}, {n}), one per target')
+            if not (np.abs(starts) <= LIMIT_MAX).all():
+                raise InvalidFieldError('q0', float(starts[np.abs(starts) > LIMIT_MAX][0]),
+                                        f'must be within +-{LIMIT_MAX:g} (rad or m)')
+        search = self._search(mask)
+        options = (tol, restarts, max_iterations, seed, all_solutions)
+        results = [self._one(search, target, start, analytic and method != 'numerical',
+                             method, options) for target, start in zip(targets, starts)]
+        return results[0] if single else results
+
+    def _search(self, mask):
+        key = tuple(mask)
+        if key not in self._searches:
+            self._searches[key] = Search(self._chain, mask)
+        return self._searches[key]
+
+    def _one(self, search, T, q0, analytic, method, options):
+        """Solve one target: the closed form if asked, else (or failing it) the search."""
+        tol, restarts, max_iterations, seed, all_solutions = options
+        iterations = 0
+        if analytic:
+            found, iterations, note = self._closed_form_solutions(search, T, q0, tol)
+            if found:
+                return _result(found, q0, search, T, tol, iterations, 'analytic', note)
+        elif method == 'numerical' or self._closed is not None:
+            note = 'numerical'
+        else:
+            note = f'numerical; no closed form ({self.no_closed_form})'
+        # The search: from q0, then from seeded random starts within the limits.
+        rng = np.random.default_rng(seed)
+        found, best = [], None
+        for start in range(restarts + 1):
+            q = search.into_limits(q0) if start == 0 else _random_start(search, rng, T)
+            attempt = search.solve(T, q, tol, max_iterations)
+            iterations += attempt.iterations
+            if attempt.converged:
+                found.append(attempt)
+                if not all_solutions:
+                    break
+            elif best is None or _size(attempt.error) < _size(best.error):
+                best = attempt
+        if found:  # after a closed form that found none: a singular pose's continuum
+            return _result(found, q0, search, T, tol, iterations, 'numerical',
+                           note + ('; the numerical search found one' if analytic else ''))
+        if not analytic:
+            note += f': no solution within the limits from {restarts + 1} starts'
+        return IKResult(best.q, False, *_errors(best.error), iterations,
+                        np.zeros((0, len(q0))), 'analytic' if analytic else 'numerical',
+                        note + '; q is the closest pose the search reached')
+
+    def _closed_form_solutions(self, search, T, q0, tol):
+        """Return the closed form's polished solutions within the limits, iterations, note."""
+        name, module, geometry = self._closed
+        candidates = module.solutions(geometry, geometry.frame_pose(T), geometry.dh_values(q0))
+        found, iterations, outside = [], 0, 0
+        for values in candidates:
+            q = _nearest_turn(geometry.joint_values(values), q0, search)
+            if q is None:
+                outside += 1
+                continue
+            attempt = search.solve(T, q, tol, POLISH_ITERATIONS)
+            iterations += attempt.iterations
+            if attempt.converged:
+                found.append(attempt)
+        note = f'closed form ({name})'
+        if not found and outside:
+            note += (f': {len(candidates)} solution{"" if len(candidates) == 1 else "s"}, '
+                     'none within the joint limits')
+        elif not found:
+            note += ': the pose is out of reach'
+        return found, iterations, note
+
+
+def _closed_form(chain):
+    """
+    Return the chain's closed form as (name, module, geometry), or None; and why not others.
+
+    The reasons are a dict of closed-form name to why it does not apply; the key None holds
+    one that rules every closed form out.
+    """
+    if chain.n != 6:
+        return None, {None: f'{chain.n} joints; the closed forms are for 6'}
+    try:
+        geometry = Geometry(chain)
+    except ValueError as error:  # the standard DH form does not fit (nearly parallel axes)
+        return None, {None: f'no standard DH form: {error}'}
+    if geometry.hayati:
+        return None, {None: 'a link has a Hayati beta'}
+    reasons = {}
+    for name, module in CLOSED_FORMS.items():
+        why = module.reason(geometry)
+        if why is None:
+            return (name, module, geometry), reasons
+        reasons[name] = why
+    return None, reasons
+
+
+def _result(found, q0, search, T, tol, iterations, method, note):
+    """
+    Return the result of the converged attempts: distinct, each at its turn nearest q0.
+
+    A turn that would take a solution beyond ``tol`` (a q0 of 1e9 rad and more leaves too few
+    digits for the angle) is not taken: the solution stays as the search found it.
+    """
+    solutions = []
+    for attempt in found:
+        q = _nearest_turn(attempt.q, q0, search)
+        if q is None or not within(search.error(T, search.tool_pose(search.frames(q))), tol):
+            q = attempt.q
+        if not any(np.abs(q - s).max() < SAME for s in solutions):
+            solutions.append(q)
+    solutions.sort(key=lambda s: float(np.linalg.norm(s - q0)))
+    q = solutions[0]
+    error = search.error(T, search.tool_pose(search.frames(q)))
+    return IKResult(q, True, *_errors(error), iterations, np.array(solutions), method, note)
+
+
+def _nearest_turn(q, q0, search):
+    """Return ``q`` with each revolute joint at the whole turn nearest q0 within the limits."""
+    nearest = []
+    for value, start, lower, upper, revolute in zip(
+            q.tolist(), q0.tolist(), search.lower.tolist(), search.upper.tolist(),
+            search.revolute.tolist()):
+        if revolute:
+            value += TURN * round((start - value) / TURN)
+            if value > upper + 1e-12:  # q0 beyond the limits: the turn nearest it inside
+                value -= TURN * math.ceil((value - upper) / TURN)
+            elif value < lower - 1e-12:
+                value += TURN * math.ceil((lower - value) / TURN)
+        if not lower - 1e-12 <= value <= upper + 1e-12:
+            return None
+        nearest.append(min(max(value, lower), upper))
+    return np.array(nearest)
+
+
+def _random_start(search, rng, T):
+    """Return a configuration drawn within the limits (a turn, or the reach, where none)."""
+    reach = 1.0 + min(float(np.linalg.norm(T[:3, 3])), LENGTH_MAX)  # no overflow
+    lower = np.where(np.isfinite(search.lower), search.lower,
+                     np.where(search.revolute, -math.pi, -reach))
+    upper = np.where(np.isfinite(search.upper), search.upper,
+                     np.where(search.revolute, math.pi, reach))
+    return rng.uniform(lower, upper)
+
+
+def pose_errors(T_target, T, mask=None):
+    """
+    Return the position error (m) and orientation error (rad) of pose T from the target.
+
+    With a ``mask`` (6 weights, :meth:`Chain.ikine`), only the components it keeps count.
+    """
+    kept = _check_mask(mask) > 0.0
+    return _errors(pose_error(np.asarray(T_target, dtype=float), np.asarray(T, dtype=float),
+                              kept))
+
+
+def _errors(e):
+    return float(np.linalg.norm(e[:3])), float(np.linalg.norm(e[3:]))
+
+
+def _size(e):
+    return float(np.linalg.norm(e[:3]) + np.linalg.norm(e[3:]))
+
+
+def _count(field, value, minimum):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise InvalidFieldError(field, value, f'must be an integer >= {minimum}')
+    return int(value)
+
+
+def _check_mask(mask):
+    """Return the mask as weights, shape (6,): [x y z rx ry rz], each >= 0, one at least > 0."""
+    if mask is None:
+        return np.ones(6)
+    weights = check_array('mask', mask, [(6,)])
+    if (weights < 0.0).any() or not (weights > 0.0).any():
+        raise InvalidFieldError('mask', mask, 'must be 6 weights >= 0 for x y z rx ry rz, '
+                                'one at least > 0 (e.g. [1, 1, 1, 0, 0, 0] for position only)')
+    return weights
+
+
+def _check_targets(T):
+    """Return the targets, shape (m, 4, 4), and whether one was given."""
+    shape = np.shape(T)
+    if len(shape) == 3:
+        targets = check_array('T', T, [shape]) if shape[1:] == (4, 4) else None
+        if targets is None or not len(targets):
+            raise InvalidFieldError('T', shape, 'must be a pose of shape (4, 4) or a batch of '
+                                    'shape (m, 4, 4)')
+        return np.array([check_transform(f'T[{i}]', t) for i, t in enumerate(targets)]), False
+    return check_transform('T', T)[None], True

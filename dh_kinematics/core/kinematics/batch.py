@@ -1,0 +1,136 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Forward kinematics and Jacobians for large batches, as compiled straight-line numpy.
+
+The float composition of :func:`core.kinematics.dh_transforms.composed_poses` runs once on symbols
+(:mod:`core.symbolic`) and becomes a function that computes every entry of the result for a
+whole batch, one numpy operation per line: no 4x4 products, no terms that a link's constants
+make zero (its a, d, and twists of 0 or 90 degrees), no temporaries of shape (m, 4, 4). On
+the Puma 560 it beats batched ``matmul`` from about 40 configurations; :class:`Chain` uses it
+from :data:`MIN_BATCH`. Batches are done in chunks of :data:`CHUNK` configurations,
+so the working set stays in the CPU cache and the memory is that of the result. Units are SI:
+rad, m.
+"""
+
+from dh_kinematics.core.kinematics.dh_transforms import composed_poses
+from dh_kinematics.core.symbolic import Code, snapped, store_function
+import numpy as np
+
+MIN_BATCH = 64
+CHUNK = 4096
+_IDENTITY_ROWS = ((1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0))
+
+
+class BatchKinematics:
+    """
+    A chain's batch kinematics, each compiled on first use.
+
+    Parameters
+    ----------
+    table : DHTable
+        The chain's DH table.
+    T_world_base, T_last_tool : array, shape (4, 4)
+        The base pose in the world and the tool pose in the last link frame.
+
+    """
+
+    def __init__(self, table, T_world_base, T_last_tool):
+        self._table = table
+        self._base_rows = T_world_base[:3].tolist()
+        self._tool = T_last_tool.tolist()
+        self._compiled = {}
+
+    def frame_poses(self, Q):
+        """Return the poses of frames 0 to n in the world: shape (m, n+1, 4, 4)."""
+        return self._run('frames', Q, (len(self._table.a) + 1, 4, 4))
+
+    def tool_poses(self, Q):
+        """Return the poses of the tool in the world: shape (m, 4, 4)."""
+        return self._run('tool', Q, (4, 4))
+
+    def transforms(self, Q):
+        """Return each link's transform A_i (previous link frame to its own): (m, n, 4, 4)."""
+        return self._run('transforms', Q, (len(self._table.a), 4, 4))
+
+    def jacobians(self, Q):
+        """Return the geometric Jacobians [v; w] of the tool point in the world: (m, 6, n)."""
+        return self._run('jacobians', Q, (6, len(self._table.a)))
+
+    def _run(self, kind, Q, shape):
+        """Return ``kind`` for joint values ``Q`` (rad or m, shape (m, n)) in shape (m, *shape)."""
+        compiled = self._compiled.get(kind)
+        if compiled is None:
+            compiled = self._compiled[kind] = self._compile(kind)
+        function, constants = compiled
+        m = Q.shape[0]
+        out = np.empty((m, constants.size))
+        out[:] = constants
+        columns = np.ascontiguousarray(Q.T)
+        for start in range(0, m, CHUNK):
+            function(columns[:, start:start + CHUNK], out[start:start + CHUNK])
+        return out.reshape((m,) + shape)
+
+    def _compile(self, kind):
+        table, code = self._table, Code()
+        n = len(table.a)
+        theta, d = table.floats([code.emit(f'q[{j}]') for j in range(n)])
+        ct = [code.call('cos', t) for t in theta]
+        st = [code.call('sin', t) for t in theta]
+        twists = (table.a.tolist(), [snapped(c) for c in np.cos(table.alpha).tolist()],
+                  [snapped(s) for s in np.sin(table.alpha).tolist()])
+        if kind == 'transforms':
+            values = []
+            for j in range(n):
+                one = [[column[j]] for column in (ct, st, d) + twists]
+                hayati = None if table.hayati is None else [table.hayati[j]]
+                values += composed_poses(*one, _IDENTITY_ROWS, table.mdh, hayati)[16:]
+        else:
+            frames = composed_poses(ct, st, d, *twists, self._base_rows, table.mdh, table.hayati)
+            tool = _times(frames[-16:], self._tool)
+            values = tool if kind == 'tool' else frames
+            if kind == 'jacobians':
+                values = _jacobian_columns(table, frames, tool)
+        return store_function(code, values, 'q', f'<batch {kind} of {n} links>')
+
+
+def _times(T, constant):
+    """Return the 16 entries of ``T @ constant``: T row-major (bottom row 0 0 0 1)."""
+    product = []
+    for r in range(4):
+        for c in range(4):
+            total = 0.0
+            for k in range(4):
+                total = total + T[4 * r + k] * constant[k][c]
+            product.append(total)
+    return product
+
+
+def _jacobian_columns(table, frames, tool):
+    """Return the 6 n entries of the Jacobian, row-major, from the frames' and tool's entries."""
+    n = len(table.a)
+    columns = []
+    for j in range(n):
+        axis_frame = frames[16 * (j + 1 if table.mdh else j):]
+        z = axis_frame[2], axis_frame[6], axis_frame[10]
+        if table.prismatic[j]:
+            linear, angular = z, (0.0, 0.0, 0.0)
+        else:
+            lever = [tool[i] - axis_frame[i] for i in (3, 7, 11)]
+            linear = (z[1] * lever[2] - z[2] * lever[1], z[2] * lever[0] - z[0] * lever[2],
+                      z[0] * lever[1] - z[1] * lever[0])
+            angular = z
+        columns.append([value * table.sign[j] for value in linear + angular])
+    return [columns[j][row] for row in range(6) for j in range(n)]

@@ -1,0 +1,25 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+URDF out (a link per frame, xacro), URDF in (a DH model fitted to it), MoveIt files.
+
+The importer builds a :class:`~dh_kinematics.Chain` and so sits above it:
+``dh_kinematics.from_urdf`` (or :mod:`dh_kinematics.core.urdf.importer`) gives it.
+"""
+
+from dh_kinematics.core.urdf.reader import parse
+from dh_kinematics.core.urdf.writer import to_urdf
+
+__all__ = ['parse', 'to_urdf']

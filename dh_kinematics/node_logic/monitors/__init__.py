@@ -1,0 +1,22 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The limit monitors: levels with hysteresis, efforts, motion limits, arm-wide limits."""
+
+from dh_kinematics.node_logic.monitors.arm import ArmLimits
+from dh_kinematics.node_logic.monitors.effort import EffortMonitor
+from dh_kinematics.node_logic.monitors.levels import Thresholds
+from dh_kinematics.node_logic.monitors.motion import MotionLimits
+
+__all__ = ['ArmLimits', 'EffortMonitor', 'MotionLimits', 'Thresholds']

@@ -1,0 +1,181 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Limits of the whole arm, watched per message: the tool's speed and nearness to a singularity.
+
+- **Tool speed**: the linear speed of the tool frame's origin, ``|J_v(q) qd|`` (m/s), against
+  ``tool_speed_limit`` (ISO 10218-1's reduced speed is 0.25 m/s), with the WARN fraction and
+  hysteresis of the joints' motion limits (:func:`motion_limits.ratio_level`).
+- **Singularity**: the condition number of the scaled Jacobian
+(:mod:`core.kinematics.manipulability`:
+  its linear rows over the arm's characteristic length, so that units do not mix and every
+  singularity shows, the wrist's included) against ``singularity.warn`` and
+  ``singularity.error`` (500 and 1000 by default: at most 5 % of random configurations of the
+  shipped arms reach WARN); a level clears once the condition number is
+  ``singularity.hysteresis`` (a fraction) below the threshold that raised it. A status above
+  OK names the kind where the arm's geometry tells it (:mod:`core.kinematics.singularities`):
+  ``wrist singularity: joint5 at 0.004 rad (...)``. The blocks' and the unscaled whole
+  Jacobian's values are reported beside it.
+
+Each is a status of its own on /diagnostics (``tool_speed``, ``singularity``), which the arm's
+summary counts like a joint. Nothing here runs while neither is switched on.
+"""
+
+import math
+
+from dh_kinematics.core.display import format_number
+from dh_kinematics.core.kinematics import manipulability, singularities
+from dh_kinematics.node_logic.monitors.levels import ERROR, OK
+from dh_kinematics.node_logic.monitors.motion import ratio_level, threshold_level
+from dh_kinematics.node_logic.monitors.tasks import Status
+
+MEASURES = ('sigma_translation', 'condition_translation', 'sigma_rotation',
+            'condition_rotation', 'sigma', 'condition', 'sigma_scaled', 'condition_scaled')
+"""The values of :meth:`manipulability.Conditioning.measures`, by name (m, rad, mixed or
+dimensionless per unit rate; condition numbers dimensionless)."""
+
+
+def check_settings(settings):
+    """Refuse a tool speed limit that is not > 0, or an ERROR condition number below WARN's."""
+    if not settings['tool_speed_limit'] > 0.0:  # NaN too
+        raise ValueError(f'tool_speed_limit: must be > 0 (m/s; .inf for off), got '
+                         f'{settings["tool_speed_limit"]!r}')
+    if settings['singularity.error'] < settings['singularity.warn']:
+        raise ValueError(f'singularity.error: {settings["singularity.error"]!r} is below '
+                         f'singularity.warn {settings["singularity.warn"]!r}; ERROR must not '
+                         'come before WARN')
+
+
+class ArmLimits:
+    """
+    The tool-speed and singularity levels of the arm.
+
+    Attributes
+    ----------
+    measures : tuple of 8 float
+        The last :data:`MEASURES`; NaN until known.
+    speed : float
+        The tool's last linear speed, m/s; NaN until known.
+    levels : dict
+        'tool_speed' and 'singularity' -> OK, WARN or ERROR.
+
+    """
+
+    def __init__(self):
+        self.active = self.watch_speed = self.watch_singularity = False
+        self._chain = self._q = None
+        self.measures, self.speed = (math.nan,) * len(MEASURES), math.nan
+        self.levels = {'tool_speed': OK, 'singularity': OK}
+
+    def configure(self, chain, settings):
+        """
+        Take the model and the node's settings (SI units, :func:`check_settings`); restart.
+
+        The generic ranks and the characteristic length are found once here
+        (:class:`manipulability.Conditioning`), and the kinds of singularity the geometry
+        names (:class:`singularities.Kinds`), so the measures are ready for
+        ``~/manipulability`` even while nothing is watched.
+        """
+        check_settings(settings)
+        self._chain = chain
+        self._speed_limit = settings['tool_speed_limit']
+        self._warn_fraction = settings['limits.warn_fraction']
+        self._hysteresis = settings['limits.hysteresis']
+        self._thresholds = (settings['singularity.warn'], settings['singularity.error'])
+        self._keep = 1.0 - settings['singularity.hysteresis']
+        self.watch_speed = math.isfinite(self._speed_limit)
+        self.watch_singularity = settings['singularity.enabled']
+        self.active = self.watch_speed or self.watch_singularity
+        self._conditioning = manipulability.Conditioning(chain)
+        self._kinds = singularities.Kinds(chain, self._conditioning.ranks[2],
+                                          self._conditioning.length)
+        self._q = None
+        self.measures, self.speed = (math.nan,) * len(MEASURES), math.nan
+        self.levels = {'tool_speed': OK, 'singularity': OK}
+
+    def update(self, q, qd=None, measure=False):
+        """
+        Take the whole configuration (rad or m) and joint rates (or None); tell if a level moved.
+
+        The Jacobian is computed once and serves both. The conditioning is computed where the
+        singularity is watched and the tool's speed where it is, and both with ``measure``
+        (for ``~/manipulability``).
+        """
+        J = self._chain.jacob0(q)
+        if self.watch_singularity or measure:
+            self.measures = self._conditioning.measures(J)
+            self._q = q
+        before = dict(self.levels)
+        if qd is not None and (self.watch_speed or measure):
+            self.speed = manipulability.tool_speed(J, qd)
+        if self.watch_speed and qd is not None:
+            self.levels['tool_speed'] = ratio_level(
+                self.speed / self._speed_limit, self.levels['tool_speed'], self._warn_fraction,
+                self._hysteresis)
+        if self.watch_singularity:
+            self.levels['singularity'] = self._singularity_level(self.levels['singularity'])
+        return self.levels != before
+
+    def _singularity_level(self, previous):
+        condition = self.measures[-1]
+        if condition != condition:
+            return previous
+        warn, error = self._thresholds
+        return threshold_level(condition, previous, warn, error, warn * self._keep,
+                               error * self._keep)
+
+    def statuses(self):
+        """Return the statuses of what is watched: tool speed, singularity (SI units)."""
+        statuses = []
+        if self.watch_speed:
+            level, speed, limit = self.levels['tool_speed'], self.speed, self._speed_limit
+            tool = self._chain.tool_frame
+            if speed != speed:
+                message = f'{tool}: no speed yet'
+            elif speed > limit:
+                message = (f'{tool} at {format_number(speed, 3)} m/s, above limit '
+                           f'{format_number(limit, 3)} by {format_number(speed - limit, 3)}')
+            else:
+                message = (f'{tool} at {format_number(speed, 3)} m/s ({speed / limit:.0%} of '
+                           f'limit {format_number(limit, 3)})')
+            statuses.append(Status('tool_speed', level, message, (
+                ('frame', tool), ('speed', format_number(speed)),
+                ('limit', format_number(limit)))))
+        if self.watch_singularity:
+            statuses.append(self._singularity_status())
+        return statuses
+
+    def _singularity_status(self):
+        level, condition = self.levels['singularity'], self.measures[-1]
+        warn, error = self._thresholds
+        kind = None
+        if condition != condition:
+            message = 'no configuration yet'
+        else:
+            shown = format_number(condition, 4)
+            if level == OK:
+                message = f'condition number {shown}, below {format_number(warn)}'
+            else:
+                limit = format_number(error if level == ERROR else warn)
+                kind = self._kinds.named(self._q)
+                message = (f'{kind.message}: condition number {shown} above {limit}'
+                           if kind is not None else
+                           f'near a singularity: condition number {shown} above {limit}')
+        values = tuple((name, format_number(value)) for name, value in zip(
+            MEASURES, self.measures)) + (
+            ('length', format_number(self._conditioning.length)),
+            ('kind', '' if kind is None else kind.kind), ('warn', format_number(warn)),
+            ('error', format_number(error)))
+        return Status('singularity', level, message, values)

@@ -1,0 +1,175 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The effort monitor: measured against expected joint efforts, per joint, with levels.
+
+When joint_states carries ``effort``, each joint's residual is ``measured - expected`` (N m or
+N), the expected effort being the model's inverse dynamics at the joint's state
+(:meth:`StreamMath.torques`). A residual that departs from 0 is a collision, a payload other
+than the one configured, a brake not released or friction that has grown. Levels follow
+diagnostic_msgs (:mod:`limits`):
+
+- WARN once ``|residual|`` has stayed above ``effort.warn`` for ``effort.hold`` seconds of
+  message stamps, ERROR likewise above ``effort.error``, so that a single spike does not alarm;
+- a level clears only once ``|residual|`` is below ``(1 - effort.hysteresis)`` of its
+  threshold, as the limit levels clear only once back inside by a band;
+- a threshold of ``inf`` (the default) is off; one value is every joint's, or one per joint.
+
+A joint keeps its level while messages carry no effort for it; when its joint_states stop
+altogether, the limit monitor makes it STALE.
+"""
+
+import math
+
+from dh_kinematics.core.display import format_number
+from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
+import numpy as np
+
+
+def per_joint(name, values, n):
+    """Return ``values`` (1 or n positive numbers, inf for off) as n floats; else ValueError."""
+    if len(values) not in (1, n):
+        raise ValueError(f'{name}: must hold 1 value (every joint) or {n} (one per joint), '
+                         f'got {len(values)}: {values!r}')
+    if not all(value > 0.0 for value in values):  # NaN fails too
+        raise ValueError(f'{name}: every value must be > 0 (N m or N; .inf for off), got '
+                         f'{values!r}')
+    return list(values) * n if len(values) == 1 else list(values)
+
+
+def check_settings(settings, n):
+    """Check the per-joint effort thresholds of a node's settings for ``n`` joints."""
+    warn = per_joint('effort.warn', settings['effort.warn'], n)
+    error = per_joint('effort.error', settings['effort.error'], n)
+    for j, (low, high) in enumerate(zip(warn, error)):
+        if high < low:
+            raise ValueError(f'effort.error: {high!r} for joint {j + 1} is below its '
+                             f'effort.warn {low!r}; ERROR must not come before WARN')
+    return warn, error
+
+
+class EffortMonitor:
+    """
+    The effort level and last residual of every joint.
+
+    Parameters
+    ----------
+    n : int
+        Number of joints.
+
+    Attributes
+    ----------
+    levels : array of int, shape (n,)
+        OK, WARN or ERROR.
+    measured, expected, residual : list of float
+        Per joint, the last values (N m or N); NaN until known.
+
+    """
+
+    def __init__(self, n):
+        self._n = n
+        self.active = False
+        self.levels = np.full(n, OK)
+        self._thresholds = [(math.inf, math.inf)] * n
+        self._hold_ns, self._keep = 0, 1.0
+        self._units = ['N m'] * n
+        self._floor, self._armed = math.inf, True
+        self.forget()
+
+    def forget(self):
+        """Clear the residuals and levels (the monitor was turned off or on)."""
+        n = self._n
+        self.measured, self.expected, self.residual = [math.nan] * n, [math.nan] * n, [
+            math.nan] * n
+        self.restart_holds()
+        self.levels = np.full(n, OK)
+        self._armed = True
+
+    def restart_holds(self):
+        """Forget when each residual passed its threshold (the stamps' clock jumped back)."""
+        self._since = [[None, None] for _ in range(self._n)]
+
+    def configure(self, settings, prismatic):
+        """Take the node's settings (see :func:`check_settings`) and which joints are prismatic."""
+        warn, error = check_settings(settings, self._n)
+        self._units = ['N' if flag else 'N m' for flag in prismatic]
+        active = any(math.isfinite(value) for value in warn + error)
+        if active != self.active:
+            self.forget()
+        self.active = active
+        self._thresholds = list(zip(warn, error))
+        self._hold_ns = int(settings['effort.hold'] * 1e9)
+        self._keep = 1.0 - settings['effort.hysteresis']
+        # Below this, no level can rise and none needs clearing: the common case, kept cheap.
+        self._floor = min(warn + error)
+        self._armed = True
+
+    def update(self, joints, measured, expected, stamp_ns, residuals=None):
+        """
+        Take measured and expected efforts (N m or N); tell whether a level changed.
+
+        ``residuals``: measured - expected, when the caller has them already.
+        """
+        if residuals is None:
+            residuals = [value - model for value, model in zip(measured, expected)]
+        store_measured, store_expected, store_residual = self.measured, self.expected, (
+            self.residual)
+        for j, value, model, residual in zip(joints, measured, expected, residuals):
+            store_measured[j], store_expected[j], store_residual[j] = value, model, residual
+        if not self._armed and residuals and max(map(abs, residuals)) <= self._floor:
+            return False
+        changed = False
+        levels = self.levels
+        for j, residual in zip(joints, residuals):
+            level = self._level(j, abs(residual), stamp_ns, levels[j])
+            if level != levels[j]:
+                if not changed:
+                    levels = self.levels = levels.copy()
+                    changed = True
+                levels[j] = level
+        self._armed = bool(levels.any()) or any(
+            since[0] is not None or since[1] is not None for since in self._since)
+        return changed
+
+    def describe(self, j):
+        """Say how far joint ``j``'s effort is from the model's: 'effort residual +35.2 N m'."""
+        return f'effort residual {self.residual[j]:+.3g} {self._units[j]}'
+
+    def values(self, j):
+        """Return joint ``j``'s key/values: measured, expected and residual effort (SI)."""
+        if math.isnan(self.residual[j]):
+            return ()
+        return tuple((key, format_number(value)) for key, value in (
+            ('effort', self.measured[j]), ('expected_effort', self.expected[j]),
+            ('effort_residual', self.residual[j]), ('effort_warn', self._thresholds[j][0]),
+            ('effort_error', self._thresholds[j][1])))
+
+    def _level(self, j, size, stamp_ns, current):
+        since = self._since[j]
+        raised = OK
+        for k, (level, threshold) in enumerate(zip((WARN, ERROR), self._thresholds[j])):
+            if size > threshold:
+                if since[k] is None:
+                    since[k] = stamp_ns
+                if stamp_ns - since[k] >= self._hold_ns:
+                    raised = level
+            else:
+                since[k] = None
+        if raised >= current:
+            return raised
+        for level, threshold in zip((ERROR, WARN), reversed(self._thresholds[j])):
+            if level <= current and size > self._keep * threshold:
+                return max(level, raised)
+        return raised

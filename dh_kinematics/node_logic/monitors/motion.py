@@ -1,0 +1,325 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Joint limits beyond positions, per joint: velocity, acceleration, jerk, effort, soft limits.
+
+Each quantity a joint has a limit for gets a level (diagnostic_msgs' OK, WARN, ERROR), from
+the ratio of its magnitude to the limit:
+
+- ERROR above the limit (a ratio above 1), WARN above ``warn_fraction`` of it;
+- a level clears only once the ratio is ``hysteresis`` below the threshold that raised it, so
+  that a value dithering at a threshold does not flap.
+
+What is judged, per joint with the limit set (a limit of None is not watched and costs
+nothing):
+
+- velocity (rad/s or m/s): the message's, or the smoothed estimate from positions and stamps
+  (:attr:`RateEstimate.qd_smooth`) where the message has none;
+- acceleration (rad/s^2 or m/s^2), estimated from the message's velocities (not from
+  positions alone, whose double difference is noise at hardware rates), against
+  ``acceleration_limit``; while the joint slows down (acceleration against velocity), against
+  ``deceleration_limit`` where one is set;
+- jerk (rad/s^3 or m/s^3), the rate of the filtered acceleration estimate, filtered again
+  (:class:`RateEstimate`: it lags the acceleration by as much again), against
+  ``jerk_limit``; from the message's velocities, as the acceleration;
+- effort (N m or N), the message's, against ``effort_limit``;
+- soft limits, as ros2_control's soft limiter bounds velocity: inside ``soft_limits``, with
+  ``k_position`` > 0, the velocity must lie within ``-k_position (q - soft_lower)`` and
+  ``-k_position (q - soft_upper)`` (each within the velocity limit), else ERROR: the joint
+  approaches a soft limit faster than the limiter allows. Outside the band is WARN, and ERROR
+  while the joint moves further out. A velocity counts as beyond a bound, or as moving out,
+  only past a dead band of ``position_hysteresis`` per second; a soft level clears only once
+  the joint is back inside the band by ``position_hysteresis`` (``diagnostics.hysteresis``)
+  and within the bounds, so that encoder noise at a soft limit does not flap.
+
+A joint's level is the highest of its quantities', and its description names the worst:
+``velocity 2.61 rad/s above limit 2.5 by 0.11``.
+"""
+
+import math
+from operator import le
+
+from dh_kinematics.core.display import format_number
+from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
+
+QUANTITIES = ('velocity', 'acceleration', 'jerk', 'effort')
+
+
+def threshold_level(value, previous, warn, error, warn_clear, error_clear):
+    """
+    Return the level of ``value`` against two thresholds, given the level it had.
+
+    ERROR above ``error``, WARN above ``warn``; a level lower than ``previous`` needs the value
+    at or below the clearing threshold of each level it leaves (``error_clear`` to leave
+    ERROR, ``warn_clear`` to leave WARN), so that a value dithering at a threshold does not
+    flap. STALE (above ERROR) is not this function's to clear.
+    """
+    level = ERROR if value > error else WARN if value > warn else OK
+    if level < previous <= ERROR:
+        strict = ERROR if value > error_clear else WARN if value > warn_clear else OK
+        level = min(previous, strict)
+    return level
+
+
+def ratio_level(ratio, previous, warn_fraction, hysteresis):
+    """
+    Return the level of a value at ``ratio`` of its limit, given the level it had.
+
+    ERROR above 1, WARN above ``warn_fraction``; a level lower than ``previous`` needs the
+    ratio ``hysteresis`` below the threshold that raised ``previous``.
+    """
+    return threshold_level(ratio, previous, warn_fraction, 1.0, warn_fraction - hysteresis,
+                           1.0 - hysteresis)
+
+
+def check_settings(warn_fraction, hysteresis):
+    """Refuse a WARN fraction outside (0, 1] or a hysteresis outside [0, warn_fraction)."""
+    if not 0.0 < warn_fraction <= 1.0:
+        raise ValueError(f'limits.warn_fraction: must be within (0, 1], got {warn_fraction!r}')
+    if not 0.0 <= hysteresis < warn_fraction:
+        raise ValueError(f'limits.hysteresis: must be within [0, limits.warn_fraction), got '
+                         f'{hysteresis!r}')
+
+
+class MotionLimits:
+    """
+    The velocity, acceleration, effort and soft-limit levels of every joint.
+
+    Parameters
+    ----------
+    n : int
+        Number of joints.
+
+    Attributes
+    ----------
+    levels : list of int
+        Per joint, the highest level of its quantities.
+    latest : dict
+        Per quantity (and 'position'), each joint's last value; NaN until known.
+    active : bool
+        Whether any joint has a limit watched here.
+    shortcut : bool
+        Whether the usual message may be judged by :meth:`quiet` (no acceleration or soft
+        limits watched).
+
+    """
+
+    def __init__(self, n):
+        self._n = n
+        self.active = False
+        self._limits = {name: [None] * n for name in QUANTITIES}
+        self._deceleration = [None] * n
+        self._soft = [None] * n
+        self._warn, self._hysteresis = 0.9, 0.05
+        self._position_hysteresis = 0.01
+        self._quiet = {'velocity': [math.inf] * n, 'effort': [math.inf] * n}
+        self.shortcut = True
+        self.forget()
+
+    def forget(self):
+        """Clear every value and level."""
+        n = self._n
+        self.latest = {name: [math.nan] * n for name in QUANTITIES + ('position',)}
+        self._levels = {name: [OK] * n for name in QUANTITIES + ('soft',)}
+        self.levels = [OK] * n
+
+    def configure(self, links, warn_fraction=0.9, hysteresis=0.05, position_hysteresis=0.01):
+        """
+        Take the links' limits (:class:`Link` fields), the WARN fraction and hysteresis.
+
+        ``position_hysteresis`` (rad or m) is how far back inside its soft limits a joint must
+        be for a soft level to clear; per second, it is the dead band of the velocities judged
+        against the soft limiter.
+        """
+        check_settings(warn_fraction, hysteresis)
+        self._warn, self._hysteresis = warn_fraction, hysteresis
+        self._position_hysteresis = position_hysteresis
+        self._units = [('rad', 'N m') if link.isrevolute() else ('m', 'N') for link in links]
+        self._limits = {'velocity': [link.velocity_limit for link in links],
+                        'acceleration': [link.acceleration_limit for link in links],
+                        'jerk': [link.jerk_limit for link in links],
+                        'effort': [link.effort_limit for link in links]}
+        self._deceleration = [link.deceleration_limit for link in links]
+        self._soft = [(link.soft_limits, link.k_position) if link.soft_limits else None
+                      for link in links]
+        active = any(value is not None for values in self._limits.values() for value in values)
+        self.active = active or any(self._soft)
+        # Below these a joint's velocity and effort keep an OK level OK (inf: not watched).
+        self._quiet = {name: [math.inf if limit is None else warn_fraction * limit
+                              for limit in self._limits[name]]
+                       for name in ('velocity', 'effort')}
+        # The usual message may take the short way (quiet) unless accelerations or jerks
+        # (which need the estimate on every message) or soft limits (positions) are watched.
+        self.shortcut = not any(map(self.watches, ('acceleration', 'jerk', 'soft')))
+        self.forget()
+
+    def quiet(self, velocities, efforts):
+        """
+        Tell whether every joint's values (all joints, in order) keep every level OK; store them.
+
+        For the usual message (:meth:`JointStatesFlow._take_usual`): only when :attr:`shortcut`
+        holds, every level is OK, and each velocity and effort is within ``warn_fraction`` of
+        its limit (efforts may be empty: none in the message). When it tells False, nothing
+        was stored and :meth:`update` must judge the message.
+        """
+        if any(self.levels):
+            return False
+        for values, bounds in ((velocities, self._quiet['velocity']),
+                               (efforts, self._quiet['effort'])):
+            if values and not all(map(le, map(abs, values), bounds)):
+                return False
+        self.latest['velocity'] = list(velocities)
+        if efforts:
+            self.latest['effort'] = list(efforts)
+        return True
+
+    def watches(self, quantity):
+        """Tell whether any joint has a limit on ``quantity`` ('velocity', ...) or soft limits."""
+        if quantity == 'soft':
+            return any(self._soft)
+        return any(limit is not None for limit in self._limits[quantity])
+
+    def update(self, joints, positions=None, velocities=None, accelerations=None, efforts=None,
+               jerks=None):
+        """
+        Take the latest values of ``joints`` (each a sequence in their order, or None).
+
+        Positions in rad or m, velocities per s, accelerations per s^2 and jerks per s^3 (None
+        where not known), efforts in N m or N. Return whether a joint's level changed.
+        """
+        stored = self.latest
+        for name, given in (('position', positions), ('velocity', velocities),
+                            ('acceleration', accelerations), ('jerk', jerks),
+                            ('effort', efforts)):
+            if given is not None:
+                store = stored[name]
+                for j, value in zip(joints, given):
+                    store[j] = math.nan if value is None else value
+        changed = False
+        for j in joints:
+            level = self._joint_level(j)
+            if level != self.levels[j]:
+                self.levels[j] = level
+                changed = True
+        return changed
+
+    def _joint_level(self, j):
+        levels, values = self._levels, self.latest
+        for name in QUANTITIES:
+            limit = self._limit(j, name)
+            value = values[name][j]
+            if limit is None or value != value:
+                continue
+            levels[name][j] = ratio_level(abs(value) / limit, levels[name][j], self._warn,
+                                          self._hysteresis)
+        if self._soft[j] is not None:
+            levels['soft'][j] = self._soft_level(j)
+        return max(levels[name][j] for name in levels)
+
+    def _limit(self, j, name):
+        if name != 'acceleration':
+            return self._limits[name][j]
+        limit, deceleration = self._limits['acceleration'][j], self._deceleration[j]
+        velocity, acceleration = self.latest['velocity'][j], self.latest['acceleration'][j]
+        if deceleration is not None and velocity * acceleration < 0.0:  # slowing down
+            return deceleration
+        return limit
+
+    def soft_velocity_bounds(self, j):
+        """Return the velocity bounds the soft limiter allows joint ``j`` now, or None."""
+        soft = self._soft[j]
+        q = self.latest['position'][j]
+        if soft is None or soft[1] <= 0.0 or q != q:
+            return None
+        (lower, upper), k = soft
+        top = self._limits['velocity'][j] or math.inf
+        return (max(-top, min(top, -k * (q - lower))), max(-top, min(top, -k * (q - upper))))
+
+    def _soft_level(self, j):
+        (lower, upper), _ = self._soft[j]
+        q, v = self.latest['position'][j], self.latest['velocity'][j]
+        if q != q:
+            return OK
+        previous, margin = self._levels['soft'][j], self._position_hysteresis
+        level = self._band_level(j, lower, upper, q, v, margin)
+        if level < previous:  # to clear: back inside by the margin, within the bounds exactly
+            inset = min(margin, (upper - lower) / 2.0)
+            strict = self._band_level(j, lower + inset, upper - inset, q, v, 0.0)
+            level = min(previous, max(level, strict))
+        return level
+
+    def _band_level(self, j, lower, upper, q, v, dead_band):
+        """Return the soft level of ``q``, ``v`` in a band, velocities past ``dead_band``/s."""
+        if not lower <= q <= upper:  # outside the band: WARN, ERROR while going further out
+            outward = v == v and (v > dead_band if q > upper else v < -dead_band)
+            return ERROR if outward else WARN
+        bounds = self.soft_velocity_bounds(j)  # inside: approaching no faster than allowed
+        if bounds is not None and v == v and not (
+                bounds[0] - dead_band <= v <= bounds[1] + dead_band):
+            return ERROR
+        return OK
+
+    def describe(self, j):
+        """Say what puts joint ``j`` at its level: 'velocity 2.61 rad/s above limit 2.5 ...'."""
+        texts = []
+        for name in QUANTITIES:
+            level, limit = self._levels[name][j], self._limit(j, name)
+            if level == OK or limit is None:
+                continue
+            texts.append((level, self._text(j, name, limit)))
+        if self._soft[j] is not None and self._levels['soft'][j] != OK:
+            texts.append((self._levels['soft'][j], self._soft_text(j)))
+        return '; '.join(text for _, text in sorted(texts, key=lambda item: -item[0]))
+
+    def _text(self, j, name, limit):
+        unit = self._unit(j, name)
+        value = self.latest[name][j]
+        size = abs(value)
+        if size > limit:
+            return (f'{name} {format_number(value, 3)} {unit} above limit '
+                    f'{format_number(limit, 3)} by {format_number(size - limit, 3)}')
+        return (f'{name} {format_number(value, 3)} {unit} at {size / limit:.0%} of limit '
+                f'{format_number(limit, 3)}')
+
+    def _soft_text(self, j):
+        (lower, upper), _ = self._soft[j]
+        q, v = self.latest['position'][j], self.latest['velocity'][j]
+        length, unit = self._units[j][0], self._unit(j, 'velocity')
+        if lower <= q <= upper:
+            low, high = self.soft_velocity_bounds(j)
+            return (f'velocity {format_number(v, 3)} {unit} beyond the soft limiter bounds '
+                    f'[{format_number(low, 3)}, {format_number(high, 3)}]')
+        side, limit = ('below soft lower', lower) if q < lower else ('above soft upper', upper)
+        going = ', moving away' if self._levels['soft'][j] == ERROR else ''
+        return (f'position {format_number(q, 4)} {length} {side} limit '
+                f'{format_number(limit, 4)}{going}')
+
+    def _unit(self, j, name):
+        length, force = self._units[j]
+        return {'velocity': f'{length}/s', 'acceleration': f'{length}/s^2',
+                'jerk': f'{length}/s^3', 'effort': force}[name]
+
+    def values(self, j):
+        """Return joint ``j``'s watched values and limits as (key, text) pairs (SI units)."""
+        pairs = []
+        for name in QUANTITIES:
+            limit = self._limit(j, name)
+            if limit is not None:
+                pairs += [(name, format_number(self.latest[name][j])),
+                          (f'{name}_limit', format_number(limit))]
+        if self._soft[j] is not None:
+            (lower, upper), _ = self._soft[j]
+            pairs += [('soft_lower', format_number(lower)), ('soft_upper', format_number(upper))]
+        return tuple(pairs)

@@ -1,0 +1,24 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The nodes' parameters without ROS: their specs, their checks, one-line start-up errors.
+
+Used by the node (:mod:`dh_kinematics.ros`) and the command line (:mod:`dh_kinematics.cli`);
+may import the core and the standard library only.
+"""
+
+from dh_kinematics.parameters.validation import checked, NoModelError, Parameters
+
+__all__ = ['checked', 'NoModelError', 'Parameters']

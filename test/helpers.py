@@ -1,0 +1,508 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Shared helpers of the tests: reference vectors, chains, messages and the command line.
+
+Test modules import what they use from here; ``conftest.py`` holds pytest's hooks and fixtures
+only.
+"""
+
+import importlib
+import json
+import math
+import pathlib
+import struct
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+from dh_kinematics import Chain, Link
+from dh_kinematics.core.names import axis_frame_names, frame_names, parent_name, published_frames
+from dh_kinematics.core.rotations import quaternion_to_matrix
+from hypothesis import strategies as st
+import numpy as np
+import processes
+import pytest
+
+
+DATA = pathlib.Path(__file__).parent / 'data'
+PACKAGE = pathlib.Path(__file__).parents[1]
+MODELS = ('puma560', 'puma560akb', 'stanford', 'panda')
+CONFIG_FILES = {'puma560': 'puma560.yaml', 'puma560akb': 'puma560_mdh.yaml',
+                'stanford': 'stanford.yaml', 'panda': 'panda.yaml', 'ur5': 'ur5.yaml'}
+POSE_TOL = 1e-10
+SCRIPT = pathlib.Path(sys.executable).with_name('dh_kinematics')
+LINTED_PATHS = [str(PACKAGE / name) for name in (
+    'dh_kinematics', 'test', 'bench', 'examples', 'launch', 'tools', 'doc', 'setup.py')]
+"""What the linters check: every Python file of the package, its tests, tools and docs."""
+CLI_COMMAND = ([str(SCRIPT)] if SCRIPT.exists()
+               else [sys.executable, '-m', 'dh_kinematics.cli.main'])
+"""The dh_kinematics command: the console script of this venv, else the module."""
+
+
+def optional(module):
+    """
+    Return ``module`` imported, or None where it is not installed.
+
+    Not importorskip at module level: launch_testing's pytest plugin, on a ROS install, turns a
+    module-level skip into an empty collection for the modules after it.
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None
+
+
+pin = optional('pinocchio')
+needs_pin = pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not installed')
+
+
+def configurations(chain, rng, count):
+    """Return ``count`` random configurations within the limits (+-pi where none)."""
+    lower = np.where(np.isfinite(chain.qlim[:, 0]), chain.qlim[:, 0], -math.pi)
+    upper = np.where(np.isfinite(chain.qlim[:, 1]), chain.qlim[:, 1], math.pi)
+    return rng.uniform(lower, upper, (count, chain.n))
+
+
+def run_cli(*args, code=0, cwd=None):
+    """Run the command; check its exit code (None: 0 or 1); return (stdout, stderr)."""
+    process = processes.spawn(CLI_COMMAND + [str(arg) for arg in args],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode in ((0, 1) if code is None else (code,)), (
+        process.returncode, out, err)
+    if code == 1:
+        assert err.count('\n') == 1 and err.startswith('dh_kinematics '), err  # one line
+    return out, err
+
+
+def load_reference(model):
+    """Return the reference vectors of one model."""
+    with open(DATA / f'{model}.json', encoding='utf-8') as stream:
+        return json.load(stream)
+
+
+def link_from_reference(row):
+    """Build a Link from one row of a reference model's DH table."""
+    prismatic = bool(row['sigma'])
+    return Link(joint='prismatic' if prismatic else 'revolute',
+                convention='modified' if row['mdh'] else 'standard',
+                a=row['a'], alpha=row['alpha'], offset=row['offset'], flip=row['flip'],
+                d=0.0 if prismatic else row['d'], theta=row['theta'] if prismatic else 0.0,
+                qlim=row['qlim'], m=row['m'], r=row['r'], I=row['I'], Jm=row['Jm'],
+                G=row['G'], B=row['B'], Tc=row['Tc'])
+
+
+def chain_from_reference(reference):
+    """Build a Chain from a reference model, independently of the YAML reader."""
+    model = reference['model']
+    return Chain([link_from_reference(row) for row in model['links']], base=model['base'],
+                 tool=model['tool'], gravity=model['gravity'], name=model['rtb_name'])
+
+
+def assert_torques(actual, expected):
+    """Compare torques with the reference tolerance 1e-9 * max(1, |tau|)."""
+    expected = np.asarray(expected, dtype=float)
+    tolerance = 1e-9 * np.maximum(1.0, np.abs(expected))
+    assert np.all(np.abs(np.asarray(actual) - expected) <= tolerance), (actual, expected)
+
+
+def assert_same_bits_but_zero_signs(values, expected):
+    """Every value has the bits of the expected one, or both are zeros (of either sign)."""
+    values, expected = np.asarray(values, float), np.asarray(expected, float)
+    same = (values.view(np.uint64) == expected.view(np.uint64)) | (
+        (values == 0.0) & (expected == 0.0))
+    assert same.all(), (values[~same], expected[~same])
+
+
+def joint_state_cdr(stamp_ns, names, positions, velocities=(), efforts=(), frame_id='',
+                    padding=None):
+    """
+    Serialize a sensor_msgs/JointState as plain little-endian CDR.
+
+    The alignment padding is zeros, or with ``padding`` (a numpy Generator) random bytes, as a
+    middleware that leaves it uninitialised sends.
+    """
+    out = bytearray()
+
+    def pad(alignment):
+        count = -len(out) % alignment
+        out.extend(bytes(count) if padding is None else padding.bytes(count))
+
+    def u32(value):
+        pad(4)
+        out.extend(struct.pack('<I', value))
+
+    def string(text):
+        data = text.encode() + b'\0'
+        u32(len(data))
+        out.extend(data)
+
+    def doubles(values):
+        u32(len(values))
+        if values:
+            pad(8)
+            out.extend(struct.pack(f'<{len(values)}d', *values))
+
+    out.extend(struct.pack('<iI', *divmod(stamp_ns, 1_000_000_000)))
+    string(frame_id)
+    u32(len(names))
+    for name in names:
+        string(name)
+    doubles(positions)
+    doubles(velocities)
+    doubles(efforts)
+    return b'\x00\x01\x00\x00' + bytes(out)
+
+
+VALUES = st.one_of(st.floats(allow_nan=True, allow_infinity=True),
+                   st.sampled_from([0.0, 1e308, -1e308, 1e-308, np.nan, np.inf, -np.inf]))
+STAMPS = st.one_of(st.integers(-2 ** 31 * 10 ** 9, 2 ** 32 * 10 ** 9),
+                   st.sampled_from([0, 1, 2 ** 31 * 10 ** 9 - 1, 2 ** 31 * 10 ** 9]))
+
+
+@st.composite
+def joint_state_fields(draw, chain):
+    """Draw any JointState content for ``chain``: (names, positions, velocities, stamp_ns)."""
+    known = list(chain.joint_names)
+    names = draw(st.lists(st.one_of(st.sampled_from(known), st.text(max_size=6)), max_size=10))
+    count = len(names)
+    lengths = st.sampled_from([count, count, count, 0, max(count - 1, 0), count + 1])
+    positions = draw(st.lists(VALUES, min_size=draw(lengths), max_size=count + 1))
+    velocities = draw(st.lists(VALUES, min_size=0, max_size=count + 1))
+    return names, positions, velocities, draw(STAMPS)
+
+
+def urdf_joints(text):
+    """Return a URDF's joints: {(parent, child): 'static' or 'moving'}, failing on a repeat."""
+    joints = {}
+    for joint in ET.fromstring(text).iter('joint'):
+        key = joint.find('parent').get('link'), joint.find('child').get('link')
+        assert key not in joints, key
+        joints[key] = 'static' if joint.get('type') == 'fixed' else 'moving'
+    return joints
+
+
+def pin_configuration(pin, model, joint_names, q):
+    """Return pinocchio's configuration for ``q`` by joint name (continuous: cos, sin)."""
+    q_pin = pin.neutral(model)
+    for name, value in zip(joint_names, q):
+        joint = model.joints[model.getJointId(name)]
+        if joint.nq == 2:
+            q_pin[joint.idx_q:joint.idx_q + 2] = math.cos(value), math.sin(value)
+        else:
+            q_pin[joint.idx_q] = value
+    return q_pin
+
+
+def pose_transform(translation, quaternion):
+    """Return the (4, 4) transform of a translation and a quaternion [x, y, z, w]."""
+    T = np.eye(4)
+    T[:3, :3], T[:3, 3] = quaternion_to_matrix(quaternion), translation
+    return T
+
+
+def world_poses(edges, root):
+    """Compose the TF tree from ``root`` as tf2 does; fail on a frame with two parents."""
+    parents = {}
+    for parent, child in edges:
+        assert child not in parents, f'{child} has two parents: {parents.get(child)}, {parent}'
+        parents[child] = parent
+    poses = {root: np.eye(4)}
+
+    def pose(frame):
+        if frame not in poses:
+            poses[frame] = pose(parents[frame]) @ edges[parents[frame], frame][0]
+        return poses[frame]
+    for frame in parents:
+        pose(frame)
+    return poses
+
+
+def with_random_frames(chain, rng):
+    """Return ``chain`` with 1 to 3 extra frames on random frames of it or of one another."""
+    params = chain.to_params()
+    parents = [name.name for name in published_frames(chain)]
+    params['frames'] = {}
+    for k in range(int(rng.integers(1, 4))):
+        name = f'extra{k}'
+        params['frames'][name] = {'parent': str(rng.choice(parents)),
+                                  'xyz': rng.uniform(-0.3, 0.3, 3).tolist(),
+                                  'rpy': rng.uniform(-3.0, 3.0, 3).tolist()}
+        parents.append(name)
+    return Chain.from_params(params)
+
+
+def expected_world_poses(chain, q, prefix):
+    """Every frame's world pose as the node published it before TF followed the URDF."""
+    frames = frame_names(chain, prefix)
+    T = chain.fkine_all(q)
+    poses = dict(zip(frames[1:-1], T))
+    poses[frames[0]], poses[frames[-1]] = np.eye(4), chain.fkine(q)
+    theta = q * [-1.0 if link.flip else 1.0 for link in chain.links] + [
+        link.offset for link in chain.links]
+    for j, (link, axis) in enumerate(zip(chain.links, axis_frame_names(chain, prefix))):
+        if axis:  # the link's frame without its Tx(a) Rx(alpha)
+            t, d = (theta[j], link.d) if link.isrevolute() else (link.theta, theta[j])
+            Rz = np.eye(4)
+            Rz[:2, :2] = [[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]]
+            Rz[2, 3] = d
+            poses[axis] = T[j] @ Rz
+    for frame in chain.frames:  # extra frames: their parent's pose, then their own
+        parent = parent_name(chain, frame.parent, prefix)
+        poses[prefix + frame.name] = poses[parent] @ frame.T_parent_frame
+    return poses
+
+
+# ur_description's UR5 (Universal_Robots_ROS2_Description, config/ur5/default_kinematics.yaml,
+# physical_parameters.yaml and urdf/ur_macro.xacro, 2024-10): each joint's origin xyz and rpy,
+# the fixed frames, and each link's mass, centre of mass, inertial rpy and the cylinder (radius,
+# length) whose inertia ur_macro.xacro gives it.
+UR5_JOINTS = (
+    ('shoulder_pan_joint', 'base_link_inertia', 'shoulder_link', '0 0 0.089159', '0 0 0'),
+    ('shoulder_lift_joint', 'shoulder_link', 'upper_arm_link', '0 0 0', '1.570796327 0 0'),
+    ('elbow_joint', 'upper_arm_link', 'forearm_link', '-0.425 0 0', '0 0 0'),
+    ('wrist_1_joint', 'forearm_link', 'wrist_1_link', '-0.39225 0 0.10915', '0 0 0'),
+    ('wrist_2_joint', 'wrist_1_link', 'wrist_2_link', '0 -0.09465 -1.941303950897609e-11',
+     '1.570796327 0 0'),
+    ('wrist_3_joint', 'wrist_2_link', 'wrist_3_link', '0 0.0823 -1.688001216681175e-11',
+     '1.570796326589793 3.141592653589793 3.141592653589793'))
+UR5_FIXED = (('base_link', 'base_link_inertia', '0 0 3.141592653589793'),
+             ('base_link', 'base', '0 0 3.141592653589793'),
+             ('wrist_3_link', 'flange', '0 -1.5707963267948966 -1.5707963267948966'),
+             ('flange', 'tool0', '1.5707963267948966 0 1.5707963267948966'))
+UR5_INERTIALS = {
+    'base_link_inertia': (4.0, '0 0 0', '0 0 0', 0.06, 0.05),
+    'shoulder_link': (3.7, '0 -0.00193 -0.02561', '0 0 0', 0.06, 0.135),
+    'upper_arm_link': (8.393, '-0.2125 0 0.11336', '0 1.570796326794897 0', 0.054, 0.425),
+    'forearm_link': (2.33, '-0.24225 0 0.0265', '0 1.570796326794897 0', 0.04, 0.39225),
+    'wrist_1_link': (1.219, '0 -0.01634 -0.0018', '0 0 0', 0.045, 0.093),
+    'wrist_2_link': (1.219, '0 0.01634 -0.0018', '0 0 0', 0.045, 0.095),
+    'wrist_3_link': (0.1879, '0 0 -0.001159', '0 0 0', 0.045, 0.0305)}
+
+
+def _ur_inertial(link):
+    if link not in UR5_INERTIALS:
+        return ''
+    m, xyz, rpy, r, length = UR5_INERTIALS[link]
+    side, axial = m * (3 * r * r + length * length) / 12, m * r * r / 2
+    return (f'<inertial><origin xyz="{xyz}" rpy="{rpy}"/><mass value="{m}"/><inertia '
+            f'ixx="{side}" iyy="{side}" izz="{axial}" ixy="0" ixz="0" iyz="0"/></inertial>')
+
+
+def ur_description_urdf(inertials=False):
+    """Return ur_description's UR5 URDF (its joints, fixed frames and, if asked, inertials)."""
+    links = {name for joint in UR5_JOINTS for name in joint[1:3]} | {
+        name for joint in UR5_FIXED for name in joint[:2]}
+    parts = [f'<link name="{name}">{_ur_inertial(name) if inertials else ""}</link>'
+             for name in sorted(links)]
+    parts += [f'<joint name="{name}" type="revolute"><parent link="{parent}"/><child '
+              f'link="{child}"/><origin xyz="{xyz}" rpy="{rpy}"/><axis xyz="0 0 1"/><limit '
+              'lower="-6.3" upper="6.3" effort="150" velocity="3.15"/></joint>'
+              for name, parent, child, xyz, rpy in UR5_JOINTS]
+    parts += [f'<joint name="{parent}-{child}" type="fixed"><parent link="{parent}"/><child '
+              f'link="{child}"/><origin xyz="0 0 0" rpy="{rpy}"/></joint>'
+              for parent, child, rpy in UR5_FIXED]
+    return '<robot name="ur5">' + ''.join(parts) + '</robot>'
+
+
+RANDOM_ARMS = 200
+
+
+def random_arm(rng, hayati=False):
+    """
+    Return a random DH or MDH arm of 1 to 7 joints, with dynamics, limits or none.
+
+    With ``hayati``, most links also get a Hayati beta.
+    """
+    convention = 'modified' if rng.random() < 0.5 else 'standard'
+    links = []
+    for j in range(int(rng.integers(1, 8))):
+        prismatic = rng.random() < 0.25
+        lower = rng.uniform(-3.0, 0.0)
+        qlim = (lower, lower + rng.uniform(0.1, 3.0)) if rng.random() < 0.7 else None
+        mass = rng.uniform(0.1, 5.0) if rng.random() < 0.9 else 0.0
+        diagonal = rng.uniform(0.01, 0.2, 3)
+        links.append(Link(
+            joint='prismatic' if prismatic else 'revolute', convention=convention,
+            a=rng.uniform(-0.5, 0.5) if rng.random() < 0.7 else 0.0,
+            alpha=rng.choice([0.0, math.pi / 2, -math.pi / 2, rng.uniform(-3.0, 3.0)]),
+            d=0.0 if prismatic else rng.uniform(-0.5, 0.5),
+            theta=rng.uniform(-3.0, 3.0) if prismatic else 0.0,
+            offset=rng.uniform(-1.0, 1.0) if rng.random() < 0.5 else 0.0,
+            flip=bool(rng.random() < 0.3), qlim=qlim, m=mass, r=rng.uniform(-0.2, 0.2, 3),
+            I=list(diagonal) + list(rng.uniform(-0.2, 0.2, 3) * diagonal.min()),
+            Jm=rng.uniform(0.0, 1e-3), G=rng.uniform(1.0, 100.0) * rng.choice([-1, 1]),
+            B=rng.uniform(0.0, 1e-3), Tc=(rng.uniform(0.0, 0.5), -rng.uniform(0.0, 0.5)),
+            name=f'joint{j + 1}',
+            beta=rng.uniform(-0.5, 0.5) if hayati and rng.random() < 0.7 else 0.0))
+    base, tool = np.eye(4), np.eye(4)
+    base[:3, 3], tool[:3, 3] = rng.uniform(-1.0, 1.0, 3), rng.uniform(-0.2, 0.2, 3)
+    base[:3, :3] = _rotation(rng)
+    tool[:3, :3] = _rotation(rng)
+    chain = Chain(links, base=base, tool=tool, gravity=rng.uniform(-10.0, 10.0, 3),
+                  name='random')
+    if rng.random() < 0.5:  # a payload at the tool, which the URDF puts on the tool link
+        diagonal = rng.uniform(0.001, 0.05, 3)
+        chain = chain.with_payload(rng.uniform(0.0, 5.0), rng.uniform(-0.2, 0.2, 3), list(
+            diagonal) + list(rng.uniform(-0.2, 0.2, 3) * diagonal.min()))
+    return chain
+
+
+def _rotation(rng):
+    """Return a random rotation matrix."""
+    q, r = np.linalg.qr(rng.normal(size=(3, 3)))
+    q = q * np.sign(np.diag(r))
+    return q if np.linalg.det(q) > 0 else -q
+
+
+# Every shipped model and RANDOM_ARMS random arms (seeded): (name, chain).
+CHAINS = [(name, Chain.from_yaml(PACKAGE / 'config' / path))
+          for name, path in sorted(CONFIG_FILES.items())]
+RNG = np.random.default_rng(13)
+CHAINS += [(f'random{k}', random_arm(RNG)) for k in range(RANDOM_ARMS)]
+HAYATI_ARMS = 30
+CHAINS += [(f'hayati{k}', random_arm(np.random.default_rng(7000 + k), hayati=True))
+           for k in range(HAYATI_ARMS)]
+
+
+# An independent forward kinematics for the calibration tests: plain 4x4 products of
+# elementary transforms from a dict of every parameter, with nothing of the package's
+# kinematics. Its parameters are complete: per link theta (or a prismatic joint's constant
+# theta), d, a, alpha and Hayati's beta; the base and the tool as 4x4 transforms.
+ARM_FIELDS = ('angle', 'length', 'a', 'alpha', 'beta')
+"""Per link: the constant angle (a revolute joint's offset, a prismatic one's theta), the
+constant length (d, or a prismatic joint's offset), a, alpha and beta."""
+
+
+def plain_arm(chain):
+    """Return ``chain`` as the independent model's dict: links, base, tool, mdh."""
+    links = [{'prismatic': link.isprismatic(), 'sign': -1.0 if link.flip else 1.0,
+              'angle': link.theta if link.isprismatic() else link.offset,
+              'length': link.offset if link.isprismatic() else link.d,
+              'a': link.a, 'alpha': link.alpha, 'beta': link.beta} for link in chain.links]
+    return {'links': links, 'base': np.array(chain.base), 'tool': np.array(chain.tool),
+            'mdh': chain.mdh}
+
+
+def _elementary(kind, value):
+    """Return the (m, 4, 4) elementary transforms Rx, Ry, Rz, Tx or Tz of ``value`` (m,)."""
+    value = np.asarray(value, dtype=float)
+    T = np.tile(np.eye(4), value.shape + (1, 1))
+    c, s = np.cos(value), np.sin(value)
+    if kind == 'Tx':
+        T[..., 0, 3] = value
+    elif kind == 'Tz':
+        T[..., 2, 3] = value
+    else:
+        i, j = {'Rx': (1, 2), 'Ry': (2, 0), 'Rz': (0, 1)}[kind]
+        T[..., i, i], T[..., i, j], T[..., j, i], T[..., j, j] = c, -s, s, c
+    return T
+
+
+def plain_tool_poses(arm, q):
+    """Return T_world_tool of the independent model for joint values ``q`` (m, n): (m, 4, 4)."""
+    q = np.atleast_2d(q)
+    T = np.tile(arm['base'], (len(q), 1, 1))
+    for j, link in enumerate(arm['links']):
+        value = link['sign'] * q[:, j]
+        theta = np.full(len(q), link['angle']) if link['prismatic'] else value + link['angle']
+        d = value + link['length'] if link['prismatic'] else np.full(len(q), link['length'])
+        joint = _elementary('Rz', theta) @ _elementary('Tz', d)
+        fixed = (_elementary('Tx', [link['a']]) @ _elementary('Rx', [link['alpha']])
+                 @ _elementary('Ry', [link['beta']]))[0]
+        T = T @ (fixed @ joint if arm['mdh'] else joint @ fixed)
+    return T @ arm['tool']
+
+
+def plain_parameters(arm, orientation):
+    """Return the names of every parameter of the independent model, in a fixed order."""
+    names = [f'base.{axis}' for axis in ('x', 'y', 'z', 'rx', 'ry', 'rz')]
+    names += [f'{j}.{field}' for j in range(len(arm['links'])) for field in ARM_FIELDS]
+    names += [f'tool.{axis}' for axis in ('x', 'y', 'z') + (
+        ('rx', 'ry', 'rz') if orientation else ())]
+    return names
+
+
+def plain_perturbed(arm, changes):
+    """Return ``arm`` with {parameter: change} added (rotations as small rotation vectors)."""
+    arm = {'links': [dict(link) for link in arm['links']], 'base': arm['base'].copy(),
+           'tool': arm['tool'].copy(), 'mdh': arm['mdh']}
+    for name, change in changes.items():
+        owner, field = name.split('.')
+        if owner in ('base', 'tool'):
+            turn = np.eye(4)
+            if field.startswith('r'):
+                axis = np.zeros(3)
+                axis['xyz'.index(field[1])] = change
+                angle = np.linalg.norm(axis)
+                K = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]],
+                              [-axis[1], axis[0], 0]])
+                turn[:3, :3] = np.eye(3) + (np.sin(angle) / angle * K + (
+                    1 - np.cos(angle)) / angle ** 2 * K @ K if angle else 0.0)
+            else:
+                turn[:3, 3] = 0.0
+                turn['xyz'.index(field), 3] = change
+            arm[owner] = arm[owner] @ turn  # in the frame's own axes
+        else:
+            arm['links'][int(owner)][field] += change
+    return arm
+
+
+def plain_rank(arm, q, orientation, step=1e-6, tolerance=1e-6):
+    """
+    Return the numerical rank of the independent model's identification Jacobian.
+
+    Central differences of its tool positions (and orientations) in every parameter at ``q``;
+    each column scaled to unit length; singular values above ``tolerance`` of the largest.
+    """
+    columns = []
+    for name in plain_parameters(arm, orientation):
+        plus = plain_tool_poses(plain_perturbed(arm, {name: step}), q)
+        minus = plain_tool_poses(plain_perturbed(arm, {name: -step}), q)
+        rows = [(plus[:, :3, 3] - minus[:, :3, 3]).ravel()]
+        if orientation:  # the small turn from minus to plus, in minus's axes
+            R = minus[:, :3, :3].transpose(0, 2, 1) @ plus[:, :3, :3]
+            rows.append(0.5 * np.stack([R[:, 2, 1] - R[:, 1, 2], R[:, 0, 2] - R[:, 2, 0],
+                                        R[:, 1, 0] - R[:, 0, 1]], axis=1).ravel())
+        column = np.concatenate(rows) / (2.0 * step)
+        size = np.linalg.norm(column)
+        columns.append(column / size if size > 1e-9 else column)
+    s = np.linalg.svd(np.array(columns).T, compute_uv=False)
+    return int((s > tolerance * s[0]).sum())
+
+
+VENDOR_URDF = PACKAGE.parent / 'shared' / 'vendor-urdf'
+"""Real vendors' URDFs (never committed here); tests that read them skip where absent."""
+needs_vendor = pytest.mark.skipif(not (VENDOR_URDF / 'arms.json').exists(),
+                                  reason='../shared/vendor-urdf is not here')
+
+
+def vendor_arm(file):
+    """Return (URDF text, its arms.json entry: base, tip, joints...) of a vendor arm."""
+    with open(VENDOR_URDF / 'arms.json', encoding='utf-8') as stream:
+        entry = next(arm for arm in json.load(stream)['arms'] if arm['file'] == file)
+    return (VENDOR_URDF / file).read_text(encoding='utf-8'), entry
+
+
+def pin_jacobian(urdf_text, joint_names, q, frame):
+    """Return pinocchio's [v; w] Jacobian of ``frame`` (world-aligned) for ``q`` by joint name."""
+    model = pin.buildModelFromXML(urdf_text)
+    data = model.createData()
+    q_pin = pin_configuration(pin, model, joint_names, q)
+    J = pin.computeFrameJacobian(model, data, q_pin, model.getFrameId(frame),
+                                 pin.ReferenceFrame.LOCAL_WORLD_ALIGNED)
+    return np.reshape(J, (6, -1))[:, [model.joints[model.getJointId(name)].idx_v
+                                      for name in joint_names]]
