@@ -25,7 +25,7 @@ BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.requirements-installed
 PIP_FLAGS := --disable-pip-version-check --quiet
 
-.PHONY: all demo test docs bench bench-node soak clean
+.PHONY: all demo test test-all test-ros docs bench bench-node soak clean
 
 all: test
 
@@ -50,9 +50,20 @@ DURATION ?= 15
 demo: $(STAMP)
 	$(VPY) -m dh_kinematics.ros.demo --duration $(DURATION)
 
+# make test: the inner loop, every test but the slow ones (a signal sweep, the churn, the demo;
+# pytest.ini's markers). make test-all: every test. make test-ros: the tests that touch ROS
+# (rclpy, the messages, the nodes, launch), which CI runs on the second distribution.
 test: $(STAMP)
-	@echo "make test: ROS 2 $(DISTRO) wheels in $(VENV)"
+	@echo "make test: ROS 2 $(DISTRO) wheels in $(VENV), slow tests left out (make test-all)"
+	$(VPY) -m pytest test -m "not slow"
+
+test-all: $(STAMP)
+	@echo "make test-all: ROS 2 $(DISTRO) wheels in $(VENV)"
 	$(VPY) -m pytest test
+
+test-ros: $(STAMP)
+	@echo "make test-ros: ROS 2 $(DISTRO) wheels in $(VENV), the tests that touch ROS"
+	$(VPY) -m pytest test -m ros
 
 # The documentation (Sphinx with myst; rosdoc2 builds the same doc/ on the ROS docs site):
 # the parameter and command-line tables are regenerated from the code, warnings are errors.

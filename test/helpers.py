@@ -378,6 +378,32 @@ CHAINS += [(f'hayati{k}', random_arm(np.random.default_rng(7000 + k), hayati=Tru
            for k in range(HAYATI_ARMS)]
 
 
+def arm_ids(chains):
+    """
+    Return a test id per (name, chain): a random arm's name followed by what it exercises.
+
+    For example ``random137-mdh-RRPR-offset-flip-limits-payload``: the convention, the joints
+    (R revolute, P prismatic), then offsets, flips, joint limits, Hayati's beta and a payload
+    where it has them, so that a failing id says which feature broke.
+    """
+    ids = []
+    for name, chain in chains:
+        if not name.startswith(('random', 'hayati')):
+            ids.append(name)
+            continue
+        links = chain.links
+        tags = ['mdh' if chain.mdh else 'dh', ''.join('P' if link.isprismatic else 'R'
+                                                      for link in links)]
+        tags += [tag for tag, present in (
+            ('offset', any(link.offset for link in links)),
+            ('flip', any(link.flip for link in links)),
+            ('limits', any(link.qlim is not None for link in links)),
+            ('beta', any(link.beta for link in links)),
+            ('payload', chain.payload.mass > 0.0)) if present]
+        ids.append('-'.join([name] + tags))
+    return ids
+
+
 # An independent forward kinematics for the calibration tests: plain 4x4 products of
 # elementary transforms from a dict of every parameter, with nothing of the package's
 # kinematics. Its parameters are complete: per link theta (or a prismatic joint's constant

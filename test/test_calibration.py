@@ -390,6 +390,7 @@ def test_a_failed_fit_writes_nothing_and_never_the_input_model(tmp_path):
     assert not (tmp_path / 'out.yaml').exists() and model.read_bytes() == before
 
 
+@pytest.mark.ros
 def test_the_calibrated_model_starts_the_node_whose_tf_is_the_true_arms(tmp_path):
     ros_fixtures = pytest.importorskip('ros_fixtures')
     model = PACKAGE / 'config' / 'ur5.yaml'

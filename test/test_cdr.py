@@ -31,6 +31,8 @@ from dh_kinematics.ros import messages as ros_messages  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 from tf2_msgs.msg import TFMessage  # noqa: E402
 
+pytestmark = pytest.mark.ros
+
 CHARACTERS = st.characters(blacklist_categories=('Cs',), blacklist_characters='\x00')
 NAMES = st.lists(st.text(CHARACTERS, max_size=12), max_size=9)
 FLOATS = st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=9)

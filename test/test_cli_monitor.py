@@ -18,7 +18,10 @@ import subprocess
 
 from helpers import CLI_COMMAND as COMMAND, PACKAGE
 from processes import spawn
+import pytest
 from ros_fixtures import interrupt, start_node
+
+pytestmark = pytest.mark.ros
 
 PANDA = str(PACKAGE / 'config' / 'panda.yaml')
 

@@ -135,6 +135,7 @@ def test_yaml_snippet_is_a_model_the_core_reads(index, tmp_path):
     assert chain.n >= 1
 
 
+@pytest.mark.ros
 @pytest.mark.parametrize('index', range(len(YAML)))
 def test_yaml_snippet_is_a_model_the_node_reads(index, tmp_path):
     ros_fixtures = pytest.importorskip('ros_fixtures')

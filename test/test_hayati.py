@@ -79,6 +79,7 @@ def test_beta_goes_through_the_model_file_the_table_and_check(tmp_path):
     assert 'elbow_joint.beta: must be within +-2 pi' in err
 
 
+@pytest.mark.ros
 def test_the_node_publishes_a_hayati_arms_tf(tmp_path):
     ros_fixtures = pytest.importorskip('ros_fixtures')
     chain = dict(CHAINS)['hayati3']

@@ -144,6 +144,7 @@ def test_the_new_fields_are_checked_like_the_others():
     np.testing.assert_array_equal(link.soft_limits, (-0.5, 0.5))
 
 
+@pytest.mark.ros
 def test_the_node_takes_both_files_and_refuses_a_disagreement(tmp_path):
     ros_fixtures = pytest.importorskip('ros_fixtures')
     files = ['--params-file', str(CONFIG / 'panda.yaml'), '--params-file',

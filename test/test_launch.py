@@ -43,6 +43,8 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy  # noqa: E402,I100
 from ros_probe import Probe, stamp_ns  # noqa: E402,I100
 from sensor_msgs.msg import JointState  # noqa: E402
 
+pytestmark = pytest.mark.ros
+
 try:
     get_package_share_directory('dh_kinematics')
 except (LookupError, OSError, ValueError):

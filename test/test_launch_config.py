@@ -23,6 +23,8 @@ import yaml
 
 from dh_kinematics.ros import launch_config  # noqa: I100
 
+pytestmark = pytest.mark.ros
+
 MODELS = ['panda', 'puma560', 'puma560_mdh', 'stanford', 'ur5']
 
 

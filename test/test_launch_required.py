@@ -33,6 +33,8 @@ pytest.importorskip('launch_ros')
 
 from ament_index_python.packages import get_package_share_directory  # noqa: E402,I100
 
+pytestmark = pytest.mark.ros
+
 try:
     SHARE = get_package_share_directory('dh_kinematics')
 except (LookupError, OSError, ValueError):

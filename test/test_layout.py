@@ -14,6 +14,7 @@
 
 """CONTRIBUTING's layout is the tree: every module listed once, in its own folder, none missing."""
 
+import ast
 import re
 
 from helpers import PACKAGE
@@ -43,3 +44,58 @@ def test_the_layout_lists_every_module_once_and_nothing_else():
     tree = {str(path.relative_to(PACKAGE)) for path in (PACKAGE / 'dh_kinematics').rglob('*.py')
             if path.name != '__init__.py' or path.parent.name == 'dh_kinematics'}
     assert set(listed) == tree, (sorted(set(listed) - tree), sorted(tree - set(listed)))
+
+
+# What makes a test depend on the ROS distribution: rclpy, the message packages, the nodes,
+# launch, tf2. Such tests carry the ``ros`` marker and run on every distribution; the others
+# run once (see the Makefile's test-ros and .ci/run).
+ROS_WORDS = re.compile(r'rclpy|ros_fixtures|ros_probe|dh_kinematics\.ros\b|dh_kinematics_node|'
+                       r'sensor_msgs|diagnostic_msgs|import launch|launch_pytest|tf2_|rosidl')
+
+
+class _Code(ast.NodeTransformer):
+    """Drop the text of strings but for what a test imports (``importorskip('rclpy')``)."""
+
+    def visit_Call(self, node):
+        name = ast.unparse(node.func)
+        return node if name.endswith(('importorskip', 'import_module')) else self.generic_visit(
+            node)
+
+    def visit_Constant(self, node):
+        return ast.Constant('') if isinstance(node.value, str) else node
+
+
+def _code(nodes):
+    return '\n'.join(ast.unparse(_Code().visit(node)) for node in nodes)
+
+
+def _marked(node, mark):
+    return any(mark in ast.unparse(decorator) for decorator in node.decorator_list)
+
+
+def _touches_ros(source, functions, name, seen=()):
+    body = _code(functions[name].body)
+    if ROS_WORDS.search(body):
+        return True
+    return any(_touches_ros(source, functions, other, seen + (name,)) for other in functions
+               if other not in seen and other != name and not other.startswith('test_')
+               and re.search(rf'\b{other}\(', body))
+
+
+def test_every_test_that_touches_ros_is_marked_so():
+    unmarked = []
+    for path in sorted((PACKAGE / 'test').glob('test_*.py')):
+        source = path.read_text()
+        tree = ast.parse(source)
+        module_level = [node for node in tree.body if not isinstance(
+            node, (ast.FunctionDef, ast.ClassDef, ast.Expr))]
+        whole = 'pytestmark = pytest.mark.ros' in source
+        if ROS_WORDS.search(_code(module_level)):
+            if not whole:
+                unmarked.append(path.name)
+            continue
+        functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+        unmarked += [f'{path.name}::{name}' for name in functions if name.startswith('test_')
+                     and not whole and not _marked(functions[name], 'ros')
+                     and _touches_ros(source, functions, name)]
+    assert not unmarked, unmarked

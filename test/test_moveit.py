@@ -35,8 +35,8 @@ from dh_kinematics.core import configurations as joint_space
 from dh_kinematics.core.urdf import moveit
 from dh_kinematics.core.urdf.importer import from_urdf
 from helpers import (
-    CHAINS, CLI_COMMAND, needs_pin, optional, PACKAGE, pin, pin_configuration, urdf_joints,
-    vendor_arm, VENDOR_URDF)
+    arm_ids, CHAINS, CLI_COMMAND, needs_pin, optional, PACKAGE, pin, pin_configuration,
+    urdf_joints, vendor_arm, VENDOR_URDF)
 import numpy as np
 import pytest
 import yaml
@@ -92,7 +92,7 @@ def _colliding(model, geometry, chain, configurations):
 
 
 @needs_pin
-@pytest.mark.parametrize('name, chain', CASES, ids=[name for name, _ in CASES])
+@pytest.mark.parametrize('name, chain', CASES, ids=arm_ids(CASES))
 def test_the_srdf_and_the_limits_against_pinocchio(name, chain, tmp_path):
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     chain = _with_efforts(chain, rng)

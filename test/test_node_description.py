@@ -28,6 +28,8 @@ from dh_kinematics.ros.node import DESCRIPTION_QOS  # noqa: I100
 from rclpy.parameter import Parameter  # noqa: I100
 from std_msgs.msg import String  # noqa: I100
 
+pytestmark = pytest.mark.ros
+
 
 PUMA = PACKAGE / 'config' / 'puma560.yaml'
 UR5 = PACKAGE / 'config' / 'ur5.yaml'

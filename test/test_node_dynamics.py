@@ -34,6 +34,8 @@ from dh_kinematics import Chain  # noqa: I100
 from dh_kinematics.ros.sim_arm import SimArm  # noqa: I100
 from dh_kinematics.node_logic.joint_states import NONE_WANTED, Wanted  # noqa: I100
 
+pytestmark = pytest.mark.ros
+
 PANDA = str(PACKAGE / 'config' / 'panda.yaml')
 PUMA = str(PACKAGE / 'config' / 'puma560.yaml')
 CHAIN = Chain.from_yaml(PANDA)

@@ -39,6 +39,8 @@ from rclpy.parameter import Parameter  # noqa: I100
 from rclpy.qos import DurabilityPolicy, QoSProfile  # noqa: I100
 from tf2_msgs.msg import TFMessage  # noqa: I100
 
+pytestmark = pytest.mark.ros
+
 PANDA = str(PACKAGE / 'config' / 'panda.yaml')
 CHAIN = Chain.from_yaml(PANDA)
 JOINTS = list(CHAIN.joint_names)

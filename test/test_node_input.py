@@ -24,6 +24,8 @@ from diagnostic_msgs.msg import DiagnosticStatus  # noqa: I100
 from rclpy.parameter import Parameter  # noqa: I100
 from rosgraph_msgs.msg import Clock  # noqa: I100
 
+pytestmark = pytest.mark.ros
+
 PANDA = str(PACKAGE / 'config' / 'panda.yaml')
 JOINTS = [f'panda_joint{i}' for i in range(1, 8)]
 HOME = [0.0, 0.0, 0.0, -1.5, 0.0, 1.8, 0.0]

@@ -32,6 +32,8 @@ from ros_probe import tf_poses
 from rclpy.serialization import deserialize_message, serialize_message  # noqa: I100
 from sensor_msgs.msg import JointState  # noqa: I100
 
+pytestmark = pytest.mark.ros
+
 PANDA = str(PACKAGE / 'config' / 'panda.yaml')
 CHAIN = Chain.from_yaml(PANDA)
 JOINTS = list(CHAIN.joint_names)

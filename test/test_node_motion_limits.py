@@ -24,6 +24,8 @@ import pytest
 pytest.importorskip('rclpy')
 from ros_fixtures import Running  # noqa: E402, I100
 
+pytestmark = pytest.mark.ros
+
 UR5 = str(PACKAGE / 'config' / 'ur5.yaml')
 CHAIN = Chain.from_yaml(UR5)
 JOINTS = list(CHAIN.joint_names)

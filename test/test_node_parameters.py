@@ -28,6 +28,8 @@ from rcl_interfaces.msg import ParameterType  # noqa: I100
 from rcl_interfaces.srv import GetParameters, ListParameters  # noqa: I100
 from rclpy.parameter import Parameter, parameter_value_to_python  # noqa: I100
 
+pytestmark = pytest.mark.ros
+
 PANDA = PACKAGE / 'config' / 'panda.yaml'
 STANFORD = PACKAGE / 'config' / 'stanford.yaml'
 PUMA = PACKAGE / 'config' / 'puma560.yaml'

@@ -28,6 +28,8 @@ from diagnostic_msgs.msg import DiagnosticArray  # noqa: I100
 from sensor_msgs.msg import JointState  # noqa: I100
 from tf2_msgs.msg import TFMessage  # noqa: I100
 
+pytestmark = pytest.mark.ros
+
 PANDA = str(PACKAGE / 'config' / 'panda.yaml')
 JOINTS = [f'panda_joint{i}' for i in range(1, 8)]
 

@@ -27,6 +27,8 @@ from ros_fixtures import (
 from rclpy.parameter import Parameter  # noqa: I100
 from rosgraph_msgs.msg import Clock  # noqa: I100
 
+pytestmark = pytest.mark.ros
+
 PANDA = str(PACKAGE / 'config' / 'panda.yaml')
 JOINTS = [f'panda_joint{i}' for i in range(1, 8)]
 HOME = [0.0, 0.0, 0.0, -1.5, 0.0, 1.8, 0.0]
@@ -215,6 +217,7 @@ def _rss_bytes():
         return int(statm.read().split()[1]) * os.sysconf('SC_PAGE_SIZE')
 
 
+@pytest.mark.slow
 def test_a_hundred_thousand_churning_names_leave_memory_and_log_bounded():
     from rclpy.serialization import serialize_message
     from sensor_msgs.msg import JointState

@@ -29,6 +29,8 @@ from rclpy.parameter_service import ParameterService  # noqa: E402
 from rclpy.serialization import serialize_message  # noqa: E402
 from std_msgs.msg import String  # noqa: E402
 
+pytestmark = pytest.mark.ros
+
 
 @pytest.fixture
 def node():

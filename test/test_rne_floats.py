@@ -19,12 +19,12 @@ import math
 from dh_kinematics import Chain
 from dh_kinematics.core.dynamics import rne, rne_floats
 from dh_kinematics.core.dynamics.equations import joint_torques
-from helpers import CHAINS, CONFIG_FILES, PACKAGE
+from helpers import arm_ids, CHAINS, CONFIG_FILES, PACKAGE
 import numpy as np
 import pytest
 
 
-@pytest.mark.parametrize('name, chain', CHAINS[::4], ids=[name for name, _ in CHAINS[::4]])
+@pytest.mark.parametrize('name, chain', CHAINS[::4], ids=arm_ids(CHAINS[::4]))
 def test_the_float_rne_equals_the_general_one(name, chain):
     dyn = chain.dynamic_constants
     rng = np.random.default_rng(21)

@@ -18,6 +18,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.ros
+
 ros_main = pytest.importorskip('dh_kinematics.ros.main')
 
 

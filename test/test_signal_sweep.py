@@ -42,6 +42,8 @@ from dh_kinematics.ros.node import DhKinematicsNode
 from dh_kinematics.ros.sim_arm import SimArm
 import rclpy
 
+pytestmark = pytest.mark.ros
+
 PANDA = str(PACKAGE / 'config' / 'panda.yaml')
 DEADLINE_S = 60.0
 OFFSETS_S = [k / 100 for k in range(51)]
@@ -79,6 +81,7 @@ def _run(command, sig, offset, second):
     return interrupt(process, sig, DEADLINE_S)  # the (second) signal; code None if it hangs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize('name', ['dh_kinematics_node', 'sim_arm'])
 def test_a_signal_at_any_moment_exits_0_without_a_traceback(name):
     command = [_executable(name), '--ros-args', '--params-file', PANDA]

@@ -31,6 +31,8 @@ from dh_kinematics.ros import demo  # noqa: I100
 from dh_kinematics.ros.sim_arm import SimArm  # noqa: I100
 from dh_kinematics.node_logic.sweep import sweep  # noqa: I100
 
+pytestmark = pytest.mark.ros
+
 PUMA = str(PACKAGE / 'config' / 'puma560.yaml')
 
 
@@ -93,6 +95,7 @@ def test_sim_arm_efforts_are_the_models_plus_an_unknown_payload_and_the_collisio
         assert sim.stop() == 0
 
 
+@pytest.mark.slow
 def test_the_demo_flags_the_collision_a_velocity_and_a_singularity():
     """Run make demo's job: the summary names the collision, a velocity and a singularity."""
     demo = spawn([sys.executable, '-m', 'dh_kinematics.ros.demo', '--duration', '0',

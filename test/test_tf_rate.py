@@ -38,6 +38,7 @@ def test_each_joint_goes_out_at_most_once_per_interval_by_stamp():
     assert rate.due((0, 1, 2), 0)
 
 
+@pytest.mark.ros
 def test_a_violation_between_two_published_tf_messages_is_flagged():
     pytest.importorskip('rclpy')
     from ros_fixtures import Running

@@ -35,7 +35,7 @@ import zlib
 from dh_kinematics import Chain, Link
 from dh_kinematics.core.urdf import writer
 from helpers import (
-    CHAINS, CLI_COMMAND, expected_world_poses, needs_pin, optional, PACKAGE, pin,
+    arm_ids, CHAINS, CLI_COMMAND, expected_world_poses, needs_pin, optional, PACKAGE, pin,
     pin_configuration)
 import numpy as np
 import pytest
@@ -51,7 +51,7 @@ def _rigid(chain):
 
 
 @needs_pin
-@pytest.mark.parametrize('name, chain', CHAINS, ids=[name for name, _ in CHAINS])
+@pytest.mark.parametrize('name, chain', CHAINS, ids=arm_ids(CHAINS))
 def test_pinocchio_agrees_on_every_frame_and_the_dynamics(name, chain):
     text = chain.to_urdf()
     model = pin.buildModelFromXML(text)
@@ -77,7 +77,7 @@ def test_pinocchio_agrees_on_every_frame_and_the_dynamics(name, chain):
 
 
 @pytest.mark.skipif(yourdfpy is None, reason='yourdfpy is not installed')
-@pytest.mark.parametrize('name, chain', CHAINS, ids=[name for name, _ in CHAINS])
+@pytest.mark.parametrize('name, chain', CHAINS, ids=arm_ids(CHAINS))
 def test_yourdfpy_agrees_on_every_frame(name, chain):
     robot = yourdfpy.URDF.load(io.StringIO(chain.to_urdf('p/')), load_meshes=False,
                                build_collision_scene_graph=False, load_collision_meshes=False)
@@ -102,7 +102,7 @@ def _check_urdf():
 
 
 @pytest.mark.parametrize('name, chain', CHAINS[:4] + CHAINS[4:24],
-                         ids=[name for name, _ in CHAINS[:4] + CHAINS[4:24]])
+                         ids=arm_ids(CHAINS[:4] + CHAINS[4:24]))
 def test_urdfdom_check_urdf_accepts_it(name, chain, tmp_path):
     command, env = _check_urdf()
     path = tmp_path / 'arm.urdf'

@@ -26,6 +26,7 @@ own URDF. The shipped arms go DH -> URDF -> DH and back to the same kinematics a
 dynamics.
 """
 
+import functools
 import math
 import xml.etree.ElementTree as ET
 import zlib
@@ -34,8 +35,8 @@ from dh_kinematics import Chain
 from dh_kinematics.core.rotations import rpy_to_matrix
 from dh_kinematics.core.urdf import importer
 from helpers import (
-    CHAINS, configurations, expected_world_poses, needs_pin, PACKAGE, pin, pin_configuration,
-    run_cli, ur_description_urdf)
+    arm_ids, CHAINS, configurations, expected_world_poses, needs_pin, PACKAGE, pin,
+    pin_configuration, run_cli, ur_description_urdf)
 import numpy as np
 import pytest
 
@@ -230,13 +231,20 @@ def _urdf_friction(text, chain, qd):
 RANDOM = [random_urdf(np.random.default_rng(1000 + k)) for k in range(RANDOM_URDFS)]
 
 
+@functools.lru_cache(maxsize=None)
+def _imported(k, convention):
+    """Return random URDF ``k`` imported with every frame kept, once per convention."""
+    text, base, tip, _ = RANDOM[k]
+    return importer.from_urdf(text, base, tip, convention, keep_frames=['all'])
+
+
 @needs_pin
 @pytest.mark.parametrize('k', range(RANDOM_URDFS))
 def test_a_random_urdf_chain_agrees_with_pinocchio_in_both_conventions(k):
     text, base, tip, held = RANDOM[k]
     rng = np.random.default_rng(k)
     for convention in ('standard', 'modified'):
-        result = importer.from_urdf(text, base, tip, convention, keep_frames=['all'])
+        result = _imported(k, convention)
         assert result.chain.mdh == (convention == 'modified')
         _assert_agrees(text, base, tip, held, result, rng)
         qd = rng.uniform(-1.0, 1.0, result.chain.n)
@@ -248,8 +256,8 @@ def test_a_random_urdf_chain_agrees_with_pinocchio_in_both_conventions(k):
 def test_every_imported_parameter_is_within_the_models_bounds():
     # Link and Chain refuse what is beyond the bounds: every random chain imports, and its
     # model file reads back to the same chain.
-    for text, base, tip, _ in RANDOM:
-        chain = importer.from_urdf(text, base, tip, keep_frames=['all']).chain
+    for k in range(RANDOM_URDFS):
+        chain = _imported(k, 'standard').chain
         again = Chain.from_params(chain.to_params())
         q = np.linspace(-0.5, 0.5, chain.n)
         np.testing.assert_allclose(again.fkine(q), chain.fkine(q), atol=1e-12)
@@ -583,7 +591,7 @@ def _joint_lines(chain, q):
             for F, link in zip(frames, chain.links)]
 
 
-@pytest.mark.parametrize('name, chain', CHAINS, ids=[name for name, _ in CHAINS])
+@pytest.mark.parametrize('name, chain', CHAINS, ids=arm_ids(CHAINS))
 def test_to_modified_and_to_standard_are_the_same_arm(name, chain):
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     other = chain.to_standard() if chain.mdh else chain.to_modified()
@@ -608,7 +616,7 @@ def test_to_modified_and_to_standard_are_the_same_arm(name, chain):
 
 @needs_pin
 @pytest.mark.parametrize('name, chain', CHAINS[:6] + CHAINS[6::10],
-                         ids=[name for name, _ in CHAINS[:6] + CHAINS[6::10]])
+                         ids=arm_ids(CHAINS[:6] + CHAINS[6::10]))
 def test_a_converted_chain_agrees_with_pinocchio_on_the_original(name, chain):
     # Pinocchio on the original's URDF: what URDF holds, rigid bodies without motor inertia.
     rigid = Chain([link.replace(Jm=0.0, B=0.0, Tc=0.0) for link in chain.links], chain.base,

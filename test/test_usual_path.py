@@ -42,6 +42,8 @@ from helpers import joint_state_cdr, PACKAGE
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.ros
+
 SECOND = 1_000_000_000
 START_NS = 1_700_000_000 * SECOND
 PANDA = validation.checked(parameter_file.node_parameters(

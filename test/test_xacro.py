@@ -28,7 +28,7 @@ from dh_kinematics import Chain
 from dh_kinematics.core.rotations import xyz_rpy_to_transform
 from dh_kinematics.core.urdf.writer import macro_name
 from helpers import (
-    CHAINS, CLI_COMMAND, optional, PACKAGE, pin, pin_configuration, with_random_frames)
+    arm_ids, CHAINS, CLI_COMMAND, optional, PACKAGE, pin, pin_configuration, with_random_frames)
 import numpy as np
 import pytest
 
@@ -66,7 +66,7 @@ def _frames(model, data):
 
 
 @needs
-@pytest.mark.parametrize('name, chain', CASES, ids=[name for name, _ in CASES])
+@pytest.mark.parametrize('name, chain', CASES, ids=arm_ids(CASES))
 def test_the_macro_in_a_cell_puts_every_frame_where_the_urdf_does(name, chain, tmp_path):
     macro_file = tmp_path / 'arm.urdf.xacro'
     chain.to_urdf(path=macro_file, xacro=True)

@@ -309,7 +309,7 @@ def _difference(chain, tree, moving, kept, base):
     above_base = len(reader.path_to_root(tree, base))
     paths = {link: reader.path_to_root(tree, link)[above_base:]
              for link in [chain.tool_frame] + [frame.name for frame in kept]}
-    position, angle = 0.0, 0.0
+    position, turns = 0.0, []
     for q in _samples(moving):
         values = dict(zip(names, q))
         frames = fixed_frames.world_poses(chain, q)
@@ -318,6 +318,7 @@ def _difference(chain, tree, moving, kept, base):
             for name in path:
                 T = T @ reader.joint_motion(tree.joints[name], values.get(name, 0.0))
             position = max(position, float(np.linalg.norm(T[:3, 3] - frames[link][:3, 3])))
-            turn = matrix_to_rotvec(T[:3, :3].T @ frames[link][:3, :3])
-            angle = max(angle, float(np.linalg.norm(turn)))
+            turns.append(T[:3, :3].T @ frames[link][:3, :3])
+    # One batched call: the rotation vectors of every sample and frame at once.
+    angle = float(np.linalg.norm(matrix_to_rotvec(np.array(turns)), axis=-1).max())
     return position, angle
