@@ -36,8 +36,9 @@ setup(
     zip_safe=True,
     maintainer='dh_kinematics maintainers',
     maintainer_email='maintainers@dh-kinematics.org',
-    description='Denavit-Hartenberg arms on ROS 2: kinematics, dynamics, TF and diagnostics '
-                'from a DH table.',
+    description='Denavit-Hartenberg arms on ROS 2, with no URDF to write: TF, robot_description '
+                'and limit diagnostics from a DH table; kinematics, inverse kinematics, '
+                'dynamics, URDF and MoveIt files, URDF import and calibration.',
     license='Apache-2.0',
     entry_points={
         'console_scripts': [

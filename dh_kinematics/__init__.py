@@ -15,10 +15,17 @@
 """
 DH chains for ROS 2: the public API of the numpy core.
 
-``Link`` (one joint), ``Chain`` (the arm; model files through ``Chain.from_yaml``,
-``from_params``, ``to_yaml`` and ``to_params``) and ``InvalidFieldError``. The package has
-three layers: :mod:`dh_kinematics.core` (numpy only), :mod:`dh_kinematics.node_logic` (the node's
-logic without ROS) and :mod:`dh_kinematics.ros` (rclpy).
+- :class:`Link` (one joint) and :class:`Chain` (the arm; model files through
+  ``Chain.from_yaml``, ``from_params``, ``to_yaml`` and ``to_params``), and
+  :class:`InvalidFieldError`, which every bad value raises;
+- :class:`IKResult`, what ``Chain.ikine`` returns;
+- :func:`from_urdf` and its :class:`URDFImport`: a DH model of a URDF's chain;
+- :func:`calibrate`, its :class:`Calibration`, and the :class:`Measurements` it takes
+  (``read_measurements`` reads them from a tracker's CSV file).
+
+The package has four layers: :mod:`dh_kinematics.core` (numpy only),
+:mod:`dh_kinematics.parameters` (the nodes' parameters), :mod:`dh_kinematics.node_logic` (the
+node's logic without ROS) and :mod:`dh_kinematics.ros` (rclpy).
 
 The names are imported on first use, so that importing a submodule (the executables' entry
 points, which handle signals from their first instruction) costs nothing.
@@ -26,14 +33,26 @@ points, which handle signals from their first instruction) costs nothing.
 
 import importlib
 
-__all__ = ['Chain', 'InvalidFieldError', 'Link']
-_CORE = 'dh_kinematics.core'
+_WHERE = {  # a public name: (its module, its name there)
+    'Calibration': ('dh_kinematics.core.calibration.fit', 'Calibration'),
+    'calibrate': ('dh_kinematics.core.calibration.fit', 'calibrate'),
+    'Chain': ('dh_kinematics.core.chain', 'Chain'),
+    'from_urdf': ('dh_kinematics.core.urdf.importer', 'from_urdf'),
+    'IKResult': ('dh_kinematics.core.ik.ikine', 'IKResult'),
+    'InvalidFieldError': ('dh_kinematics.core.checks', 'InvalidFieldError'),
+    'Link': ('dh_kinematics.core.link', 'Link'),
+    'Measurements': ('dh_kinematics.core.calibration.measurements', 'Measurements'),
+    'read_measurements': ('dh_kinematics.core.calibration.measurements', 'read'),
+    'URDFImport': ('dh_kinematics.core.urdf.importer', 'URDFImport'),
+}
+__all__ = sorted(_WHERE, key=str.lower)
 
 
 def __getattr__(name):
-    if name not in __all__:
+    if name not in _WHERE:
         raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
-    return getattr(importlib.import_module(_CORE), name)
+    module, attribute = _WHERE[name]
+    return getattr(importlib.import_module(module), attribute)
 
 
 def __dir__():

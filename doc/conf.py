@@ -29,8 +29,8 @@ author = 'The dh_kinematics authors'
 copyright = '2026, The dh_kinematics authors'  # noqa: A001
 release = version = '0.1.0'
 
-extensions = ['myst_parser', 'sphinx.ext.autodoc', 'sphinx.ext.napoleon',
-              'sphinx.ext.mathjax', 'sphinx.ext.viewcode']
+extensions = ['myst_parser', 'sphinx.ext.autodoc', 'sphinx.ext.autosummary',
+              'sphinx.ext.napoleon', 'sphinx.ext.mathjax', 'sphinx.ext.viewcode']
 source_suffix = {'.md': 'markdown', '.rst': 'restructuredtext'}
 myst_enable_extensions = ['dollarmath']
 myst_heading_anchors = 3

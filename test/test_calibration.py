@@ -34,6 +34,7 @@ model. The truths:
   failed fit writes nothing.
 """
 
+from dataclasses import replace
 import math
 import zlib
 
@@ -268,7 +269,7 @@ def test_measurements_the_arm_cannot_have_made_are_refused_naming_the_row():
     rng = np.random.default_rng(11)
     q = configurations(chain, rng, 30)
     data = _measured(plain_arm(chain), q, rng, False)
-    degrees = data._replace(q=np.degrees(q))
+    degrees = replace(data, q=np.degrees(q))
     bad = np.flatnonzero(np.any(chain.islimit(degrees.q) != 0, axis=1))[0]
     with pytest.raises(ValueError, match=rf'measurements: row {bad + 1}: joint\d = .* rad is '
                        r'past its limits \[.*\]'):
@@ -276,11 +277,11 @@ def test_measurements_the_arm_cannot_have_made_are_refused_naming_the_row():
     glitch = data.position.copy()
     glitch[6, 2] = 1e308
     with pytest.raises(ValueError, match=r'measurements: row 7: position .* is beyond \+-1000 m'):
-        fit.calibrate(chain, data._replace(position=glitch))
+        fit.calibrate(chain, replace(data, position=glitch))
     nan = data.position.copy()
     nan[3, 0] = np.nan
     with pytest.raises(ValueError, match=r'measurements: row 4: every value must be finite'):
-        fit.residuals(chain, data._replace(position=nan))
+        fit.residuals(chain, replace(data, position=nan))
 
 
 @pytest.mark.parametrize('text, message', [
@@ -315,7 +316,7 @@ def test_measurements_written_are_read_back_unchanged(tmp_path):
     for orientation in (False, True):
         data = _measured(plain_arm(chain), rng.uniform(-1.0, 1.0, (5, 6)), rng, orientation)
         path = tmp_path / f'data{orientation}.csv'
-        measurements.write(path, reversed(chain.joint_names), data._replace(q=data.q[:, ::-1]))
+        measurements.write(path, reversed(chain.joint_names), replace(data, q=data.q[:, ::-1]))
         back = measurements.read(path, chain.joint_names)
         np.testing.assert_array_equal(back.q, data.q)
         np.testing.assert_array_equal(back.position, data.position)

@@ -25,6 +25,7 @@ model files: the core reads them, and so does the node, through rcl's own parame
 parser.
 """
 
+import importlib
 import pathlib
 import re
 import shlex
@@ -32,6 +33,7 @@ import subprocess
 import sys
 
 from dh_kinematics import Chain
+from dh_kinematics.cli import main
 from helpers import CLI_COMMAND, PACKAGE
 from processes import spawn
 import pytest
@@ -158,3 +160,25 @@ def test_to_params_is_plain_python_and_to_yaml_round_trips(tmp_path):
         path = tmp_path / f'{name}.yaml'
         assert chain.to_yaml(path) == path.read_text(encoding='utf-8')
         assert Chain.from_yaml(path).to_params() == params
+
+
+def test_every_command_is_in_the_readme_the_cli_guide_and_the_cli_docstring():
+    # The commands are argparse's; each is named where a user or a maintainer looks first.
+    commands = list(main.parsers()[1])
+    readme = (PACKAGE / 'README.md').read_text()
+    listed = readme.split('with these commands:', 1)[1].split('\n\n', 1)[0]
+    guide_rows = [row.split('`')[1].split()[0]
+                  for row in (PACKAGE / 'doc' / 'cli.md').read_text().splitlines()
+                  if row.startswith('| `')]
+    docstring = importlib.import_module('dh_kinematics.cli').__doc__
+    assert re.findall(r'`([\w-]+)`', listed) == commands
+    assert list(dict.fromkeys(guide_rows)) == commands
+    assert re.findall(r'``([\w-]+)``', docstring.split('\n\n')[1]) == commands
+
+
+def test_setup_py_and_package_xml_describe_the_package_alike():
+    described = re.search(r'<description>(.*?)</description>', (
+        PACKAGE / 'package.xml').read_text(), re.S).group(1)
+    setup = re.search(r"description=((?:'[^']*'\s*)+),", (PACKAGE / 'setup.py').read_text())
+    text = ''.join(re.findall(r"'([^']*)'", setup.group(1)))
+    assert ' '.join(described.split()) == ' '.join(text.split())

@@ -213,7 +213,7 @@ def _assert_agrees(text, base, tip, held, result, rng, count=4):
             scale = max(1.0, np.abs(tau).max())
             np.testing.assert_allclose(rigid.rne(q, qd, qdd), tau, atol=TOL * scale, rtol=0)
             np.testing.assert_allclose(rigid.gravload(q), gravity, atol=TOL * scale, rtol=0)
-    assert result.position_error < TOL and result.angle_error < TOL
+    assert result.position_error < TOL and result.orientation_error < TOL
 
 
 def _urdf_friction(text, chain, qd):
@@ -452,11 +452,11 @@ def test_plain_dh_refuses_nearly_parallel_axes_unless_taken_as_parallel_and_says
     result = importer.from_urdf(_nearly_parallel(1e-6), 'a', 'tip', parallel_tolerance=1e-5,
                                 hayati=False)
     assert any('within 1e-06 rad, taken as parallel' in note for note in result.notes)
-    assert 5e-7 < result.angle_error < 2e-6  # the model is off by about the angle
+    assert 5e-7 < result.orientation_error < 2e-6  # the model is off by about the angle
     assert all(link.beta == 0.0 for link in result.chain.links)
     # Within the default tolerance, the model is within 1e-9 of the URDF.
     result = importer.from_urdf(_nearly_parallel(2e-10), 'a', 'tip', hayati=False)
-    assert result.angle_error < TOL and result.position_error < TOL
+    assert result.orientation_error < TOL and result.position_error < TOL
 
 
 def test_the_shipped_arms_go_through_their_urdf_and_back():

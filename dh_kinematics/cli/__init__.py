@@ -13,7 +13,10 @@
 # limitations under the License.
 
 """
-The ``dh_kinematics`` command: check, show, fk, ik, urdf, convert, plot and monitor a model.
+The ``dh_kinematics`` command: a subcommand per task on a model file.
+
+``check``, ``show``, ``fk``, ``ik``, ``urdf``, ``moveit``, ``from-urdf``, ``convert``,
+``calibrate``, ``plot`` and ``monitor``; :mod:`dh_kinematics.cli.main` builds their parsers.
 
 Every command but ``monitor`` is ROS-free. Each exits 0 on success and 1 with one clear line on
 stderr for bad input (2 for a bad command line, as argparse does).

@@ -50,8 +50,8 @@ def from_urdf(args, out):
     except ValueError as error:
         raise ValueError(f'{source}: {error}') from None
     chain = result.chain
-    difference = (f'largest difference from the URDF over {importer.SAMPLES} '
-                  f'configurations: {result.position_error:.2g} m, {result.angle_error:.2g} rad')
+    difference = (f'largest difference from the URDF over {importer.SAMPLES} configurations: '
+                  f'{result.position_error:.2g} m, {result.orientation_error:.2g} rad')
     header = [f'Imported by `{PROG} from-urdf` from {source}: the chain from {args.base} to '
               f'{args.tip}, {args.convention} DH.'] + [f'note: {note}' for note in result.notes]
     header.append(difference)
@@ -62,7 +62,7 @@ def from_urdf(args, out):
               f'from {chain.world_frame} to {chain.tool_frame}{kept}\n')
     for note in result.notes:
         out.write(f'  note: {note}\n')
-    far = max(result.position_error, result.angle_error) > CLOSE
+    far = max(result.position_error, result.orientation_error) > CLOSE
     out.write(f'  {"warning: " if far else ""}{difference}\n')
     out.write(f'check it with: {PROG} check {args.output}\n')
     return 0

@@ -268,6 +268,17 @@ class Chain:
         -------
         T_world_tool : array, shape (4, 4) or (m, 4, 4)
 
+        Examples
+        --------
+        A planar arm of two links, 1 m and 0.5 m, with the elbow at 90 degrees:
+
+        >>> from dh_kinematics import Chain, Link
+        >>> arm = Chain([Link(a=1.0, m=2.0, r=[-0.5, 0, 0], name='shoulder'),
+        ...              Link(a=0.5, m=1.0, r=[-0.25, 0, 0], name='elbow')])
+        >>> T = arm.fkine([0.0, 1.5707963267948966])
+        >>> T[:3, 3].round(6)
+        array([1. , 0.5, 0. ])
+
         """
         q, single = check_joint_array('q', q, self.n)
         if len(q) >= batch.MIN_BATCH:
@@ -283,6 +294,19 @@ class Chain:
         -------
         J : array, shape (6, n) or (m, 6, n)
             Rows: linear velocity (m/s) then angular velocity (rad/s) per unit joint rate.
+
+        Examples
+        --------
+        >>> from dh_kinematics import Chain, Link
+        >>> arm = Chain([Link(a=1.0, m=2.0, r=[-0.5, 0, 0], name='shoulder'),
+        ...              Link(a=0.5, m=1.0, r=[-0.25, 0, 0], name='elbow')])
+        >>> arm.jacob0([0.0, 1.5707963267948966]).round(6)
+        array([[-0.5, -0.5],
+               [ 1. ,  0. ],
+               [ 0. ,  0. ],
+               [ 0. ,  0. ],
+               [ 0. ,  0. ],
+               [ 1. ,  1. ]])
 
         """
         q, single = check_joint_array('q', q, self.n)
@@ -342,6 +366,19 @@ class Chain:
             ``position_error``, ``orientation_error``, ``iterations``, ``solutions``,
             ``method`` and ``note``.
 
+        Examples
+        --------
+        The position of a planar arm's tool (two joints: the orientation left free):
+
+        >>> from dh_kinematics import Chain, Link
+        >>> arm = Chain([Link(a=1.0, m=2.0, r=[-0.5, 0, 0], name='shoulder'),
+        ...              Link(a=0.5, m=1.0, r=[-0.25, 0, 0], name='elbow')])
+        >>> result = arm.ikine(arm.fkine([0.0, 1.2]), mask=[1, 1, 1, 0, 0, 0])
+        >>> result.success, result.method
+        (True, 'numerical')
+        >>> result.q.round(6) + 0.0
+        array([0. , 1.2])
+
         """
         if self._ik is None:
             self._ik = inverse_kinematics.InverseKinematics(self)
@@ -383,6 +420,17 @@ class Chain:
         tau : array, shape (n,) or (m, n)
             Joint torques (N m) or forces (N):
             rigid-body torque + G^2 Jm qdd - friction(qd).
+
+        Examples
+        --------
+        The torques that accelerate the stretched arm's shoulder at 1 rad/s^2 (its inertia about
+        the shoulder axis, 2 x 0.5^2 + 1 x 1.25^2 kg m^2, and the elbow's share):
+
+        >>> from dh_kinematics import Chain, Link
+        >>> arm = Chain([Link(a=1.0, m=2.0, r=[-0.5, 0, 0], name='shoulder'),
+        ...              Link(a=0.5, m=1.0, r=[-0.25, 0, 0], name='elbow')])
+        >>> arm.rne([0.0, 0.0], qdd=[1.0, 0.0]).round(6)
+        array([2.0625, 0.3125])
 
         """
         return equations.rne(self._dynamics, q, qd, qdd, gravity, fext)

@@ -14,7 +14,7 @@
 
 """Kinematic calibration: measured tool poses to corrected DH parameters, with a report."""
 
-from dh_kinematics.core.calibration.fit import calibrate
+from dh_kinematics.core.calibration.fit import calibrate, Calibration, Parameter, Residuals
 from dh_kinematics.core.calibration.measurements import Measurements
 
-__all__ = ['calibrate', 'Measurements']
+__all__ = ['calibrate', 'Calibration', 'Measurements', 'Parameter', 'Residuals']

@@ -38,6 +38,7 @@ Which parameters measurements identify: the numerical rank of the identification
 """
 
 from collections import namedtuple
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -66,9 +67,26 @@ names of the parameters it goes with in the unseen direction (largest share firs
 much holding it changes the best fit, linearly: the RMS over the rows of the change in the
 fitted residuals, m."""
 
-Observability = namedtuple('Observability', 'O1 O4 condition')
-Observability.__doc__ = """Borm and Menq's O1 and Nahvi and Hollerbach's O4 of the scaled
-Jacobian's estimated columns, and its condition number (dimensionless)."""
+
+@dataclass(frozen=True)
+class Observability:
+    """
+    How well the data observe the estimated parameters (dimensionless).
+
+    Attributes
+    ----------
+    O1 : float
+        Borm and Menq's O1 of the scaled Jacobian's estimated columns.
+    O4 : float
+        Nahvi and Hollerbach's O4 of the same.
+    condition : float
+        Their condition number.
+
+    """
+
+    O1: float
+    O4: float
+    condition: float
 
 
 def is_angle(name, prismatic=()):

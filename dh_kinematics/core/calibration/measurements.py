@@ -25,18 +25,40 @@ position beyond the model's bounds (:data:`core.bounds.LENGTH_MAX`), naming the 
 :func:`distinct` groups repeated configurations: a calibration counts each once.
 """
 
-from collections import namedtuple
+from dataclasses import dataclass
 import math
 
 from dh_kinematics.core import files
 from dh_kinematics.core.bounds import LENGTH_MAX
 import numpy as np
 
-Measurements = namedtuple('Measurements', 'q position quaternion lines source',
-                          defaults=(None, None))
-Measurements.__doc__ = """Joint values, shape (m, n) (rad or m, in the model's joint order);
-measured positions, shape (m, 3) (m); measured orientations, shape (m, 4), or None; each row's
-line in its file and the file's name (None where they did not come from a file)."""
+
+@dataclass(frozen=True)
+class Measurements:
+    """
+    Measurements of the tool for calibration, one row per arm configuration.
+
+    Attributes
+    ----------
+    q : array, shape (m, n)
+        Joint values, rad or m, in the model's joint order.
+    position : array, shape (m, 3)
+        Measured positions, m.
+    quaternion : array, shape (m, 4), or None
+        Measured orientations (x, y, z, w), or None.
+    lines : sequence of int, optional
+        Each row's line in its file (None where they did not come from a file).
+    source : str, optional
+        The file's name (None where they did not come from a file).
+
+    """
+
+    q: np.ndarray
+    position: np.ndarray
+    quaternion: object
+    lines: object = None
+    source: object = None
+
 
 LIMIT_TOLERANCE = 1e-9
 """A joint value this far past a limit (rad or m) is still taken as at the limit."""

@@ -14,6 +14,6 @@
 
 """Inverse dynamics: recursive Newton-Euler, gravity, inertia, friction, payloads."""
 
-from dh_kinematics.core.dynamics.payload import Payload
+from dh_kinematics.core.dynamics.payload import check_payload, Payload
 
-__all__ = ['Payload']
+__all__ = ['check_payload', 'Payload']

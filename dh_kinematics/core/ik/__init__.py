@@ -14,6 +14,6 @@
 
 """Inverse kinematics: closed forms for the usual wrists, a numerical search for the rest."""
 
-from dh_kinematics.core.ik.ikine import IKResult
+from dh_kinematics.core.ik.ikine import IKResult, InverseKinematics, pose_errors
 
-__all__ = ['IKResult']
+__all__ = ['IKResult', 'InverseKinematics', 'pose_errors']

@@ -15,5 +15,7 @@
 """Forward kinematics: DH link transforms, poses (one, a batch, compiled), Jacobian measures."""
 
 from dh_kinematics.core.kinematics.dh_table import DHTable
+from dh_kinematics.core.kinematics.manipulability import Conditioning
+from dh_kinematics.core.kinematics.singularities import Kinds
 
-__all__ = ['DHTable']
+__all__ = ['Conditioning', 'DHTable', 'Kinds']

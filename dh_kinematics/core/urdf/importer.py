@@ -43,7 +43,7 @@ floating or planar joint, a link's geometry, a limit of 0). A chain that a DH mo
 hold at all (a floating, planar or mimic joint on it) is refused.
 """
 
-from collections import namedtuple
+from dataclasses import dataclass
 import math
 
 from dh_kinematics.core import fixed_frames
@@ -57,10 +57,31 @@ from dh_kinematics.core.rotations import matrix_to_rotvec
 from dh_kinematics.core.urdf import reader
 import numpy as np
 
-Import = namedtuple('Import', 'chain notes position_error angle_error')
-Import.__doc__ = """What :func:`from_urdf` returns: the Chain; the notes (str) on what was
-chosen or not held; and the largest difference between the model and the URDF over
-:data:`SAMPLES` configurations, for the tool and every kept frame (m and rad)."""
+
+@dataclass(frozen=True)
+class URDFImport:
+    """
+    What :func:`from_urdf` returns: the model and how well it matches the URDF.
+
+    Attributes
+    ----------
+    chain : Chain
+        The DH model of the chain between the two links.
+    notes : list of str
+        What was chosen, or not held, a sentence each.
+    position_error : float
+        The largest distance between the model's and the URDF's tool and kept frames over
+        :data:`SAMPLES` configurations, m.
+    orientation_error : float
+        The largest angle between their orientations over the same configurations, rad.
+
+    """
+
+    chain: object
+    notes: list
+    position_error: float
+    orientation_error: float
+
 
 SAMPLES = 100
 """Configurations (seeded, within the limits) over which the model is compared to the URDF."""
@@ -191,7 +212,7 @@ def from_urdf(text, base, tip, convention='standard', keep_frames=(),
 
     Returns
     -------
-    result : Import
+    result : URDFImport
 
     Raises
     ------
@@ -199,6 +220,18 @@ def from_urdf(text, base, tip, convention='standard', keep_frames=(),
         For a URDF that cannot be read, links that are not there or form no chain, a joint a
         DH chain cannot hold, or a value the model refuses; the message names the joint or
         link.
+
+    Examples
+    --------
+    A URDF's chain back to a DH model (here, a chain's own URDF):
+
+    >>> from dh_kinematics import Chain, Link
+    >>> arm = Chain([Link(a=1.0, m=2.0, r=[-0.5, 0, 0], name='shoulder'),
+    ...              Link(a=0.5, m=1.0, r=[-0.25, 0, 0], name='elbow')])
+    >>> from dh_kinematics import from_urdf
+    >>> result = from_urdf(arm.to_urdf(), 'world', 'tool0')
+    >>> result.chain.n, result.position_error < 1e-12, result.orientation_error < 1e-12
+    (2, True, True)
 
     """
     tree = reader.parse(text)
@@ -240,8 +273,8 @@ def from_urdf(text, base, tip, convention='standard', keep_frames=(),
                   tree.name if name is None else name, base_frame=f'{base}_dh',
                   link_frames=link_frames, tool_frame=tip, world_frame=base, frames=kept)
     notes += _not_held(tree, poses, held)
-    position_error, angle_error = _difference(chain, tree, moving, kept, base)
-    return Import(chain, notes, position_error, angle_error)
+    position_error, orientation_error = _difference(chain, tree, moving, kept, base)
+    return URDFImport(chain, notes, position_error, orientation_error)
 
 
 def _kept_frames(keep_frames, chain_joints, tree, base, tip, poses, bodies, fit,
