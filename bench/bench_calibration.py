@@ -31,7 +31,6 @@ import sys
 import time
 
 from dh_kinematics import Chain
-from dh_kinematics.core import configurations
 from dh_kinematics.core.calibration import fit
 from dh_kinematics.core.calibration.measurements import Measurements
 from dh_kinematics.core.rotations import rotation_to_quaternion, rotvec_to_matrix
@@ -82,14 +81,14 @@ def run(name, orientation):
     nominal = Chain.from_yaml(ROOT / 'config' / f'{name}.yaml')
     rng = np.random.default_rng(sum(map(ord, name)) + orientation)
     arm = true_arm(nominal, rng)
-    q = configurations.uniform(nominal, MEASUREMENTS, rng)
+    q = nominal.random_q(MEASUREMENTS, rng)
     data = measured(arm, q, rng, orientation)
     times = []
     for _ in range(ROUNDS):
         start = time.perf_counter()
         result = fit.calibrate(nominal, data)
         times.append(time.perf_counter() - start)
-    check = configurations.uniform(nominal, HELD_OUT, rng)
+    check = nominal.random_q(HELD_OUT, rng)
     error = np.linalg.norm(result.chain.fkine(check)[:, :3, 3] - arm.fkine(check)[:, :3, 3],
                            axis=1)
     return {'arm': name, 'data': 'poses' if orientation else 'positions',

@@ -69,13 +69,6 @@ pin = optional('pinocchio')
 needs_pin = pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not installed')
 
 
-def configurations(chain, rng, count):
-    """Return ``count`` random configurations within the limits (+-pi where none)."""
-    lower = np.where(np.isfinite(chain.qlim[:, 0]), chain.qlim[:, 0], -math.pi)
-    upper = np.where(np.isfinite(chain.qlim[:, 1]), chain.qlim[:, 1], math.pi)
-    return rng.uniform(lower, upper, (count, chain.n))
-
-
 def run_cli(*args, code=0, cwd=None):
     """Run the command; check its exit code (None: 0 or 1); return (stdout, stderr)."""
     process = processes.spawn(CLI_COMMAND + [str(arg) for arg in args],

@@ -44,8 +44,8 @@ from dh_kinematics.core.calibration.measurements import Measurements
 from dh_kinematics.core.rotations import rotation_to_quaternion, rotvec_to_matrix
 from dh_kinematics.core.symbolic import GENERATED_DIR
 from helpers import (
-    CHAINS, configurations, PACKAGE, plain_arm, plain_parameters, plain_perturbed, plain_rank,
-    plain_tool_poses, run_cli, world_poses)
+    CHAINS, PACKAGE, plain_arm, plain_parameters, plain_perturbed, plain_rank, plain_tool_poses,
+    run_cli, world_poses)
 import numpy as np
 import pytest
 
@@ -94,7 +94,7 @@ def _scene(seed, model, orientation, count):
     rng = np.random.default_rng(seed)
     nominal = _nominal(Chain.from_yaml(PACKAGE / 'config' / model), rng)
     true = _true_arm(nominal, rng, orientation)
-    return rng, nominal, true, configurations(nominal, rng, count)
+    return rng, nominal, true, nominal.random_q(count, rng)
 
 
 def _held_out_error(chain, arm, q):
@@ -109,11 +109,11 @@ def test_an_arm_with_every_parameter_off_is_recovered_to_the_noise(name, chain, 
     rng = np.random.default_rng(zlib.crc32(f'{name}{orientation}'.encode()))
     nominal = _nominal(chain, rng)
     true = _true_arm(nominal, rng, orientation)
-    q = configurations(nominal, rng, 80)
+    q = nominal.random_q(80, rng)
     result = fit.calibrate(nominal, _measured(true, q, rng, orientation))
     assert result.failure is None and result.converged and not result.warnings
     # The held-out truth: closer than one measurement's noise (0.087 mm RMS in 3-D).
-    assert _held_out_error(result.chain, true, configurations(nominal, rng, 200)) < (
+    assert _held_out_error(result.chain, true, nominal.random_q(200, rng)) < (
         np.sqrt(3.0) * NOISE)
     assert result.after.position_rms < 1.3 * np.sqrt(3.0) * NOISE < result.before.position_rms
     # What it estimates is what an independent Jacobian's rank says the data can give.
@@ -132,7 +132,7 @@ def test_an_error_in_any_single_parameter_is_recovered(name, chain):
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     nominal = _nominal(chain, rng)
     arm = plain_arm(nominal)
-    q, check = configurations(nominal, rng, 40), configurations(nominal, rng, 50)
+    q, check = nominal.random_q(40, rng), nominal.random_q(50, rng)
     for parameter in plain_parameters(arm, False):
         size = 3e-3 if parameter.rsplit('.', 1)[1] in ('angle', 'alpha', 'beta', 'rx', 'ry',
                                                        'rz') else 2e-3
@@ -147,7 +147,7 @@ def test_what_is_held_changes_the_best_fit_by_less_than_the_noise(name, chain):
     rng = np.random.default_rng(zlib.crc32(name.encode()) + 1)
     nominal = _nominal(chain, rng)
     true = _true_arm(nominal, rng, False)
-    q = configurations(nominal, rng, 60)
+    q = nominal.random_q(60, rng)
     data = _measured(true, q, rng, False)
     result = fit.calibrate(nominal, data)
     held = [p for p in result.parameters if p.status == 'held']
@@ -219,7 +219,7 @@ def test_measured_orientations_identify_the_tool_rotation_too():
     assert status['joint6.offset'] == 'held'  # a turn of the tool about its z
     assert result.after.orientation_rms < 2.0 * np.sqrt(3.0) * TURN_NOISE
     assert result.before.orientation_rms > 3.0 * result.after.orientation_rms
-    held_out = configurations(nominal, rng, 50)
+    held_out = nominal.random_q(50, rng)
     np.testing.assert_allclose(result.chain.fkine(held_out)[:, :3, :3],
                                plain_tool_poses(true, held_out)[:, :3, :3], atol=3e-4)
 
@@ -227,7 +227,7 @@ def test_measured_orientations_identify_the_tool_rotation_too():
 def test_a_known_base_and_the_masks_hold_what_they_say():
     rng = np.random.default_rng(4)
     nominal = Chain.from_yaml(PACKAGE / 'config' / 'puma560.yaml')
-    q = configurations(nominal, rng, 60)
+    q = nominal.random_q(60, rng)
     data = _measured(plain_arm(nominal), q, rng, False)
     result = fit.calibrate(nominal, data, base_known=True, fixed=['*.alpha'])
     names = {p.name: p for p in result.parameters}
@@ -267,7 +267,7 @@ def test_a_fit_far_from_the_given_noise_or_the_nominal_model_fails():
 def test_measurements_the_arm_cannot_have_made_are_refused_naming_the_row():
     chain = Chain.from_yaml(PACKAGE / 'config' / 'puma560.yaml')
     rng = np.random.default_rng(11)
-    q = configurations(chain, rng, 30)
+    q = chain.random_q(30, rng)
     data = _measured(plain_arm(chain), q, rng, False)
     degrees = replace(data, q=np.degrees(q))
     bad = np.flatnonzero(np.any(chain.islimit(degrees.q) != 0, axis=1))[0]
@@ -331,10 +331,10 @@ def _tracker_files(tmp_path, rng, model, count=60):
     """Write a true arm's measurements and held-out ones; return (true arm, held-out q)."""
     nominal = Chain.from_yaml(model)
     true = _true_arm(nominal, rng, False)
-    q = configurations(nominal, rng, count)
+    q = nominal.random_q(count, rng)
     measurements.write(tmp_path / 'data.csv', nominal.joint_names,
                        _measured(true, q, rng, False))
-    q2 = configurations(nominal, rng, 30)
+    q2 = nominal.random_q(30, rng)
     measurements.write(tmp_path / 'check.csv', nominal.joint_names,
                        _measured(true, q2, rng, False))
     return true, q2
@@ -399,7 +399,7 @@ def test_the_calibrated_model_starts_the_node_whose_tf_is_the_true_arms(tmp_path
     true, _ = _tracker_files(tmp_path, rng, model)
     run_cli('calibrate', model, tmp_path / 'data.csv', '-o', tmp_path / 'calibrated.yaml')
     calibrated = Chain.from_yaml(tmp_path / 'calibrated.yaml')
-    check = configurations(calibrated, rng, 1)[0]
+    check = calibrated.random_q(1, rng)[0]
     run = ros_fixtures.Running(['--params-file', str(tmp_path / 'calibrated.yaml')])
     try:
         stamp = run.probe.send_until_seen(calibrated.joint_names, check.tolist())

@@ -17,7 +17,7 @@
 import math
 
 from dh_kinematics import Chain, InvalidFieldError, Link
-from helpers import chain_from_reference, load_reference
+from helpers import chain_from_reference, load_reference, PACKAGE
 import numpy as np
 import pytest
 
@@ -139,3 +139,28 @@ def test_display_of_prismatic_flipped_and_tool():
     flipped = Chain([Link(flip=True, offset=0.5)], name='')
     assert '|    q1 | -q + 0.5 | 0 | 0 | 0 |  - |  - |' in str(flipped)
     assert str(flipped).startswith('Chain: 1 joint (R), standard DH')
+
+
+def test_replace_changes_only_the_fields_it_is_given_and_names_an_unknown_one():
+    chain = Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml')
+    moved = chain.replace(name='left_ur5', tool_frame='gripper')
+    assert (moved.name, moved.tool_frame) == ('left_ur5', 'gripper')
+    params, expected = moved.to_params(), chain.to_params()
+    assert (params.pop('robot_name'), params.pop('tool_frame')) == ('left_ur5', 'gripper')
+    expected.pop('robot_name'), expected.pop('tool_frame')
+    assert params == expected
+    np.testing.assert_array_equal(moved.fkine(np.zeros(6)), chain.fkine(np.zeros(6)))
+    with pytest.raises(InvalidFieldError, match='toolframe'):
+        chain.replace(toolframe='gripper')
+    with pytest.raises(InvalidFieldError, match='tool_frame'):
+        chain.replace(tool_frame='bad name')
+
+
+def test_random_q_draws_within_the_limits_and_a_turn_or_a_metre_without():
+    chain = Chain([Link(qlim=(-0.5, 0.25), name='a'), Link(name='b'),
+                   Link(joint='prismatic', name='c')])
+    q = chain.random_q(1000, np.random.default_rng(0))
+    assert q.shape == (1000, 3)
+    assert (-0.5 <= q[:, 0]).all() and (q[:, 0] <= 0.25).all()
+    assert np.abs(q[:, 1]).max() <= np.pi and np.abs(q[:, 2]).max() <= 1.0
+    np.testing.assert_array_equal(q, chain.random_q(1000, np.random.default_rng(0)))

@@ -112,13 +112,12 @@ def test_xacro_reads_a_mesh_uri_back_as_written(tmp_path):
 
 
 def _measurements(tmp_path, bom=False):
-    from dh_kinematics.core import configurations
     from dh_kinematics.core.calibration import measurements
     import numpy as np
 
     chain = Chain.from_yaml(UR5)
     rng = np.random.default_rng(41)
-    q = configurations.uniform(chain, 60, rng)
+    q = chain.random_q(60, rng)
     points = np.array([chain.fkine(x)[:3, 3] for x in q]) + rng.normal(0.0, 1e-5, (60, 3))
     path = tmp_path / 'tracker.csv'
     measurements.write(path, chain.joint_names, measurements.Measurements(q, points, None))

@@ -28,8 +28,7 @@ from dh_kinematics import Chain, InvalidFieldError, Link
 from dh_kinematics.core.ik.ikine import pose_errors
 from dh_kinematics.core.rotations import matrix_to_rpy
 from helpers import (
-    _rotation, arm_ids, CHAINS, configurations, DATA, needs_pin, PACKAGE, pin, pin_configuration,
-    run_cli)
+    _rotation, arm_ids, CHAINS, DATA, needs_pin, PACKAGE, pin, pin_configuration, run_cli)
 import numpy as np
 import pytest
 
@@ -134,7 +133,7 @@ def test_the_pumas_solutions_are_the_toolboxs_ikine_a():
 def test_a_closed_form_gives_every_solution(name, kind, chain):
     form = {'wrist': 'spherical wrist', 'parallel': 'three parallel axes'}[kind]
     rng = np.random.default_rng(len(name))
-    for q in configurations(chain, rng, 4):
+    for q in chain.random_q(4, rng):
         T = chain.fkine(q)
         result = chain.ikine(T, q0=q)
         assert result.method == 'analytic' and result.note == f'closed form ({form})'
@@ -154,7 +153,7 @@ def test_the_shipped_arms_use_a_closed_form_where_they_have_one(name):
     chain = SHIPPED[name]
     forms = {'puma560': 'spherical wrist', 'puma560_mdh': 'spherical wrist',
              'stanford': 'spherical wrist', 'ur5': 'three parallel axes'}
-    for q in configurations(chain, np.random.default_rng(3), 10):
+    for q in chain.random_q(10, np.random.default_rng(3)):
         T = chain.fkine(q)
         result = chain.ikine(T)
         assert result.success
@@ -168,7 +167,7 @@ def test_the_shipped_arms_use_a_closed_form_where_they_have_one(name):
 
 @pytest.mark.parametrize('name, chain', CHAINS, ids=arm_ids(CHAINS))
 def test_the_search_reaches_targets_on_every_arm(name, chain):
-    for q in configurations(chain, np.random.default_rng(11), 2):
+    for q in chain.random_q(2, np.random.default_rng(11)):
         T = chain.fkine(q)
         result = chain.ikine(T, method='numerical')
         assert result.success and result.method == 'numerical'
@@ -184,7 +183,7 @@ def test_solutions_reach_the_target_in_pinocchio(name):
     model = pin.buildModelFromXML(chain.to_urdf())
     data = model.createData()
     tool = model.getFrameId(chain.tool_frame)
-    for q in configurations(chain, np.random.default_rng(5), 3):
+    for q in chain.random_q(3, np.random.default_rng(5)):
         T = chain.fkine(q)
         for solution in chain.ikine(T, all_solutions=True, restarts=10).solutions:
             pin.framesForwardKinematics(model, data, pin_configuration(
@@ -243,7 +242,7 @@ def test_a_mask_solves_an_arm_of_fewer_joints():
     planar = Chain([Link(a=0.4, qlim=(-2.0, 2.0)), Link(a=0.3, qlim=(-2.5, 2.5)),
                     Link(d=0.1, a=0.2, alpha=math.pi / 2)])
     rng = np.random.default_rng(4)
-    for q in configurations(planar, rng, 5):
+    for q in planar.random_q(5, rng):
         T = planar.fkine(q)
         T[:3, :3] = _rotation(rng)  # any orientation: only the position is asked for
         result = planar.ikine(T, mask=[1, 1, 1, 0, 0, 0])
@@ -251,7 +250,7 @@ def test_a_mask_solves_an_arm_of_fewer_joints():
         assert result.orientation_error == 0.0
         np.testing.assert_allclose(planar.fkine(result.q)[:3, 3], T[:3, 3], atol=EXACT)
     wrist5 = Chain(SHIPPED['puma560'].links[:5])
-    for q in configurations(wrist5, rng, 5):
+    for q in wrist5.random_q(5, rng):
         T = wrist5.fkine(q)
         result = wrist5.ikine(T, mask=[1, 1, 1, 1, 1, 0])
         assert result.success
@@ -274,7 +273,7 @@ def test_q_is_the_solution_nearest_q0_at_its_nearest_whole_turn():
 
 def test_a_batch_is_solved_in_one_call_as_each_alone():
     chain = SHIPPED['panda']
-    Q = configurations(chain, np.random.default_rng(6), 4)
+    Q = chain.random_q(4, np.random.default_rng(6))
     targets = chain.fkine(Q)
     batch = chain.ikine(targets, q0=Q + 0.05)
     assert len(batch) == 4
@@ -288,7 +287,7 @@ def test_a_batch_is_solved_in_one_call_as_each_alone():
 
 def test_the_search_collects_distinct_solutions_when_asked():
     chain = SHIPPED['panda']
-    T = chain.fkine(configurations(chain, np.random.default_rng(9), 1)[0])
+    T = chain.fkine(chain.random_q(1, np.random.default_rng(9))[0])
     first = chain.ikine(T)
     every = chain.ikine(T, all_solutions=True, restarts=20)
     assert len(first.solutions) == 1 and len(every.solutions) > 1

@@ -31,7 +31,6 @@ import zlib
 
 from dh_kinematics import Chain
 from dh_kinematics.cli import moveit_files
-from dh_kinematics.core import configurations as joint_space
 from dh_kinematics.core.urdf import moveit
 from dh_kinematics.core.urdf.importer import from_urdf
 from helpers import (
@@ -97,7 +96,7 @@ def test_the_srdf_and_the_limits_against_pinocchio(name, chain, tmp_path):
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     chain = _with_efforts(chain, rng)
     text = chain.to_urdf()
-    configurations = joint_space.uniform(chain, SAMPLES, rng)
+    configurations = chain.random_q(SAMPLES, rng)
     disabled, _ = moveit_files.disabled_pairs(chain, text, configurations)
     states = {'zero': np.zeros(chain.n), 'some': configurations[0]}
     srdf = tmp_path / 'arm.srdf'
@@ -234,7 +233,7 @@ def test_a_derived_acceleration_comes_from_the_motors_and_is_clipped():
     for joint, effort in zip(puma.joint_names, (97.6, 186.4, 89.4, 24.2, 20.1, 21.3)):
         params[joint]['effort_limit'] = effort  # the Puma 560's peak torques, N m
     chain = Chain.from_params(params)
-    configurations = joint_space.uniform(chain, 500, np.random.default_rng(1))
+    configurations = chain.random_q(500, np.random.default_rng(1))
     derived = moveit.acceleration_limits(chain, configurations)
     for link, value in zip(chain.links, derived):
         velocity, acceleration = moveit.planning_limits(link, value)

@@ -182,7 +182,7 @@ def test_the_scaled_measure_does_not_change_with_the_unit_of_length():
         params[joint]['a'] *= 1000.0
         params[joint]['d'] *= 1000.0
     millimetres = Chain.from_params(params)
-    q = configurations.uniform(puma, 20, np.random.default_rng(2))
+    q = puma.random_q(20, np.random.default_rng(2))
     metres = manipulability.Conditioning(puma)
     scaled = manipulability.Conditioning(millimetres)
     assert scaled.length == pytest.approx(1000.0 * metres.length, rel=1e-12)
@@ -221,7 +221,7 @@ FALSE_ALARM_SAMPLES = 2000
 def test_random_poses_within_the_limits_rarely_warn_and_the_docs_say_how_rarely(name):
     chain = SHIPPED[name]
     conditioning = manipulability.Conditioning(chain)
-    q = configurations.uniform(chain, FALSE_ALARM_SAMPLES, np.random.default_rng(0))
+    q = chain.random_q(FALSE_ALARM_SAMPLES, np.random.default_rng(0))
     condition = np.array([conditioning.measures(J)[7] for J in chain.jacob0(q)])
     rate = 100.0 * float(np.mean(condition > DEFAULTS['singularity.warn']))
     assert rate <= 5.0

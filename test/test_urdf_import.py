@@ -35,8 +35,8 @@ from dh_kinematics import Chain
 from dh_kinematics.core.rotations import rpy_to_matrix
 from dh_kinematics.core.urdf import importer
 from helpers import (
-    arm_ids, CHAINS, configurations, expected_world_poses, needs_pin, PACKAGE, pin,
-    pin_configuration, run_cli, ur_description_urdf)
+    arm_ids, CHAINS, expected_world_poses, needs_pin, PACKAGE, pin, pin_configuration, run_cli,
+    ur_description_urdf)
 import numpy as np
 import pytest
 
@@ -198,7 +198,7 @@ def _assert_agrees(text, base, tip, held, result, rng, count=4):
     ours_data = ours_model.createData()
     rigid = chain.nofriction(coulomb=True, viscous=True)
     kept = [frame.name for frame in chain.frames]
-    for q in configurations(chain, rng, count):
+    for q in chain.random_q(count, rng):
         qd, qdd = rng.uniform(-1.0, 1.0, (2, chain.n))
         expected = _pin_poses(model, data, chain.joint_names, q, [tip] + kept, base)
         poses = expected_world_poses(chain, q, '')
@@ -300,7 +300,7 @@ def test_ur_descriptions_ur5_imports_as_universal_robots_dh_table():
                                        [link.d for link in shipped.links], atol=1e-9)
             assert not any(link.flip for link in chain.links)
         assert sum('axes parallel' in note for note in result.notes) == 2  # shoulder, elbow
-        for q in configurations(chain, rng, 10):
+        for q in chain.random_q(10, rng):
             poses = expected_world_poses(chain, q, '')
             # tool0 in base, as the pendant shows it: UR's DH table's forward kinematics.
             np.testing.assert_allclose(np.linalg.inv(poses['base']) @ poses['tool0'],
@@ -369,7 +369,7 @@ def test_a_panda_imports_with_its_link_frames_and_the_fingers_held():
     # The URDF's link frames are modified DH frames: the import finds them and names them so.
     assert chain.link_frames == tuple(f'panda_link{j}' for j in range(1, 8))
     shipped = Chain.from_yaml(PACKAGE / 'config' / 'panda.yaml')
-    for q in configurations(chain, rng, 10):
+    for q in chain.random_q(10, rng):
         np.testing.assert_allclose(chain.fkine(q), shipped.fkine(q), atol=1e-9)
 
 
@@ -469,7 +469,7 @@ def test_the_shipped_arms_go_through_their_urdf_and_back():
             rigid = Chain([link.replace(Jm=0.0, B=0.0, Tc=0.0) for link in chain.links],
                           chain.base, chain.tool, chain.gravity, payload=chain.payload)
             back = back.nofriction(coulomb=True, viscous=True)
-            for q in configurations(chain, rng, 5):
+            for q in chain.random_q(5, rng):
                 qd, qdd = rng.uniform(-1.0, 1.0, (2, chain.n))
                 np.testing.assert_allclose(back.fkine(q), chain.fkine(q), atol=1e-12,
                                            err_msg=name)
@@ -601,7 +601,7 @@ def test_to_modified_and_to_standard_are_the_same_arm(name, chain):
     for converted in (other, back):
         assert converted.joint_names == chain.joint_names
         np.testing.assert_array_equal(converted.qlim, chain.qlim)
-        for q in configurations(chain, rng, 4):
+        for q in chain.random_q(4, rng):
             qd, qdd = rng.uniform(-1.0, 1.0, (2, chain.n))
             np.testing.assert_allclose(converted.fkine(q), chain.fkine(q), atol=1e-12)
             for (point, axis), (other_point, other_axis) in zip(_joint_lines(converted, q),
@@ -626,7 +626,7 @@ def test_a_converted_chain_agrees_with_pinocchio_on_the_original(name, chain):
     data = model.createData()
     converted = (rigid.to_standard() if chain.mdh else rigid.to_modified())
     rng = np.random.default_rng(zlib.crc32(name.encode()))
-    for q in configurations(chain, rng, 4):
+    for q in chain.random_q(4, rng):
         qd, qdd = rng.uniform(-1.0, 1.0, (2, chain.n))
         tip = _pin_poses(model, data, rigid.joint_names, q, [rigid.tool_frame],
                          rigid.world_frame)[rigid.tool_frame]

@@ -28,7 +28,6 @@ import os
 
 from dh_kinematics.cli import collisions
 from dh_kinematics.cli.model_commands import load, write
-from dh_kinematics.core import configurations as joint_space
 from dh_kinematics.core.model_file import params
 from dh_kinematics.core.urdf import moveit
 import numpy as np
@@ -70,7 +69,7 @@ def moveit_files(args, out):
     states = params.configurations(given, chain.n)
     rng = np.random.default_rng(args.seed)
     count = max(args.samples, ACCELERATION_SAMPLES)
-    configurations = joint_space.uniform(chain, count, rng)
+    configurations = chain.random_q(count, rng)
     urdf_text = chain.to_urdf(args.prefix)
     disabled, tally = disabled_pairs(chain, urdf_text, configurations[:args.samples])
     accelerations = moveit.acceleration_limits(chain, configurations)

@@ -22,7 +22,7 @@ returns a leading m axis. The batch path is vectorised over configurations; from
 forces.
 """
 
-from dh_kinematics.core import display, fixed_frames, meshes as link_meshes, names
+from dh_kinematics.core import configurations, display, fixed_frames, meshes as link_meshes, names
 from dh_kinematics.core.checks import (
     check_array, check_joint_array, check_transform, InvalidFieldError)
 from dh_kinematics.core.dynamics import equations
@@ -161,19 +161,53 @@ class Chain:
     def __repr__(self):
         return f'Chain(name={self._name!r}, n={self.n}, mdh={self.mdh})'
 
-    def _copy(self, links=None, payload=None):
-        return Chain(self._links if links is None else links, self._base, self._tool,
-                     self._gravity, self._name, self.base_frame, self.link_frames,
-                     self.tool_frame, self.world_frame, payload or self._payload,
-                     self._extra, self._meshes)
+    def replace(self, **fields):
+        """
+        Return a copy with some of the constructor's arguments changed, checked as they are.
+
+        Parameters
+        ----------
+        **fields
+            Any of ``links``, ``base``, ``tool``, ``gravity``, ``name``, ``base_frame``,
+            ``link_frames``, ``tool_frame``, ``world_frame``, ``payload``, ``frames`` and
+            ``meshes``, as :class:`Chain` takes them.
+
+        Examples
+        --------
+        >>> from dh_kinematics import Chain, Link
+        >>> arm = Chain([Link(a=1.0, name='shoulder'), Link(a=0.5, name='elbow')])
+        >>> arm.replace(name='left_arm', tool_frame='gripper').tool_frame
+        'gripper'
+
+        """
+        arguments = {'links': self._links, 'base': self._base, 'tool': self._tool,
+                     'gravity': self._gravity, 'name': self._name,
+                     'base_frame': self.base_frame, 'link_frames': self.link_frames,
+                     'tool_frame': self.tool_frame, 'world_frame': self.world_frame,
+                     'payload': self._payload, 'frames': self._extra, 'meshes': self._meshes}
+        for field, value in fields.items():
+            if field not in arguments:
+                raise InvalidFieldError(field, value, 'is not a Chain argument; choose from '
+                                        + ', '.join(arguments))
+        arguments.update(fields)
+        return Chain(**arguments)
+
+    def random_q(self, count, rng):
+        """
+        Return ``count`` configurations drawn uniformly within the joint limits.
+
+        A joint without limits ranges over +-pi rad (revolute) or +-1 m (prismatic); ``rng``
+        is a :class:`numpy.random.Generator`. Shape (count, n), rad or m.
+        """
+        return configurations.uniform(self, count, rng)
 
     def nofriction(self, coulomb=True, viscous=False):
         """Return a copy with Coulomb (default) and/or viscous friction removed."""
-        return self._copy([link.nofriction(coulomb, viscous) for link in self._links])
+        return self.replace(links=[link.nofriction(coulomb, viscous) for link in self._links])
 
     def with_payload(self, mass=0.0, com=(0.0, 0.0, 0.0), inertia=(0.0, 0.0, 0.0)):
         """Return a copy carrying this payload (kg; m in the tool frame; kg m^2)."""
-        return self._copy(payload=check_payload(mass, com, inertia))
+        return self.replace(payload=check_payload(mass, com, inertia))
 
     @classmethod
     def from_params(cls, params):

@@ -59,7 +59,6 @@ import math
 from dh_kinematics.core import configurations
 from dh_kinematics.core.calibration import (
     identifiability, identification, measurements as measured)
-from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.kinematics import dh_fit
 from dh_kinematics.core.rotations import rotation_to_quaternion, rotvec_to_matrix
@@ -266,9 +265,7 @@ def corrected(chain, names, values, base):
     T_base[:3, 3] = base[:3, 3] + base_delta[:3]
     T_tool[:3, 3] = chain.tool[:3, 3] + tool_delta[:3]
     T_tool[:3, :3] = chain.tool[:3, :3] @ rotvec_to_matrix(tool_delta[3:])
-    return Chain(new_links, T_base, T_tool, chain.gravity, chain.name, chain.base_frame,
-                 chain.link_frames, chain.tool_frame, chain.world_frame, chain.payload,
-                 chain.frames, chain.meshes)
+    return chain.replace(links=new_links, base=T_base, tool=T_tool)
 
 
 def registration(points, targets):

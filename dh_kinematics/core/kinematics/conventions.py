@@ -71,6 +71,5 @@ def converted(chain, convention, parallel_tolerance=dh_fit.PARALLEL_TOLERANCE):
             mesh = mesh._replace(T_frame_mesh=np.linalg.inv(after[name]) @ before[name] @
                                  mesh.T_frame_mesh)
         meshes[name] = mesh
-    return type(chain)(links, fit.base, fit.tool, chain.gravity, chain.name, chain.base_frame,
-                       chain.link_frames, chain.tool_frame, chain.world_frame, chain.payload,
-                       frames, meshes)
+    return chain.replace(links=links, base=fit.base, tool=fit.tool, frames=frames,
+                         meshes=meshes)

@@ -44,7 +44,6 @@ hold at all (a floating, planar or mimic joint on it) is refused.
 """
 
 from dataclasses import dataclass
-import math
 
 from dh_kinematics.core import fixed_frames
 from dh_kinematics.core.chain import Chain
@@ -326,16 +325,6 @@ def _not_held(tree, poses, held):
     return notes
 
 
-def _samples(moving):
-    """Return SAMPLES configurations within the joints' limits (seeded), shape (SAMPLES, n)."""
-    rng = np.random.default_rng(0)
-    lower = [joint.limit.get('lower', -math.pi) if joint.type != 'continuous' else -math.pi
-             for joint in moving]
-    upper = [joint.limit.get('upper', math.pi) if joint.type != 'continuous' else math.pi
-             for joint in moving]
-    return rng.uniform(lower, upper, (SAMPLES, len(moving)))
-
-
 def _difference(chain, tree, moving, kept, base):
     """Return the largest tool and kept-frame difference (m, rad) of model and URDF."""
     names = [joint.name for joint in moving]
@@ -343,7 +332,7 @@ def _difference(chain, tree, moving, kept, base):
     paths = {link: reader.path_to_root(tree, link)[above_base:]
              for link in [chain.tool_frame] + [frame.name for frame in kept]}
     position, turns = 0.0, []
-    for q in _samples(moving):
+    for q in chain.random_q(SAMPLES, np.random.default_rng(0)):
         values = dict(zip(names, q))
         frames = fixed_frames.world_poses(chain, q)
         for link, path in paths.items():

@@ -85,7 +85,7 @@ def acceleration_limits(chain, configurations):
     chain : Chain
         The model.
     configurations : array-like, shape (m, n)
-        Where to look, rad or m (:func:`core.configurations.uniform`).
+        Where to look, rad or m (:meth:`Chain.random_q`).
 
     """
     q = np.asarray(configurations, dtype=float)
