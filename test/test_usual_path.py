@@ -32,9 +32,8 @@ import math
 from dh_kinematics import Chain, Link
 from dh_kinematics.core.model_file import parameter_file
 from dh_kinematics.core.names import axis_frame_names, frame_names
-from dh_kinematics.node_logic import joint_states
 from dh_kinematics.node_logic.frames import joint_children
-from dh_kinematics.node_logic.joint_states import JointStatesFlow, Publishers, Wanted
+from dh_kinematics.node_logic.joint_states import JointStatesFlow, Usual, Wanted
 from dh_kinematics.parameters import validation
 from dh_kinematics.parameters.specs import NODE
 from dh_kinematics.ros.messages import SerializedMessages
@@ -61,17 +60,15 @@ WANTED = [Wanted(False, False, False, True, True), Wanted(False, False, False, F
           Wanted(False, True, True, True, True), Wanted(False, False, False, False, False)]
 
 
-def _flow(chain, settings, warnings, serialized=None, sent=None, templates=None):
-    """Return a flow; with ``serialized``, one that publishes usual messages itself to ``sent``."""
+def _flow(chain, settings, warnings, serialized=None, templates=None):
+    """Return a flow; with ``serialized``, one that serializes usual messages itself."""
     def undecodable(data):
         raise ValueError('undecodable')
     flow = JointStatesFlow(chain.joint_names, undecodable, warnings.append, 0)
     flow.configure(chain, settings)
     flow.wanted = WANTED[0]
     if serialized is not None:
-        flow.publishers = Publishers(templates or serialized.templates,
-                                     lambda data: sent.append(('tf', data)),
-                                     lambda data: sent.append(('friction', data)))
+        flow.templates = templates or serialized.templates
     return flow
 
 
@@ -83,6 +80,10 @@ def _serialized(chain):
 
 def _sent(outcome, serialized, sent):
     """Serialize an outcome's TF and friction as the node does; return the rest of it."""
+    if isinstance(outcome, Usual):  # serialized by the flow already
+        sent += [(kind, data) for kind, data in zip(('tf', 'friction'), outcome)
+                 if data is not None]
+        return ()
     if outcome.tf is not None:
         sent.append(('tf', serialized.tf(*outcome.tf)))
     if outcome.friction is not None:
@@ -172,7 +173,7 @@ def test_both_paths_give_the_same_outcomes_and_state(model, seed):
         settings = dict(settings, **{'effort.warn': [5.0], 'effort.error': [15.0]})
     warnings, sent = {'usual': [], 'full': []}, {'usual': [], 'full': []}
     serialized = _serialized(chain)  # one set of templates: the same padding bytes
-    flows = {'usual': _flow(chain, settings, warnings['usual'], serialized, sent['usual']),
+    flows = {'usual': _flow(chain, settings, warnings['usual'], serialized),
              'full': _flow(chain, settings, warnings['full'])}
     now_ns, mono_ns, usual, taken = START_NS + SECOND // 2000, 0, 0, 0  # stamps 0.5 ms old
     for k, (kind, data, clock, wanted) in enumerate(_messages(chain, seed, 1500, 7)):
@@ -187,17 +188,16 @@ def test_both_paths_give_the_same_outcomes_and_state(model, seed):
         outcomes = {name: flow.handle(data, now, mono_ns) for name, flow in flows.items()}
         dynamics = any(flows['usual'].wanted[:3])  # gravity, expected or residual: full path
         usual += kind == 'usual' and not dynamics
-        taken += outcomes['usual'].sent
-        assert not outcomes['full'].sent
-        if outcomes['usual'].sent:
-            assert outcomes['usual'] == joint_states.SENT
-        else:
+        took_usual = isinstance(outcomes['usual'], Usual)
+        taken += took_usual
+        assert not isinstance(outcomes['full'], Usual)
+        if not took_usual:
             assert outcomes['usual'] == outcomes['full'], (k, kind)
         for name, outcome in outcomes.items():
             _sent(outcome, serialized, sent[name])
         assert sent['usual'] == sent['full'], (k, kind)
-        if outcomes['usual'].sent:  # the rest of the full path's outcome: nothing
-            assert outcomes['full'][2:] == (None, None, None, False, False, None), (k, kind)
+        if took_usual:  # the rest of the full path's outcome: nothing
+            assert outcomes['full'][2:] == (None, None, None, False, None), (k, kind)
         sent['usual'].clear(), sent['full'].clear()
         if k % 50 == 0 or kind != 'usual':
             assert _state(flows['usual']) == _state(flows['full']), (k, kind)
@@ -213,7 +213,7 @@ def test_both_paths_give_the_same_outcomes_and_state(model, seed):
 
 def test_a_stream_in_another_order_than_the_model_takes_the_full_path():
     serialized, sent = _serialized(PANDA.chain), {'usual': [], 'full': []}
-    flows = {'usual': _flow(PANDA.chain, PANDA.settings, [], serialized, sent['usual']),
+    flows = {'usual': _flow(PANDA.chain, PANDA.settings, [], serialized),
              'full': _flow(PANDA.chain, PANDA.settings, [])}
     # Inside the limits read in either order: a wrong order would change no level, only TF.
     names, q = list(PANDA.chain.joint_names)[::-1], np.array([0.1, 0.5, 0.2, -1.5, 0.3, 0.5, 0.4])
@@ -221,7 +221,7 @@ def test_a_stream_in_another_order_than_the_model_takes_the_full_path():
         data = joint_state_cdr(START_NS + k, names, (q + 0.01 * k)[::-1].tolist(), [0.1] * 7)
         for name, flow in flows.items():
             outcome = flow.handle(data, START_NS + SECOND, k)
-            assert not outcome.sent  # names not in model order: never the short way
+            assert not isinstance(outcome, Usual)  # names not in model order: never the short way
             _sent(outcome, serialized, sent[name])
     assert sent['usual'] == sent['full'] and len(sent['full']) == 40
     assert _state(flows['usual']) == _state(flows['full'])
@@ -250,13 +250,16 @@ def test_a_changing_frame_id_takes_the_short_way_and_builds_nothing(pattern):
     def templates(joints):
         asked.append(joints)
         return serialized.templates(joints)
-    flow = _flow(PANDA.chain, PANDA.settings, [], serialized, sent, templates)
-    assert len(asked) == 1  # once, when the publishers were given
+    flow = _flow(PANDA.chain, PANDA.settings, [], serialized, templates)
+    assert len(asked) == 1  # once, when the templates were given
     names, q = list(PANDA.chain.joint_names), np.mean(PANDA.chain.qlim, axis=1).tolist()
     now_ns = START_NS + SECOND
     outcomes = [flow.handle(joint_state_cdr(START_NS + k, names, q, [0.0] * 7, [], frame_id,
-                                            padding=rng), now_ns, k).sent
+                                            padding=rng), now_ns, k)
                 for k, frame_id in enumerate(frame_ids)]
-    assert outcomes[0] is False and all(outcomes[1:])  # the first sets the levels
+    for outcome in outcomes[1:]:
+        _sent(outcome, serialized, sent)
+    taken = [isinstance(outcome, Usual) for outcome in outcomes]
+    assert taken[0] is False and all(taken[1:])  # the first sets the levels
     assert len(asked) == 1  # no template asked for again, none made per message
     assert [topic for topic, _ in sent] == ['tf', 'friction'] * (len(frame_ids) - 1)

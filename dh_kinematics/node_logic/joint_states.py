@@ -38,9 +38,10 @@ due. The path, in order:
 
 The usual message (every joint in model order, a newer stamp, finite values, every limit level
 unchanged, no dynamics wanted) takes a shorter way to the same result in steps 3 to 7,
-:meth:`JointStatesFlow._take_usual`, and the flow publishes its TF and friction itself through
-:attr:`JointStatesFlow.publishers`, filling the messages' templates. Warnings go to ``warn``, at
-most one per kind every ``LOG_EVERY_S`` seconds.
+:meth:`JointStatesFlow._take_usual`, which returns its TF and friction already serialized
+(:data:`Usual`), filled into the messages' templates (:attr:`JointStatesFlow.templates`). The
+flow publishes nothing: the node publishes what it returns. Warnings go to ``warn``, at most
+one per kind every ``LOG_EVERY_S`` seconds.
 """
 
 from collections import namedtuple
@@ -57,8 +58,8 @@ LOGGED_NAME = 64
 """A joint name from a message is logged up to this many characters."""
 _LOG_EVERY_NS = int(LOG_EVERY_S * 1e9)
 
-Outcome = namedtuple('Outcome', 'tf friction gravity expected residual diagnostics sent '
-                     'manipulability', defaults=(False, None))
+Outcome = namedtuple('Outcome', 'tf friction gravity expected residual diagnostics '
+                     'manipulability', defaults=(None,))
 Outcome.__doc__ = """What to publish for one message.
 
 tf : (joints, stamp_ns, poses) or None
@@ -71,30 +72,23 @@ residual : (joints, stamp_ns, residuals) or None
     The joints whose effort the message carried: measured - expected (N m or N), if wanted.
 diagnostics : bool
     Whether the diagnostics are due now.
-sent : bool
-    True when the flow has published the message's TF and friction itself (the usual
-    message, through :attr:`JointStatesFlow.publishers`); then nothing else is due.
 manipulability : (stamp_ns, values) or None
     :data:`arm_limits.MEASURES` and the tool's speed (m/s) at the whole configuration, if
     wanted.
 """
 NOTHING = Outcome(None, None, None, None, None, False)
-SENT = Outcome(None, None, None, None, None, False, sent=True)
+Usual = namedtuple('Usual', 'tf friction')
+Usual.__doc__ = """What to publish for the usual message: nothing else is due.
+
+tf, friction : bytes or None
+    The serialized TFMessage of every joint's frame and JointState of every joint's friction,
+    where wanted (and, for the TF, due under ``tf.max_rate``).
+"""
 Wanted = namedtuple('Wanted', 'gravity expected residual tf friction manipulability',
                     defaults=(True, True, False))
 Wanted.__doc__ = """Which outputs someone subscribes to (bools); TF and friction by default."""
 NONE_WANTED = Wanted(False, False, False)
-Publishers = namedtuple('Publishers', 'templates tf friction')
-Publishers.__doc__ = """Where the flow publishes the TF and friction of a usual message itself.
-
-templates : callable
-    ``templates(joints)`` returns ``(tf, efforts)``: the :class:`message_template.Template` of
-    the TFMessage of those joints' frames and of a JointState of their efforts, or None where
-    there is none.
-tf, friction : callable
-    Each publishes the serialized bytes of one message.
-"""
-_Usual = namedtuple('_Usual', 'tf friction send_tf send_friction')
+_Templates = namedtuple('_Templates', 'tf friction')
 NO_DYNAMICS = (None, None, None, False)
 
 
@@ -134,7 +128,7 @@ class JointStatesFlow:
         self.tf_rate = TfRate(len(self.cache.names))
         self._motion_fresh = True
         self._wanted = NONE_WANTED
-        self._publishers = None
+        self._templates = None
         self._math = None
         # The templates and publishers of the usual message, or None while there is no
         # shorter way (:meth:`_bind_usual`).
@@ -151,13 +145,19 @@ class JointStatesFlow:
         self._bind_usual()
 
     @property
-    def publishers(self):
-        """Where the usual message's TF and friction go: :data:`Publishers`, or None (none)."""
-        return self._publishers
+    def templates(self):
+        """
+        Return the usual message's templates: a callable, or None (no shorter way).
 
-    @publishers.setter
-    def publishers(self, publishers):
-        self._publishers = publishers
+        ``templates(joints)`` returns ``(tf, efforts)``: the
+        :class:`message_template.Template` of the TFMessage of those joints' frames and of a
+        JointState of their efforts, or None where there is none.
+        """
+        return self._templates
+
+    @templates.setter
+    def templates(self, templates):
+        self._templates = templates
         self._bind_usual()
 
     def configure(self, chain, settings):
@@ -180,24 +180,24 @@ class JointStatesFlow:
 
     def _bind_usual(self):
         """
-        Bind what the usual message needs for the present model, outputs and publishers.
+        Bind what the usual message needs for the present model, outputs and templates.
 
         Once per change of any of them, never per message: the templates for every joint.
         No shorter way while the dynamics are wanted, the effort monitor or the arm's limits
         are on, or accelerations or soft limits are watched (they need the full path), without
-        publishers, or where a template cannot be made. Velocity and effort limits keep it.
+        templates, or where a template cannot be made. Velocity and effort limits keep it.
         """
-        wanted, publishers, self._usual = self._wanted, self._publishers, None
+        wanted, templates, self._usual = self._wanted, self._templates, None
         motion = self.limits.motion
-        if (publishers is None or self._math is None or wanted.gravity or wanted.expected
+        if (templates is None or self._math is None or wanted.gravity or wanted.expected
                 or wanted.residual or wanted.manipulability or self.limits.efforts.active
                 or (motion.active and not motion.shortcut) or self.limits.arm.active):
             return
-        tf, friction = publishers.templates(self._all_joints)
+        tf, friction = templates(self._all_joints)
         if (wanted.tf and tf is None) or (wanted.friction and friction is None):
             return
-        self._usual = _Usual(tf if wanted.tf else None, friction if wanted.friction else None,
-                             publishers.tf, publishers.friction)
+        self._usual = _Templates(tf if wanted.tf else None,
+                                 friction if wanted.friction else None)
 
     def warn(self, key, text, mono_ns, counts=True):
         """Warn, at most once per ``key`` every LOG_EVERY_S; with the counts if ``counts``."""
@@ -228,11 +228,11 @@ class JointStatesFlow:
 
     def handle(self, data, now_ns, mono_ns):
         """
-        Take one serialized JointState; return what to publish (an :data:`Outcome`).
+        Take one serialized JointState; return what to publish: :data:`Outcome` or :data:`Usual`.
 
         ``now_ns`` is the node's clock (0 under sim time before /clock starts), ``mono_ns`` a
-        monotonic one, both in ns. For the usual message the flow publishes the TF and
-        friction itself, through :attr:`publishers`, and returns :data:`SENT`.
+        monotonic one, both in ns. For the usual message, :data:`Usual`: its TF and friction
+        serialized.
         """
         if now_ns < self._last_now_ns:
             self._clock(now_ns, mono_ns)
@@ -249,21 +249,22 @@ class JointStatesFlow:
             fields = self._decode_other(data, mono_ns)
             if fields is None:
                 return NOTHING
-        if self._usual is not None and self._take_usual(fields, now_ns):
-            return SENT
+        if self._usual is not None:
+            usual = self._take_usual(fields, now_ns)
+            if usual is not None:
+                return usual
         return self._take(fields, now_ns, mono_ns)
 
     def _take_usual(self, fields, now_ns):
         """
-        Take the usual message as :meth:`_take` would, and publish it; or return False.
+        Take the usual message as :meth:`_take` would: return its :data:`Usual`, or None.
 
         The usual message is one the cache takes whole (:meth:`JointStateCache.whole`: the
         last message's names, every joint, a newer stamp within the tolerance, finite values,
         every velocity and effort or none), in model order, and changes no limit level; its
-        poses and friction are finite. Then
-        this is all that :meth:`_take` and the node would do: publish the TF and friction,
-        and let the cache take the values. Any other message returns False before anything
-        has changed, and :meth:`_take` takes it.
+        poses and friction are finite. Then this is all that :meth:`_take` would do: serialize
+        the TF and friction, and let the cache take the values. Any other message returns None
+        before anything has changed, and :meth:`_take` takes it.
         """
         stamp_ns, names, positions, velocities, efforts = fields
         cache, usual = self.cache, self._usual
@@ -271,28 +272,24 @@ class JointStatesFlow:
         limits = self.limits
         if (whole is None or whole.rows is not None or not self._motion_fresh
                 or not limits.unchanged_by(positions, now_ns)):
-            return False
+            return None
         if limits.motion.active and not (velocities and limits.motion.quiet(velocities,
                                                                             efforts)):
-            return False
+            return None
         tf = friction = None
         if usual.tf is not None and self.tf_rate.due(self._all_joints, stamp_ns):
             poses = self._math.every_pose(positions)
             if poses is None:
-                return False
+                return None
             tf = usual.tf.fill(stamp_ns, poses)
             self.tf_rate.published(self._all_joints, stamp_ns)
         if usual.friction is not None and velocities:
             torques = self._math.every_friction(velocities)
             if torques is None:
-                return False
+                return None
             friction = usual.friction.fill(stamp_ns, torques)
-        if tf is not None:
-            usual.send_tf(tf)
-        if friction is not None:
-            usual.send_friction(friction)
         cache.take_all(whole.index, positions, velocities, efforts, stamp_ns, now_ns)
-        return True
+        return Usual(tf, friction)
 
     def _take(self, fields, now_ns, mono_ns):
         """Take one message's fields the full way: :meth:`handle`."""

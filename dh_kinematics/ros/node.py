@@ -34,7 +34,7 @@ from time import monotonic_ns, time_ns
 from dh_kinematics.core import bounds
 from dh_kinematics.core.names import axis_frame_names, frame_names
 from dh_kinematics.node_logic import frames
-from dh_kinematics.node_logic.joint_states import JointStatesFlow, Publishers, Wanted
+from dh_kinematics.node_logic.joint_states import JointStatesFlow, Usual, Wanted
 from dh_kinematics.node_logic.schedule import tick_s
 from dh_kinematics.parameters.specs import NODE
 from dh_kinematics.ros import entry, messages
@@ -131,8 +131,7 @@ class DhKinematicsNode(Node):
             self._frames, chain.joint_names,
             frames.joint_children(self._frames, axis_frame_names(chain, prefix)))
         self._flow.configure(chain, config.settings)
-        self._flow.publishers = Publishers(self._messages.templates, self._send_tf,
-                                           self._send_friction)
+        self._flow.templates = self._messages.templates
         tick = tick_s(config.settings['diagnostics.period'])
         if self._timer is None or self._timer.timer_period_ns != int(tick * 1e9):
             if self._timer is not None:
@@ -187,7 +186,11 @@ class DhKinematicsNode(Node):
         if self._unwatched:  # a subscriber may have come since the tick: ask now
             self._check_subscribers()
         outcome = self._flow.handle(data, now_ns, monotonic_ns())
-        if outcome.sent:  # the flow has published the TF and friction itself
+        if outcome.__class__ is Usual:  # the usual message: its TF and friction, serialized
+            if outcome.tf is not None:
+                self._send_tf(outcome.tf)
+            if outcome.friction is not None:
+                self._send_friction(outcome.friction)
             return
         serialized = self._messages
         if outcome.tf is not None:
