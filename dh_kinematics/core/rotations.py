@@ -19,6 +19,8 @@ Angles are in radians and lengths in metres. Quaternions are in ROS order [x, y,
 w >= 0; roll, pitch and yaw are about fixed x, y, z axes, as in URDF.
 """
 
+import math
+
 import numpy as np
 
 
@@ -184,6 +186,37 @@ def matrix_to_rotvec(R):
     angle = 2.0 * np.arctan2(sine, q[..., 3:4])
     scale = np.where(sine > 1e-12, angle / np.maximum(sine, 1e-300), 2.0)
     return q[..., :3] * scale
+
+
+def rot_x(angle):
+    """Rotation about x by ``angle`` (rad), shape (3, 3)."""
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
+
+
+def rot_z(angle):
+    """Rotation about z by ``angle`` (rad), shape (3, 3)."""
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+def single_matrix_to_rotvec(R):
+    """
+    Return the rotation vector (rad) of one rotation matrix in floats, shape (3,).
+
+    :func:`matrix_to_rotvec` for one matrix, several times faster (the search's pose error).
+
+    From the skew part and the trace, exact to rounding at small angles (where the search
+    ends); within 1e-6 of a half turn, where the skew part vanishes, from the quaternion.
+    """
+    (r00, r01, r02), (r10, r11, r12), (r20, r21, r22) = R.tolist()
+    skew = (r21 - r12, r02 - r20, r10 - r01)  # 2 sin(angle) axis
+    sine2 = math.hypot(*skew)
+    cosine2 = r00 + r11 + r22 - 1.0  # 2 cos(angle)
+    if cosine2 < 0.0 and sine2 < 1e-6:
+        return matrix_to_rotvec(R)
+    scale = math.atan2(sine2, cosine2) / sine2 if sine2 > 0.0 else 0.5
+    return np.array(skew) * scale
 
 
 def right_jacobian_inverse(phi):

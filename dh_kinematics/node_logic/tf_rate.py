@@ -23,6 +23,8 @@ newer configuration. Each joint keeps its own time, so joints that arrive in sep
 the torques and the diagnostics still take every message. 0 Hz publishes every message.
 """
 
+from dh_kinematics.core.checks import InvalidFieldError
+
 NEVER = -2 ** 63
 """The stamp (ns) of a joint not yet published: before any stamp."""
 MIN_RATE = 1e-3
@@ -34,8 +36,8 @@ MAX_RATE = 1e6
 def check_rate(max_rate):
     """Refuse a ``tf.max_rate`` (Hz) that is neither 0 nor within [MIN_RATE, MAX_RATE]."""
     if max_rate != 0.0 and not MIN_RATE <= max_rate <= MAX_RATE:
-        raise ValueError(f'tf.max_rate: must be 0 (every message) or within [{MIN_RATE:g}, '
-                         f'{MAX_RATE:g}] Hz, got {max_rate!r}')
+        raise InvalidFieldError('tf.max_rate', max_rate, f'must be 0 (every message) or within '
+                                f'[{MIN_RATE:g}, {MAX_RATE:g}] Hz')
 
 
 class TfRate:

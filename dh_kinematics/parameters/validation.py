@@ -28,6 +28,7 @@ import math
 
 from dh_kinematics.core import names
 from dh_kinematics.core.chain import Chain
+from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.model_file.parameter_file import flatten
 from dh_kinematics.core.model_file.params import configurations, file_fields, model_values
 from dh_kinematics.node_logic import tf_rate
@@ -125,16 +126,16 @@ def read_numbers(spec, value):
 
 
 def check_value(spec, value):
-    """Return ``value`` in the type of ``spec``, or raise ValueError naming the parameter."""
+    """Return ``value`` in the type of ``spec``, or raise InvalidFieldError naming it."""
     if spec.kind in ('double', 'double_array', 'dynamic'):
         value = as_real(read_numbers(spec, value))
     if spec.kind == 'dynamic':
         return value
     if not _KINDS[spec.kind](value):
-        raise ValueError(f'{spec.name}: must be {_WORDS[spec.kind]}, got {value!r}')
+        raise InvalidFieldError(spec.name, value, f'must be {_WORDS[spec.kind]}')
     if spec.minimum is not None and not spec.minimum <= value <= spec.maximum:
-        raise ValueError(f'{spec.name}: must be within [{spec.minimum:g}, '
-                         f'{spec.maximum:g}], got {value!r}')
+        raise InvalidFieldError(spec.name, value,
+                                f'must be within [{spec.minimum:g}, {spec.maximum:g}]')
     return value
 
 

@@ -27,6 +27,7 @@ from collections import namedtuple
 
 from dh_kinematics.core import bounds
 from dh_kinematics.core.checks import check_array, check_scalar
+from dh_kinematics.core.dynamics.inertials import Inertial, merged, moved
 from dh_kinematics.core.link_checks import check_inertia
 import numpy as np
 
@@ -70,11 +71,6 @@ def is_empty(payload):
     return payload.mass == 0.0 and not payload.inertia.any()
 
 
-def _shifted(inertia, mass, offset):
-    """Inertia (3, 3) about a point ``offset`` (m) from the centre of mass: parallel axes."""
-    return inertia + mass * (offset @ offset * np.eye(3) - np.outer(offset, offset))
-
-
 def fold(m, r, I, payload, T_last_tool):  # noqa: E741
     """
     Return the mass properties of the last link with ``payload`` fixed to the tool.
@@ -100,13 +96,7 @@ def fold(m, r, I, payload, T_last_tool):  # noqa: E741
     """
     if is_empty(payload):
         return m, r, I
-    R, p = T_last_tool[:3, :3], T_last_tool[:3, 3]
-    payload_r = R @ payload.com + p
-    payload_I = R @ payload.inertia @ R.T
-    total = m + payload.mass
-    if total == 0.0:  # inertia only: nothing moves the centre of mass
-        return 0.0, r, I + payload_I
-    r_total = (m * r + payload.mass * payload_r) / total
-    I_total = (_shifted(I, m, r - r_total)
-               + _shifted(payload_I, payload.mass, payload_r - r_total))
-    return total, r_total, 0.5 * (I_total + I_total.T)
+    body = merged([Inertial(m, r, I), moved(Inertial(payload.mass, payload.com,
+                                                     payload.inertia), T_last_tool)])
+    # Inertia only (no mass at all): nothing moves the centre of mass.
+    return body.m, r if body.m == 0.0 else body.c, body.I

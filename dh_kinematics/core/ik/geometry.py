@@ -36,18 +36,6 @@ import numpy as np
 ZERO = 1e-9
 
 
-def rot_x(angle):
-    """Rotation about x by ``angle`` (rad), shape (3, 3)."""
-    c, s = math.cos(angle), math.sin(angle)
-    return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
-
-
-def rot_z(angle):
-    """Rotation about z by ``angle`` (rad), shape (3, 3)."""
-    c, s = math.cos(angle), math.sin(angle)
-    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-
-
 class Geometry:
     """
     The standard DH constants of a chain, and its joint values as DH values.

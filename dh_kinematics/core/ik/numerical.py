@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import math
 
 from dh_kinematics.core.kinematics.dh_table import DHTable
-from dh_kinematics.core.rotations import matrix_to_rotvec
+from dh_kinematics.core.rotations import single_matrix_to_rotvec
 import numpy as np
 
 TURN = 2.0 * math.pi
@@ -141,25 +141,8 @@ def pose_error(T_target, T, kept):
     """
     e = np.empty(6)
     e[:3] = T_target[:3, 3] - T[:3, 3]
-    e[3:] = rotation_error(T_target[:3, :3] @ T[:3, :3].T)
+    e[3:] = single_matrix_to_rotvec(T_target[:3, :3] @ T[:3, :3].T)
     return np.where(kept, e, 0.0)
-
-
-def rotation_error(R):
-    """
-    Return the rotation vector (rad) of a rotation matrix, shape (3,).
-
-    From the skew part and the trace, exact to rounding at small angles (where the search
-    ends); within 1e-6 of a half turn, where the skew part vanishes, from the quaternion.
-    """
-    (r00, r01, r02), (r10, r11, r12), (r20, r21, r22) = R.tolist()
-    skew = (r21 - r12, r02 - r20, r10 - r01)  # 2 sin(angle) axis
-    sine2 = math.hypot(*skew)
-    cosine2 = r00 + r11 + r22 - 1.0  # 2 cos(angle)
-    if cosine2 < 0.0 and sine2 < 1e-6:
-        return matrix_to_rotvec(R)
-    scale = math.atan2(sine2, cosine2) / sine2 if sine2 > 0.0 else 0.5
-    return np.array(skew) * scale
 
 
 def within(e, tol):

@@ -25,7 +25,8 @@ the angle between axis 2 and axis 6 fixes joint 5 (two ways); joint 6 follows, a
 
 import math
 
-from dh_kinematics.core.ik.geometry import rot_x, ZERO
+from dh_kinematics.core.ik.geometry import ZERO
+from dh_kinematics.core.rotations import rot_x
 import numpy as np
 
 

@@ -28,7 +28,8 @@ textbooks (Puma 560, Stanford arm) and most 6-axis industrial arms are of this k
 
 import math
 
-from dh_kinematics.core.ik.geometry import rot_x, rot_z, ZERO
+from dh_kinematics.core.ik.geometry import ZERO
+from dh_kinematics.core.rotations import rot_x, rot_z
 import numpy as np
 
 

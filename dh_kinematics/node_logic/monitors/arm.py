@@ -35,6 +35,7 @@ summary counts like a joint. Nothing here runs while neither is switched on.
 
 import math
 
+from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.display import format_number
 from dh_kinematics.core.kinematics import manipulability, singularities
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK
@@ -50,12 +51,13 @@ dimensionless per unit rate; condition numbers dimensionless)."""
 def check_settings(settings):
     """Refuse a tool speed limit that is not > 0, or an ERROR condition number below WARN's."""
     if not settings['tool_speed_limit'] > 0.0:  # NaN too
-        raise ValueError(f'tool_speed_limit: must be > 0 (m/s; .inf for off), got '
-                         f'{settings["tool_speed_limit"]!r}')
+        raise InvalidFieldError('tool_speed_limit', settings['tool_speed_limit'],
+                                'must be > 0 (m/s; .inf for off)')
     if settings['singularity.error'] < settings['singularity.warn']:
-        raise ValueError(f'singularity.error: {settings["singularity.error"]!r} is below '
-                         f'singularity.warn {settings["singularity.warn"]!r}; ERROR must not '
-                         'come before WARN')
+        raise InvalidFieldError('singularity.error', settings['singularity.error'],
+                                f'must not be below singularity.warn '
+                                f'{settings["singularity.warn"]!r}: ERROR must not come before '
+                                'WARN')
 
 
 class ArmLimits:

@@ -33,19 +33,19 @@ altogether, the limit monitor makes it STALE.
 
 import math
 
+from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.display import format_number
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
 import numpy as np
 
 
 def per_joint(name, values, n):
-    """Return ``values`` (1 or n positive numbers, inf for off) as n floats; else ValueError."""
+    """Return ``values`` (1 or n positive numbers, inf for off) as n floats; else refuse them."""
     if len(values) not in (1, n):
-        raise ValueError(f'{name}: must hold 1 value (every joint) or {n} (one per joint), '
-                         f'got {len(values)}: {values!r}')
+        raise InvalidFieldError(name, len(values), f'must hold 1 value (every joint) or {n} '
+                                '(one per joint)')
     if not all(value > 0.0 for value in values):  # NaN fails too
-        raise ValueError(f'{name}: every value must be > 0 (N m or N; .inf for off), got '
-                         f'{values!r}')
+        raise InvalidFieldError(name, values, 'every value must be > 0 (N m or N; .inf for off)')
     return list(values) * n if len(values) == 1 else list(values)
 
 
@@ -55,8 +55,8 @@ def check_settings(settings, n):
     error = per_joint('effort.error', settings['effort.error'], n)
     for j, (low, high) in enumerate(zip(warn, error)):
         if high < low:
-            raise ValueError(f'effort.error: {high!r} for joint {j + 1} is below its '
-                             f'effort.warn {low!r}; ERROR must not come before WARN')
+            raise InvalidFieldError('effort.error', high, f'for joint {j + 1} must not be below '
+                                    f'its effort.warn {low!r}: ERROR must not come before WARN')
     return warn, error
 
 

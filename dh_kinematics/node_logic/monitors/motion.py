@@ -51,6 +51,7 @@ A joint's level is the highest of its quantities', and its description names the
 import math
 from operator import le
 
+from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.display import format_number
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
 
@@ -87,10 +88,10 @@ def ratio_level(ratio, previous, warn_fraction, hysteresis):
 def check_settings(warn_fraction, hysteresis):
     """Refuse a WARN fraction outside (0, 1] or a hysteresis outside [0, warn_fraction)."""
     if not 0.0 < warn_fraction <= 1.0:
-        raise ValueError(f'limits.warn_fraction: must be within (0, 1], got {warn_fraction!r}')
+        raise InvalidFieldError('limits.warn_fraction', warn_fraction, 'must be within (0, 1]')
     if not 0.0 <= hysteresis < warn_fraction:
-        raise ValueError(f'limits.hysteresis: must be within [0, limits.warn_fraction), got '
-                         f'{hysteresis!r}')
+        raise InvalidFieldError('limits.hysteresis', hysteresis,
+                                'must be within [0, limits.warn_fraction)')
 
 
 class MotionLimits:
