@@ -12,12 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The written-out float RNE, and the node's float path, against the general code."""
+"""The one Newton-Euler code on floats and on batches, and the node's float path."""
 
 import math
 
 from dh_kinematics import Chain
-from dh_kinematics.core.dynamics import rne, rne_floats
+from dh_kinematics.core.dynamics import rne_floats
 from dh_kinematics.core.dynamics.equations import joint_torques
 from helpers import arm_ids, CHAINS, CONFIG_FILES, PACKAGE
 import numpy as np
@@ -25,21 +25,29 @@ import pytest
 
 
 @pytest.mark.parametrize('name, chain', CHAINS[::4], ids=arm_ids(CHAINS[::4]))
-def test_the_float_rne_equals_the_general_one(name, chain):
-    dyn = chain.dynamic_constants
+def test_one_configuration_in_floats_equals_the_same_code_on_a_batch(name, chain):
+    # One code for floats and batches: each configuration of a batch (arrays, an external
+    # wrench included) is what it is alone in floats, and the at-rest shortcut is zero rates.
+    dyn, n = chain.dynamic_constants, chain.n
+    mdh, links, base = dyn.table.mdh, dyn.rne_links, dyn.base_acceleration
     rng = np.random.default_rng(21)
-    for _ in range(5):
-        q, qd, qdd = (values.tolist() for values in rng.uniform(-2.0, 2.0, (3, chain.n)))
-        theta, d = dyn.table.floats(q)
-        ct, st = [math.cos(t) for t in theta], [math.sin(t) for t in theta]
-        zero, wrench = [0.0] * chain.n, (0.0,) * 6
-        for rates in ((qd, qdd), (zero, zero)):
-            general = rne.rigid_body_torques(dyn.table.mdh, dyn.rne_links, ct, st, d, *rates,
-                                             dyn.base_acceleration, wrench)
-            written_out = rne_floats.rigid_body_torques(
-                dyn.table.mdh, dyn.rne_links, ct, st, d,
-                *(rates if rates[0] is qd else (None, None)), dyn.base_acceleration)
-            np.testing.assert_allclose(written_out, general, rtol=0, atol=1e-10)
+    Q, QD, QDD = rng.uniform(-2.0, 2.0, (3, 5, n))
+    wrenches = rng.uniform(-5.0, 5.0, (5, 6))
+    theta, d = dyn.table.values(Q)
+    d = np.broadcast_to(d, theta.shape)  # every value a full column, as Chain.rne gives them
+    zero = np.zeros((n, 5))
+    batch = rne_floats.rigid_body_torques(mdh, links, np.cos(theta.T), np.sin(theta.T), d.T,
+                                          QD.T, QDD.T, base, tuple(wrenches.T))
+    resting = rne_floats.rigid_body_torques(mdh, links, np.cos(theta.T), np.sin(theta.T), d.T,
+                                            zero, zero, base)
+    for k in range(5):
+        theta_k, d_k = dyn.table.floats(Q[k].tolist())
+        ct, st = [math.cos(t) for t in theta_k], [math.sin(t) for t in theta_k]
+        one = rne_floats.rigid_body_torques(mdh, links, ct, st, d_k, QD[k].tolist(),
+                                            QDD[k].tolist(), base, tuple(wrenches[k].tolist()))
+        at_rest = rne_floats.rigid_body_torques(mdh, links, ct, st, d_k, None, None, base)
+        np.testing.assert_allclose(one, [tau[k] for tau in batch], rtol=0, atol=1e-10)
+        np.testing.assert_allclose(at_rest, [tau[k] for tau in resting], rtol=0, atol=1e-10)
 
 
 @pytest.mark.parametrize('model', sorted(CONFIG_FILES))

@@ -26,7 +26,6 @@ import math
 from dh_kinematics.core.checks import check_array, check_joint_array, InvalidFieldError
 from dh_kinematics.core.dynamics import rne_floats
 from dh_kinematics.core.dynamics.payload import fold, NO_PAYLOAD
-from dh_kinematics.core.dynamics.rne import LinkConstants, rigid_body_torques
 from dh_kinematics.core.link import friction_torque
 import numpy as np
 
@@ -68,9 +67,10 @@ def dynamics(links, table, T_world_base, gravity, payload=NO_PAYLOAD, T_last_too
     masses = [(link.m, link.r, link.I) for link in links]
     masses[-1] = fold(*masses[-1], payload, np.eye(4) if T_last_tool is None else T_last_tool)
     rne_links = tuple(
-        LinkConstants(link.isprismatic(), sign, link.a, math.cos(link.alpha),
-                      math.sin(link.alpha), float(m), tuple(r.tolist()),
-                      tuple(map(tuple, I.tolist())), math.cos(link.beta), math.sin(link.beta))
+        rne_floats.LinkConstants(
+            link.isprismatic(), sign, link.a, math.cos(link.alpha), math.sin(link.alpha),
+            float(m), tuple(r.tolist()), tuple(map(tuple, I.tolist())), math.cos(link.beta),
+            math.sin(link.beta))
         for link, sign, (m, r, I) in zip(links, table.sign.tolist(), masses))
     columns = (column('Jm') * G ** 2, G, column('B'), np.array([link.Tc[0] for link in links]),
                np.array([link.Tc[1] for link in links]))
@@ -112,15 +112,17 @@ def _rigid_body(dyn, q, qd, qdd, base_acceleration, fext):
         theta, d = dyn.table.floats(q[0].tolist())
         ct, st = [math.cos(t) for t in theta], [math.sin(t) for t in theta]
         columns = (d, qd[0].tolist(), qdd[0].tolist())
-        fext = (0.0,) * 6 if fext is None else tuple(fext[0].tolist())
+        fext = None if fext is None else tuple(fext[0].tolist())
     else:
         theta, d = dyn.table.values(q)
         ct, st = np.cos(theta.T), np.sin(theta.T)
-        columns = (np.ascontiguousarray(d.T), np.ascontiguousarray(qd.T),
-                   np.ascontiguousarray(qdd.T))
-        fext = (0.0,) * 6 if fext is None else tuple(np.ascontiguousarray(fext.T))
-    tau = rigid_body_torques(dyn.table.mdh, dyn.rne_links, ct, st, *columns,
-                             base_acceleration, fext)
+        # Every value a full (m,) array: the code adds in place, which a broadcast d of one
+        # row (no prismatic joint) could not take.
+        columns = (np.ascontiguousarray(np.broadcast_to(d, theta.shape).T),
+                   np.ascontiguousarray(qd.T), np.ascontiguousarray(qdd.T))
+        fext = None if fext is None else tuple(np.ascontiguousarray(fext.T))
+    tau = rne_floats.rigid_body_torques(dyn.table.mdh, dyn.rne_links, ct, st, *columns,
+                                        base_acceleration, fext)
     return np.array(tau)[None] if single else np.array(tau).T
 
 

@@ -13,15 +13,23 @@
 # limitations under the License.
 
 """
-Recursive Newton-Euler for one configuration, written out in Python floats.
+Recursive Newton-Euler inverse dynamics for DH chains, written out in scalar arithmetic.
 
-The same algorithm as :func:`core.dynamics.rne.rigid_body_torques` (whose tuple helpers serve
-floats and batches alike), with every vector operation expanded into scalar arithmetic and each
-link's
-rotation computed once: about three times faster for one configuration, which is what a node
-computing efforts at 1 kHz needs. A test checks it against the general code on random arms.
-Units are SI; frames and conventions as in :mod:`core.dynamics.rne`.
+Every vector operation is expanded into arithmetic on its components and each link's rotation
+is computed once, so the one code serves three callers: one configuration in Python floats
+(three times faster than arrays of one, what a node computing efforts at 1 kHz needs), a batch
+of m configurations with each value an (m,) array (:meth:`Chain.rne` of a batch and
+``inertia``), and symbols, from which :mod:`core.dynamics.rne_unrolled` compiles it for one
+arm. Units are SI. Frames: link j's frame is the standard or modified DH frame; forces and
+moments of link j are expressed in frame j, moments about its origin.
 """
+
+from collections import namedtuple
+
+LinkConstants = namedtuple('LinkConstants', 'prismatic sign a ca sa m r inertia cb sb')
+LinkConstants.__doc__ = """Per-link constants: joint type, flip sign (+1 or -1), a (m),
+cos and sin of alpha, mass (kg), centre of mass (m, link frame), inertia rows (kg m^2), and cos
+and sin of Hayati's beta (1 and 0 for plain DH)."""
 
 
 def rotations(mdh, links, ct, st):
@@ -43,20 +51,45 @@ def rotations(mdh, links, ct, st):
     return rotations
 
 
-def rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base_acceleration, R=None):
+def rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base_acceleration, fext=None,
+                       R=None):
     """
-    Joint torques (N m) or forces (N) of the rigid bodies for one configuration, no wrench.
+    Joint torques of the rigid bodies alone (no motor inertia, no friction).
 
-    Arguments as :func:`core.dynamics.rne.rigid_body_torques`, each a sequence of n floats; ``qd``
-    and ``qdd`` None for an arm at rest (the gravity load, about twice as fast); ``R`` the
-    :func:`rotations` of this configuration, when already known. Returns a list of n floats.
+    Parameters
+    ----------
+    mdh : bool
+        True for modified DH.
+    links : sequence of LinkConstants, length n
+        Constants of each link, base to tip.
+    ct, st : sequence, length n
+        cos and sin of each joint's theta (joint value substituted): floats, or (m,) arrays
+        for a batch.
+    d : sequence, length n
+        Each joint's d in m (joint value substituted), likewise.
+    qd, qdd : sequence, length n, or None
+        Joint velocities and accelerations (rad/s, rad/s^2 or m/s, m/s^2), before flip; both
+        None for an arm at rest (the gravity load, about twice as fast).
+    base_acceleration : tuple of 3
+        Linear acceleration of the base frame, in the base frame: ``-R_base^T g`` for gravity g.
+    fext : tuple of 6, optional
+        Wrench ``[Fx Fy Fz Mx My Mz]`` (N, N m) exerted by the last link frame on the
+        environment, expressed in that frame, about its origin; none by default.
+    R : list, optional
+        The :func:`rotations` of this configuration, when already known.
+
+    Returns
+    -------
+    tau : list, length n
+        Joint torques (N m) or forces (N), floats or (m,) arrays.
+
     """
     R = R or rotations(mdh, links, ct, st)
     if qd is None:
         bodies = _bodies_at_rest(mdh, links, R, ct, st, d, base_acceleration)
     else:
         bodies = _bodies(mdh, links, R, ct, st, d, qd, qdd, base_acceleration)
-    return _joint_torques(mdh, links, R, d, bodies)
+    return _joint_torques(mdh, links, R, d, bodies, fext)
 
 
 def _bodies_at_rest(mdh, links, rotations, ct, st, d, base_acceleration):
@@ -136,9 +169,10 @@ def _bodies(mdh, links, rotations, ct, st, d, qd, qdd, base_acceleration):
     return bodies
 
 
-def _joint_torques(mdh, links, rotations, d, bodies):
-    """Sum the wrenches from the tip to the base; project each on its joint's axis."""
-    fx = fy = fz = nx = ny = nz = 0.0  # the wrench of the next link on this one, this frame
+def _joint_torques(mdh, links, rotations, d, bodies, fext):
+    """Sum the wrenches from the tip (``fext``) to the base; project each on its joint's axis."""
+    # The wrench of the next link on this one, this frame: at the tip, the environment's.
+    fx, fy, fz, nx, ny, nz = (0.0,) * 6 if fext is None else fext
     n = len(links)
     tau = [0.0] * n
     for j in range(n - 1, -1, -1):

@@ -23,7 +23,7 @@ minus terms that are exactly zero, so it returns the same numbers as
 test checks this on random
 arms). :func:`snap_twists` makes more
 constants exact: with it, gravity and motion torques of the Panda take 9 µs instead of 27.
-Units are SI, as in :mod:`core.dynamics.rne`.
+Units are SI, as in :mod:`core.dynamics.rne_floats`.
 """
 
 from dh_kinematics.core.dynamics import equations, rne_floats
@@ -77,10 +77,11 @@ def compile_torques(dyn, gravity=True, motion=True, motors=False):
     R = rne_floats.rotations(mdh, links, ct, st)
     outputs = []
     if gravity:
-        outputs.append(rne_floats.rigid_body_torques(mdh, links, ct, st, d, None, None, base, R))
+        outputs.append(rne_floats.rigid_body_torques(mdh, links, ct, st, d, None, None, base,
+                                                     R=R))
     if motion:
         qd, qdd = inputs['qd'], inputs['qdd']
-        tau = rne_floats.rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base, R)
+        tau = rne_floats.rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base, R=R)
         outputs.append(equations.with_motors(dyn, tau, qd, qdd) if motors else tau)
     return list_function(code, outputs, 'q, qd, qdd', f'<rne of {n} links>')
 
