@@ -17,7 +17,7 @@
 import math
 
 from dh_kinematics import Chain
-from dh_kinematics.core.dynamics import rne_floats, rne_unrolled
+from dh_kinematics.core.dynamics import rne, rne_unrolled
 from dh_kinematics.core.dynamics.equations import joint_torques
 from helpers import arm_ids, assert_same_bits_but_zero_signs, CHAINS, CONFIG_FILES, PACKAGE
 import numpy as np
@@ -36,10 +36,10 @@ def test_it_returns_exactly_what_the_float_rne_returns(name, chain):
         q, qd, qdd = (values.tolist() for values in rng.uniform(-2.0, 2.0, (3, chain.n)))
         theta, d = dyn.table.floats(q)
         ct, st = [math.cos(t) for t in theta], [math.sin(t) for t in theta]
-        at_rest = rne_floats.rigid_body_torques(dyn.table.mdh, dyn.rne_links, ct, st, d, None,
-                                                None, dyn.base_acceleration)
-        moving = rne_floats.rigid_body_torques(dyn.table.mdh, dyn.rne_links, ct, st, d, qd, qdd,
-                                               dyn.base_acceleration)
+        at_rest = rne.rigid_body_torques(dyn.table.mdh, dyn.rne_links, ct, st, d, None,
+                                         None, dyn.base_acceleration)
+        moving = rne.rigid_body_torques(dyn.table.mdh, dyn.rne_links, ct, st, d, qd, qdd,
+                                        dyn.base_acceleration)
         assert both(q, qd, qdd) == (at_rest, moving)
         assert gravity(q, None, None) == (at_rest,)
         assert efforts(q, qd, qdd) == (joint_torques(dyn, q, qd, qdd),)

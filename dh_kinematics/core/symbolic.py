@@ -15,7 +15,7 @@
 """
 Straight-line code generated from a run of ordinary arithmetic on symbols.
 
-Code written for floats (the float Newton-Euler of :mod:`core.dynamics.rne_floats`, the pose
+Code written for floats (the float Newton-Euler of :mod:`core.dynamics.rne`, the pose
 composition of :mod:`core.kinematics.dh_transforms`) runs once with :class:`Symbol` objects in
 place of the joint values. Each operation on a symbol becomes one line of a new function, in the
 order the

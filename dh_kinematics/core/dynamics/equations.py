@@ -24,8 +24,8 @@ from collections import namedtuple
 import math
 
 from dh_kinematics.core.checks import check_array, check_joint_array, InvalidFieldError
-from dh_kinematics.core.dynamics import rne_floats
 from dh_kinematics.core.dynamics.payload import fold, NO_PAYLOAD
+from dh_kinematics.core.dynamics.rne import LinkConstants, rigid_body_torques
 from dh_kinematics.core.link import friction_torque
 import numpy as np
 
@@ -67,7 +67,7 @@ def dynamics(links, table, T_world_base, gravity, payload=NO_PAYLOAD, T_last_too
     masses = [(link.m, link.r, link.I) for link in links]
     masses[-1] = fold(*masses[-1], payload, np.eye(4) if T_last_tool is None else T_last_tool)
     rne_links = tuple(
-        rne_floats.LinkConstants(
+        LinkConstants(
             link.isprismatic(), sign, link.a, math.cos(link.alpha), math.sin(link.alpha),
             float(m), tuple(r.tolist()), tuple(map(tuple, I.tolist())), math.cos(link.beta),
             math.sin(link.beta))
@@ -121,8 +121,8 @@ def _rigid_body(dyn, q, qd, qdd, base_acceleration, fext):
         columns = (np.ascontiguousarray(np.broadcast_to(d, theta.shape).T),
                    np.ascontiguousarray(qd.T), np.ascontiguousarray(qdd.T))
         fext = None if fext is None else tuple(np.ascontiguousarray(fext.T))
-    tau = rne_floats.rigid_body_torques(dyn.table.mdh, dyn.rne_links, ct, st, *columns,
-                                        base_acceleration, fext)
+    tau = rigid_body_torques(dyn.table.mdh, dyn.rne_links, ct, st, *columns,
+                             base_acceleration, fext)
     return np.array(tau)[None] if single else np.array(tau).T
 
 
@@ -147,7 +147,7 @@ def joint_torques(dyn, q, qd=None, qdd=None):
     """
     Return :func:`rne` for one configuration, in Python floats (a list of n; no checks).
 
-    :mod:`core.dynamics.rne_floats` with the chain's gravity and no external wrench: ``q``, ``qd``
+    :mod:`core.dynamics.rne` with the chain's gravity and no external wrench: ``q``, ``qd``
     and ``qdd`` are sequences of n floats (rad or m, per s, per s^2); without ``qd`` and ``qdd``
     it is the gravity load. sim_arm uses it; the node runs the same code compiled
     (:mod:`core.dynamics.rne_unrolled`). A test checks it against :func:`rne`.
@@ -156,10 +156,10 @@ def joint_torques(dyn, q, qd=None, qdd=None):
     ct, st = [math.cos(t) for t in theta], [math.sin(t) for t in theta]
     mdh, links, base = dyn.table.mdh, dyn.rne_links, dyn.base_acceleration
     if qd is None and qdd is None:
-        return rne_floats.rigid_body_torques(mdh, links, ct, st, d, None, None, base)
+        return rigid_body_torques(mdh, links, ct, st, d, None, None, base)
     zero = [0.0] * dyn.n
     qd, qdd = qd or zero, qdd or zero
-    tau = rne_floats.rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base)
+    tau = rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base)
     return with_motors(dyn, tau, qd, qdd)
 
 

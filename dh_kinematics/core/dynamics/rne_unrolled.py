@@ -15,18 +15,18 @@
 """
 Recursive Newton-Euler for one arm, compiled to straight-line Python.
 
-For one configuration, :mod:`core.dynamics.rne_floats` spends much of its time on loops, tuples and
+For one configuration, :mod:`core.dynamics.rne` spends much of its time on loops, tuples and
 arithmetic with link constants that are 0 or 1. :func:`compile_torques` runs that same code
 once on symbols (:mod:`core.symbolic`): the function it returns is the original's arithmetic
 minus terms that are exactly zero, so it returns the same numbers as
-:mod:`core.dynamics.rne_floats` for finite inputs, to the last bit but for the sign of a zero (a
+:mod:`core.dynamics.rne` for finite inputs, to the last bit but for the sign of a zero (a
 test checks this on random
 arms). :func:`snap_twists` makes more
 constants exact: with it, gravity and motion torques of the Panda take 9 µs instead of 27.
-Units are SI, as in :mod:`core.dynamics.rne_floats`.
+Units are SI, as in :mod:`core.dynamics.rne`.
 """
 
-from dh_kinematics.core.dynamics import equations, rne_floats
+from dh_kinematics.core.dynamics import equations, rne
 from dh_kinematics.core.link import friction_torque
 from dh_kinematics.core.symbolic import Code, list_function, snapped
 
@@ -54,7 +54,7 @@ def compile_torques(dyn, gravity=True, motion=True, motors=False):
         gravity.
     gravity, motion : bool
         Which torques the function returns: the gravity load (the arm at rest), and the
-        torques of :func:`core.dynamics.rne_floats.rigid_body_torques` for given velocities and
+        torques of :func:`core.dynamics.rne.rigid_body_torques` for given velocities and
         accelerations.
     motors : bool
         Whether the torques for a motion include motor inertia and friction
@@ -74,14 +74,14 @@ def compile_torques(dyn, gravity=True, motion=True, motors=False):
               for kind in ('q', 'qd', 'qdd')[:3 if motion else 1]}
     theta, d = dyn.table.floats(inputs['q'])
     ct, st = [code.call('cos', t) for t in theta], [code.call('sin', t) for t in theta]
-    R = rne_floats.rotations(mdh, links, ct, st)
+    R = rne.rotations(mdh, links, ct, st)
     outputs = []
     if gravity:
-        outputs.append(rne_floats.rigid_body_torques(mdh, links, ct, st, d, None, None, base,
-                                                     R=R))
+        outputs.append(rne.rigid_body_torques(mdh, links, ct, st, d, None, None, base,
+                                              R=R))
     if motion:
         qd, qdd = inputs['qd'], inputs['qdd']
-        tau = rne_floats.rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base, R=R)
+        tau = rne.rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base, R=R)
         outputs.append(equations.with_motors(dyn, tau, qd, qdd) if motors else tau)
     return list_function(code, outputs, 'q, qd, qdd', f'<rne of {n} links>')
 

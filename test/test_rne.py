@@ -17,7 +17,7 @@
 import math
 
 from dh_kinematics import Chain
-from dh_kinematics.core.dynamics import rne_floats
+from dh_kinematics.core.dynamics import rne
 from dh_kinematics.core.dynamics.equations import joint_torques
 from helpers import arm_ids, CHAINS, CONFIG_FILES, PACKAGE
 import numpy as np
@@ -36,16 +36,16 @@ def test_one_configuration_in_floats_equals_the_same_code_on_a_batch(name, chain
     theta, d = dyn.table.values(Q)
     d = np.broadcast_to(d, theta.shape)  # every value a full column, as Chain.rne gives them
     zero = np.zeros((n, 5))
-    batch = rne_floats.rigid_body_torques(mdh, links, np.cos(theta.T), np.sin(theta.T), d.T,
-                                          QD.T, QDD.T, base, tuple(wrenches.T))
-    resting = rne_floats.rigid_body_torques(mdh, links, np.cos(theta.T), np.sin(theta.T), d.T,
-                                            zero, zero, base)
+    batch = rne.rigid_body_torques(mdh, links, np.cos(theta.T), np.sin(theta.T), d.T,
+                                   QD.T, QDD.T, base, tuple(wrenches.T))
+    resting = rne.rigid_body_torques(mdh, links, np.cos(theta.T), np.sin(theta.T), d.T,
+                                     zero, zero, base)
     for k in range(5):
         theta_k, d_k = dyn.table.floats(Q[k].tolist())
         ct, st = [math.cos(t) for t in theta_k], [math.sin(t) for t in theta_k]
-        one = rne_floats.rigid_body_torques(mdh, links, ct, st, d_k, QD[k].tolist(),
-                                            QDD[k].tolist(), base, tuple(wrenches[k].tolist()))
-        at_rest = rne_floats.rigid_body_torques(mdh, links, ct, st, d_k, None, None, base)
+        one = rne.rigid_body_torques(mdh, links, ct, st, d_k, QD[k].tolist(),
+                                     QDD[k].tolist(), base, tuple(wrenches[k].tolist()))
+        at_rest = rne.rigid_body_torques(mdh, links, ct, st, d_k, None, None, base)
         np.testing.assert_allclose(one, [tau[k] for tau in batch], rtol=0, atol=1e-10)
         np.testing.assert_allclose(at_rest, [tau[k] for tau in resting], rtol=0, atol=1e-10)
 
