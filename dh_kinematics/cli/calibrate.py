@@ -24,7 +24,7 @@ the output never replaces the model it starts from.
 
 import os
 
-from dh_kinematics.cli import model_commands
+from dh_kinematics.cli import models
 from dh_kinematics.core.calibration import fit, measurements
 
 PROG = 'dh_kinematics'
@@ -57,7 +57,7 @@ def calibrate(args, out):
     if _same_file(args.model, args.output):
         raise ValueError(f'-o {args.output}: is the model to calibrate; write the calibrated '
                          'model to another file')
-    chain, _, given = model_commands.load([args.model])
+    chain, _, given = models.load([args.model])
     data = measurements.read(args.data, chain.joint_names)
     result = fit.calibrate(chain, data, args.base_known, args.free, args.fixed or (),
                            args.noise, args.orientation_weight)
@@ -74,8 +74,8 @@ def calibrate(args, out):
         calibration_report.write(args.report, result, errors)
         out.write(f'wrote the report into {args.report}: residuals.png, corrections.png, '
                   'parameters.csv\n')
-    model_commands.write(args.output, model_commands.model_file_text(result.chain, given),
-                         'model file')
+    models.write(args.output, models.model_file_text(result.chain, given),
+                 'model file')
     out.write(f'wrote {args.output}; check it with: {PROG} check {args.output}\n')
     return 0
 

@@ -25,7 +25,7 @@ import csv
 import io
 import os
 
-from dh_kinematics.cli import model_commands
+from dh_kinematics.cli import models
 from dh_kinematics.cli.plot import pyplot, save_png
 import numpy as np
 
@@ -75,5 +75,5 @@ def write(folder, result, held_out=None):
         table.writerow([p.name, repr(float(p.nominal)), repr(float(p.estimate)),
                         '' if p.std is None else repr(p.std), p.status, p.reason,
                         repr(p.fit_change) if p.status == 'held' else ''])
-    model_commands.write(paths[2], stream.getvalue(), 'report')
+    models.write(paths[2], stream.getvalue(), 'report')
     return paths

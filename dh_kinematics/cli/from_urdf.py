@@ -21,7 +21,7 @@ note of the import, which the command also prints, with the largest difference b
 model and the URDF over the configurations it compared.
 """
 
-from dh_kinematics.cli import model_commands
+from dh_kinematics.cli import models
 from dh_kinematics.core import escaping, files
 from dh_kinematics.core.urdf import importer, reader
 
@@ -55,8 +55,8 @@ def from_urdf(args, out):
     header = [f'Imported by `{PROG} from-urdf` from {source}: the chain from {args.base} to '
               f'{args.tip}, {args.convention} DH.'] + [f'note: {note}' for note in result.notes]
     header.append(difference)
-    model_commands.write(args.output, ''.join(escaping.yaml_comment(line) + '\n'
-                                              for line in header) + chain.to_yaml(), 'model file')
+    models.write(args.output, ''.join(escaping.yaml_comment(line) + '\n'
+                                      for line in header) + chain.to_yaml(), 'model file')
     kept = f', frames {", ".join(frame.name for frame in chain.frames)}' if chain.frames else ''
     out.write(f'wrote {args.output}: {chain.n} joints ({chain.links[0].convention} DH) '
               f'from {chain.world_frame} to {chain.tool_frame}{kept}\n')

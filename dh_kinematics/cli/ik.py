@@ -23,7 +23,7 @@ the limits is exit 1 (one line on stderr), with the closest pose the search reac
 
 import sys
 
-from dh_kinematics.cli import model_commands
+from dh_kinematics.cli import models
 from dh_kinematics.core import bounds, display
 from dh_kinematics.core.ik.ikine import pose_errors
 from dh_kinematics.core.rotations import xyz_rpy_to_transform
@@ -36,7 +36,7 @@ NEAR = 0.05
 
 def ik(args, out):
     """Solve and print; return 0 with a solution, 1 without."""
-    chain, _, given = model_commands.load(args.file)
+    chain, _, given = models.load(args.file)
     rpy = np.radians(args.rpy) if args.deg else np.array(args.rpy, dtype=float)
     for name, given, values, bound, unit in (
             ('--xyz', args.xyz, args.xyz, bounds.LENGTH_MAX, 'm'),
@@ -47,7 +47,7 @@ def ik(args, out):
     T = xyz_rpy_to_transform(args.xyz, rpy)
     q0 = None
     if args.q0 or args.q_name:
-        q0 = model_commands.configuration(chain, given, args.q0, args.q_name, args.deg, '--q0')
+        q0 = models.configuration(chain, given, args.q0, args.q_name, args.deg, '--q0')
     result = chain.ikine(T, q0, args.mask, args.method, all_solutions=args.all)
     out.write(f'{chain.name or "the model"}: {result.note}\n')
     out.write(display.transform_line(f'target ({chain.world_frame} -> {chain.tool_frame})', T,
@@ -74,7 +74,7 @@ def _table(chain, solutions, T, mask, degrees, out):
     out.write(f'{"#":>2} {header} {"error m":>8} {"rad":>8}  near a limit\n')
     for k, q in enumerate(solutions, 1):
         position, angle = pose_errors(T, chain.fkine(q), mask)
-        values = [v * model_commands.joint_unit(link, degrees)[0]
+        values = [v * models.joint_unit(link, degrees)[0]
                   for v, link in zip(q, chain.links)]
         near = ', '.join(near_limits(chain, q, degrees)) or '-'
         out.write(f'{k:>2} ' + ' '.join(display.format_number(v).rjust(w)
@@ -95,7 +95,7 @@ def near_limits(chain, q, degrees=False):
         lower, upper = link.qlim
         for side, margin in (('lower', value - lower), ('upper', upper - value)):
             if margin <= NEAR * (upper - lower):
-                scale, unit = model_commands.joint_unit(link, degrees)
+                scale, unit = models.joint_unit(link, degrees)
                 notes.append(f'{name} at its {side} limit' if margin < 1e-9 else
                              f'{name} {display.format_number(margin * scale, 3)} {unit} from '
                              f'{side}')

@@ -36,7 +36,7 @@ import argparse
 import sys
 import warnings
 
-from dh_kinematics.cli import calibrate, convert, from_urdf, ik, model_commands, moveit_files
+from dh_kinematics.cli import calibrate, convert, from_urdf, ik, models, moveit_files
 from dh_kinematics.core.calibration import fit
 from dh_kinematics.core.kinematics.dh_fit import PARALLEL_TOLERANCE
 from dh_kinematics.core.model_file.legacy_rows import (
@@ -292,7 +292,7 @@ def _convert(args, out):
                                          prismatic, args.name, header)
     for note in caught:
         out.write(f'warning: {note.message}\n')
-    model_commands.write(args.output, chain.to_yaml(), 'model file')
+    models.write(args.output, chain.to_yaml(), 'model file')
     out.write(f'wrote {args.output}: {chain.n} joints; check it with: {PROG} check '
               f'{args.output}\n')
     return 0
@@ -301,10 +301,10 @@ def _convert(args, out):
 def _convert_model(args, out):
     if args.order is not None:
         raise ValueError('--order is for a table; --to takes a model file')
-    chain, _, given = model_commands.load([args.table])
+    chain, _, given = models.load([args.table])
     converted = chain.to_modified() if args.to == 'modified' else chain.to_standard()
-    model_commands.write(args.output, model_commands.model_file_text(converted, given),
-                         'model file')
+    models.write(args.output, models.model_file_text(converted, given),
+                 'model file')
     out.write(f'wrote {args.output}: {converted.n} joints, {args.to} DH; check it with: '
               f'{PROG} check {args.output}\n')
     return 0
@@ -313,8 +313,8 @@ def _convert_model(args, out):
 def _plot(args, out):
     from dh_kinematics.cli import plot
 
-    chain, _, given = model_commands.load(args.file)
-    q = model_commands.configuration(chain, given, args.q, args.q_name, args.deg)
+    chain, _, given = models.load(args.file)
+    q = models.configuration(chain, given, args.q, args.q_name, args.deg)
     plot.plot(chain, q, args.output, args.size, args.limits)
     out.write(f'wrote {args.output} ({args.size[0]}x{args.size[1]})\n')
     return 0
@@ -326,8 +326,8 @@ def _monitor(args, out):
     return monitor.monitor(args, out)
 
 
-COMMANDS = {'check': model_commands.check, 'show': model_commands.show,
-            'fk': model_commands.fk, 'ik': ik.ik, 'urdf': model_commands.urdf, 'convert': _convert,
+COMMANDS = {'check': models.check, 'show': models.show,
+            'fk': models.fk, 'ik': ik.ik, 'urdf': models.urdf, 'convert': _convert,
             'moveit': moveit_files.moveit_files, 'from-urdf': from_urdf.from_urdf,
             'calibrate': calibrate.calibrate,
             'plot': _plot, 'monitor': _monitor}

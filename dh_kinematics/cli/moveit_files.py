@@ -27,7 +27,7 @@ least ``ACCELERATION_SAMPLES`` configurations of the same draw.
 import os
 
 from dh_kinematics.cli import collisions
-from dh_kinematics.cli.model_commands import load, write
+from dh_kinematics.cli.models import load, write
 from dh_kinematics.core.model_file import params
 from dh_kinematics.core.urdf import moveit
 import numpy as np

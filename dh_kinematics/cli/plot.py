@@ -89,7 +89,7 @@ def plot(chain, q, path, size=(800, 600), limits=False, title=None):
 
 def save_png(plt, figure, path, dpi, what):
     """Write ``figure`` as a PNG to ``path``, whole or not at all, and close it."""
-    from dh_kinematics.cli.model_commands import write
+    from dh_kinematics.cli.models import write
 
     picture = io.BytesIO()
     try:
