@@ -185,9 +185,9 @@ def _moveit_files(chain, folder, samples=0):
     model = folder / 'model.yaml'
     chain.to_yaml(model)
     out = io.StringIO()
-    moveit_files.moveit_files(argparse.Namespace(file=[str(model)], output=str(folder),
-                                                 samples=samples, seed=0, prefix='',
-                                                 group='arm'), out)
+    moveit_files.run(argparse.Namespace(file=[str(model)], output=str(folder),
+                                        samples=samples, seed=0, prefix='',
+                                        group='arm'), out)
     return out.getvalue()
 
 

@@ -24,7 +24,7 @@ the output never replaces the model it starts from.
 
 import os
 
-from dh_kinematics.cli import models
+from dh_kinematics.cli import arguments, models
 from dh_kinematics.core.calibration import fit, measurements
 
 PROG = 'dh_kinematics'
@@ -52,7 +52,33 @@ def _same_file(first, second):
         return os.path.abspath(first) == os.path.abspath(second)
 
 
-def calibrate(args, out):
+def add_parser(commands):
+    """Add the ``calibrate`` command to ``commands`` (argparse's subparsers); return its parser."""
+    command = commands.add_parser('calibrate', help='a calibrated model from measurements of '
+                                  'a point on the tool (a laser tracker)')
+    command.add_argument('model', help=arguments.MODEL_FILE)
+    command.add_argument('data', help='CSV: a header of the joint names and x, y, z (m; and qx, '
+                         'qy, qz, qw), a row per measurement')
+    command.add_argument('-o', '--output', required=True, help='the calibrated model file')
+    command.add_argument('--base-known', action='store_true', help='the measurement frame is '
+                         "the model's world frame: do not estimate the base")
+    command.add_argument('--free', nargs='+', metavar='PATTERN', help='estimate only these '
+                         'parameters (fnmatch patterns: base.*, *.offset, elbow_joint.a)')
+    command.add_argument('--fixed', nargs='+', metavar='PATTERN', help='hold these at nominal')
+    command.add_argument('--validate', metavar='DATA2', help='measurements not used in the '
+                         'fit, to report the residuals on')
+    command.add_argument('--report', metavar='DIR', help='write residuals.png, corrections.png '
+                         'and parameters.csv here (matplotlib)')
+    command.add_argument('--noise', type=float, help="the measurements' standard deviation "
+                         "per coordinate, m (the instrument's and the arm's repeatability); "
+                         'the fit fails beyond 3 times it (default: estimated from the fit)')
+    command.add_argument('--orientation-weight', type=float,
+                         default=fit.ORIENTATION_WEIGHT, help='m per rad of '
+                         'orientation residual (default: %(default)g)')
+    return command
+
+
+def run(args, out):
     """Calibrate; print the summary; write the model file only if the fit succeeded."""
     if _same_file(args.model, args.output):
         raise ValueError(f'-o {args.output}: is the model to calibrate; write the calibrated '

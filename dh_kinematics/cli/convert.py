@@ -38,10 +38,13 @@ import operator
 import re
 import warnings
 
+from dh_kinematics.cli import models
+from dh_kinematics.cli.arguments import PROG
 from dh_kinematics.core import files
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.link import Link
-from dh_kinematics.core.model_file.legacy_rows import PlaceholderWarning
+from dh_kinematics.core.model_file.legacy_rows import (
+    CORKE_LAYOUT, MATLAB_LAYOUT, PlaceholderWarning, SCILAB_LAYOUT)
 
 MAX_TABLE_BYTES = 1 << 20
 """The largest table file read, bytes (a DH table is a few hundred)."""
@@ -240,3 +243,65 @@ def _fields(named, degrees):
         if present:
             fields[field] = [named[column] for column in columns]
     return fields
+
+
+def add_parser(commands):
+    """Add the ``convert`` command to ``commands`` (argparse's subparsers); return its parser."""
+    command = commands.add_parser('convert', help="a DH table in a toolbox's order, or a model "
+                                  'in the other DH convention, to a model file')
+    command.add_argument('table', help='a CSV file, or a matrix literal "[r1; r2; ...]"; with '
+                         '--to, a model file')
+    command.add_argument('--to', choices=('standard', 'modified'), help='re-express the model '
+                         'file TABLE in this DH convention (same frames at the joints, same '
+                         'dynamics)')
+    command.add_argument('--order', choices=ORDERS, help=(
+        f'corke: {CORKE_LAYOUT}; scilab: {SCILAB_LAYOUT}; dyn: the legacy DYN matrix of '
+        f'Corke (the Scilab dyn row, 16 to 20 columns); matlab: {MATLAB_LAYOUT}. A value in the '
+        "joint variable's place is ignored, as the toolboxes do, with a warning. A CSV header "
+        f'may name more columns: {", ".join(EXTRA_COLUMNS)}'))
+    command.add_argument('--convention', default='standard', choices=('standard', 'modified'))
+    command.add_argument('--deg', action='store_true', help='angle columns (and revolute '
+                         'limits) in degrees')
+    command.add_argument('--joint-names', help='comma-separated joint names (joint1... by '
+                         'default)')
+    command.add_argument('--prismatic', default='', help='MATLAB order: comma-separated '
+                         '1-based indices of prismatic joints')
+    command.add_argument('--name', default='', help='robot name')
+    command.add_argument('-o', '--output', required=True, help='the model file to write')
+    return command
+
+
+def run(args, out):
+    """Write a model file from a DH table, or a model in the other convention."""
+    if args.to is not None:
+        return _model(args, out)
+    if args.order is None:
+        raise ValueError('--order is required for a table (or give --to for a model file)')
+    names = [name.strip() for name in args.joint_names.split(',')] if args.joint_names else None
+    try:
+        prismatic = {int(index) for index in args.prismatic.split(',') if index.strip()}
+    except ValueError:
+        raise ValueError(f'--prismatic: {args.prismatic!r}: give 1-based indices, e.g. 3,5')
+    header, rows = read_table(args.table)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always', PlaceholderWarning)
+        chain = chain_from_table(rows, args.order, args.convention, args.deg, names,
+                                 prismatic, args.name, header)
+    for note in caught:
+        out.write(f'warning: {note.message}\n')
+    models.write(args.output, chain.to_yaml(), 'model file')
+    out.write(f'wrote {args.output}: {chain.n} joints; check it with: {PROG} check '
+              f'{args.output}\n')
+    return 0
+
+
+def _model(args, out):
+    if args.order is not None:
+        raise ValueError('--order is for a table; --to takes a model file')
+    chain, _, given = models.load([args.table])
+    converted = chain.to_modified() if args.to == 'modified' else chain.to_standard()
+    models.write(args.output, models.model_file_text(converted, given),
+                 'model file')
+    out.write(f'wrote {args.output}: {converted.n} joints, {args.to} DH; check it with: '
+              f'{PROG} check {args.output}\n')
+    return 0

@@ -23,6 +23,7 @@ model and the URDF over the configurations it compared.
 
 from dh_kinematics.cli import models
 from dh_kinematics.core import escaping, files
+from dh_kinematics.core.kinematics.dh_fit import PARALLEL_TOLERANCE
 from dh_kinematics.core.urdf import importer, reader
 
 PROG = 'dh_kinematics'
@@ -40,7 +41,35 @@ def _source(args, out):
     return robot_description(args.topic, args.timeout, out), f'topic {args.topic}'
 
 
-def from_urdf(args, out):
+def add_parser(commands):
+    """Add the ``from-urdf`` command to ``commands`` (argparse's subparsers); return its parser."""
+    command = commands.add_parser('from-urdf', help='the chain between two links of a URDF '
+                                  'as a model file')
+    command.add_argument('urdf', nargs='?', help='the URDF file (or --topic)')
+    command.add_argument('--topic', help='read the URDF from this topic instead, as '
+                         'robot_state_publisher publishes it (e.g. /robot_description)')
+    command.add_argument('--timeout', type=float, default=5.0, help='how long to wait for '
+                         'the topic, s (default: 5)')
+    command.add_argument('--base', required=True, help='the link the chain starts from: the '
+                         "model's world frame")
+    command.add_argument('--tip', required=True, help="the link it ends at: the model's tool "
+                         'frame')
+    command.add_argument('--convention', default='standard', choices=('standard', 'modified'))
+    command.add_argument('--keep-frames', nargs='+', metavar='LINK', help='URDF links to '
+                         'publish under their own names, as extra frames; all: every link '
+                         'of the chain')
+    command.add_argument('--plain-dh', action='store_true', help='no Hayati beta: nearly '
+                         'parallel axes are taken as parallel within --parallel-tolerance, '
+                         'else refused')
+    command.add_argument('--parallel-tolerance', type=float, default=PARALLEL_TOLERANCE,
+                         metavar='RAD', help='with --plain-dh: joint axes closer than this to '
+                         f'parallel are taken as parallel (default: {PARALLEL_TOLERANCE:g})')
+    command.add_argument('--name', help="the robot name (default: the URDF's)")
+    command.add_argument('-o', '--output', required=True, help='the model file to write')
+    return command
+
+
+def run(args, out):
     """Import the chain, write the model file and say what was chosen and what not held."""
     text, source = _source(args, out)
     keep = args.keep_frames or ()

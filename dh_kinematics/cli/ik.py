@@ -23,7 +23,7 @@ the limits is exit 1 (one line on stderr), with the closest pose the search reac
 
 import sys
 
-from dh_kinematics.cli import models
+from dh_kinematics.cli import arguments, models
 from dh_kinematics.core import bounds, display
 from dh_kinematics.core.ik.ikine import pose_errors
 from dh_kinematics.core.rotations import xyz_rpy_to_transform
@@ -34,7 +34,33 @@ PROG = 'dh_kinematics'
 NEAR = 0.05
 
 
-def ik(args, out):
+def add_parser(commands):
+    """Add the ``ik`` command to ``commands`` (argparse's subparsers); return its parser."""
+    command = commands.add_parser('ik', help='the joint values that put the tool at a pose, '
+                                  'within the limits')
+    command.add_argument('file', help=arguments.MODEL_FILE)
+    command.add_argument('--xyz', type=float, nargs=3, required=True, metavar=('X', 'Y', 'Z'),
+                         help="the tool's position in the world frame, m")
+    command.add_argument('--rpy', type=float, nargs=3, default=[0.0, 0.0, 0.0],
+                         metavar=('R', 'P', 'Y'), help="the tool's orientation: roll, pitch, "
+                         'yaw about fixed x, y, z (rad; deg with --deg; default 0 0 0)')
+    command.add_argument('--q0', nargs='+', metavar='Q', default=[], help='where to start, '
+                         'and which solution to prefer (the nearest); 0 within the limits '
+                         'by default')
+    command.add_argument('--q-name', help='start from a named configuration of the file')
+    command.add_argument('--all', action='store_true', help='every solution, not only the '
+                         'nearest (the numerical search then runs all its restarts)')
+    command.add_argument('--mask', type=float, nargs=6, metavar='W', help='weights of x y z '
+                         'rx ry rz; 0 frees a component (1 1 1 0 0 0: position only)')
+    command.add_argument('--method', choices=('auto', 'analytic', 'numerical'),
+                         default='auto', help='closed form where the arm has one (auto), '
+                         'insist on it, or search numerically')
+    command.add_argument('--deg', action='store_true', help='--rpy, --q0 and the printed '
+                         'revolute joint values in degrees')
+    return command
+
+
+def run(args, out):
     """Solve and print; return 0 with a solution, 1 without."""
     chain, _, given = models.load(args.file)
     rpy = np.radians(args.rpy) if args.deg else np.array(args.rpy, dtype=float)

@@ -12,12 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The commands that read a model file: check, show, fk and urdf (ROS-free)."""
+"""A model file for the commands: loaded as the node loads it, printed, written."""
 
 import math
 import os
 
-from dh_kinematics.core import bounds, display, files, meshes
+from dh_kinematics.core import bounds, display, files
 from dh_kinematics.core.model_file import joint_limits, parameter_file, params
 from dh_kinematics.parameters import startup, validation as checks
 from dh_kinematics.parameters.specs import NODE
@@ -73,43 +73,6 @@ def extra_line(chain):
     return text
 
 
-def check(args, out):
-    """
-    Validate a model file as the node will; print its warnings and a one-line summary.
-
-    With ``--strict``, any warning is an error (exit code 1), after the same output.
-    """
-    chain, warnings, _ = load(args.file)
-    warnings += [f'{field}: {uri}: {reason}' for field, uri, reason
-                 in meshes.missing_files(chain.meshes)]
-    for line in warnings:
-        out.write(f'warning: {line}\n')
-    kinds = ''.join(link.RP for link in chain.links)
-    convention = 'modified' if chain.mdh else 'standard'
-    verdict = 'OK'
-    if warnings:
-        verdict = 'refused by --strict' if args.strict else 'OK with warnings'
-    files = ', '.join(args.file)
-    out.write(f'{files}: {verdict}: {chain.name or "arm"}, {chain.n} joints ({kinds}, '
-              f'{convention} DH), frames {chain.world_frame} -> {chain.base_frame} .. '
-              f'{chain.tool_frame}{extra_line(chain)}\n')
-    out.write(limits_line(chain) + '\n')
-    if warnings and args.strict:
-        raise ValueError(f'--strict: {len(warnings)} warning{"s" if len(warnings) > 1 else ""}'
-                         ' (above, on stdout)')
-    return 0
-
-
-def show(args, out):
-    """Print the DH table as the toolbox prints it; with --dyn, each link's dynamics."""
-    chain = load(args.file)[0]
-    out.write(display.chain_table(chain, args.deg) + '\n')
-    if args.dyn:
-        for name, link in zip(chain.joint_names, chain.links):
-            out.write(f'\n{name}:\n{display.link_dynamics(link, args.precision)}\n')
-    return 0
-
-
 def configuration(chain, given, values, name, degrees, field='Q'):
     """
     Return the joint values from the command line (rad or m; deg for revolute with --deg).
@@ -143,30 +106,6 @@ def _number(field, text):
     return value
 
 
-def fk(args, out):
-    """
-    Print each frame's pose in the world (xyz, rpy), the tool last; --jacobian adds J.
-
-    A joint beyond its limits gets a note after the poses (the poses are still printed).
-    """
-    chain, _, given = load(args.file)
-    q = configuration(chain, given, args.q, args.q_name, args.deg)
-    digits = args.precision
-    names = (chain.base_frame,) + chain.link_frames
-    for name, T in zip(names, chain.fkine_all(q)):
-        out.write(display.transform_line(name, T, args.deg, digits) + '\n')
-    out.write(display.transform_line(chain.tool_frame, chain.fkine(q), args.deg, digits) + '\n')
-    if args.jacobian:
-        out.write('jacobian (world frame; rows vx vy vz m/s, wx wy wz rad/s per unit rate):\n')
-        width = 24 if digits is None else digits + 7
-        for row in chain.jacob0(q):
-            out.write('  ' + ' '.join(display.format_number(value, digits).rjust(width)
-                                      for value in row) + '\n')
-    for line in limit_notes(chain, q, args.deg, digits):
-        out.write(f'note: {line}\n')
-    return 0
-
-
 def joint_unit(link, degrees):
     """Return (scale, unit) of a joint value for print: deg with ``degrees``, else rad; m."""
     if link.isprismatic():
@@ -192,18 +131,6 @@ def limit_notes(chain, q, degrees=False, digits=6):
                      f'{display.format_number(limit * scale, digits)} {unit} (by '
                      f'{display.format_number(abs(value - limit) * scale, digits)})')
     return notes
-
-
-def urdf(args, out):
-    """Write the model's URDF (or with --xacro its macro) to -o, or print it."""
-    chain = load(args.file)[0]
-    text = chain.to_urdf(args.prefix, xacro=args.xacro)
-    if args.output is None:
-        out.write(text)
-    else:
-        write(args.output, text, 'xacro macro' if args.xacro else 'URDF')
-        out.write(f'wrote {args.output}\n')
-    return 0
 
 
 def model_file_text(chain, given):

@@ -28,6 +28,7 @@ table. The one command that needs ROS.
 import sys
 import time
 
+from dh_kinematics.cli import arguments
 from dh_kinematics.core.escaping import printable
 
 LEVELS = ('OK', 'WARN', 'ERROR', 'STALE')
@@ -92,7 +93,19 @@ def table(joints, positions, now_s):
                      for row in rows)
 
 
-def monitor(args, out):
+def add_parser(commands):
+    """Add the ``monitor`` command to ``commands`` (argparse's subparsers); return its parser."""
+    command = commands.add_parser('monitor', help='live joint positions, margins and levels '
+                                  'of a running node (ROS)')
+    command.add_argument('--namespace', default='', help="the node's namespace")
+    command.add_argument('--node', default='dh_kinematics', help="the node's name")
+    command.add_argument('--period', type=arguments.period, default=0.5, help='refresh period, s')
+    command.add_argument('--count', type=int, default=0, help='stop after this many '
+                         'refreshes with data (0: until Ctrl-C)')
+    return command
+
+
+def run(args, out):
     """Show the live table until Ctrl-C, or for ``--count`` refreshes."""
     import rclpy
     from diagnostic_msgs.msg import DiagnosticArray

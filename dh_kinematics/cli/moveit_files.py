@@ -26,7 +26,7 @@ least ``ACCELERATION_SAMPLES`` configurations of the same draw.
 
 import os
 
-from dh_kinematics.cli import collisions
+from dh_kinematics.cli import arguments, collisions
 from dh_kinematics.cli.models import load, write
 from dh_kinematics.core.model_file import params
 from dh_kinematics.core.urdf import moveit
@@ -61,7 +61,23 @@ def disabled_pairs(chain, urdf_text, configurations):
     return disabled, tally
 
 
-def moveit_files(args, out):
+def add_parser(commands):
+    """Add the ``moveit`` command to ``commands`` (argparse's subparsers); return its parser."""
+    command = commands.add_parser('moveit', help='the URDF, SRDF, joint_limits.yaml and '
+                                  'kinematics.yaml a MoveIt config package needs')
+    command.add_argument('file', nargs='+', help='the model file, and any more parameter files '
+                         'merged in order, as for check')
+    command.add_argument('-o', '--output', required=True, help='the folder to write them in')
+    command.add_argument('--group', default='arm', help='the planning group (default: arm)')
+    command.add_argument('--prefix', default='', help='frame_prefix for the link names')
+    command.add_argument('--samples', type=arguments.samples, default=2000, help='configurations '
+                         'sampled for the collision pairs (pinocchio; 0: adjacent pairs only; '
+                         f'at most {arguments.MAX_SAMPLES})')
+    command.add_argument('--seed', type=int, default=0, help='seed of the sampling')
+    return command
+
+
+def run(args, out):
     """Write the MoveIt files of a model into ``args.output``; print what they hold."""
     chain, _, given = load(args.file)
     if args.samples < 0:

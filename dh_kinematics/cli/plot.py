@@ -24,6 +24,7 @@ segment along it.
 import io
 import math
 
+from dh_kinematics.cli import arguments, models
 import numpy as np
 
 MATPLOTLIB_MISSING = ('{} needs matplotlib, which is not installed: pip install matplotlib '
@@ -121,3 +122,24 @@ def _draw_limits(axes, link, q, pose, scale, turned):
                  for value in (lower, upper)]
         ends = [pose[:3, 3] + distance * pose[:3, 2] for distance in along]
         axes.plot(*np.array(ends).T, color='tab:orange', linewidth=2)
+
+
+def add_parser(commands):
+    """Add the ``plot`` command to ``commands`` (argparse's subparsers); return its parser."""
+    command = commands.add_parser('plot', help='a 3-D picture of the arm (PNG; matplotlib)')
+    command.add_argument('file', help=arguments.MODEL_FILE)
+    arguments.configuration_arguments(command)
+    command.add_argument('-o', '--output', required=True, help='the PNG to write')
+    command.add_argument('--limits', action='store_true', help="draw each joint's range")
+    command.add_argument('--size', type=arguments.size, default=(800, 600),
+                         help='WIDTHxHEIGHT pixels')
+    return command
+
+
+def run(args, out):
+    """Draw the arm at a configuration into a PNG."""
+    chain, _, given = models.load(args.file)
+    q = models.configuration(chain, given, args.q, args.q_name, args.deg)
+    plot(chain, q, args.output, args.size, args.limits)
+    out.write(f'wrote {args.output} ({args.size[0]}x{args.size[1]})\n')
+    return 0

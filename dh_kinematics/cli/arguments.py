@@ -1,0 +1,85 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The command line's shared argument types and groups (argparse)."""
+
+import argparse
+
+PROG = 'dh_kinematics'
+MODEL_FILE = 'the model file (a ROS 2 parameter file)'
+
+
+def size(text):
+    """Return WIDTHxHEIGHT in pixels as (width, height), 16 to 8000 each."""
+    try:
+        width, height = (int(part) for part in text.lower().split('x'))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'{text!r}: give WIDTHxHEIGHT in pixels, e.g. '
+                                         '800x600') from None
+    if not (16 <= width <= 8000 and 16 <= height <= 8000):
+        raise argparse.ArgumentTypeError(f'{text!r}: 16 to 8000 pixels each way')
+    return width, height
+
+
+MAX_SAMPLES = 100_000
+"""The most configurations ``moveit --samples`` draws (1 MB of them for 7 joints)."""
+
+
+def samples(text):
+    """Return a count of sampled configurations, 0 to MAX_SAMPLES."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_SAMPLES:
+        raise argparse.ArgumentTypeError(f'{text!r}: 0 to {MAX_SAMPLES} configurations')
+    return value
+
+
+def period(text):
+    """Return a refresh period, 0.01 to 60 s."""
+    value = float(text)
+    if not 0.01 <= value <= 60.0:
+        raise argparse.ArgumentTypeError(f'{text}: a refresh period of 0.01 to 60 s')
+    return value
+
+
+def precision(text):
+    """Return significant digits, 1 to 17, or None for full."""
+    if text == 'full':
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 17:
+        raise argparse.ArgumentTypeError(f'{text!r}: 1 to 17 significant digits, or full')
+    return value
+
+
+def precision_argument(parser, default, what):
+    """Add --precision: significant digits of ``what``."""
+    parser.add_argument('--precision', type=precision, default=default, metavar='N',
+                        help=f'significant digits of {what}: 1 to 17, or full (the shortest '
+                        f'text that reads back as the same double); default {default}')
+
+
+def configuration_arguments(parser):
+    """Add Q ..., --q-name and --deg: a configuration of the model."""
+    parser.add_argument('q', nargs='*', metavar='Q', help='joint values, rad or m (deg with '
+                        '--deg); all 0 when none is given')
+    parser.add_argument('--q-name', help='a named configuration of the file '
+                        '(configurations.<name>)')
+    parser.add_argument('--deg', action='store_true', help='revolute joint values and '
+                        'printed angles in degrees')
