@@ -22,7 +22,7 @@ estimated velocities and accelerations are exact too, and the efforts must equal
 
 import math
 
-from dh_kinematics import Chain
+from dh_kinematics import Chain, Link
 from dh_kinematics.node_logic.joint_states import JointStatesFlow, Wanted
 from dh_kinematics.node_logic.monitors.effort import check_settings, EffortMonitor
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, STALE, WARN
@@ -147,9 +147,10 @@ def test_a_joint_without_a_position_yet_or_a_non_finite_one_gives_no_efforts():
 
 def _monitor(warn=(10.0,), error=(20.0,), hold=0.1, hysteresis=0.2, n=2):
     monitor = EffortMonitor(n)
-    monitor.configure(dict(DEFAULTS, **{'effort.warn': list(warn), 'effort.error': list(error),
-                                        'effort.hold': hold, 'effort.hysteresis': hysteresis}),
-                      [False, True][:n])
+    chain = Chain([Link(name='a'), Link(joint='prismatic', name='b')][:n])
+    monitor.configure(chain, dict(DEFAULTS, **{
+        'effort.warn': list(warn), 'effort.error': list(error), 'effort.hold': hold,
+        'effort.hysteresis': hysteresis}))
     return monitor
 
 

@@ -20,6 +20,7 @@ from dh_kinematics.node_logic.joint_state_cache import JointStateCache
 from dh_kinematics.node_logic.limit_diagnostics import LimitDiagnostics
 from dh_kinematics.node_logic.monitors import levels as lm
 from dh_kinematics.node_logic.schedule import CHANGE_INTERVAL_S, Schedule, TICK_S
+from dh_kinematics.parameters.specs import NODE
 import numpy as np
 import pytest
 
@@ -27,6 +28,7 @@ MS = 1_000_000
 CHAIN = Chain([Link(a=0.3, qlim=(-1.0, 1.0), name='a'),
                Link(joint='prismatic', qlim=(0.0, 0.5), name='b')])
 MARGIN, BAND, TIMEOUT, PERIOD = 0.05, 0.01, 1.0, 60.0
+SETTINGS = {spec.name: spec.default for spec in NODE}
 
 
 class Feed:
@@ -35,7 +37,9 @@ class Feed:
     def __init__(self, band=BAND):
         self.cache = JointStateCache(CHAIN.joint_names)
         self.diagnostics = LimitDiagnostics(self.cache)
-        self.diagnostics.configure(CHAIN.qlim, MARGIN, band, TIMEOUT, PERIOD)
+        self.diagnostics.configure(CHAIN, dict(SETTINGS, **{
+            'diagnostics.warn_margin': MARGIN, 'diagnostics.hysteresis': band,
+            'diagnostics.stale_timeout': TIMEOUT, 'diagnostics.period': PERIOD}))
         self.now_ns = 1_000 * MS
         self.published = []
 

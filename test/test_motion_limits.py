@@ -22,11 +22,15 @@ from dh_kinematics.parameters.specs import NODE
 from helpers import joint_state_cdr
 import numpy as np
 
+DEFAULTS = {spec.name: spec.default for spec in NODE}
+
 
 def _monitor(**fields):
-    links = [Link(qlim=(-2.0, 2.0), **fields), Link(joint='prismatic', qlim=(0.0, 1.0))]
+    links = [Link(qlim=(-2.0, 2.0), name='a', **fields),
+             Link(joint='prismatic', qlim=(0.0, 1.0), name='b')]
     monitor = MotionLimits(2)
-    monitor.configure(links, warn_fraction=0.9, hysteresis=0.05)
+    monitor.configure(Chain(links), dict(DEFAULTS, **{'limits.warn_fraction': 0.9,
+                                                      'limits.hysteresis': 0.05}))
     return monitor
 
 
@@ -75,9 +79,9 @@ def test_acceleration_is_judged_against_deceleration_while_slowing_down():
 
 
 def test_effort_is_the_messages_against_its_limit_in_the_joints_unit():
-    links = [Link(), Link(joint='prismatic', effort_limit=100.0)]
+    links = [Link(name='a'), Link(joint='prismatic', effort_limit=100.0, name='b')]
     monitor = MotionLimits(2)
-    monitor.configure(links)
+    monitor.configure(Chain(links), DEFAULTS)
     monitor.update([0, 1], efforts=[1e6, -120.0])
     assert monitor.levels == [OK, ERROR]
     assert monitor.describe(1) == 'effort -120 N above limit 100 by 20'

@@ -166,14 +166,7 @@ class JointStatesFlow:
         self._all_joints = tuple(range(chain.n))
         self._math = StreamMath(chain)
         self.cache.future_tolerance_ns = int(settings['future_stamp_tolerance'] * 1e9)
-        self.limits.configure(
-            chain.qlim, settings['diagnostics.warn_margin'], settings['diagnostics.hysteresis'],
-            settings['diagnostics.stale_timeout'], settings['diagnostics.period'])
-        self.limits.efforts.configure(settings, [link.isprismatic() for link in chain.links])
-        self.limits.motion.configure(chain.links, settings['limits.warn_fraction'],
-                                     settings['limits.hysteresis'],
-                                     settings['diagnostics.hysteresis'])
-        self.limits.arm.configure(chain, settings)
+        self.limits.configure(chain, settings)
         self.rates.configure(settings['effort.acceleration_cutoff'])
         self.tf_rate.configure(settings['tf.max_rate'])
         self._bind_usual()

@@ -69,9 +69,18 @@ class LimitDiagnostics:
         self._schedule = Schedule()
         self._rate = tasks.MessageRate(start_ns)
 
-    def configure(self, qlim, margin, band, timeout, period):
-        """Take the limits, shape (n, 2), and the settings (rad or m, s)."""
-        self._lower, self._upper = np.asarray(qlim).T
+    def configure(self, chain, settings):
+        """
+        Take the model (:class:`Chain`) and the node's settings (SI units), checked already.
+
+        The joint levels and every monitor take them the same way: ``configure(chain,
+        settings)``.
+        """
+        margin, band = settings['diagnostics.warn_margin'], settings['diagnostics.hysteresis']
+        timeout, period = settings['diagnostics.stale_timeout'], settings['diagnostics.period']
+        for monitor in (self.efforts, self.motion, self.arm):
+            monitor.configure(chain, settings)
+        self._lower, self._upper = np.asarray(chain.qlim).T
         self._thresholds = Thresholds(self._lower, self._upper, margin, band)
         self._every = tuple(range(len(self._lower)))  # every joint, in model order
         self._all_ok = [OK] * len(self._lower)

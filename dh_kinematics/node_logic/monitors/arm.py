@@ -83,14 +83,13 @@ class ArmLimits:
 
     def configure(self, chain, settings):
         """
-        Take the model and the node's settings (SI units, :func:`check_settings`); restart.
+        Take the model and the node's settings (SI units, checked: :func:`check_settings`).
 
         The generic ranks and the characteristic length are found once here
         (:class:`manipulability.Conditioning`), and the kinds of singularity the geometry
         names (:class:`singularities.Kinds`), so the measures are ready for
         ``~/manipulability`` even while nothing is watched.
         """
-        check_settings(settings)
         self._chain = chain
         self._speed_limit = settings['tool_speed_limit']
         self._warn_fraction = settings['limits.warn_fraction']

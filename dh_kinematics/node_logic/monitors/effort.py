@@ -46,6 +46,11 @@ def per_joint(name, values, n):
                                 '(one per joint)')
     if not all(value > 0.0 for value in values):  # NaN fails too
         raise InvalidFieldError(name, values, 'every value must be > 0 (N m or N; .inf for off)')
+    return _every_joint(values, n)
+
+
+def _every_joint(values, n):
+    """Return one value per joint of checked ``values`` (one, or one per joint)."""
     return list(values) * n if len(values) == 1 else list(values)
 
 
@@ -101,10 +106,11 @@ class EffortMonitor:
         """Forget when each residual passed its threshold (the stamps' clock jumped back)."""
         self._since = [[None, None] for _ in range(self._n)]
 
-    def configure(self, settings, prismatic):
-        """Take the node's settings (see :func:`check_settings`) and which joints are prismatic."""
-        warn, error = check_settings(settings, self._n)
-        self._units = ['N' if flag else 'N m' for flag in prismatic]
+    def configure(self, chain, settings):
+        """Take the model (:class:`Chain`) and the node's settings, checked by the caller."""
+        warn, error = (_every_joint(settings[name], self._n)
+                       for name in ('effort.warn', 'effort.error'))
+        self._units = ['N' if link.isprismatic() else 'N m' for link in chain.links]
         active = any(math.isfinite(value) for value in warn + error)
         if active != self.active:
             self.forget()

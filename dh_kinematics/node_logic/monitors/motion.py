@@ -136,17 +136,19 @@ class MotionLimits:
         self._levels = {name: [OK] * n for name in QUANTITIES + ('soft',)}
         self.levels = [OK] * n
 
-    def configure(self, links, warn_fraction=0.9, hysteresis=0.05, position_hysteresis=0.01):
+    def configure(self, chain, settings):
         """
-        Take the links' limits (:class:`Link` fields), the WARN fraction and hysteresis.
+        Take the links' limits (:class:`Link` fields) and the node's settings, checked.
 
-        ``position_hysteresis`` (rad or m) is how far back inside its soft limits a joint must
-        be for a soft level to clear; per second, it is the dead band of the velocities judged
-        against the soft limiter.
+        ``limits.warn_fraction`` and ``limits.hysteresis`` set the levels; the position
+        hysteresis, ``diagnostics.hysteresis`` (rad or m), is how far back inside its soft
+        limits a joint must be for a soft level to clear; per second, it is the dead band of
+        the velocities judged against the soft limiter.
         """
-        check_settings(warn_fraction, hysteresis)
-        self._warn, self._hysteresis = warn_fraction, hysteresis
-        self._position_hysteresis = position_hysteresis
+        links = chain.links
+        self._warn = settings['limits.warn_fraction']
+        self._hysteresis = settings['limits.hysteresis']
+        self._position_hysteresis = settings['diagnostics.hysteresis']
         self._units = [('rad', 'N m') if link.isrevolute() else ('m', 'N') for link in links]
         self._limits = {'velocity': [link.velocity_limit for link in links],
                         'acceleration': [link.acceleration_limit for link in links],
@@ -158,7 +160,7 @@ class MotionLimits:
         active = any(value is not None for values in self._limits.values() for value in values)
         self.active = active or any(self._soft)
         # Below these a joint's velocity and effort keep an OK level OK (inf: not watched).
-        self._quiet = {name: [math.inf if limit is None else warn_fraction * limit
+        self._quiet = {name: [math.inf if limit is None else self._warn * limit
                               for limit in self._limits[name]]
                        for name in ('velocity', 'effort')}
         # The usual message may take the short way (quiet) unless accelerations or jerks
