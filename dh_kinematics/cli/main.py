@@ -43,11 +43,6 @@ COMMANDS = (check, show, fk, ik, urdf, moveit_files, from_urdf, convert, calibra
 """The command modules, in the order of the help: each has ``add_parser`` and ``run``."""
 
 
-def parser():
-    """Return the argument parser of every subcommand."""
-    return parsers()[0]
-
-
 def parsers():
     """Return the top parser and each subcommand's, by name."""
     top = argparse.ArgumentParser(prog=PROG, description='Check, show and use a DH model file '

@@ -18,10 +18,9 @@ Straight-line code generated from a run of ordinary arithmetic on symbols.
 Code written for floats (the float Newton-Euler of :mod:`core.dynamics.rne`, the pose
 composition of :mod:`core.kinematics.dh_transforms`) runs once with :class:`Symbol` objects in
 place of the joint values. Each operation on a symbol becomes one line of a new function, in the
-order the
-original performs it; an operation that a constant decides (a product with 0, 1 or -1, a sum
-with 0) becomes no line at all, and operations on constants alone are done by the generator,
-as the original would do them at run time. The result is the original's arithmetic minus
+order the original performs it; an operation that a constant decides (a product with 0, 1 or
+-1, a sum with 0) becomes no line at all, and operations on constants alone are done by the
+generator, as the original would do them at run time. The result is the original's arithmetic minus
 terms that are exactly zero. Values used once are written into their single use. So every
 result equals (``==``) the original's to the last bit, with one exception: a zero may come out
 with the other sign (``0.0`` where the original gives ``-0.0``, or back), as the term left out

@@ -73,7 +73,7 @@ residual : (joints, stamp_ns, residuals) or None
 diagnostics : bool
     Whether the diagnostics are due now.
 manipulability : (stamp_ns, values) or None
-    :data:`arm_limits.MEASURES` and the tool's speed (m/s) at the whole configuration, if
+    :data:`monitors.arm.MEASURES` and the tool's speed (m/s) at the whole configuration, if
     wanted.
 """
 NOTHING = Outcome(None, None, None, None, None, False)

@@ -20,8 +20,7 @@ message and :meth:`LimitDiagnostics.on_tick` every :func:`schedule.tick_s` secon
 :meth:`LimitDiagnostics.statuses` when either says so. The levels are those of
 :mod:`monitors.levels`; what a status says is :mod:`monitors.tasks`; when to publish is
 :mod:`schedule`, plus one rule of the monitor's own: a joint that goes STALE is published at its
-own deadline
-(within one tick), not at the next period.
+own deadline (within one tick), not at the next period.
 
 Times: ``now_ns`` is the node's clock (stamps, STALE ages); ``mono_ns`` is a monotonic clock
 (the publication schedule).

@@ -32,8 +32,7 @@ from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.model_file.parameter_file import flatten
 from dh_kinematics.core.model_file.params import configurations, file_fields, model_values
 from dh_kinematics.node_logic import tf_rate
-from dh_kinematics.node_logic.monitors import arm, motion
-from dh_kinematics.node_logic.monitors.effort import check_settings
+from dh_kinematics.node_logic.monitors import arm, effort, motion
 from dh_kinematics.parameters.specs import (
     configuration_spec, frame_specs, joint_specs, mesh_specs, MODEL)
 
@@ -191,7 +190,7 @@ def checked(given, setting_specs, node_name='node'):
         with file_fields():
             names.check_prefixed(chain, settings['frame_prefix'])
     if 'effort.warn' in settings:
-        check_settings(settings, chain.n)
+        effort.check_settings(settings, chain.n)
     if 'limits.warn_fraction' in settings:
         motion.check_settings(settings['limits.warn_fraction'],
                               settings['limits.hysteresis'])

@@ -109,7 +109,7 @@ class DhKinematicsNode(Node):
 
     @property
     def config(self):
-        """Return the checked parameters in use: a :data:`node_parameters.Parameters`."""
+        """Return the checked parameters in use: a :data:`parameters.validation.Parameters`."""
         return self._config
 
     @property

@@ -17,9 +17,9 @@ sim_arm: publish joint_states that sweep a model's joints, for demos and tests.
 
 Positions, velocities and the efforts the model predicts for the sweep
 (:func:`core.dynamics.equations.joint_torques` at the exact accelerations), optionally with a
-payload the model does not know (``extra_payload.*``) and a collision: a constant torque or force
-on one
-joint for a while, once or repeated (``collision.*``), so that the effort monitor can be shown.
+payload the model does not know (``extra_payload.*``) and a collision: a constant torque or
+force on one joint for a while, once or repeated (``collision.*``), so that the effort monitor
+can be shown.
 
 What each of the node's limits takes to be exceeded: velocities grow as ``1 / period`` and
 accelerations as ``1 / period^2`` (a shorter ``period`` passes a velocity, an acceleration or

@@ -64,7 +64,8 @@ def rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base_acceleration, fext=N
         Constants of each link, base to tip.
     ct, st : sequence, length n
         cos and sin of each joint's theta (joint value substituted): floats, or (m,) arrays
-        for a batch.
+        for a batch; in a batch every value of every argument is a whole (m,) array, since
+        the sums are taken in place.
     d : sequence, length n
         Each joint's d in m (joint value substituted), likewise.
     qd, qdd : sequence, length n, or None

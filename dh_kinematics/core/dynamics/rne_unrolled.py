@@ -18,11 +18,10 @@ Recursive Newton-Euler for one arm, compiled to straight-line Python.
 For one configuration, :mod:`core.dynamics.rne` spends much of its time on loops, tuples and
 arithmetic with link constants that are 0 or 1. :func:`compile_torques` runs that same code
 once on symbols (:mod:`core.symbolic`): the function it returns is the original's arithmetic
-minus terms that are exactly zero, so it returns the same numbers as
-:mod:`core.dynamics.rne` for finite inputs, to the last bit but for the sign of a zero (a
-test checks this on random
-arms). :func:`snap_twists` makes more
-constants exact: with it, gravity and motion torques of the Panda take 9 µs instead of 27.
+minus terms that are exactly zero, so it returns the same numbers as :mod:`core.dynamics.rne`
+for finite inputs, to the last bit but for the sign of a zero (a test checks this on random
+arms). :func:`snap_twists` makes more constants exact: with it, gravity and motion torques of
+the Panda take 9 µs instead of 27.
 Units are SI, as in :mod:`core.dynamics.rne`.
 """
 

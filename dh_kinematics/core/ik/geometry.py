@@ -19,10 +19,9 @@ A closed form is written once, for standard DH: link i moves ``Rz(theta_i) Tz(d_
 then ``Tx(a_i) Rx(alpha_i)``. A modified DH chain is first re-expressed in standard DH
 (:func:`core.kinematics.conventions.converted`: the same joint lines and the same joint values,
 with the base and tool absorbing the difference), so one solver serves both conventions. The
-solvers
-work on DH values (theta of a revolute joint, d of a prismatic one) and on the pose of frame 6
-in frame 0; :class:`Geometry` maps both to and from the chain's joint values and world poses,
-so offsets, flips, base and tool are handled here, once.
+solvers work on DH values (theta of a revolute joint, d of a prismatic one) and on the pose
+of frame 6 in frame 0; :class:`Geometry` maps both to and from the chain's joint values and
+world poses, so offsets, flips, base and tool are handled here, once.
 """
 
 import math

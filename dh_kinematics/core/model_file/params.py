@@ -27,8 +27,7 @@ The layout, under ``ros__parameters`` (lengths in m, angles in rad, SI throughou
     gravity: [0.0, 0.0, -9.81]     # optional, world frame
     base: {xyz: [0.0, 0.0, 0.0], rpy: [0.0, 0.0, 0.0]}   # T_world_base, optional
     tool: {xyz: [0.0, 0.0, 0.0], rpy: [0.0, 0.0, 0.0]}   # T_last_tool, optional
-    payload:                       # optional: a body fixed to the tool frame
-    (core.dynamics.payload)
+    payload:                       # optional: a body fixed to the tool (core.dynamics.payload)
       mass: 0.0                    # kg
       com: [0.0, 0.0, 0.0]         # centre of mass in the tool frame, m
       inertia: [0.0, 0.0, 0.0]     # about the centre of mass, tool axes; as I below

@@ -17,17 +17,16 @@ Limits of the whole arm, watched per message: the tool's speed and nearness to a
 
 - **Tool speed**: the linear speed of the tool frame's origin, ``|J_v(q) qd|`` (m/s), against
   ``tool_speed_limit`` (ISO 10218-1's reduced speed is 0.25 m/s), with the WARN fraction and
-  hysteresis of the joints' motion limits (:func:`motion_limits.ratio_level`).
+  hysteresis of the joints' motion limits (:func:`monitors.motion.ratio_level`).
 - **Singularity**: the condition number of the scaled Jacobian
-(:mod:`core.kinematics.manipulability`:
-  its linear rows over the arm's characteristic length, so that units do not mix and every
-  singularity shows, the wrist's included) against ``singularity.warn`` and
-  ``singularity.error`` (500 and 1000 by default: at most 5 % of random configurations of the
-  shipped arms reach WARN); a level clears once the condition number is
-  ``singularity.hysteresis`` (a fraction) below the threshold that raised it. A status above
-  OK names the kind where the arm's geometry tells it (:mod:`core.kinematics.singularities`):
-  ``wrist singularity: joint5 at 0.004 rad (...)``. The blocks' and the unscaled whole
-  Jacobian's values are reported beside it.
+  (:mod:`core.kinematics.manipulability`: its linear rows over the arm's characteristic length, so
+  that units do not mix and every singularity shows, the wrist's included) against
+  ``singularity.warn`` and ``singularity.error`` (500 and 1000 by default: at most 5 % of random
+  configurations of the shipped arms reach WARN); a level clears once the condition number is
+  ``singularity.hysteresis`` (a fraction) below the threshold that raised it. A status above OK
+  names the kind where the arm's geometry tells it (:mod:`core.kinematics.singularities`): ``wrist
+  singularity: joint5 at 0.004 rad (...)``. The blocks' and the unscaled whole Jacobian's values
+  are reported beside it.
 
 Each is a status of its own on /diagnostics (``tool_speed``, ``singularity``), which the arm's
 summary counts like a joint. Nothing here runs while neither is switched on.
