@@ -27,17 +27,16 @@ due. The path, in order:
    CDR; undecodable bytes are dropped ('malformed');
 3. :meth:`JointStateCache.update`: every check of names, lengths, stamps and values;
 4. :class:`StreamMath`: link poses and friction, if wanted, leaving out what overflowed;
-5. the dynamics, only where wanted (:attr:`JointStatesFlow.wanted`) or the effort monitor is
-   on: gravity torques once every joint has a position; expected efforts once
-   :class:`RateEstimate` also has every velocity and acceleration; residuals and effort
-   levels (:class:`EffortMonitor`) for the joints whose effort the message carried;
-6. the motion limits, where a joint has one (:class:`MotionLimits`): the velocities (the
-   message's, else estimated), accelerations and efforts of the message's joints; and the
-   arm's, where switched on (:class:`ArmLimits`): the tool's speed and the singularity;
-7. :meth:`LimitDiagnostics.after_message`: the levels, and whether to publish them.
+5. the dynamics, only where wanted (:attr:`JointStatesFlow.wanted`) or a monitor needs them
+   (:meth:`LimitDiagnostics.needs_rates`): gravity torques once every joint has a position;
+   expected efforts once :class:`RateEstimate` also has every velocity and acceleration;
+   residuals for the joints whose effort the message carried;
+6. :meth:`LimitDiagnostics.after_message`, given the message's :data:`monitors.sample.Sample`:
+   each monitor that is on judges it (:class:`EffortMonitor`, :class:`MotionLimits`,
+   :class:`ArmLimits`), then the joint levels, and whether to publish them.
 
 The usual message (every joint in model order, a newer stamp, finite values, every limit level
-unchanged, no dynamics wanted) takes a shorter way to the same result in steps 3 to 7,
+unchanged, no dynamics wanted) takes a shorter way to the same result in steps 3 to 6,
 :meth:`JointStatesFlow._take_usual`, which returns its TF and friction already serialized
 (:data:`Usual`), filled into the messages' templates (:attr:`JointStatesFlow.templates`). The
 flow publishes nothing: the node publishes what it returns. Warnings go to ``warn``, at most
@@ -50,6 +49,7 @@ from dh_kinematics.node_logic import cdr
 from dh_kinematics.node_logic.joint_math import StreamMath
 from dh_kinematics.node_logic.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
 from dh_kinematics.node_logic.limit_diagnostics import LimitDiagnostics
+from dh_kinematics.node_logic.monitors.sample import Sample
 from dh_kinematics.node_logic.rate_estimate import MAX_RATE, RateEstimate
 from dh_kinematics.node_logic.tf_rate import TfRate
 
@@ -89,7 +89,7 @@ Wanted = namedtuple('Wanted', 'gravity expected residual tf friction manipulabil
 Wanted.__doc__ = """Which outputs someone subscribes to (bools); TF and friction by default."""
 NONE_WANTED = Wanted(False, False, False)
 _Templates = namedtuple('_Templates', 'tf friction')
-NO_DYNAMICS = (None, None, None, False)
+NO_DYNAMICS = (None, None, None, None)
 
 
 def _shown(name):
@@ -181,10 +181,8 @@ class JointStatesFlow:
         templates, or where a template cannot be made. Velocity and effort limits keep it.
         """
         wanted, templates, self._usual = self._wanted, self._templates, None
-        motion = self.limits.motion
         if (templates is None or self._math is None or wanted.gravity or wanted.expected
-                or wanted.residual or wanted.manipulability or self.limits.efforts.active
-                or (motion.active and not motion.shortcut) or self.limits.arm.active):
+                or wanted.residual or wanted.manipulability or not self.limits.takes_usual):
             return
         tf, friction = templates(self._all_joints)
         if (wanted.tf and tf is None) or (wanted.friction and friction is None):
@@ -262,12 +260,8 @@ class JointStatesFlow:
         stamp_ns, names, positions, velocities, efforts = fields
         cache, usual = self.cache, self._usual
         whole = cache.whole(names, positions, velocities, stamp_ns, now_ns, efforts)
-        limits = self.limits
         if (whole is None or whole.rows is not None or not self._motion_fresh
-                or not limits.unchanged_by(positions, now_ns)):
-            return None
-        if limits.motion.active and not (velocities and limits.motion.quiet(velocities,
-                                                                            efforts)):
+                or not self.limits.unchanged_by(positions, now_ns, velocities, efforts)):
             return None
         tf = friction = None
         if usual.tf is not None and self.tf_rate.due(self._all_joints, stamp_ns):
@@ -307,61 +301,31 @@ class JointStatesFlow:
                 notes = self._non_finite_result((), (), notes, mono_ns)
             if moving:
                 friction = (moving, update.stamp_ns, torques)
-        gravity, expected, residual, changed = self._dynamics(update, joints, q, mono_ns)
-        if self.limits.motion.active:
-            changed = self._motion_levels(update) or changed
+        gravity, expected, residual, efforts = self._dynamics(update, joints, q, mono_ns)
+        limits = self.limits
+        configuration = (self._configuration() if limits.arm.active or wanted.manipulability
+                         else None)
+        diagnostics = limits.after_message(joints, q, notes, now_ns, mono_ns, Sample(
+            update, self.rates, configuration, efforts, wanted.manipulability))
         measures = None
-        if self.limits.arm.active or wanted.manipulability:
-            arm_changed = self._arm_levels(wanted.manipulability)
-            changed = arm_changed or changed
-            if wanted.manipulability and arm_changed is not None:
-                arm = self.limits.arm
-                measures = (update.stamp_ns, arm.measures + (arm.speed,))
-        return Outcome(tf, friction, gravity, expected, residual, self.limits.after_message(
-            joints, q, notes, now_ns, mono_ns, changed), manipulability=measures)
-
-    def _arm_levels(self, measure):
-        """
-        Judge the tool's speed and the singularity at the whole configuration.
-
-        With ``measure``, compute both for ``~/manipulability`` whether watched or not. Return
-        whether a level moved, or None while a joint's position is unknown.
-        """
-        q = self._configuration()
-        if q is None:
-            return None
-        qd = self.rates.qd
-        return self.limits.arm.update(q, None if None in qd else qd, measure)
-
-    def _motion_levels(self, update):
-        """Judge the message's joints against their motion limits; tell whether a level moved."""
-        monitor, qd = self.limits.motion, self.rates.qd_smooth
-        qdd, qddd = self.rates.qdd, self.rates.qddd
-        joints = update.positions
-        given = dict(zip(update.velocities, update.qd))  # else the smoothed estimate, if any
-        # Accelerations only where the velocity came in: differenced twice from positions,
-        # stamp jitter leaves noise no limit survives (bench/qdd_filter.py).
-        changed = monitor.update(joints, update.q, [given.get(j, qd[j]) for j in joints],
-                                 [qdd[j] if j in given else None for j in joints],
-                                 jerks=[qddd[j] if j in given else None for j in joints])
-        if update.efforts:
-            changed = monitor.update(update.efforts, efforts=update.effort) or changed
-        return changed
+        if wanted.manipulability and limits.arm.measured:
+            arm = limits.arm
+            measures = (update.stamp_ns, arm.measures + (arm.speed,))
+        return Outcome(tf, friction, gravity, expected, residual, diagnostics,
+                       manipulability=measures)
 
     def _dynamics(self, update, joints, q, mono_ns):
         """
-        Return (gravity, expected, residual, effort level changed) for one update.
+        Return (gravity, expected, residual, efforts) for one update.
 
+        ``efforts`` is what the effort monitor judges (:data:`monitors.sample.Sample`), or None.
         ``joints`` and ``q`` are the joints whose finite transform this message set, and their
         values: when that is every joint, in model order, ``q`` is the whole configuration.
         """
-        wanted, monitor = self._wanted, self.limits.efforts
-        judging = monitor.active and bool(update.efforts)
-        limits = self.limits.motion
-        estimating = limits.active and (not limits.shortcut or (
-            update.velocities != update.positions and limits.watches('velocity')))
-        moving = (wanted.expected or wanted.residual or judging or estimating
-                  or self.limits.arm.watch_speed or wanted.manipulability)
+        wanted, limits = self._wanted, self.limits
+        judging = limits.efforts.active and bool(update.efforts)
+        moving = (wanted.expected or wanted.residual or wanted.manipulability
+                  or limits.needs_rates(update))
         if moving:
             self._motion_fresh = False
             implausible = self.rates.update(
@@ -392,18 +356,18 @@ class JointStatesFlow:
         stamp_ns, everyone = update.stamp_ns, self._all_joints
         gravity = None if torques is None else (everyone, stamp_ns, torques)
         if efforts is None:
-            return gravity, None, None, False
+            return gravity, None, None, None
         expected = (everyone, stamp_ns, efforts) if wanted.expected else None
-        residual, changed = None, False
+        residual = judged = None
         if update.efforts and (wanted.residual or judging):
             chosen = efforts if update.efforts == everyone else [
                 efforts[j] for j in update.efforts]
             residuals = [value - model for value, model in zip(update.effort, chosen)]
             if wanted.residual:
                 residual = (update.efforts, stamp_ns, residuals)
-            changed = judging and monitor.update(update.efforts, update.effort, chosen, stamp_ns,
-                                                 residuals)
-        return gravity, expected, residual, changed
+            if judging:
+                judged = (update.efforts, update.effort, chosen, stamp_ns, residuals)
+        return gravity, expected, residual, judged
 
     def _configuration(self):
         """Return every joint's last position (a list), or None while one is unknown."""

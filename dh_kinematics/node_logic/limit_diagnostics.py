@@ -22,6 +22,10 @@ message and :meth:`LimitDiagnostics.on_tick` every :func:`schedule.tick_s` secon
 :mod:`schedule`, plus one rule of the monitor's own: a joint that goes STALE is published at its
 own deadline (within one tick), not at the next period.
 
+The effort, motion and arm monitors are configured and driven from here, each through the one
+protocol of :mod:`monitors.sample`: ``configure(chain, settings)``, then ``judge(sample)`` per
+message while it is on.
+
 Times: ``now_ns`` is the node's clock (stamps, STALE ages); ``mono_ns`` is a monotonic clock
 (the publication schedule).
 """
@@ -67,6 +71,7 @@ class LimitDiagnostics:
         self._check_all_ns = 0
         self._schedule = Schedule()
         self._rate = tasks.MessageRate(start_ns)
+        self._judging = ()  # the monitors that are on
 
     def configure(self, chain, settings):
         """
@@ -77,8 +82,10 @@ class LimitDiagnostics:
         """
         margin, band = settings['diagnostics.warn_margin'], settings['diagnostics.hysteresis']
         timeout, period = settings['diagnostics.stale_timeout'], settings['diagnostics.period']
-        for monitor in (self.efforts, self.motion, self.arm):
+        monitors = (self.efforts, self.motion, self.arm)
+        for monitor in monitors:
             monitor.configure(chain, settings)
+        self._judging = tuple(monitor for monitor in monitors if monitor.active)
         self._lower, self._upper = np.asarray(chain.qlim).T
         self._thresholds = Thresholds(self._lower, self._upper, margin, band)
         self._every = tuple(range(len(self._lower)))  # every joint, in model order
@@ -100,14 +107,40 @@ class LimitDiagnostics:
         self._check_all_ns = fresh.min() + self._timeout_ns if len(fresh) else float('inf')
         return changed
 
-    def after_message(self, joints, q, notes, now_ns, mono_ns, monitors_changed=False):
+    @property
+    def takes_usual(self):
+        """
+        Whether the usual message may skip the monitors (:meth:`unchanged_by` judges it).
+
+        Not while the effort monitor or the arm's limits are on, or accelerations, jerks or soft
+        limits are watched: they need every message's full values.
+        """
+        motion = self.motion
+        return not (self.efforts.active or self.arm.active
+                    or (motion.active and not motion.shortcut))
+
+    def needs_rates(self, update):
+        """Tell whether a monitor judges the joint rates estimated from this update."""
+        motion = self.motion
+        return ((self.efforts.active and bool(update.efforts)) or self.arm.watch_speed
+                or (motion.active and (not motion.shortcut or (
+                    update.velocities != update.positions and motion.watches('velocity')))))
+
+    def after_message(self, joints, q, notes, now_ns, mono_ns, sample=None):
         """
         Take the joints an accepted message set (indices, positions); tell whether to publish.
 
         Only those joints are checked, unless one was STALE, a value was non-finite, or some
-        joint may have gone stale since the last full check. ``monitors_changed`` says that the
-        message changed a level of the effort, motion or arm monitors.
+        joint may have gone stale since the last full check. The monitors that are on judge
+        ``sample`` (a :data:`monitors.sample.Sample` of the whole message), and the arm finds its
+        measures when the sample asks for them (:attr:`ArmLimits.measured`).
         """
+        monitors_changed = False
+        if sample is not None:
+            for monitor in self._judging:
+                monitors_changed = monitor.judge(sample) or monitors_changed
+            if sample.measure and not self.arm.active:
+                self.arm.judge(sample)
         levels = self.levels
         if (levels is None or now_ns >= self._check_all_ns
                 or (self._any_stale and any(levels[j] == STALE for j in joints))
@@ -124,19 +157,23 @@ class LimitDiagnostics:
                 self.levels = levels
         return (changed or monitors_changed) and self._schedule.force(mono_ns)
 
-    def unchanged_by(self, q, now_ns):
+    def unchanged_by(self, q, now_ns, velocities=(), efforts=()):
         """
         Tell whether a message setting every joint to finite ``q`` changes no level.
 
-        When it tells so, :meth:`after_message` would return False and change nothing: no full
-        check is due, no joint is STALE, and every level stays.
+        ``velocities`` and ``efforts`` are the message's (every joint, or empty). When it tells
+        so, :meth:`after_message` would return False and change nothing: no full check is due,
+        no joint is STALE, every level stays, and the velocity and effort limits are quiet
+        (their values stored, :meth:`MotionLimits.quiet`).
         """
         levels = self.levels
         if levels is None or now_ns >= self._check_all_ns or self._any_stale:
             return False
-        if levels == self._all_ok and self._thresholds.quiet(q):  # the usual case
-            return True
-        return self._thresholds.levels(self._every, q, levels) == levels
+        if not ((levels == self._all_ok and self._thresholds.quiet(q))  # the usual case
+                or self._thresholds.levels(self._every, q, levels) == levels):
+            return False
+        motion = self.motion
+        return not motion.active or bool(velocities) and motion.quiet(velocities, efforts)
 
     def clock_jumped(self):
         """

@@ -71,11 +71,13 @@ class ArmLimits:
         The tool's last linear speed, m/s; NaN until known.
     levels : dict
         'tool_speed' and 'singularity' -> OK, WARN or ERROR.
+    measured : bool
+        Whether the last :meth:`judge` found the measures (every joint's position known).
 
     """
 
     def __init__(self):
-        self.active = self.watch_speed = self.watch_singularity = False
+        self.active = self.watch_speed = self.watch_singularity = self.measured = False
         self._chain = self._q = None
         self.measures, self.speed = (math.nan,) * len(MEASURES), math.nan
         self.levels = {'tool_speed': OK, 'singularity': OK}
@@ -127,6 +129,20 @@ class ArmLimits:
         if self.watch_singularity:
             self.levels['singularity'] = self._singularity_level(self.levels['singularity'])
         return self.levels != before
+
+    def judge(self, sample):
+        """
+        Judge a :data:`Sample`'s whole configuration; tell whether a level moved.
+
+        :attr:`measured` tells whether the measures are this message's: not while a joint's
+        position is unknown (the sample has no configuration).
+        """
+        q = sample.configuration
+        self.measured = q is not None
+        if q is None:
+            return False
+        qd = sample.rates.qd
+        return self.update(q, None if None in qd else qd, sample.measure)
 
     def _singularity_level(self, previous):
         condition = self.measures[-1]

@@ -149,6 +149,10 @@ class EffortMonitor:
             since[0] is not None or since[1] is not None for since in self._since)
         return changed
 
+    def judge(self, sample):
+        """Judge a :data:`Sample`'s efforts, where it has them; tell whether a level changed."""
+        return sample.efforts is not None and self.update(*sample.efforts)
+
     def describe(self, j):
         """Say how far joint ``j``'s effort is from the model's: 'effort residual +35.2 N m'."""
         return f'effort residual {self.residual[j]:+.3g} {self._units[j]}'

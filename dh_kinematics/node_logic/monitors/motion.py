@@ -218,6 +218,25 @@ class MotionLimits:
                 changed = True
         return changed
 
+    def judge(self, sample):
+        """
+        Judge the :data:`Sample`'s joints against their limits; tell whether a level changed.
+
+        Velocities as the message gave them, else the smoothed estimate; accelerations and
+        jerks only where the velocity came in: differenced twice from positions, stamp jitter
+        leaves noise no limit survives (bench/qdd_filter.py).
+        """
+        update, rates = sample.update, sample.rates
+        qd, qdd, qddd = rates.qd_smooth, rates.qdd, rates.qddd
+        joints = update.positions
+        given = dict(zip(update.velocities, update.qd))
+        changed = self.update(joints, update.q, [given.get(j, qd[j]) for j in joints],
+                              [qdd[j] if j in given else None for j in joints],
+                              jerks=[qddd[j] if j in given else None for j in joints])
+        if update.efforts:
+            changed = self.update(update.efforts, efforts=update.effort) or changed
+        return changed
+
     def _joint_level(self, j):
         levels, values = self._levels, self.latest
         for name in QUANTITIES:

@@ -1,0 +1,43 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+What every monitor judges: one accepted message's values, as the flow has them.
+
+:meth:`LimitDiagnostics.after_message` hands a :data:`Sample` to each monitor that is on, through
+the one protocol every monitor keeps: ``configure(chain, settings)`` once per change of the
+model or the settings, ``judge(sample)`` once per message (True when a level moved), and
+``statuses()`` or ``describe(j)`` and ``values(j)`` for what the diagnostics say.
+"""
+
+from collections import namedtuple
+
+Sample = namedtuple('Sample', 'update rates configuration efforts measure')
+Sample.__doc__ = """One accepted message, for the monitors to judge.
+
+update : JointStateCache's update
+    The joints the message set: ``positions`` and ``q``, ``velocities`` and ``qd``,
+    ``efforts`` and ``effort`` (indices, then values in rad, m, per s, N m or N), ``stamp_ns``.
+rates : RateEstimate
+    The velocities (``qd``, ``qd_smooth``), accelerations (``qdd``) and jerks (``qddd``) of
+    every joint as estimated so far (None where not known).
+configuration : list of float or None
+    Every joint's position (rad or m), where the arm's limits or measures need it and every
+    joint has one; else None.
+efforts : (joints, measured, expected, stamp_ns, residuals) or None
+    The efforts (N m or N) of the joints whose effort the message carried, the model's and
+    their differences, where the effort monitor is on and the model's are known; else None.
+measure : bool
+    Whether ``~/manipulability`` wants the arm's measures whether watched or not.
+"""
