@@ -62,9 +62,10 @@ def test_params_file_replaces_robot(tmp_path):
 
 
 @pytest.mark.parametrize('configurations, message', [
-    ({'robot': 'ur10'}, "robot: 'ur10' is not a built-in model; choose one of panda, puma560"),
-    ({'params_file': '/no/such/arm.yaml'}, "params_file: no such file: '/no/such/arm.yaml'"),
-    ({'use_sim_time': 'maybe'}, "use_sim_time: expected true or false, got 'maybe'"),
+    ({'robot': 'ur10'}, r'robot: must be a built-in model \(panda, puma560'),
+    ({'params_file': '/no/such/arm.yaml'},
+     "params_file: must name a file that exists, got '/no/such/arm.yaml'"),
+    ({'use_sim_time': 'maybe'}, "use_sim_time: must be true or false, got 'maybe'"),
     ({'frame_prefix': '/left/'}, 'frame_prefix: a frame prefix is .*it starts with /'),
     ({'frame_prefix': 'left /'}, r"frame_prefix: .*character 5 is ' ' U\+0020"),
 ])
@@ -126,9 +127,9 @@ def test_demo_settings():
 
 
 @pytest.mark.parametrize('configurations, message', [
-    ({'rate': 'fast'}, "rate: expected a finite number, got 'fast'"),
-    ({'overshoot': 'nan'}, "overshoot: expected a finite number, got 'nan'"),
-    ({'rviz': 'perhaps'}, "rviz: expected true or false, got 'perhaps'"),
+    ({'rate': 'fast'}, "rate: must be a finite number, got 'fast'"),
+    ({'overshoot': 'nan'}, "overshoot: must be a finite number, got 'nan'"),
+    ({'rviz': 'perhaps'}, "rviz: must be true or false, got 'perhaps'"),
     ({'rate': '0.0'}, r"rate: must be within \[0.1, 10000\], got '0.0'"),
     ({'overshoot': '-1'}, r"overshoot: must be within \[0, 10\], got '-1'"),
 ])
@@ -143,7 +144,7 @@ def test_rviz_fixes_the_prefixed_base_frame(monkeypatch):
                                               'rviz': 'true'})
     assert rviz == ['-d', str(launch_config.rviz_config()), '-f', 'left/panda_link0']
     monkeypatch.setattr(launch_config, 'installed', lambda package: False)
-    with pytest.raises(ValueError, match='rviz: true, but the rviz2 package is not installed'):
+    with pytest.raises(ValueError, match='rviz: needs the rviz2 package, which is not installed'):
         launch_config.demo_settings({'rviz': 'true'})
 
 

@@ -249,7 +249,7 @@ def test_loading_another_arm_is_refused_wholly(tmp_path):
         assert all(not r.successful for r in results)
         assert {r.reason for r in results} == {
             'joint3.type: a joint type is fixed at start-up; restart the node with the new '
-            'model to change it'}
+            "model to change it, got 'prismatic'"}
         assert run.node.config is before
         assert run.node.get_parameter('joint3.d').value == before.chain.links[2].d
         result, = run.probe.set_parameters('/dh_kinematics', [Parameter('joints', value=['a'])])
@@ -275,7 +275,7 @@ def test_a_set_parameters_request_is_applied_wholly_or_not_at_all():
         assert (links[1].a, links[2].d) == (0.5, 0.2)
         result, = run.probe.set_parameters('/dh_kinematics', [Parameter('joint2.m')])
         assert not result.successful and result.reason == (
-            'joint2.m: cannot be unset; give a value')
+            'joint2.m: cannot be unset; give a value, got None')
         assert run.node.get_parameter('joint2.m').value == links[1].m
     finally:
         run.stop()

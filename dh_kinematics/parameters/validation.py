@@ -211,25 +211,24 @@ def changed(parameters, changes):
     ``changes`` maps names to values, None for unsetting one. A value equal to the current one
     is no change (so that a dumped file loads back). Refused with a ValueError naming the
     parameter: an unknown name, unsetting, a wrong type or range, a new joint set or joint
-    type (fixed at start-up), and anything the model as a whole refuses.
+    type (fixed at start-up), and anything the model as a whole refuses: InvalidFieldError.
     """
     checked_changes = {}
     for name, value in changes.items():
         spec = parameters.specs.get(name)
         if spec is None:
-            raise ValueError(f'{name}: no such parameter')
+            raise InvalidFieldError(name, value, 'no such parameter')
         if value is None:
-            raise ValueError(f'{name}: cannot be unset; give a value')
+            raise InvalidFieldError(name, value, 'cannot be unset; give a value')
         checked_changes[name] = check_value(spec, value)
     new = {name: value for name, value in checked_changes.items()
            if value != parameters.values[name]}
-    for name in new:
+    restart = 'restart the node with the new model to change it'
+    for name, value in new.items():
         if name == 'joints':
-            raise ValueError('joints: the joint set is fixed at start-up; restart the node '
-                             'with the new model to change it')
+            raise InvalidFieldError(name, value, f'the joint set is fixed at start-up; {restart}')
         if name.endswith('.type'):
-            raise ValueError(f'{name}: a joint type is fixed at start-up; restart the node '
-                             'with the new model to change it')
+            raise InvalidFieldError(name, value, f'a joint type is fixed at start-up; {restart}')
     if not new:
         return parameters, new
     setting_specs = [parameters.specs[name] for name in parameters.settings]

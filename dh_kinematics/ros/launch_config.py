@@ -26,6 +26,7 @@ import pathlib
 import sys
 
 from dh_kinematics.core.chain import Chain
+from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.model_file.params import file_fields, suggestion
 from dh_kinematics.core.names import check_prefixed
 from dh_kinematics.parameters.specs import SIM_ARM
@@ -102,11 +103,11 @@ def model_file(robot, params_file=''):
     if params_file:
         path = pathlib.Path(params_file).expanduser()
         if not path.is_file():
-            raise ValueError(f'params_file: no such file: {params_file!r}')
+            raise InvalidFieldError('params_file', params_file, 'must name a file that exists')
         return path
     if robot not in builtin_models():
-        raise ValueError(f'robot: {robot!r} is not a built-in model; choose one of '
-                         f'{", ".join(builtin_models())} or give params_file')
+        raise InvalidFieldError('robot', robot, f'must be a built-in model '
+                                f'({", ".join(builtin_models())}), or give params_file')
     return config_dir() / f'{robot}.yaml'
 
 
@@ -140,11 +141,12 @@ def check_arguments(argv, declared, launch_file, command_line=None):
     if os.path.basename(launch_file) not in {os.path.basename(str(arg)) for arg in command_line}:
         return
     for arg in argv:
-        name, assigned, _ = str(arg).partition(':=')
+        name, assigned, value = str(arg).partition(':=')
         if assigned and name not in declared:
             hint = suggestion(name.replace('.', '_'), list(declared))
-            raise ValueError(f'{name}: no such launch argument{hint}; '
-                             f'{os.path.basename(launch_file)} takes {", ".join(declared)}')
+            raise InvalidFieldError(name, value, f'no such launch argument{hint}; '
+                                    f'{os.path.basename(launch_file)} takes '
+                                    f'{", ".join(declared)}')
 
 
 def node_settings(configurations):
@@ -207,8 +209,8 @@ def demo_settings(configurations):
     rviz = None
     if parse_bool('rviz', value('rviz')):
         if not installed('rviz2'):
-            raise ValueError('rviz: true, but the rviz2 package is not installed '
-                             '(apt install ros-$ROS_DISTRO-rviz2)')
+            raise InvalidFieldError('rviz', value('rviz'), 'needs the rviz2 package, which is '
+                                    'not installed (apt install ros-$ROS_DISTRO-rviz2)')
         rviz = ['-d', str(rviz_config()),
                 '-f', fixed_frame(settings.chain, settings.frame_prefix)]
     return settings, sim_arm, rviz
@@ -247,7 +249,7 @@ def parse_bool(name, text):
     word = str(text).strip().lower()
     if word in _TRUE or word in _FALSE:
         return word in _TRUE
-    raise ValueError(f'{name}: expected true or false, got {text!r}')
+    raise InvalidFieldError(name, text, 'must be true or false')
 
 
 def parse_float(name, text, minimum=None, maximum=None):
@@ -265,7 +267,7 @@ def parse_float(name, text, minimum=None, maximum=None):
     except (TypeError, ValueError):
         number = float('nan')
     if number != number or number in (float('inf'), float('-inf')):
-        raise ValueError(f'{name}: expected a finite number, got {text!r}')
+        raise InvalidFieldError(name, text, 'must be a finite number')
     if minimum is not None and not minimum <= number <= maximum:
-        raise ValueError(f'{name}: must be within [{minimum:g}, {maximum:g}], got {text!r}')
+        raise InvalidFieldError(name, text, f'must be within [{minimum:g}, {maximum:g}]')
     return number

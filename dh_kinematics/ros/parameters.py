@@ -22,6 +22,7 @@ a call to it. rclpy's own parameters (``use_sim_time`` and the like) are left to
 
 import array
 
+from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.parameters import validation
 from dh_kinematics.ros.rclpy_compat import parameter_overrides
 from rcl_interfaces.msg import FloatingPointRange, ParameterDescriptor
@@ -70,13 +71,12 @@ def declare(node, setting_specs):
 def _check_rclpy_parameter(node, parameter, not_set):
     """Refuse unsetting one of rclpy's own parameters, or giving it another type."""
     if not_set:
-        raise ValueError(f'{parameter.name}: cannot be unset; give a value')
+        raise InvalidFieldError(parameter.name, None, 'cannot be unset; give a value')
     descriptor = node.describe_parameter(parameter.name)
     expected = Parameter.Type(descriptor.type)
     if not descriptor.dynamic_typing and parameter.type_ != expected:
         kind = 'true or false' if expected == Parameter.Type.BOOL else expected.name.lower()
-        shown = python_value(parameter.value)
-        raise ValueError(f'{parameter.name}: must be {kind}, got {shown!r}')
+        raise InvalidFieldError(parameter.name, python_value(parameter.value), f'must be {kind}')
 
 
 def checked_change(node, config, parameter_list):

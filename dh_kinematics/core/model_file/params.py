@@ -283,14 +283,15 @@ def _joint_names(value):
     return joints
 
 
-def configurations(params, n):
+def configurations(flat, n):
     """
-    Return the named configurations of a model's parameters: name -> array of shape (n,).
+    Return the named configurations of a model's flat parameters: name -> array of shape (n,).
 
+    ``flat`` maps dotted names to values, as a parameter file is read (:func:`flatten`).
     Raises InvalidFieldError naming one that is not n finite numbers.
     """
     named = {}
-    for key, value in flatten(params).items():
+    for key, value in flat.items():
         if key.startswith(CONFIGURATIONS + '.'):
             named[key[len(CONFIGURATIONS) + 1:]] = check_array(key, value, [(n,)])
     return named
@@ -333,10 +334,13 @@ def chain_arguments(params):
     """
     Return the keyword arguments of :class:`Chain` for a ``ros__parameters`` dict.
 
-    The dict may be nested or flat (see the module doc). Raises InvalidFieldError naming the
-    parameter, typos included.
+    The dict may be nested or flat (see the module doc); a nested one is flattened here, a
+    flat one (a parameter file as read, or rclpy's parameters) is taken as it is. Raises
+    InvalidFieldError naming the parameter, typos included.
     """
-    flat = flatten(params)
+    nested = not isinstance(params, dict) or any(isinstance(value, dict)
+                                                 for value in params.values())
+    flat = flatten(params) if nested else params
     joints = _joint_names(flat['joints']) if 'joints' in flat else None
     _check_keys(flat, joints)
     for required in ('convention', 'joints'):
@@ -391,7 +395,7 @@ def in_file(path):
     try:
         yield
     except InvalidFieldError as error:
-        raise InvalidFieldError(f'{path}: {error.field}', error.value, error.reason) from None
+        raise error.renamed(f'{path}: {error.field}') from None
 
 
 def _plain(value):
