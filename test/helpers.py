@@ -19,16 +19,22 @@ Test modules import what they use from here; ``conftest.py`` holds pytest's hook
 only.
 """
 
+import contextlib
+import functools
 import importlib
+import io
 import json
 import math
+import os
 import pathlib
 import struct
 import subprocess
 import sys
+import warnings
 import xml.etree.ElementTree as ET
 
 from dh_kinematics import Chain, Link
+from dh_kinematics.cli import entry
 from dh_kinematics.core.names import axis_frame_names, frame_names, parent_name, published_frames
 from dh_kinematics.core.rotations import quaternion_to_matrix
 from hypothesis import strategies as st
@@ -70,12 +76,44 @@ needs_pin = pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not insta
 
 
 def run_cli(*args, code=0, cwd=None):
-    """Run the command; check its exit code (None: 0 or 1); return (stdout, stderr)."""
+    """
+    Run the command in this process; check its exit code (None: 0 or 1); return (stdout, stderr).
+
+    As the console script runs it (:func:`dh_kinematics.cli.entry.main`), with the warnings a
+    process would print on its stderr. A command line that touches ROS (``monitor``,
+    ``from-urdf --topic``) runs as a process: :func:`run_cli_process`.
+    """
+    args = [str(arg) for arg in args]
+    if args[:1] == ['monitor'] or '--topic' in args:
+        return run_cli_process(*args, code=code, cwd=cwd)
+    out, err = io.StringIO(), io.StringIO()
+    before = os.getcwd()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+            warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        try:
+            if cwd is not None:
+                os.chdir(cwd)
+            returncode = entry.main(args)
+        except SystemExit as stop:  # argparse: --help, or a bad command line
+            returncode = stop.code
+        finally:
+            os.chdir(before)
+    err = err.getvalue() + ''.join(
+        warnings.formatwarning(w.message, w.category, w.filename, w.lineno) for w in caught)
+    return _checked(returncode, out.getvalue(), err, code)
+
+
+def run_cli_process(*args, code=0, cwd=None):
+    """Run the command as its console script does; as :func:`run_cli`, in a process."""
     process = processes.spawn(CLI_COMMAND + [str(arg) for arg in args],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
     out, err = process.communicate(timeout=120)
-    assert process.returncode in ((0, 1) if code is None else (code,)), (
-        process.returncode, out, err)
+    return _checked(process.returncode, out, err, code)
+
+
+def _checked(returncode, out, err, code):
+    assert returncode in ((0, 1) if code is None else (code,)), (returncode, out, err)
     if code == 1:
         assert err.count('\n') == 1 and err.startswith('dh_kinematics '), err  # one line
     return out, err
@@ -371,30 +409,88 @@ CHAINS += [(f'hayati{k}', random_arm(np.random.default_rng(7000 + k), hayati=Tru
            for k in range(HAYATI_ARMS)]
 
 
-def arm_ids(chains):
+RANDOM_NAMES = ('random', 'hayati', 'small')
+"""How the names of the seeded random arms start (the others are shipped arms)."""
+FEATURES = ('dh', 'mdh', 'prismatic', 'offset', 'flip', 'limits', 'beta', 'payload')
+"""What a random arm may exercise; :func:`for_each_arm` names one arm per feature."""
+_LOOP = '<the other random arms>'
+
+
+def arm_features(chain):
+    """Return what ``chain`` exercises, in :data:`FEATURES` order."""
+    links = chain.links
+    return tuple(feature for feature, present in (
+        ('dh', not chain.mdh), ('mdh', chain.mdh),
+        ('prismatic', any(link.isprismatic() for link in links)),
+        ('offset', any(link.offset for link in links)),
+        ('flip', any(link.flip for link in links)),
+        ('limits', any(link.qlim is not None for link in links)),
+        ('beta', any(link.beta for link in links)),
+        ('payload', chain.payload.mass > 0.0)) if present)
+
+
+def arm_id(name, chain):
     """
-    Return a test id per (name, chain): a random arm's name followed by what it exercises.
+    Return a test id for an arm: a random arm's name followed by what it exercises.
 
     For example ``random137-mdh-RRPR-offset-flip-limits-payload``: the convention, the joints
     (R revolute, P prismatic), then offsets, flips, joint limits, Hayati's beta and a payload
-    where it has them, so that a failing id says which feature broke.
+    where it has them, so that a failing id says which feature broke. A shipped arm's id is its
+    name.
     """
-    ids = []
-    for name, chain in chains:
-        if not name.startswith(('random', 'hayati')):
-            ids.append(name)
-            continue
-        links = chain.links
-        tags = ['mdh' if chain.mdh else 'dh', ''.join('P' if link.isprismatic else 'R'
-                                                      for link in links)]
-        tags += [tag for tag, present in (
-            ('offset', any(link.offset for link in links)),
-            ('flip', any(link.flip for link in links)),
-            ('limits', any(link.qlim is not None for link in links)),
-            ('beta', any(link.beta for link in links)),
-            ('payload', chain.payload.mass > 0.0)) if present]
-        ids.append('-'.join([name] + tags))
-    return ids
+    if not name.startswith(RANDOM_NAMES):
+        return name
+    joints = ''.join('P' if link.isprismatic() else 'R' for link in chain.links)
+    features = [feature for feature in arm_features(chain) if feature != 'prismatic']
+    return '-'.join([name, features[0], joints] + features[1:])
+
+
+def for_each_arm(chains):
+    """
+    Parametrize a test taking ``name, chain`` over ``chains``, a list of (name, chain) pairs.
+
+    Each shipped arm is a case of its own, and so is one random arm per feature
+    (:data:`FEATURES`), each named by what it exercises (:func:`arm_id`). The other random arms
+    are one case that runs the test on each in turn, each with a ``tmp_path`` of its own, and
+    fails naming every arm that failed, by its id and its index in ``chains``, with the first
+    failure chained. A skip (a tool that is not installed) skips the case.
+    """
+    named = [(name, chain) for name, chain in chains if not name.startswith(RANDOM_NAMES)]
+    randoms = [(name, chain) for name, chain in chains if name.startswith(RANDOM_NAMES)]
+    for feature in FEATURES:
+        chosen = {name for name, _ in named}
+        named += [(name, chain) for name, chain in randoms
+                  if feature in arm_features(chain) and name not in chosen][:1]
+    chosen = {name for name, _ in named}
+    others = [(k, name, chain) for k, (name, chain) in enumerate(chains)
+              if name not in chosen]
+
+    def decorate(test):
+        @functools.wraps(test)
+        def each(name, chain, **fixtures):
+            if name != _LOOP:
+                return test(name, chain, **fixtures)
+            failed = []
+            for k, other, arm in others:
+                arguments = dict(fixtures)
+                if 'tmp_path' in arguments:
+                    arguments['tmp_path'] = fixtures['tmp_path'] / other
+                    arguments['tmp_path'].mkdir()
+                try:
+                    test(other, arm, **arguments)
+                except Exception as error:  # noqa: B902 (every failure, named below)
+                    failed.append((f'{arm_id(other, arm)} (index {k})', error))
+            if failed:
+                raise AssertionError(
+                    f'{len(failed)} of {len(others)} random arms failed: '
+                    f'{", ".join(arm for arm, _ in failed)}; the first: {failed[0][1]}'
+                ) from failed[0][1]
+
+        cases = [pytest.param(name, chain, id=arm_id(name, chain)) for name, chain in named]
+        if others:
+            cases.append(pytest.param(_LOOP, None, id=f'{len(others)}-other-random-arms'))
+        return pytest.mark.parametrize('name, chain', cases)(each)
+    return decorate
 
 
 # An independent forward kinematics for the calibration tests: plain 4x4 products of

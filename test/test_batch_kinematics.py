@@ -15,14 +15,13 @@
 """The compiled batch kinematics: the numbers of one configuration at a time, for any arm."""
 
 from dh_kinematics.core.kinematics import batch
-from helpers import arm_ids, CHAINS, POSE_TOL
+from helpers import CHAINS, for_each_arm, POSE_TOL
 import numpy as np
-import pytest
 
 METHODS = ('fkine_all', 'fkine', 'link_transforms', 'jacob0')
 
 
-@pytest.mark.parametrize('name, chain', CHAINS, ids=arm_ids(CHAINS))
+@for_each_arm(CHAINS)
 def test_a_batch_gives_each_configuration_its_own_result(name, chain, monkeypatch):
     # Chunks of 16: the batch crosses chunk boundaries, the last one partial.
     monkeypatch.setattr(batch, 'CHUNK', 16)
@@ -35,7 +34,7 @@ def test_a_batch_gives_each_configuration_its_own_result(name, chain, monkeypatc
         np.testing.assert_allclose(together, single, rtol=0, atol=1e-12, err_msg=method)
 
 
-@pytest.mark.parametrize('name, chain', CHAINS[:4], ids=arm_ids(CHAINS[:4]))
+@for_each_arm(CHAINS[:4])
 def test_the_compiled_and_the_matmul_batch_agree_at_the_switch(name, chain):
     rng = np.random.default_rng(22)
     Q = rng.uniform(-2.0, 2.0, (batch.MIN_BATCH, chain.n))

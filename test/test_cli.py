@@ -12,7 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The dh_kinematics command, end to end as a subprocess: every subcommand and its bad inputs."""
+"""
+The dh_kinematics command, end to end: every subcommand and its bad inputs.
+
+In process, as the console script runs it (``helpers.run_cli``); the console script itself runs
+as a process once here, and in the tests of Ctrl-C, file-size limits and ROS.
+"""
 
 import math
 import os
@@ -23,7 +28,7 @@ import sys
 from dh_kinematics import Chain
 from dh_kinematics.cli.convert import chain_from_table
 from dh_kinematics.core import display
-from helpers import PACKAGE, run_cli as run
+from helpers import PACKAGE, run_cli as run, run_cli_process
 import numpy as np
 from processes import spawn
 import pytest
@@ -75,6 +80,15 @@ def test_check_says_ok_in_one_line_and_refuses_as_the_node_does(tmp_path):
     _, err = run('check', tmp_path / 'missing.yaml', code=1)
     assert 'cannot read the parameter file' in err
     run('check', code=2)
+
+
+def test_the_console_script_runs_a_command_and_refuses_a_bad_one(tmp_path):
+    out, _ = run_cli_process('check', UR5)
+    assert out.startswith(f'{UR5}: OK: ur5, 6 joints')
+    _, err = run_cli_process('check', tmp_path / 'missing.yaml', code=1)
+    assert 'cannot read the parameter file' in err
+    _, err = run_cli_process('fk', code=2)
+    assert err.startswith('usage: dh_kinematics fk')
 
 
 def test_show_prints_the_table_in_degrees_and_the_dynamics():

@@ -28,7 +28,7 @@ from dh_kinematics import Chain, InvalidFieldError, Link
 from dh_kinematics.core.ik.ikine import pose_errors
 from dh_kinematics.core.rotations import matrix_to_rpy
 from helpers import (
-    _rotation, arm_ids, CHAINS, DATA, needs_pin, PACKAGE, pin, pin_configuration, run_cli)
+    _rotation, CHAINS, DATA, for_each_arm, needs_pin, PACKAGE, pin, pin_configuration, run_cli)
 import numpy as np
 import pytest
 
@@ -165,7 +165,7 @@ def test_the_shipped_arms_use_a_closed_form_where_they_have_one(name):
                 'numerical; no closed form (7 joints; the closed forms are for 6)')
 
 
-@pytest.mark.parametrize('name, chain', CHAINS, ids=arm_ids(CHAINS))
+@for_each_arm(CHAINS)
 def test_the_search_reaches_targets_on_every_arm(name, chain):
     for q in chain.random_q(2, np.random.default_rng(11)):
         T = chain.fkine(q)

@@ -18,7 +18,7 @@ import math
 
 from dh_kinematics import Chain, Link
 from dh_kinematics.core.kinematics import manipulability
-from helpers import arm_ids, CHAINS, needs_pin, pin, random_arm
+from helpers import CHAINS, for_each_arm, needs_pin, pin, random_arm
 import numpy as np
 import pytest
 
@@ -55,7 +55,7 @@ def _expected(J, ranks):
     return np.array(out)
 
 
-@pytest.mark.parametrize('name, chain', ARMS, ids=arm_ids(ARMS))
+@for_each_arm(ARMS)
 def test_conditioning_agrees_with_the_svd_of_a_differenced_jacobian(name, chain):
     ranks = manipulability.generic_ranks(chain)
     rng = np.random.default_rng(len(name) * 7 + chain.n)
@@ -67,7 +67,7 @@ def test_conditioning_agrees_with_the_svd_of_a_differenced_jacobian(name, chain)
 
 
 @needs_pin
-@pytest.mark.parametrize('name, chain', ARMS, ids=arm_ids(ARMS))
+@for_each_arm(ARMS)
 def test_conditioning_agrees_with_pinocchios_jacobian_of_the_urdf(name, chain):
     model = pin.buildModelFromXML(chain.to_urdf())
     data = model.createData()

@@ -34,7 +34,7 @@ from dh_kinematics.cli import moveit_files
 from dh_kinematics.core.urdf import moveit
 from dh_kinematics.core.urdf.importer import from_urdf
 from helpers import (
-    arm_ids, CHAINS, CLI_COMMAND, needs_pin, optional, PACKAGE, pin, pin_configuration,
+    CHAINS, for_each_arm, needs_pin, optional, PACKAGE, pin, pin_configuration, run_cli,
     urdf_joints, vendor_arm, VENDOR_URDF)
 import numpy as np
 import pytest
@@ -91,7 +91,7 @@ def _colliding(model, geometry, chain, configurations):
 
 
 @needs_pin
-@pytest.mark.parametrize('name, chain', CASES, ids=arm_ids(CASES))
+@for_each_arm(CASES)
 def test_the_srdf_and_the_limits_against_pinocchio(name, chain, tmp_path):
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     chain = _with_efforts(chain, rng)
@@ -145,12 +145,8 @@ def test_the_srdf_and_the_limits_against_pinocchio(name, chain, tmp_path):
 
 
 def test_the_command_writes_what_a_moveit_config_package_takes(tmp_path):
-    import subprocess
-
     ur5 = PACKAGE / 'config' / 'ur5.yaml'
-    out = subprocess.run(CLI_COMMAND + ['moveit', str(ur5), '-o', str(tmp_path), '--samples',
-                                        '0' if pin is None else '500'],
-                         check=True, capture_output=True, text=True, timeout=120).stdout
+    out, _ = run_cli('moveit', ur5, '-o', tmp_path, '--samples', 0 if pin is None else 500)
     assert 'group arm: base -> tool0, 6 joints; states: qz, home' in out
     chain = Chain.from_yaml(ur5)
     assert sorted(path.name for path in tmp_path.iterdir()) == [

@@ -17,12 +17,12 @@
 import math
 
 from dh_kinematics.core.kinematics.dh_transforms import link_poses
-from helpers import arm_ids, assert_same_bits_but_zero_signs, CHAINS
+from helpers import assert_same_bits_but_zero_signs, CHAINS, for_each_arm
 import numpy as np
 import pytest
 
 
-@pytest.mark.parametrize('name, chain', CHAINS, ids=arm_ids(CHAINS))
+@for_each_arm(CHAINS)
 def test_every_joint_gets_the_poses_of_link_poses(name, chain):
     table = chain.dynamic_constants.table
     every = tuple(range(chain.n))

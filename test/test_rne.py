@@ -19,12 +19,12 @@ import math
 from dh_kinematics import Chain
 from dh_kinematics.core.dynamics import rne
 from dh_kinematics.core.dynamics.equations import joint_torques
-from helpers import arm_ids, CHAINS, CONFIG_FILES, PACKAGE
+from helpers import CHAINS, CONFIG_FILES, for_each_arm, PACKAGE
 import numpy as np
 import pytest
 
 
-@pytest.mark.parametrize('name, chain', CHAINS[::4], ids=arm_ids(CHAINS[::4]))
+@for_each_arm(CHAINS[::4])
 def test_one_configuration_in_floats_equals_the_same_code_on_a_batch(name, chain):
     # One code for floats and batches: each configuration of a batch (arrays, an external
     # wrench included) is what it is alone in floats, and the at-rest shortcut is zero rates.

@@ -19,12 +19,12 @@ import math
 from dh_kinematics import Chain
 from dh_kinematics.core.dynamics import rne, rne_unrolled
 from dh_kinematics.core.dynamics.equations import joint_torques
-from helpers import arm_ids, assert_same_bits_but_zero_signs, CHAINS, CONFIG_FILES, PACKAGE
+from helpers import assert_same_bits_but_zero_signs, CHAINS, CONFIG_FILES, for_each_arm, PACKAGE
 import numpy as np
 import pytest
 
 
-@pytest.mark.parametrize('name, chain', CHAINS, ids=arm_ids(CHAINS))
+@for_each_arm(CHAINS)
 def test_it_returns_exactly_what_the_float_rne_returns(name, chain):
     # Folding only drops terms that are exactly zero: equal to the last bit, not close.
     dyn = chain.dynamic_constants
@@ -84,7 +84,7 @@ def test_the_generated_code_is_straight_and_short():
     assert not any(name not in ('cos', 'sin') for name in short.__code__.co_names)
 
 
-@pytest.mark.parametrize('name, chain', CHAINS[::3], ids=arm_ids(CHAINS[::3]))
+@for_each_arm(CHAINS[::3])
 def test_the_compiled_friction_is_the_friction(name, chain):
     friction = rne_unrolled.compile_friction(chain.dynamic_constants)
     rng = np.random.default_rng(9)

@@ -35,7 +35,7 @@ from dh_kinematics.core.rotations import (
 from dh_kinematics.node_logic.frames import joint_children, joint_frames, static_frames
 from dh_kinematics.node_logic.joint_math import StreamMath
 from helpers import (
-    arm_ids, CHAINS, expected_world_poses, needs_pin, optional, PACKAGE, pin, pose_transform,
+    CHAINS, expected_world_poses, for_each_arm, needs_pin, optional, PACKAGE, pin, pose_transform,
     ur_description_urdf, urdf_joints, with_random_frames, world_poses)
 import numpy as np
 import pytest
@@ -66,7 +66,7 @@ CASES = [(name, with_random_frames(chain, np.random.default_rng(zlib.crc32(name.
 
 
 @pytest.mark.parametrize('prefix', PREFIXES)
-@pytest.mark.parametrize('name, chain', CASES, ids=arm_ids(CASES))
+@for_each_arm(CASES)
 def test_tf_is_the_urdf_tree_and_lookups_are_unchanged(name, chain, prefix):
     rng = np.random.default_rng(zlib.crc32(name.encode()) + len(prefix))
     text = chain.to_urdf(prefix)
@@ -143,7 +143,7 @@ def test_a_bad_extra_frame_is_refused_naming_its_field(frames, message):
 
 
 @pytest.mark.ros
-@pytest.mark.parametrize('name, chain', CASES[:24], ids=arm_ids(CASES[:24]))
+@for_each_arm(CASES[:24])
 def test_tf2_looks_up_every_pair_of_frames_as_before(name, chain):
     tf2_ros = pytest.importorskip('tf2_ros')  # a ROS install's (the rig's); not on PyPI
     from geometry_msgs.msg import TransformStamped

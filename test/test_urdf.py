@@ -35,8 +35,8 @@ import zlib
 from dh_kinematics import Chain, Link
 from dh_kinematics.core.urdf import writer
 from helpers import (
-    arm_ids, CHAINS, CLI_COMMAND, expected_world_poses, needs_pin, optional, PACKAGE, pin,
-    pin_configuration)
+    CHAINS, expected_world_poses, for_each_arm, needs_pin, optional, PACKAGE, pin,
+    pin_configuration, run_cli)
 import numpy as np
 import pytest
 
@@ -51,7 +51,7 @@ def _rigid(chain):
 
 
 @needs_pin
-@pytest.mark.parametrize('name, chain', CHAINS, ids=arm_ids(CHAINS))
+@for_each_arm(CHAINS)
 def test_pinocchio_agrees_on_every_frame_and_the_dynamics(name, chain):
     text = chain.to_urdf()
     model = pin.buildModelFromXML(text)
@@ -77,7 +77,7 @@ def test_pinocchio_agrees_on_every_frame_and_the_dynamics(name, chain):
 
 
 @pytest.mark.skipif(yourdfpy is None, reason='yourdfpy is not installed')
-@pytest.mark.parametrize('name, chain', CHAINS, ids=arm_ids(CHAINS))
+@for_each_arm(CHAINS)
 def test_yourdfpy_agrees_on_every_frame(name, chain):
     robot = yourdfpy.URDF.load(io.StringIO(chain.to_urdf('p/')), load_meshes=False,
                                build_collision_scene_graph=False, load_collision_meshes=False)
@@ -101,8 +101,7 @@ def _check_urdf():
     pytest.skip('urdfdom check_urdf not found')
 
 
-@pytest.mark.parametrize('name, chain', CHAINS[:4] + CHAINS[4:24],
-                         ids=arm_ids(CHAINS[:4] + CHAINS[4:24]))
+@for_each_arm(CHAINS[:4] + CHAINS[4:24])
 def test_urdfdom_check_urdf_accepts_it(name, chain, tmp_path):
     command, env = _check_urdf()
     path = tmp_path / 'arm.urdf'
@@ -157,7 +156,7 @@ def test_the_guide_export_command_writes_the_urdf(tmp_path):
                 if line.startswith('dh_kinematics urdf config/puma560.yaml -o'))
     args = line.split()[1:]
     args[1] = str(PACKAGE / 'config' / 'puma560.yaml')
-    subprocess.run(CLI_COMMAND + args, cwd=tmp_path, check=True, timeout=60)
+    run_cli(*args, cwd=tmp_path)
     text = (tmp_path / 'puma560.urdf').read_text()
     assert text == Chain.from_yaml(PACKAGE / 'config' / 'puma560.yaml').to_urdf()
 

@@ -35,8 +35,8 @@ from dh_kinematics import Chain
 from dh_kinematics.core.rotations import rpy_to_matrix
 from dh_kinematics.core.urdf import importer
 from helpers import (
-    arm_ids, CHAINS, expected_world_poses, needs_pin, PACKAGE, pin, pin_configuration, run_cli,
-    ur_description_urdf)
+    CHAINS, expected_world_poses, for_each_arm, needs_pin, PACKAGE, pin, pin_configuration,
+    run_cli, ur_description_urdf)
 import numpy as np
 import pytest
 
@@ -591,7 +591,7 @@ def _joint_lines(chain, q):
             for F, link in zip(frames, chain.links)]
 
 
-@pytest.mark.parametrize('name, chain', CHAINS, ids=arm_ids(CHAINS))
+@for_each_arm(CHAINS)
 def test_to_modified_and_to_standard_are_the_same_arm(name, chain):
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     other = chain.to_standard() if chain.mdh else chain.to_modified()
@@ -615,8 +615,7 @@ def test_to_modified_and_to_standard_are_the_same_arm(name, chain):
 
 
 @needs_pin
-@pytest.mark.parametrize('name, chain', CHAINS[:6] + CHAINS[6::10],
-                         ids=arm_ids(CHAINS[:6] + CHAINS[6::10]))
+@for_each_arm(CHAINS[:6] + CHAINS[6::10])
 def test_a_converted_chain_agrees_with_pinocchio_on_the_original(name, chain):
     # Pinocchio on the original's URDF: what URDF holds, rigid bodies without motor inertia.
     rigid = Chain([link.replace(Jm=0.0, B=0.0, Tc=0.0) for link in chain.links], chain.base,

@@ -21,14 +21,13 @@ the plain URDF puts it, moved by the table's pose, for the shipped arms and 100 
 extra frames (seeded).
 """
 
-import subprocess
 import zlib
 
 from dh_kinematics import Chain
 from dh_kinematics.core.rotations import xyz_rpy_to_transform
 from dh_kinematics.core.urdf.writer import macro_name
 from helpers import (
-    arm_ids, CHAINS, CLI_COMMAND, optional, PACKAGE, pin, pin_configuration, with_random_frames)
+    CHAINS, for_each_arm, optional, PACKAGE, pin, pin_configuration, run_cli, with_random_frames)
 import numpy as np
 import pytest
 
@@ -66,7 +65,7 @@ def _frames(model, data):
 
 
 @needs
-@pytest.mark.parametrize('name, chain', CASES, ids=arm_ids(CASES))
+@for_each_arm(CASES)
 def test_the_macro_in_a_cell_puts_every_frame_where_the_urdf_does(name, chain, tmp_path):
     macro_file = tmp_path / 'arm.urdf.xacro'
     chain.to_urdf(path=macro_file, xacro=True)
@@ -99,8 +98,7 @@ def test_the_macro_in_a_cell_puts_every_frame_where_the_urdf_does(name, chain, t
 @needs
 def test_the_command_writes_the_macro_and_two_arms_share_a_cell(tmp_path):
     ur5 = PACKAGE / 'config' / 'ur5.yaml'
-    subprocess.run(CLI_COMMAND + ['urdf', str(ur5), '--xacro', '-o',
-                                  str(tmp_path / 'ur5.urdf.xacro')], check=True, timeout=60)
+    run_cli('urdf', ur5, '--xacro', '-o', tmp_path / 'ur5.urdf.xacro')
     (tmp_path / 'two.urdf.xacro').write_text(
         '<robot name="two" xmlns:xacro="http://www.ros.org/wiki/xacro">'
         '<xacro:include filename="ur5.urdf.xacro"/><link name="world"/>'
