@@ -18,5 +18,6 @@ from dh_kinematics.node_logic.monitors.arm import ArmLimits
 from dh_kinematics.node_logic.monitors.effort import EffortMonitor
 from dh_kinematics.node_logic.monitors.levels import Thresholds
 from dh_kinematics.node_logic.monitors.motion import MotionLimits
+from dh_kinematics.node_logic.monitors.sample import Sample
 
-__all__ = ['ArmLimits', 'EffortMonitor', 'MotionLimits', 'Thresholds']
+__all__ = ['ArmLimits', 'EffortMonitor', 'MotionLimits', 'Sample', 'Thresholds']
