@@ -32,8 +32,9 @@ import xml.etree.ElementTree as ET
 import zlib
 
 from dh_kinematics import Chain
+from dh_kinematics.core import fixed_frames
 from dh_kinematics.core.rotations import rpy_to_matrix
-from dh_kinematics.core.urdf import importer
+from dh_kinematics.core.urdf import importer, reader
 from helpers import (
     CHAINS, expected_world_poses, for_each_arm, needs_pin, PACKAGE, pin, pin_configuration,
     run_cli, ur_description_urdf)
@@ -662,3 +663,18 @@ def test_gravity_is_the_roots_in_the_base_link():
     chain = importer.from_urdf(urdf.text(), 'a', 'b').chain
     np.testing.assert_allclose(chain.gravity, rpy_to_matrix([math.pi / 2, 0, 0]).T @ [
         0.0, 0.0, -9.81], atol=1e-15)
+
+
+def test_a_batch_of_configurations_gives_each_its_own_poses_and_joint_motions():
+    # The import's check runs every sample at once: the same poses as one at a time.
+    for name, chain in CHAINS[:5] + [arm for arm in CHAINS if arm[0].startswith('hayati')][:3]:
+        q = chain.random_q(4, np.random.default_rng(3))
+        batch = fixed_frames.world_poses(chain, q)
+        for k in range(len(q)):
+            for frame, T in fixed_frames.world_poses(chain, q[k]).items():
+                np.testing.assert_allclose(batch[frame][k], T, atol=1e-12, err_msg=frame)
+    tree = reader.parse(CHAINS[0][1].to_urdf())
+    for joint in tree.joints.values():
+        values = np.linspace(-2.0, 2.0, 5)
+        np.testing.assert_allclose(reader.joint_motion(joint, values), [
+            reader.joint_motion(joint, value) for value in values], atol=1e-15)

@@ -103,15 +103,16 @@ def world_poses(chain, q):
     Return the world pose of every frame of ``chain`` at joint values ``q``, by name.
 
     The world, base, link, axis and tool frames and the extra frames, unprefixed:
-    ``T_world_frame``, shape (4, 4), m. ``q`` has shape (n,), rad or m.
+    ``T_world_frame``, shape (4, 4), m; or (m, 4, 4) for ``m`` configurations. ``q`` has shape
+    (n,) or (m, n), rad or m.
     """
-    T = chain.fkine_all(q)
-    poses = {chain.world_frame: np.eye(4), chain.base_frame: T[0],
-             chain.tool_frame: T[-1] @ chain.tool}
-    poses.update(zip(chain.link_frames, T[1:]))
+    T = chain.fkine_all(q)  # (n+1, 4, 4) or (m, n+1, 4, 4)
+    poses = {chain.world_frame: np.broadcast_to(np.eye(4), T[..., 0, :, :].shape),
+             chain.base_frame: T[..., 0, :, :], chain.tool_frame: T[..., -1, :, :] @ chain.tool}
+    poses.update((frame, T[..., j, :, :]) for j, frame in enumerate(chain.link_frames, start=1))
     for j, (link, axis) in enumerate(zip(chain.links, names.axis_frame_names(chain))):
         if axis:  # the link's frame without its fixed Tx(a) Rx(alpha) Ry(beta)
-            poses[axis] = T[j + 1] @ np.linalg.inv(
+            poses[axis] = T[..., j + 1, :, :] @ np.linalg.inv(
                 fixed_transforms([link.a], [link.alpha], [link.beta])[0])
     for frame in chain.frames:  # parents first
         poses[frame.name] = poses[frame.parent] @ frame.T_parent_frame

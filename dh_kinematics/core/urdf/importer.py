@@ -331,16 +331,18 @@ def _difference(chain, tree, moving, kept, base):
     above_base = len(reader.path_to_root(tree, base))
     paths = {link: reader.path_to_root(tree, link)[above_base:]
              for link in [chain.tool_frame] + [frame.name for frame in kept]}
-    position, turns = 0.0, []
-    for q in chain.random_q(SAMPLES, np.random.default_rng(0)):
-        values = dict(zip(names, q))
-        frames = fixed_frames.world_poses(chain, q)
-        for link, path in paths.items():
-            T = np.eye(4)
-            for name in path:
-                T = T @ reader.joint_motion(tree.joints[name], values.get(name, 0.0))
-            position = max(position, float(np.linalg.norm(T[:3, 3] - frames[link][:3, 3])))
-            turns.append(T[:3, :3].T @ frames[link][:3, :3])
-    # One batched call: the rotation vectors of every sample and frame at once.
-    angle = float(np.linalg.norm(matrix_to_rotvec(np.array(turns)), axis=-1).max())
+    q = chain.random_q(SAMPLES, np.random.default_rng(0))  # (SAMPLES, n)
+    values = dict(zip(names, q.T))
+    held = np.zeros(len(q))  # a joint off the chain, at 0 in every sample
+    frames = fixed_frames.world_poses(chain, q)  # every sample at once
+    position, angle = 0.0, 0.0
+    for link, path in paths.items():
+        T = np.eye(4)
+        for name in path:
+            T = T @ reader.joint_motion(tree.joints[name], values.get(name, held))
+        T = np.broadcast_to(T, frames[link].shape)
+        position = max(position, float(np.linalg.norm(
+            T[:, :3, 3] - frames[link][:, :3, 3], axis=-1).max()))
+        turns = np.swapaxes(T[:, :3, :3], -1, -2) @ frames[link][:, :3, :3]
+        angle = max(angle, float(np.linalg.norm(matrix_to_rotvec(turns), axis=-1).max()))
     return position, angle

@@ -23,7 +23,6 @@ refused with the command that expands it.
 """
 
 from collections import namedtuple
-import math
 import xml.etree.ElementTree as ET
 
 from dh_kinematics.core.bounds import LIMIT_MAX
@@ -244,14 +243,18 @@ def joint_motion(joint, q):
     Return a joint's transform from its child link to its parent link at joint value ``q``.
 
     ``origin @ motion(q)``: a rotation of ``q`` rad about the axis (revolute, continuous), a
-    translation of ``q`` m along it (prismatic); the origin alone for any other type.
+    translation of ``q`` m along it (prismatic); the origin alone for any other type. ``q`` is
+    a number, or an array of shape (m,) for m values: then the transforms have shape
+    (m, 4, 4).
     """
-    T = joint.T_parent_joint.copy()
+    q = np.asarray(q, dtype=float)
+    origin = joint.T_parent_joint
+    T = np.array(np.broadcast_to(origin, q.shape + (4, 4)))
     if joint.type in ('revolute', 'continuous'):
         x, y, z = joint.axis
-        c, s = math.cos(q), math.sin(q)
         K = np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
-        T[:3, :3] = T[:3, :3] @ (np.eye(3) + s * K + (1.0 - c) * K @ K)
+        s, c = np.sin(q)[..., None, None], np.cos(q)[..., None, None]
+        T[..., :3, :3] = origin[:3, :3] @ (np.eye(3) + s * K + (1.0 - c) * (K @ K))
     elif joint.type == 'prismatic':
-        T[:3, 3] = T[:3, 3] + T[:3, :3] @ joint.axis * q
+        T[..., :3, 3] = origin[:3, 3] + np.multiply.outer(q, origin[:3, :3] @ joint.axis)
     return T
