@@ -27,7 +27,7 @@ BENCH_STAMP := $(BENCH_VENV)/.requirements-installed
 # up front (pinocchio's and boost's included) was a third of a venv's making.
 PIP_FLAGS := --disable-pip-version-check --quiet --no-compile
 
-.PHONY: all demo test test-all test-ros docs bench bench-node soak clean
+.PHONY: all venv demo test test-all test-ros docs bench bench-node soak clean
 
 all: test
 
@@ -46,6 +46,9 @@ $(STAMP): requirements/test.txt requirements/test-nodeps.txt $(ROS_REQUIREMENTS)
 	@for script in $(VENV)/lib/dh_kinematics/*; do ln -sf ../lib/dh_kinematics/$${script##*/} \
 		$(VENV)/bin/; done
 	@touch $@
+
+# The venv alone (CI makes both before running the two distributions' tests at once).
+venv: $(STAMP)
 
 # The node and sim_arm on the Puma 560 with a live summary; DURATION=0 runs until Ctrl-C.
 DURATION ?= 15
