@@ -14,12 +14,33 @@
 
 """``dh_kinematics from-urdf --topic``: the URDF a running robot_state_publisher publishes."""
 
+import contextlib
+import signal
 import time
 
 from dh_kinematics.core.escaping import printable
 
 MAX_TIMEOUT_S = 3600.0
 """The longest wait for the topic, s."""
+
+
+@contextlib.contextmanager
+def _ctrl_c():
+    """
+    Within the block, Ctrl-C only notes itself (the yielded list); raise it after the block.
+
+    Python raises the KeyboardInterrupt of Ctrl-C wherever the main thread is, a finalizer of
+    rclpy's included, where it is printed and lost: under load, the wait then went on to its
+    timeout. A flag cannot be lost; the loop checks it every spin (at most 0.1 s).
+    """
+    interrupted = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: interrupted.append(number))
+    try:
+        yield interrupted
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if interrupted:
+        raise KeyboardInterrupt  # the command's Ctrl-C: one line, code 130
 
 
 def robot_description(topic, timeout, out):
@@ -62,8 +83,9 @@ def robot_description(topic, timeout, out):
         out.write(f'waiting for the URDF on {printable(topic)} (at most {timeout:g} s)\n')
         out.flush()
         deadline = time.monotonic() + timeout
-        while not received and time.monotonic() < deadline:
-            executor.spin_once(timeout_sec=min(0.1, max(0.0, deadline - time.monotonic())))
+        with _ctrl_c() as interrupted:
+            while not (received or interrupted) and time.monotonic() < deadline:
+                executor.spin_once(timeout_sec=min(0.1, max(0.0, deadline - time.monotonic())))
     finally:
         rclpy.try_shutdown(context=context)
     if not received:
