@@ -35,6 +35,7 @@ from ros_probe import DEADLINE_S, Probe, RESEND_S, stamp_ns  # noqa: F401 (for t
 
 from dh_kinematics.ros.main import run  # noqa: E402,I100
 from dh_kinematics.ros.node import DhKinematicsNode  # noqa: E402
+from dh_kinematics.ros.sim_arm import SimArm  # noqa: E402,F401 (for the tests)
 import rclpy  # noqa: E402,I100
 
 
@@ -161,6 +162,28 @@ class Streamer:
         """Stop sending, and wait for the thread to end."""
         self._stop.set()
         self._thread.join(DEADLINE_S)
+
+
+def refused_start(node_class, name, args, capfd, executable=None):
+    """
+    Start a node in this process as its executable does, with ``args``; return (code, output).
+
+    For a start-up that is refused: :func:`ros_main.run` with a context of its own, and what it
+    wrote to stdout and stderr (rclpy's logger writes to the file descriptors: ``capfd``). A
+    node that does start is shut down at once, so that run returns 0 and the test fails on it.
+    """
+    context = rclpy.Context()
+
+    def factory(**kwargs):
+        node = node_class(**kwargs)
+        rclpy.try_shutdown(context=context)
+        return node
+
+    capfd.readouterr()
+    code = run(factory, name, [executable or name] + [str(arg) for arg in args], context,
+               executable)
+    out, err = capfd.readouterr()
+    return code, (out + err).strip()
 
 
 def start_node(module, ros_args):

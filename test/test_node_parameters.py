@@ -21,8 +21,11 @@ from dh_kinematics.node_logic.schedule import TICK_S
 from helpers import PACKAGE, run_cli
 from processes import run_module
 import pytest
-from ros_fixtures import interrupt, read_line, Running, start_node
+from ros_fixtures import interrupt, read_line, refused_start, Running, start_node
 import yaml
+
+from dh_kinematics.ros.node import DhKinematicsNode  # noqa: I100
+from dh_kinematics.ros.sim_arm import SimArm  # noqa: I100
 
 from rcl_interfaces.msg import ParameterType  # noqa: I100
 from rcl_interfaces.srv import GetParameters, ListParameters  # noqa: I100
@@ -32,6 +35,9 @@ pytestmark = pytest.mark.ros
 
 PANDA = PACKAGE / 'config' / 'panda.yaml'
 STANFORD = PACKAGE / 'config' / 'stanford.yaml'
+EXECUTABLES = {'dh_kinematics.ros.node': (DhKinematicsNode, 'dh_kinematics', 'dh_kinematics_node'),
+               'dh_kinematics.ros.sim_arm': (SimArm, 'sim_arm', None)}
+"""Each executable's module: its node, its name and the executable the usage line names."""
 PUMA = PACKAGE / 'config' / 'puma560.yaml'
 
 
@@ -94,9 +100,11 @@ FILE_MISTAKES = [
 
 @pytest.mark.parametrize('old, new, message', FILE_MISTAKES,
                          ids=[message[:48] for _, _, message in FILE_MISTAKES])
-def test_a_file_mistake_stops_the_node_with_one_line(tmp_path, old, new, message):
+def test_a_file_mistake_stops_the_node_with_one_line(tmp_path, old, new, message, capfd):
     path = _edited(tmp_path, old, new)
-    code, output = run_module('dh_kinematics.ros.node', ['--ros-args', '--params-file', path])
+    code, output = refused_start(*EXECUTABLES['dh_kinematics.ros.node'][:2],
+                                 ['--ros-args', '--params-file', path], capfd,
+                                 'dh_kinematics_node')
     assert code == 1 and message in output, output
     assert len(output.splitlines()) == 1 and 'Traceback' not in output, output
 
@@ -112,10 +120,12 @@ def test_a_file_mistake_stops_the_node_with_one_line(tmp_path, old, new, message
      "character 5 is '/' U+002F"),
     ('base', "joints[1]: its first part 'base' is a name the model file uses itself"),
 ])
-def test_a_joint_name_that_cannot_be_published_stops_the_node(tmp_path, name, message):
+def test_a_joint_name_that_cannot_be_published_stops_the_node(tmp_path, name, message, capfd):
     path = tmp_path / 'renamed.yaml'
     path.write_text(PANDA.read_text().replace('panda_joint2', name))
-    code, output = run_module('dh_kinematics.ros.node', ['--ros-args', '--params-file', str(path)])
+    code, output = refused_start(*EXECUTABLES['dh_kinematics.ros.node'][:2],
+                                 ['--ros-args', '--params-file', path], capfd,
+                                 'dh_kinematics_node')
     assert code == 1 and message in output, output
     assert len(output.splitlines()) == 1 and 'Traceback' not in output, output
 
@@ -165,7 +175,21 @@ def test_a_joint_name_with_a_dot_is_a_joint_of_its_own(tmp_path):
      'rate: must be within [0.1, 10000], got 0.0'),
     ('dh_kinematics.ros.sim_arm', [], 'usage: ros2 run dh_kinematics sim_arm'),
 ])
-def test_a_start_up_mistake_is_one_line(module, args, message):
+def test_a_start_up_mistake_is_one_line(module, args, message, capfd):
+    node_class, name, executable = EXECUTABLES[module]
+    code, output = refused_start(node_class, name, args, capfd, executable)
+    assert code == 1 and message in output, output
+    assert len(output.splitlines()) == 1 and 'Traceback' not in output, output
+
+
+@pytest.mark.parametrize('module, args, message', [
+    ('dh_kinematics.ros.node', [], 'no model: give --params-file <model>.yaml; usage: ros2 run '
+     'dh_kinematics dh_kinematics_node --ros-args --params-file <model>.yaml'),
+    ('dh_kinematics.ros.sim_arm', ['--ros-args', '--params-file', str(PANDA), '-p', 'rate:=0.0'],
+     'rate: must be within [0.1, 10000], got 0.0'),
+])
+def test_the_executables_say_a_start_up_mistake_in_one_line(module, args, message):
+    # The process as a user starts it; the other start-up mistakes run in this process.
     code, output = run_module(module, args)
     assert code == 1 and message in output, output
     assert len(output.splitlines()) == 1 and 'Traceback' not in output, output
