@@ -303,8 +303,8 @@ class JointStatesFlow:
                 friction = (moving, update.stamp_ns, torques)
         gravity, expected, residual, efforts = self._dynamics(update, joints, q, mono_ns)
         limits = self.limits
-        configuration = (self._configuration() if limits.arm.active or wanted.manipulability
-                         else None)
+        configuration = (self._configuration() if limits.needs_configuration
+                         or wanted.manipulability else None)
         diagnostics = limits.after_message(joints, q, notes, now_ns, mono_ns, Sample(
             update, self.rates, configuration, efforts, wanted.manipulability))
         measures = None
@@ -323,7 +323,7 @@ class JointStatesFlow:
         values: when that is every joint, in model order, ``q`` is the whole configuration.
         """
         wanted, limits = self._wanted, self.limits
-        judging = limits.efforts.active and bool(update.efforts)
+        judging = limits.judges_efforts(update)
         moving = (wanted.expected or wanted.residual or wanted.manipulability
                   or limits.needs_rates(update))
         if moving:

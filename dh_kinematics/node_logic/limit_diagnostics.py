@@ -119,10 +119,19 @@ class LimitDiagnostics:
         return not (self.efforts.active or self.arm.active
                     or (motion.active and not motion.shortcut))
 
+    def judges_efforts(self, update):
+        """Tell whether the effort monitor judges this update (it is on, the update has some)."""
+        return self.efforts.active and bool(update.efforts)
+
+    @property
+    def needs_configuration(self):
+        """Whether a monitor judges the whole configuration (the arm's limits)."""
+        return self.arm.active
+
     def needs_rates(self, update):
         """Tell whether a monitor judges the joint rates estimated from this update."""
         motion = self.motion
-        return ((self.efforts.active and bool(update.efforts)) or self.arm.watch_speed
+        return (self.judges_efforts(update) or self.arm.watch_speed
                 or (motion.active and (not motion.shortcut or (
                     update.velocities != update.positions and motion.watches('velocity')))))
 
