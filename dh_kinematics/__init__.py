@@ -38,7 +38,7 @@ _WHERE = {  # a public name: (its module, its name there)
     'calibrate': ('dh_kinematics.core.calibration.fit', 'calibrate'),
     'Chain': ('dh_kinematics.core.chain', 'Chain'),
     'from_urdf': ('dh_kinematics.core.urdf.importer', 'from_urdf'),
-    'IKResult': ('dh_kinematics.core.ik.ikine', 'IKResult'),
+    'IKResult': ('dh_kinematics.core.ik.result', 'IKResult'),
     'InvalidFieldError': ('dh_kinematics.core.checks', 'InvalidFieldError'),
     'Link': ('dh_kinematics.core.link', 'Link'),
     'Measurements': ('dh_kinematics.core.calibration.measurements', 'Measurements'),

@@ -392,6 +392,35 @@ def random_arm(rng, hayati=False):
     return chain
 
 
+def closed_form_arm(rng, kind, convention):
+    """Return a random arm of a closed form's kind: offsets, flips, base and tool, limits."""
+    links = []
+    for j in range(6):
+        slide = kind == 'wrist' and j == 2 and rng.random() < 0.4
+        a = rng.uniform(-0.5, 0.5) if rng.random() < 0.8 else 0.0
+        alpha = rng.choice([math.pi / 2, -math.pi / 2, rng.uniform(0.3, 2.8)])
+        if kind == 'wrist' and j in (3, 4):
+            a = 0.0
+        if kind == 'parallel' and j in (1, 2):
+            alpha, a = 0.0, rng.uniform(0.2, 0.5) * rng.choice([-1.0, 1.0])
+        if kind == 'parallel' and j == 4:
+            a = 0.0
+        lower = rng.uniform(-3.0, 0.0)
+        links.append(Link(
+            joint='prismatic' if slide else 'revolute', a=a, alpha=alpha,
+            d=0.0 if slide or (kind == 'wrist' and j == 4) else rng.uniform(-0.5, 0.5),
+            theta=rng.uniform(-3.0, 3.0) if slide else 0.0,
+            offset=rng.uniform(-1.0, 1.0) if rng.random() < 0.5 else 0.0,
+            flip=bool(rng.random() < 0.3),
+            qlim=(-0.5, 0.5) if slide else (lower, lower + rng.uniform(2.0, 7.0)) if
+            rng.random() < 0.8 else None))
+    base, tool = np.eye(4), np.eye(4)
+    base[:3, :3], base[:3, 3] = _rotation(rng), rng.uniform(-1.0, 1.0, 3)
+    tool[:3, :3], tool[:3, 3] = _rotation(rng), rng.uniform(-0.2, 0.2, 3)
+    chain = Chain(links, base=base, tool=tool)
+    return chain.to_modified() if convention == 'modified' else chain
+
+
 def _rotation(rng):
     """Return a random rotation matrix."""
     q, r = np.linalg.qr(rng.normal(size=(3, 3)))

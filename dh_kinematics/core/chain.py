@@ -396,7 +396,7 @@ class Chain:
         Returns
         -------
         result : IKResult or list of IKResult
-            One per target (:class:`core.ik.ikine.IKResult`): ``q``, ``success``,
+            One per target (:class:`core.ik.result.IKResult`): ``q``, ``success``,
             ``position_error``, ``orientation_error``, ``iterations``, ``solutions``,
             ``method`` and ``note``.
 

@@ -78,14 +78,13 @@ def check_choice(field, value, choices, min_prefix=3):
         The full name from ``choices``.
 
     """
-    expected = (' or '.join(repr(c) for c in choices)
-                + f' (or a prefix of at least {min_prefix} letters)')
-    if not isinstance(value, str):
-        raise InvalidFieldError(field, value, f'must be {expected}')
-    text = value.strip().lower()
+    if isinstance(value, str) and value in choices:
+        return value
+    text = value.strip().lower() if isinstance(value, str) else ''
     matches = [c for c in choices if len(text) >= min_prefix and c.startswith(text)]
     if len(matches) != 1:
-        raise InvalidFieldError(field, value, f'must be {expected}')
+        raise InvalidFieldError(field, value, 'must be ' + ' or '.join(repr(c) for c in choices)
+                                + f' (or a prefix of at least {min_prefix} letters)')
     return matches[0]
 
 
@@ -151,9 +150,9 @@ def check_array(field, value, shapes, allow_inf=False):
     array : array, shape one of `shapes`
 
     """
-    wanted = ' or '.join(str(s) if len(s) != 1 else f'({s[0]},)' for s in shapes)
     array = _as_float_array(value)
     if array is None or array.shape not in [tuple(s) for s in shapes]:
+        wanted = ' or '.join(str(s) if len(s) != 1 else f'({s[0]},)' for s in shapes)
         raise InvalidFieldError(field, value, f'must be an array of numbers of shape {wanted}')
     array = array.copy()
     bad = np.isnan(array) if allow_inf else ~np.isfinite(array)
@@ -173,13 +172,52 @@ def check_transform(field, value):
 
     """
     array = check_array(field, value, [(4, 4)])
-    rotation = array[:3, :3]
-    if (np.abs(rotation @ rotation.T - np.eye(3)).max() > 1e-9
-            or np.linalg.det(rotation) < 0.0
-            or np.abs(array[3] - (0.0, 0.0, 0.0, 1.0)).max() > 0.0):
+    if not _is_transform(*array.ravel().tolist()):
         raise InvalidFieldError(field, value, 'must be a homogeneous transform (rotation '
                                 'orthonormal with det +1, last row [0 0 0 1])')
     return array
+
+
+def check_transforms(field, value):
+    """
+    Check a batch of transforms as :func:`check_transform` checks one.
+
+    The first one refused is named ``field[i]``.
+
+    Returns
+    -------
+    transforms : array, shape (m, 4, 4)
+
+    """
+    shape = np.shape(value)
+    if len(shape) != 3 or shape[1:] != (4, 4):
+        raise InvalidFieldError(field, shape, 'must be a batch of poses of shape (m, 4, 4)')
+    array = check_array(field, value, [shape])
+    refused = np.nonzero(~_transforms(array))[0]
+    if len(refused):
+        check_transform(f'{field}[{refused[0]}]', array[refused[0]])
+    return array
+
+
+def _is_transform(r00, r01, r02, x, r10, r11, r12, y, r20, r21, r22, z, b0, b1, b2, b3):
+    """:func:`_transforms` for one transform, in floats (16 entries, row-major)."""
+    rows = ((r00, r01, r02), (r10, r11, r12), (r20, r21, r22))
+    for i in range(3):
+        for j in range(i + 1):
+            dot = sum(a * b for a, b in zip(rows[i], rows[j]))
+            if not abs(dot - (i == j)) <= 1e-9:
+                return False
+    det = (r00 * (r11 * r22 - r12 * r21) - r01 * (r10 * r22 - r12 * r20)
+           + r02 * (r10 * r21 - r11 * r20))
+    return det >= 0.0 and (b0, b1, b2, b3) == (0.0, 0.0, 0.0, 1.0)
+
+
+def _transforms(T):
+    """Tell which of T (m, 4, 4) are homogeneous transforms: rotation orthonormal, det +1."""
+    R = T[:, :3, :3]
+    return ((np.abs(R @ np.swapaxes(R, 1, 2) - np.eye(3)).max(axis=(1, 2)) <= 1e-9)
+            & (np.linalg.det(R) >= 0.0)
+            & (np.abs(T[:, 3] - (0.0, 0.0, 0.0, 1.0)).max(axis=1) <= 0.0))
 
 
 def check_joint_array(field, value, n):

@@ -204,19 +204,26 @@ def single_matrix_to_rotvec(R):
     """
     Return the rotation vector (rad) of one rotation matrix in floats, shape (3,).
 
-    :func:`matrix_to_rotvec` for one matrix, several times faster (the search's pose error).
+    :func:`matrix_to_rotvec` for one matrix, several times faster (:func:`rotvec_of_entries`).
+    """
+    return np.array(rotvec_of_entries(*R.ravel().tolist()))
+
+
+def rotvec_of_entries(r00, r01, r02, r10, r11, r12, r20, r21, r22):
+    """
+    Return the rotation vector (rad) of a rotation matrix given entry by entry: 3 floats.
 
     From the skew part and the trace, exact to rounding at small angles (where the search
     ends); within 1e-6 of a half turn, where the skew part vanishes, from the quaternion.
     """
-    (r00, r01, r02), (r10, r11, r12), (r20, r21, r22) = R.tolist()
     skew = (r21 - r12, r02 - r20, r10 - r01)  # 2 sin(angle) axis
     sine2 = math.hypot(*skew)
     cosine2 = r00 + r11 + r22 - 1.0  # 2 cos(angle)
     if cosine2 < 0.0 and sine2 < 1e-6:
-        return matrix_to_rotvec(R)
+        return matrix_to_rotvec(np.array([[r00, r01, r02], [r10, r11, r12],
+                                          [r20, r21, r22]])).tolist()
     scale = math.atan2(sine2, cosine2) / sine2 if sine2 > 0.0 else 0.5
-    return np.array(skew) * scale
+    return [skew[0] * scale, skew[1] * scale, skew[2] * scale]
 
 
 def right_jacobian_inverse(phi):

@@ -14,6 +14,7 @@
 
 """Inverse kinematics: closed forms for the usual wrists, a numerical search for the rest."""
 
-from dh_kinematics.core.ik.ikine import IKResult, InverseKinematics, pose_errors
+from dh_kinematics.core.ik.ikine import InverseKinematics, pose_errors
+from dh_kinematics.core.ik.result import IKResult
 
 __all__ = ['IKResult', 'InverseKinematics', 'pose_errors']

@@ -17,23 +17,26 @@ Inverse kinematics of a chain: the joint values that put its tool at a pose, wit
 
 Where the table allows a closed form (:mod:`core.ik.wrist`: a spherical wrist;
 :mod:`core.ik.parallel`: three parallel axes, as Universal Robots), every solution comes from
-it; otherwise a numerical search (:mod:`core.ik.numerical`) runs from ``q0`` and then from
-seeded random configurations within the limits. Either way each solution is polished by the
-numerical search to the tolerance (1e-10 m and rad by default), checked against the limits and
-given, for each revolute joint, at the whole turn within the limits nearest ``q0``. A target
-that no solution within the limits reaches is a failure, reported with the closest pose the
-search found.
+it, for a whole batch of targets at once (:mod:`core.ik.closed_form`); otherwise a numerical
+search (:mod:`core.ik.numerical`) runs from ``q0`` and then from seeded random configurations
+within the limits. Either way each solution is within the tolerance (1e-10 m and rad by
+default; a closed form's candidate beyond it is polished by the search), within the limits,
+and given, for each revolute joint, at the whole turn within the limits nearest ``q0``. A
+target that no solution within the limits reaches is a failure, reported with the closest
+pose the search found.
 """
 
-from dataclasses import dataclass
 import math
 
 from dh_kinematics.core.bounds import LENGTH_MAX, LIMIT_MAX
 from dh_kinematics.core.checks import (
-    check_array, check_choice, check_joint_array, check_scalar, check_transform, InvalidFieldError)
+    check_array, check_choice, check_joint_array, check_scalar, check_transform, check_transforms,
+    InvalidFieldError)
 from dh_kinematics.core.ik import parallel, wrist
+from dh_kinematics.core.ik.closed_form import ClosedForm, SAME
 from dh_kinematics.core.ik.geometry import Geometry
-from dh_kinematics.core.ik.numerical import pose_error, Search, TURN, within
+from dh_kinematics.core.ik.numerical import pose_error, Search, within
+from dh_kinematics.core.ik.result import IKResult
 import numpy as np
 
 CLOSED_FORMS = {'spherical wrist': wrist, 'three parallel axes': parallel}
@@ -41,47 +44,6 @@ METHODS = ('auto', 'analytic', 'numerical')
 TOLERANCE = 1e-10
 RESTARTS = 100
 MAX_ITERATIONS = 100
-POLISH_ITERATIONS = 20
-# Two solutions closer than this in every joint (rad, m) are one.
-SAME = 1e-6
-
-
-@dataclass(frozen=True)
-class IKResult:
-    """
-    What :meth:`Chain.ikine` found for one target.
-
-    Attributes
-    ----------
-    q : array, shape (n,)
-        The solution nearest ``q0`` (Euclidean, rad and m); without one, the closest pose
-        the search reached.
-    success : bool
-        True when ``q`` reaches the target within the tolerance and the limits.
-    position_error : float
-        Distance of ``q``'s tool position from the target's, m (masked components).
-    orientation_error : float
-        Angle of the rotation between ``q``'s tool orientation and the target's, rad (masked
-        components of its rotation vector).
-    iterations : int
-        Iterations of the numerical search, over every start and every polish.
-    solutions : array, shape (k, n)
-        Every distinct solution found, nearest ``q0`` first; k = 0 on failure.
-    method : str
-        ``'analytic'`` or ``'numerical'``: where the solutions came from.
-    note : str
-        Which closed form, or why none applies; why the target failed.
-
-    """
-
-    q: np.ndarray
-    success: bool
-    position_error: float
-    orientation_error: float
-    iterations: int
-    solutions: np.ndarray
-    method: str
-    note: str
 
 
 class InverseKinematics:
@@ -124,7 +86,7 @@ class InverseKinematics:
         else:
             starts = check_joint_array('q0', q0, n)[0]
             if len(starts) == 1:
-                starts = np.tile(starts, (len(targets), 1))
+                starts = np.tile(starts, (len(targets), 1)) if len(targets) > 1 else starts
             elif single or len(starts) != len(targets):
                 raise InvalidFieldError('q0', np.shape(q0), f'must be of shape ({n},) or '
                                         f'({len(targets)}, {n}), one per target')
@@ -133,33 +95,40 @@ class InverseKinematics:
                                         f'must be within +-{LIMIT_MAX:g} (rad or m)')
         search = self._search(mask)
         options = (tol, restarts, max_iterations, seed, all_solutions)
-        results = [self._one(search, target, start, analytic and method != 'numerical',
-                             method, options) for target, start in zip(targets, starts)]
+        if analytic and method != 'numerical':
+            closed = self._closed.solve(targets, starts, search, tol)
+        else:
+            closed = [None] * len(targets)
+        results = [found if found is not None and found.success else
+                   self._one(search, target, start, found, method, options)
+                   for target, start, found in zip(targets, starts, closed)]
         return results[0] if single else results
 
     def _search(self, mask):
-        key = tuple(mask)
+        key = mask.tobytes()
         if key not in self._searches:
             self._searches[key] = Search(self._chain, mask)
         return self._searches[key]
 
-    def _one(self, search, T, q0, analytic, method, options):
-        """Solve one target: the closed form if asked, else (or failing it) the search."""
+    def _one(self, search, T, q0, found, method, options):
+        """Search for one target, after the closed form's failed result (None if not tried)."""
         tol, restarts, max_iterations, seed, all_solutions = options
         iterations = 0
+        analytic = found is not None
         if analytic:
-            found, iterations, note = self._closed_form_solutions(search, T, q0, tol)
-            if found:
-                return _result(found, q0, search, T, tol, iterations, 'analytic', note)
+            iterations, note = found.iterations, found.note
         elif method == 'numerical' or self._closed is not None:
             note = 'numerical'
         else:
             note = f'numerical; no closed form ({self.no_closed_form})'
         # The search: from q0, then from seeded random starts within the limits.
-        rng = np.random.default_rng(seed)
-        found, best = [], None
+        rng, found, best = None, [], None
         for start in range(restarts + 1):
-            q = search.into_limits(q0) if start == 0 else _random_start(search, rng, T)
+            if start == 0:
+                q = search.into_limits(q0)
+            else:
+                rng = rng or np.random.default_rng(seed)
+                q = _random_start(search, rng, T)
             attempt = search.solve(T, q, tol, max_iterations)
             iterations += attempt.iterations
             if attempt.converged:
@@ -177,32 +146,10 @@ class InverseKinematics:
                         np.zeros((0, len(q0))), 'analytic' if analytic else 'numerical',
                         note + '; q is the closest pose the search reached')
 
-    def _closed_form_solutions(self, search, T, q0, tol):
-        """Return the closed form's polished solutions within the limits, iterations, note."""
-        name, module, geometry = self._closed
-        candidates = module.solutions(geometry, geometry.frame_pose(T), geometry.dh_values(q0))
-        found, iterations, outside = [], 0, 0
-        for values in candidates:
-            q = _nearest_turn(geometry.joint_values(values), q0, search)
-            if q is None:
-                outside += 1
-                continue
-            attempt = search.solve(T, q, tol, POLISH_ITERATIONS)
-            iterations += attempt.iterations
-            if attempt.converged:
-                found.append(attempt)
-        note = f'closed form ({name})'
-        if not found and outside:
-            note += (f': {len(candidates)} solution{"" if len(candidates) == 1 else "s"}, '
-                     'none within the joint limits')
-        elif not found:
-            note += ': the pose is out of reach'
-        return found, iterations, note
-
 
 def _closed_form(chain):
     """
-    Return the chain's closed form as (name, module, geometry), or None; and why not others.
+    Return the chain's :class:`ClosedForm`, or None; and why not others.
 
     The reasons are a dict of closed-form name to why it does not apply; the key None holds
     one that rules every closed form out.
@@ -219,7 +166,7 @@ def _closed_form(chain):
     for name, module in CLOSED_FORMS.items():
         why = module.reason(geometry)
         if why is None:
-            return (name, module, geometry), reasons
+            return ClosedForm(chain, name, module, geometry), reasons
         reasons[name] = why
     return None, reasons
 
@@ -231,35 +178,21 @@ def _result(found, q0, search, T, tol, iterations, method, note):
     A turn that would take a solution beyond ``tol`` (a q0 of 1e9 rad and more leaves too few
     digits for the angle) is not taken: the solution stays as the search found it.
     """
-    solutions = []
+    solutions, errors = [], []
     for attempt in found:
-        q = _nearest_turn(attempt.q, q0, search)
-        if q is None or not within(search.error(T, search.tool_pose(search.frames(q))), tol):
-            q = attempt.q
+        q = search.nearest_turn(attempt.q, q0)
+        if (q == attempt.q).all():
+            error = attempt.error
+        else:
+            error = None if np.isnan(q[0]) else search.error(T, q)
+            if error is None or not within(error, tol):
+                q, error = attempt.q, attempt.error
         if not any(np.abs(q - s).max() < SAME for s in solutions):
             solutions.append(q)
-    solutions.sort(key=lambda s: float(np.linalg.norm(s - q0)))
-    q = solutions[0]
-    error = search.error(T, search.tool_pose(search.frames(q)))
-    return IKResult(q, True, *_errors(error), iterations, np.array(solutions), method, note)
-
-
-def _nearest_turn(q, q0, search):
-    """Return ``q`` with each revolute joint at the whole turn nearest q0 within the limits."""
-    nearest = []
-    for value, start, lower, upper, revolute in zip(
-            q.tolist(), q0.tolist(), search.lower.tolist(), search.upper.tolist(),
-            search.revolute.tolist()):
-        if revolute:
-            value += TURN * round((start - value) / TURN)
-            if value > upper + 1e-12:  # q0 beyond the limits: the turn nearest it inside
-                value -= TURN * math.ceil((value - upper) / TURN)
-            elif value < lower - 1e-12:
-                value += TURN * math.ceil((lower - value) / TURN)
-        if not lower - 1e-12 <= value <= upper + 1e-12:
-            return None
-        nearest.append(min(max(value, lower), upper))
-    return np.array(nearest)
+            errors.append(error)
+    order = sorted(range(len(solutions)), key=lambda k: float(np.linalg.norm(solutions[k] - q0)))
+    return IKResult(solutions[order[0]], True, *_errors(errors[order[0]]), iterations,
+                    np.array([solutions[k] for k in order]), method, note)
 
 
 def _random_start(search, rng, T):
@@ -284,11 +217,12 @@ def pose_errors(T_target, T, mask=None):
 
 
 def _errors(e):
-    return float(np.linalg.norm(e[:3])), float(np.linalg.norm(e[3:]))
+    e = e.tolist()
+    return math.hypot(*e[:3]), math.hypot(*e[3:])
 
 
 def _size(e):
-    return float(np.linalg.norm(e[:3]) + np.linalg.norm(e[3:]))
+    return sum(_errors(e))
 
 
 def _count(field, value, minimum):
@@ -312,9 +246,8 @@ def _check_targets(T):
     """Return the targets, shape (m, 4, 4), and whether one was given."""
     shape = np.shape(T)
     if len(shape) == 3:
-        targets = check_array('T', T, [shape]) if shape[1:] == (4, 4) else None
-        if targets is None or not len(targets):
+        if shape[1:] != (4, 4) or not shape[0]:
             raise InvalidFieldError('T', shape, 'must be a pose of shape (4, 4) or a batch of '
                                     'shape (m, 4, 4)')
-        return np.array([check_transform(f'T[{i}]', t) for i, t in enumerate(targets)]), False
+        return check_transforms('T', T), False
     return check_transform('T', T)[None], True

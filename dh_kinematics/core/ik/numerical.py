@@ -28,8 +28,9 @@ outside them.
 from dataclasses import dataclass
 import math
 
+from dh_kinematics.core.ik import step
 from dh_kinematics.core.kinematics.dh_table import DHTable
-from dh_kinematics.core.rotations import single_matrix_to_rotvec
+from dh_kinematics.core.rotations import rotvec_of_entries, single_matrix_to_rotvec
 import numpy as np
 
 TURN = 2.0 * math.pi
@@ -60,77 +61,117 @@ class Search:
     """
 
     def __init__(self, chain, mask):
-        self._table = DHTable(chain.links)
-        self._base, self._tool = chain.base, chain.tool
-        self._base_rows = chain.base[:3].tolist()
+        table = DHTable(chain.links)
+        base_rows, tool = chain.base[:3].tolist(), chain.tool.tolist()
         self.lower, self.upper = chain.qlim[:, 0], chain.qlim[:, 1]
-        self.revolute = ~self._table.prismatic
-        self._weight = np.asarray(mask, dtype=float)
-        self._kept = self._weight > 0.0
-        self._identity = np.eye(chain.n)
+        self.revolute = ~table.prismatic
+        weight = np.asarray(mask, dtype=float)
+        self._weights = weight.tolist()
+        self._kept_list = (weight > 0.0).tolist()
+        self._residual = step.compile_residual(table, base_rows, tool)
+        self._step = step.compile_step(table, base_rows, tool, self._weights)
         limited = np.isfinite(self.lower) & np.isfinite(self.upper)
-        self._middle = np.where(limited, (np.where(limited, self.lower, 0.0)
-                                          + np.where(limited, self.upper, 0.0)) / 2.0, np.nan)
-        self._turnable = self.revolute & limited
+        middle = np.where(limited, (np.where(limited, self.lower, 0.0)
+                                    + np.where(limited, self.upper, 0.0)) / 2.0, np.nan)
+        self._joints = list(zip(self.lower.tolist(), self.upper.tolist(), middle.tolist(),
+                                (self.revolute & limited).tolist()))
+        self._turns = np.where(self.revolute, TURN, 0.0)  # a whole turn, 0 for a prismatic
+        self._revolute = self.revolute.tolist()
+        self._lower, self._upper = self.lower - 1e-12, self.upper + 1e-12  # within rounding
 
-    def frames(self, q):
-        """Return the poses of frames 0 to n in the world at ``q``, shape (1, n+1, 4, 4)."""
-        return self._table.frame_poses(q[None, :], self._base, self._base_rows)
-
-    def tool_pose(self, frames):
-        """Return ``T_world_tool`` (4, 4) from :meth:`frames`."""
-        return frames[0, -1] @ self._tool
-
-    def jacobian(self, frames):
-        """Return the geometric Jacobian (6, n) from :meth:`frames`."""
-        return self._table.jacobians(frames, self._tool)[0][0]
-
-    def error(self, T_target, T):
-        """Return the masked pose error of T from the target (:func:`pose_error`)."""
-        return pose_error(T_target, T, self._kept)
+    def error(self, T_target, q):
+        """Return the masked pose error of the tool at ``q`` (n,), shape (6,): see pose_error."""
+        return np.array(_masked(self._residual(q.tolist(), T_target[:3].ravel().tolist()),
+                                self._kept_list))
 
     def into_limits(self, q):
         """Return ``q`` with every joint inside its limits: whole turns first, then clipping."""
-        outside = (q < self.lower) | (q > self.upper)
-        if not outside.any():
-            return q
-        turned = q + TURN * np.round((self._middle - q) / TURN)
-        turn = outside & self._turnable & (turned >= self.lower) & (turned <= self.upper)
-        return np.clip(np.where(turn, turned, q), self.lower, self.upper)
+        return np.array(self._into_limits(q.tolist()))
+
+    def _into_limits(self, q):
+        """:meth:`into_limits` on a list of floats."""
+        inside = []
+        for value, (lower, upper, middle, turnable) in zip(q, self._joints):
+            if value < lower or value > upper:
+                if turnable:
+                    turned = value + TURN * round((middle - value) / TURN)
+                    if lower <= turned <= upper:
+                        value = turned
+                value = min(max(value, lower), upper)
+            inside.append(value)
+        return inside
+
+    def nearest_turn(self, q, q0):
+        """
+        Return ``q`` with each revolute joint at the whole turn nearest ``q0`` within the limits.
+
+        ``q`` and ``q0`` broadcast, shape (..., n); a configuration that no turn brings within
+        the limits (or holding NaN) comes back as NaN in every joint.
+        """
+        if np.ndim(q) == 1 and np.ndim(q0) == 1:
+            return np.array(self._turned(q.tolist(), q0.tolist()))
+        value = q + self._turns * np.round((q0 - q) / TURN)
+        outside = (value > self._upper) | (value < self._lower)
+        if outside.any():  # q0 beyond the limits: the turn nearest it inside
+            outside = np.nonzero(outside)
+            lower, upper = self.lower[outside[-1]], self.upper[outside[-1]]
+            turns = self._turns[outside[-1]]
+            moved = value[outside]
+            with np.errstate(invalid='ignore'):  # inf - inf of an unlimited joint, not taken
+                moved = np.where(moved > upper, moved - turns * np.ceil((moved - upper) / TURN),
+                                 moved + turns * np.ceil((lower - moved) / TURN))
+            value = np.array(value, dtype=float)
+            value[outside] = moved
+        inside = ((value >= self._lower) & (value <= self._upper)).all(axis=-1, keepdims=True)
+        return np.where(inside, np.clip(value, self.lower, self.upper), np.nan)
+
+    def _turned(self, q, q0):
+        """Return :meth:`nearest_turn` of one configuration, on lists of floats."""
+        turned = []
+        joints = zip(q, q0, self._joints, self._revolute)
+        for value, start, (lower, upper, _, _), revolute in joints:
+            if revolute:
+                value += TURN * round((start - value) / TURN)
+                if value > upper + 1e-12:  # q0 beyond the limits: the turn nearest it inside
+                    value -= TURN * math.ceil((value - upper) / TURN)
+                elif value < lower - 1e-12:
+                    value += TURN * math.ceil((lower - value) / TURN)
+            if not lower - 1e-12 <= value <= upper + 1e-12:
+                return [math.nan] * len(q)
+            turned.append(min(max(value, lower), upper))
+        return turned
 
     def solve(self, T_target, q, tol, max_iterations):
         """
         Search from ``q`` (inside the limits) for the target; return an :class:`Attempt`.
 
         Converged means both the position error (m) and the orientation error (rad) of the
-        masked components are at most ``tol``.
+        masked components are at most ``tol``. The kinematics run in floats, compiled for the
+        arm (:class:`core.kinematics.unrolled.Unrolled`); numpy solves each step.
         """
-        frames = self.frames(q)
-        e = self.error(T_target, self.tool_pose(frames))
-        E = 0.5 * e @ (self._weight * e)
-        damping, iterations, J, before = 1.0, 0, None, E
+        target, kept, weight = T_target[:3].ravel().tolist(), self._kept_list, self._weights
+        residual, step = self._residual, self._step
+        q = q.tolist()
+        e = _masked(residual(q, target), kept)
+        E = 0.5 * sum(w * x * x for w, x in zip(weight, e))
+        damping, iterations, before = 1.0, 0, E
         while not within(e, tol) and iterations < max_iterations:
             iterations += 1
             if iterations % STALL == 0:
                 if E > 0.5 * before:  # stalled: a local minimum, or a limit in the way
                     break
                 before = E
-            if J is None:
-                J = self.jacobian(frames)
-            WJ = J.T * self._weight
-            step = np.linalg.solve(WJ @ J + (damping * E + 1e-12) * self._identity, WJ @ e)
-            q_new = self.into_limits(q + step)
-            frames_new = self.frames(q_new)
-            e_new = self.error(T_target, self.tool_pose(frames_new))
-            E_new = 0.5 * e_new @ (self._weight * e_new)
+            q_new = self._into_limits(step(q, e, damping * E + 1e-12))
+            e_new = _masked(residual(q_new, target), kept)
+            E_new = 0.5 * sum(w * x * x for w, x in zip(weight, e_new))
             if E_new < E:
-                q, frames, J, e, E = q_new, frames_new, None, e_new, E_new
+                q, e, E = q_new, e_new, E_new
                 damping = max(damping / 2.0, 1e-3)
             else:
                 damping *= 8.0
                 if damping > 1e9:  # no step lowers the error: a minimum, or a limit
                     break
-        return Attempt(q, e, iterations, within(e, tol))
+        return Attempt(np.array(q), np.array(e), iterations, within(e, tol))
 
 
 def pose_error(T_target, T, kept):
@@ -148,3 +189,9 @@ def pose_error(T_target, T, kept):
 def within(e, tol):
     """Tell whether a pose error is within ``tol`` in position (m) and orientation (rad)."""
     return math.hypot(e[0], e[1], e[2]) <= tol and math.hypot(e[3], e[4], e[5]) <= tol
+
+
+def _masked(residual, kept):
+    """Return the pose error [dp (m), rotation vector (rad)] of a residual, masked: 6 floats."""
+    e = residual[:3] + rotvec_of_entries(*residual[3:])
+    return [value if keep else 0.0 for value, keep in zip(e, kept)]

@@ -25,7 +25,7 @@ the angle between axis 2 and axis 6 fixes joint 5 (two ways); joint 6 follows, a
 
 import math
 
-from dh_kinematics.core.ik.geometry import ZERO
+from dh_kinematics.core.ik.geometry import apply, ZERO
 from dh_kinematics.core.rotations import rot_x
 import numpy as np
 
@@ -52,10 +52,19 @@ def reason(geometry):
 
 def solutions(geometry, T_0_6, hint):
     """
-    Return every DH solution for the last frame's pose ``T_0_6``, shape (k, 6), k <= 8.
+    Return every DH solution for last-frame poses ``T_0_6`` (m, 4, 4), up to 8 per pose.
 
-    ``hint`` (DH values, shape (6,)) gives joint 6 where the pose leaves it free (axes 2 and 6
-    parallel).
+    ``hint`` (DH values, shape (m, 6)) gives joint 6 where the pose leaves it free (axes 2 and
+    6 parallel). A pose's solutions are joint 1's two values, each with joint 5's two, each
+    with the elbow up and down, as far as they exist.
+
+    Returns
+    -------
+    values : array, shape (k, 6)
+        The solutions of every pose, pose after pose.
+    pose : array of int, shape (k,)
+        The index of the pose each solves.
+
     """
     g = geometry
     alpha, d = g.alpha, g.d
@@ -64,55 +73,68 @@ def solutions(geometry, T_0_6, hint):
     sa5, ca5 = math.sin(alpha[4]), math.cos(alpha[4])
     p5 = g.origin_before(5, T_0_6)
     # Joint 1: frame 5's origin lies at d2 + d3 + d4 + cos(alpha4) d5 along axis 2 from
-    # frame 1's origin, whatever joints 2 to 5 do.
+    # frame 1's origin, whatever joints 2 to 5 do. Frame 5 on axis 1 leaves joint 1 free.
     depth = d[1] + d[2] + d[3] + ca4 * d[4]
-    rho, phi = math.hypot(p5[0], p5[1]), math.atan2(p5[1], p5[0])
-    if rho < ZERO:
-        return np.zeros((0, 6))  # frame 5 on axis 1: joint 1 is free
-    ratio = (depth - ca1 * (p5[2] - d[0])) / sa1 / rho  # rho sin(v1 - phi)
-    if abs(ratio) > 1.0 + 1e-9:
-        return np.zeros((0, 6))
-    angle = math.asin(max(-1.0, min(1.0, ratio)))
-    found = []
-    for v1 in (phi + angle, phi + math.pi - angle):
-        z1 = np.array([sa1 * math.sin(v1), -sa1 * math.cos(v1), ca1])  # axis 2 in frame 0
-        z5 = T_0_6[:3, :3] @ (0.0, math.sin(alpha[5]), math.cos(alpha[5]))  # axis 6
-        cos5 = (ca4 * ca5 - z5 @ z1) / (sa4 * sa5)
-        if abs(cos5) > 1.0 + 1e-9:
-            continue
-        angle5 = math.acos(max(-1.0, min(1.0, cos5)))
-        for v5 in (angle5, -angle5):
-            v6 = _joint6(g, T_0_6, z1, v5, hint[5])
-            T_1_4 = (np.linalg.inv(g.link_transform(0, v1)) @ T_0_6
-                     @ np.linalg.inv(g.link_transform(5, v6))
-                     @ np.linalg.inv(g.link_transform(4, v5)))
-            for v2, v3, v4 in _planar(g, T_1_4):
-                found.append((v1, v2, v3, v4, v5, v6))
-    return np.array(found).reshape(-1, 6)
+    rho, phi = np.hypot(p5[:, 0], p5[:, 1]), np.arctan2(p5[:, 1], p5[:, 0])
+    ratio = (depth - ca1 * (p5[:, 2] - d[0])) / sa1 / np.where(rho < ZERO, np.nan, rho)
+    angle = _arcsin(ratio)
+    v1 = np.stack([phi + angle, phi + math.pi - angle], axis=-1)  # (m, 2)
+    z1 = np.stack([sa1 * np.sin(v1), -sa1 * np.cos(v1), np.full(v1.shape, ca1)], axis=-1)
+    z5 = T_0_6[:, :3, :3] @ (0.0, math.sin(alpha[5]), math.cos(alpha[5]))  # axis 6
+    cos5 = (ca4 * ca5 - np.einsum('mi,mji->mj', z5, z1)) / (sa4 * sa5)
+    angle5 = _arccos(cos5)
+    v5 = np.stack([angle5, -angle5], axis=-1)  # (m, 2, 2)
+    v1 = np.broadcast_to(v1[:, :, None], v5.shape)
+    v6 = _joint6(g, T_0_6, z1, v5, hint[:, 5])
+    # Frame 3's origin and x4 in frame 1, from frame 4 through frames 5, 6, 0.
+    origin = (-g.a[3], -math.sin(alpha[3]) * d[3], -math.cos(alpha[3]) * d[3])
+    x4 = (np.ones(v5.shape), 0.0, 0.0)
+    for i, value in ((4, v5), (5, v6)):
+        origin, x4 = g.to_link(i, value, origin), g.to_link(i, value, x4, False)
+    origin, x4 = g.to_link(0, v1, apply(T_0_6, origin)), g.to_link(0, v1, apply(
+        T_0_6, x4, False), False)
+    v2, v3, v4 = _planar(g, origin, x4)  # (m, 2, 2, 2)
+    shape = v2.shape
+    values = np.stack([np.broadcast_to(v1[..., None], shape), v2, v3, v4,
+                       np.broadcast_to(v5[..., None], shape),
+                       np.broadcast_to(v6[..., None], shape)], axis=-1)
+    values = values.reshape(-1, 6)
+    real = ~np.isnan(values).any(axis=-1)
+    return values[real], np.repeat(np.arange(len(T_0_6)), 8)[real]
+
+
+def _arcsin(ratio):
+    """Return arcsin of ``ratio``, clipped within 1e-9 of +-1, NaN beyond (no solution)."""
+    return np.arcsin(np.clip(np.where(np.abs(ratio) > 1.0 + 1e-9, np.nan, ratio), -1.0, 1.0))
+
+
+def _arccos(ratio):
+    """Return arccos of ``ratio``, clipped within 1e-9 of +-1, NaN beyond (no solution)."""
+    return np.arccos(np.clip(np.where(np.abs(ratio) > 1.0 + 1e-9, np.nan, ratio), -1.0, 1.0))
 
 
 def _joint6(g, T_0_6, z1, v5, hint6):
     """Return joint 6 from axis 2's direction seen in frame 6, or ``hint6`` where it is free."""
     sa4, ca4 = math.sin(g.alpha[3]), math.cos(g.alpha[3])
     sa5, ca5 = math.sin(g.alpha[4]), math.cos(g.alpha[4])
-    c5, s5 = math.cos(v5), math.sin(v5)
-    # Axis 2 in frame 5, and (turned by joint 6) in frame 6 less alpha6.
-    u = (s5 * sa4, ca5 * c5 * sa4 + sa5 * ca4)
-    v = rot_x(g.alpha[5]) @ (T_0_6[:3, :3].T @ z1)
-    if math.hypot(*u) < 1e-12 or math.hypot(v[0], v[1]) < 1e-12:
-        return hint6
-    return math.atan2(u[1], u[0]) - math.atan2(v[1], v[0])
+    # Axis 2 in frame 5, and (turned by joint 6) in frame 6 less alpha6; shape (m, 2, 2).
+    u0, u1 = np.sin(v5) * sa4, ca5 * np.cos(v5) * sa4 + sa5 * ca4
+    v = (rot_x(g.alpha[5]) @ np.swapaxes(T_0_6[:, :3, :3], 1, 2))[:, None] @ z1[..., None]
+    v0, v1 = v[..., 0, 0, None], v[..., 1, 0, None]  # (m, 2, 1)
+    free = (np.hypot(u0, u1) < 1e-12) | (np.hypot(v0, v1) < 1e-12)
+    return np.where(free, hint6[:, None, None], np.arctan2(u1, u0) - np.arctan2(v1, v0))
 
 
-def _planar(g, T_1_4):
-    """Yield (v2, v3, v4): the planar 3R arm of the parallel joints, elbow up and down."""
+def _planar(g, origin, x4):
+    """
+    Return (v2, v3, v4): the planar 3R arm of the parallel joints, elbow up and down.
+
+    ``origin`` is frame 3's origin in frame 1 and ``x4`` the x axis of frame 4 there.
+    """
     a2, a3 = g.a[1], g.a[2]
-    x, y, _ = g.origin_before(3, T_1_4)  # frame 3's origin in frame 1
-    cos3 = (x * x + y * y - a2 * a2 - a3 * a3) / (2.0 * a2 * a3)
-    if abs(cos3) > 1.0 + 1e-9:
-        return
-    angle3 = math.acos(max(-1.0, min(1.0, cos3)))
-    total = math.atan2(T_1_4[1, 0], T_1_4[0, 0])  # v2 + v3 + v4
-    for v3 in (angle3, -angle3):
-        v2 = math.atan2(y, x) - math.atan2(a3 * math.sin(v3), a2 + a3 * math.cos(v3))
-        yield v2, v3, total - v2 - v3
+    x, y = origin[0][..., None], origin[1][..., None]
+    angle3 = _arccos((x * x + y * y - a2 * a2 - a3 * a3) / (2.0 * a2 * a3))
+    v3 = np.concatenate([angle3, -angle3], axis=-1)
+    total = np.arctan2(x4[1], x4[0])[..., None]  # v2 + v3 + v4
+    v2 = np.arctan2(y, x) - np.arctan2(a3 * np.sin(v3), a2 + a3 * np.cos(v3))
+    return v2, v3, total - v2 - v3

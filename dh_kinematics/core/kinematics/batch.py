@@ -15,23 +15,21 @@
 """
 Forward kinematics and Jacobians for large batches, as compiled straight-line numpy.
 
-The float composition of :func:`core.kinematics.dh_transforms.composed_poses` runs once on symbols
-(:mod:`core.symbolic`) and becomes a function that computes every entry of the result for a
-whole batch, one numpy operation per line: no 4x4 products, no terms that a link's constants
-make zero (its a, d, and twists of 0 or 90 degrees), no temporaries of shape (m, 4, 4). On
-the Puma 560 it beats batched ``matmul`` from about 40 configurations; :class:`Chain` uses it
-from :data:`MIN_BATCH`. Batches are done in chunks of :data:`CHUNK` configurations,
-so the working set stays in the CPU cache and the memory is that of the result. Units are SI:
-rad, m.
+The arm's straight-line kinematics (:mod:`core.kinematics.unrolled`) become a function that
+computes every entry of the result for a whole batch, one numpy operation per line: no 4x4
+products, no terms that a link's constants make zero (its a, d, and twists of 0 or 90 degrees), no
+temporaries of shape (m, 4, 4). On the Puma 560 it beats batched ``matmul`` from about 40
+configurations; :class:`Chain` uses it from :data:`MIN_BATCH`. Batches are done in chunks of
+:data:`CHUNK` configurations, so the working set stays in the CPU cache and the memory is that of
+the result. Units are SI: rad, m.
 """
 
-from dh_kinematics.core.kinematics.dh_transforms import composed_poses
-from dh_kinematics.core.symbolic import Code, snapped, store_function
+from dh_kinematics.core.kinematics import unrolled
+from dh_kinematics.core.symbolic import store_function
 import numpy as np
 
 MIN_BATCH = 64
 CHUNK = 4096
-_IDENTITY_ROWS = ((1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0))
 
 
 class BatchKinematics:
@@ -84,53 +82,5 @@ class BatchKinematics:
         return out.reshape((m,) + shape)
 
     def _compile(self, kind):
-        table, code = self._table, Code()
-        n = len(table.a)
-        theta, d = table.floats([code.emit(f'q[{j}]') for j in range(n)])
-        ct = [code.call('cos', t) for t in theta]
-        st = [code.call('sin', t) for t in theta]
-        twists = (table.a.tolist(), [snapped(c) for c in np.cos(table.alpha).tolist()],
-                  [snapped(s) for s in np.sin(table.alpha).tolist()])
-        if kind == 'transforms':
-            values = []
-            for j in range(n):
-                one = [[column[j]] for column in (ct, st, d) + twists]
-                hayati = None if table.hayati is None else [table.hayati[j]]
-                values += composed_poses(*one, _IDENTITY_ROWS, table.mdh, hayati)[16:]
-        else:
-            frames = composed_poses(ct, st, d, *twists, self._base_rows, table.mdh, table.hayati)
-            tool = _times(frames[-16:], self._tool)
-            values = tool if kind == 'tool' else frames
-            if kind == 'jacobians':
-                values = _jacobian_columns(table, frames, tool)
-        return store_function(code, values, 'q', f'<batch {kind} of {n} links>')
-
-
-def _times(T, constant):
-    """Return the 16 entries of ``T @ constant``: T row-major (bottom row 0 0 0 1)."""
-    product = []
-    for r in range(4):
-        for c in range(4):
-            total = 0.0
-            for k in range(4):
-                total = total + T[4 * r + k] * constant[k][c]
-            product.append(total)
-    return product
-
-
-def _jacobian_columns(table, frames, tool):
-    """Return the 6 n entries of the Jacobian, row-major, from the frames' and tool's entries."""
-    n = len(table.a)
-    columns = []
-    for j in range(n):
-        axis_frame = frames[16 * (j + 1 if table.mdh else j):]
-        z = axis_frame[2], axis_frame[6], axis_frame[10]
-        if table.prismatic[j]:
-            linear, angular = z, (0.0, 0.0, 0.0)
-        else:
-            lever = [tool[i] - axis_frame[i] for i in (3, 7, 11)]
-            linear = (z[1] * lever[2] - z[2] * lever[1], z[2] * lever[0] - z[0] * lever[2],
-                      z[0] * lever[1] - z[1] * lever[0])
-            angular = z
-        columns.append([value * table.sign[j] for value in linear + angular])
-    return [columns[j][row] for row in range(6) for j in range(n)]
+        code, values = unrolled.values(self._table, self._base_rows, self._tool, kind)
+        return store_function(code, values, 'q', f'<batch {kind} of {len(self._table.a)} links>')

@@ -1,0 +1,152 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Every solution of a closed form, for a batch of targets at once.
+
+The closed form (:mod:`core.ik.wrist`, :mod:`core.ik.parallel`) gives each target's candidate
+solutions as rows of one array, NaN where a branch has none. Then, for all of them at once:
+each revolute joint is put at the whole turn nearest ``q0`` within the limits (a candidate
+that no turn brings within them is dropped), the forward kinematics of every candidate is
+computed in one batch, and its pose error measured. Only a candidate whose error exceeds the
+tolerance (a root near a double root, a pose near a singularity) is polished by the numerical
+search, and kept if that converges. The kept candidates of a target, less repeats (closer than
+:data:`SAME` in every joint), nearest ``q0`` first, are its solutions.
+"""
+
+import math
+
+from dh_kinematics.core.ik.result import IKResult
+import numpy as np
+
+POLISH_ITERATIONS = 20
+# Two solutions closer than this in every joint (rad, m) are one.
+SAME = 1e-6
+
+
+class ClosedForm:
+    """
+    A chain's closed form, applied to batches of targets.
+
+    Parameters
+    ----------
+    chain : Chain
+    name : str
+        The closed form's name, as notes give it.
+    module : module
+        :mod:`core.ik.wrist` or :mod:`core.ik.parallel`.
+    geometry : Geometry
+        The chain in standard DH.
+
+    """
+
+    def __init__(self, chain, name, module, geometry):
+        self._chain = chain
+        self.name, self._module, self._geometry = name, module, geometry
+
+    def solve(self, T, q0, search, tol):
+        """
+        Return an :class:`IKResult` per target.
+
+        Where a target has no solution, its result's ``success`` is False, its ``q`` its
+        ``q0``, and its note says why: the numerical search (:mod:`core.ik.ikine`) takes it
+        from there.
+
+        Parameters
+        ----------
+        T : array, shape (m, 4, 4)
+            Targets ``T_world_tool``.
+        q0 : array, shape (m, n)
+            Each target's start: it decides free joints and whole turns.
+        search : Search
+            The limits, and the polish.
+        tol : float
+            Tolerance on the position (m) and orientation (rad) errors.
+
+        """
+        g = self._geometry
+        m = len(T)
+        values, pose = self._module.solutions(g, g.frame_pose(T), g.dh_values(q0))
+        q = search.nearest_turn(g.joint_values(values), q0[pose])
+        inside = ~np.isnan(q[:, 0])
+        counts = np.bincount(pose, minlength=m)
+        outside = np.bincount(pose[~inside], minlength=m)
+        q, pose = q[inside], pose[inside]
+        position, orientation = _errors(T[pose], self._chain.fkine(q))
+        iterations = np.zeros(m, dtype=int)
+        for k in np.nonzero((position > tol) | (orientation > tol))[0].tolist():
+            attempt = search.solve(T[pose[k]], q[k], tol, POLISH_ITERATIONS)
+            iterations[pose[k]] += attempt.iterations
+            position[k] = orientation[k] = np.inf
+            if attempt.converged:
+                q[k], position[k], orientation[k] = self._turned(
+                    attempt.q, T[pose[k]], q0[pose[k]], search, tol)
+        kept = (position <= tol) & (orientation <= tol)
+        q, pose, error = q[kept], pose[kept], np.stack([position, orientation], axis=-1)[kept]
+        # Each target's solutions nearest q0 first; one that repeats a nearer one is dropped.
+        distance = np.linalg.norm(q - q0[pose], axis=-1)
+        order = np.lexsort((distance, pose))
+        q, pose, error, distance = q[order], pose[order], error[order], distance[order]
+        repeat = np.zeros(len(q), dtype=bool)
+        # A repeat is within sqrt(n) SAME of the distance of the one it repeats.
+        gap, back = SAME * math.sqrt(q.shape[1]), 1
+        while True:
+            near = np.nonzero((pose[back:] == pose[:-back])
+                              & (distance[back:] - distance[:-back] <= gap))[0] + back
+            if not len(near):
+                break
+            repeat[near] |= np.abs(q[near] - q[near - back]).max(axis=-1) < SAME
+            back += 1
+        q, pose, error = q[~repeat], pose[~repeat], error[~repeat].tolist()
+        ends = np.searchsorted(pose, np.arange(m + 1)).tolist()
+        note = f'closed form ({self.name})'
+        results = []
+        for j, (start, end) in enumerate(zip(ends[:-1], ends[1:])):
+            if start < end:
+                results.append(IKResult(q[start], True, *error[start], int(iterations[j]),
+                                        q[start:end], 'analytic', note))
+            else:
+                count = int(counts[j])
+                results.append(IKResult(q0[j], False, math.nan, math.nan, int(iterations[j]),
+                                        q[:0], 'analytic', note + (
+                    f': {count} solution{"" if count == 1 else "s"}, none within the joint '
+                    'limits' if outside[j] else ': the pose is out of reach')))
+        return results
+
+    def _turned(self, q, T, q0, search, tol):
+        """
+        Return a polished solution at its whole turn nearest q0, and its errors (m, rad).
+
+        A turn that would take it beyond tol (a q0 of 1e9 rad and more leaves too few digits
+        for the angle) is not taken: the solution stays as the search found it.
+        """
+        turned = search.nearest_turn(q, q0)
+        if not np.isnan(turned).any():
+            position, orientation = _errors(T[None], self._chain.fkine(turned[None]))
+            if max(position[0], orientation[0]) <= tol:
+                return turned, position[0], orientation[0]
+        position, orientation = _errors(T[None], self._chain.fkine(q[None]))
+        return q, position[0], orientation[0]
+
+
+def _errors(T_target, T):
+    """
+    Return the position (m) and orientation (rad) errors of poses T (k, 4, 4), each (k,).
+
+    The angle of ``R_target R^T`` from its chord: ``|R_target - R|`` (Frobenius) is
+    ``2 sqrt(2) sin(angle / 2)``, exact at small angles (unlike an arccos of the trace).
+    """
+    position = np.linalg.norm(T_target[:, :3, 3] - T[:, :3, 3], axis=-1)
+    chord = np.linalg.norm((T_target[:, :3, :3] - T[:, :3, :3]).reshape(-1, 9), axis=-1)
+    return position, 2.0 * np.arcsin(np.minimum(1.0, chord / (2.0 * math.sqrt(2.0))))

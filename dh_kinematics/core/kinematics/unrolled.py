@@ -1,0 +1,128 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The kinematics of one arm as straight-line code: frame poses, the tool, link transforms, Jacobians.
+
+The float composition of :func:`core.kinematics.dh_transforms.composed_poses` runs once on
+symbols (:mod:`core.symbolic`): every entry of the result becomes a value of the generated
+code, with no 4x4 products and no terms that a link's constants make zero (its a, d, and twists
+of 0 or 90 degrees). :mod:`core.kinematics.batch` runs that code on numpy columns for a batch;
+:class:`Unrolled` runs it on Python floats for one configuration, where numpy's per-call cost
+would dominate (the numerical inverse kinematics, every step). Units are SI: rad, m.
+"""
+
+from dh_kinematics.core.kinematics.dh_transforms import composed_poses
+from dh_kinematics.core.symbolic import Code, list_function, snapped
+import numpy as np
+
+KINDS = ('frames', 'tool', 'transforms', 'jacobians')
+_IDENTITY_ROWS = ((1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0))
+
+
+class Unrolled:
+    """
+    One arm's tool pose and Jacobian for one configuration, each compiled on first use.
+
+    Parameters
+    ----------
+    table : DHTable
+        The chain's DH table.
+    T_world_base, T_last_tool : array, shape (4, 4)
+        The base pose in the world and the tool pose in the last link frame.
+
+    """
+
+    def __init__(self, table, T_world_base, T_last_tool):
+        self._table = table
+        self._base_rows = T_world_base[:3].tolist()
+        self._tool = T_last_tool.tolist()
+        self._compiled = {}
+
+    def tool_pose(self, q):
+        """Return the top three rows of ``T_world_tool``, row-major: 12 floats, for q (rad, m)."""
+        return self._function('tool')(q)
+
+    def jacobian(self, q):
+        """Return the geometric Jacobian [v; w] of the tool, row-major: 6 n floats."""
+        return self._function('jacobians')(q)
+
+    def _function(self, kind):
+        function = self._compiled.get(kind)
+        if function is None:
+            code, entries = values(self._table, self._base_rows, self._tool, kind)
+            if kind == 'tool':
+                entries = entries[:12]
+            function = self._compiled[kind] = list_function(
+                code, [entries], 'q', f'<{kind} of {len(self._table.a)} links>', single=True)
+        return function
+
+
+def values(table, base_rows, tool, kind):
+    """
+    Return ``(code, values)``: the entries of ``kind`` as values of a new :class:`Code`.
+
+    The joint values are ``q[0]`` .. ``q[n - 1]`` of the code. ``kind`` is ``'frames'`` (every
+    frame's 4x4 pose, (n+1) 16 values), ``'tool'`` (16), ``'transforms'`` (each link's own
+    transform, 16 n) or ``'jacobians'`` (6 n, row-major), all row-major.
+    """
+    code = Code()
+    n = len(table.a)
+    theta, d = table.floats([code.emit(f'q[{j}]') for j in range(n)])
+    ct = [code.call('cos', t) for t in theta]
+    st = [code.call('sin', t) for t in theta]
+    twists = (table.a.tolist(), [snapped(c) for c in np.cos(table.alpha).tolist()],
+              [snapped(s) for s in np.sin(table.alpha).tolist()])
+    if kind == 'transforms':
+        entries = []
+        for j in range(n):
+            one = [[column[j]] for column in (ct, st, d) + twists]
+            hayati = None if table.hayati is None else [table.hayati[j]]
+            entries += composed_poses(*one, _IDENTITY_ROWS, table.mdh, hayati)[16:]
+        return code, entries
+    frames = composed_poses(ct, st, d, *twists, base_rows, table.mdh, table.hayati)
+    tool_pose = _times(frames[-16:], tool)
+    if kind == 'jacobians':
+        return code, _jacobian_columns(table, frames, tool_pose)
+    return code, tool_pose if kind == 'tool' else frames
+
+
+def _times(T, constant):
+    """Return the 16 entries of ``T @ constant``: T row-major (bottom row 0 0 0 1)."""
+    product = []
+    for r in range(4):
+        for c in range(4):
+            total = 0.0
+            for k in range(4):
+                total = total + T[4 * r + k] * constant[k][c]
+            product.append(total)
+    return product
+
+
+def _jacobian_columns(table, frames, tool):
+    """Return the 6 n entries of the Jacobian, row-major, from the frames' and tool's entries."""
+    n = len(table.a)
+    columns = []
+    for j in range(n):
+        axis_frame = frames[16 * (j + 1 if table.mdh else j):]
+        z = axis_frame[2], axis_frame[6], axis_frame[10]
+        if table.prismatic[j]:
+            linear, angular = z, (0.0, 0.0, 0.0)
+        else:
+            lever = [tool[i] - axis_frame[i] for i in (3, 7, 11)]
+            linear = (z[1] * lever[2] - z[2] * lever[1], z[2] * lever[0] - z[0] * lever[2],
+                      z[0] * lever[1] - z[1] * lever[0])
+            angular = z
+        columns.append([value * table.sign[j] for value in linear + angular])
+    return [columns[j][row] for row in range(6) for j in range(n)]
