@@ -84,8 +84,8 @@ docs: $(DOCS_STAMP)
 	$(DOCS_VENV)/bin/python -m sphinx -W --keep-going -q -b html doc doc/_build/html
 	@echo "make docs: doc/_build/html/index.html"
 
-# Optional: times the core (and its inverse kinematics) against roboticstoolbox-python and
-# pinocchio (see README).
+# Optional: times the core against roboticstoolbox-python and pinocchio, and its inverse
+# kinematics against the compiled solvers: ik_LM, TRAC-IK, EAIK, KDL (see bench/README.md).
 $(BENCH_STAMP): requirements/bench.txt
 	@test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
 	$(BENCH_VENV)/bin/python -m pip install $(PIP_FLAGS) -r requirements/bench.txt

@@ -13,18 +13,28 @@
 # limitations under the License.
 
 """
-Inverse kinematics side by side with roboticstoolbox-python's ikine_LM: success and time.
+Inverse kinematics against the compiled solvers: the same targets, interleaved, one machine.
 
-Arms: the shipped models and seeded random 6- and 7-joint arms (standard and modified DH, some
-with a prismatic joint, offsets, flips, base and tool, every joint limited). Targets: forward
-kinematics of seeded random configurations within the limits, so each has a solution within
-the limits. Each target is given to ``Chain.ikine`` (closed form where the arm has one; also
-with ``method='numerical'``) and to the toolbox's ``ikine_LM`` with its defaults (ilimit 30,
-slimit 100, tol 1e-6 on 0.5 e^T e, joint_limits True, method 'chan') and a seed. A success is
-the solver's own flag; "exact" counts successes within the limits whose tool pose is within
-1e-9 m and 1e-9 rad of the target, measured by our forward kinematics. Times are per target,
-the median over targets, in one process. Then targets beyond every arm's reach: how many each
-solver reports as solved (none should be).
+Arms: the shipped models, the vendor URDFs of ``../shared/vendor-urdf`` where present
+(imported with ``from_urdf``; the peers load the URDF itself) and seeded random 6- and 7-joint
+arms. Targets: the tool poses of seeded configurations drawn uniformly within the limits
+(within +-pi where a joint has none), so each has a solution within the limits. Every solver
+starts from the middle of the limits and every answer is checked with this package's forward
+kinematics: a success is within the limits and within the tolerance in position (m) and angle
+(rad). A solver that says it succeeded when the check fails is counted as a false success.
+
+Two protocols:
+
+- ``exact``: tolerance 1e-10, no time limit. Ours with its closed form where the arm has one
+  (``auto``) and its numerical search (``numerical``); roboticstoolbox-python's C++ ``ik_LM``
+  (``tol`` bounds ``0.5 e^T e``: set to ``0.5 tol^2``), TRAC-IK (``pytracik``, Speed, 5 ms),
+  KDL's ``ChainIkSolverPos_LMA`` and ``ChainIkSolverPos_NR_JL`` (Debian's ``python3-pykdl``)
+  from the seed alone, and EAIK (``eaik``) where the arm fits it.
+- ``tracik``: TRAC-IK's published protocol, tolerance 1e-5 and 5 ms per target (an answer
+  after 5 ms is a failure), on the chains of its paper that are at hand.
+
+Then the closed forms: ours for one target and for a batch of 1000 (µs per target), against
+EAIK one at a time and batched (one thread). Times are per target, median and p99, in µs.
 """
 
 import argparse
@@ -35,14 +45,19 @@ import sys
 import time
 import warnings
 
-from dh_kinematics import Chain, Link
+from dh_kinematics import Chain, from_urdf, Link
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
+import ik_peers  # noqa: E402, I100
 from provenance import provenance, ROOT  # noqa: E402
 
-SHIPPED = ('puma560', 'puma560_mdh', 'stanford', 'ur5', 'panda')
-EXACT = 1e-9
+SHIPPED = ('puma560', 'stanford', 'ur5', 'panda')
+VENDOR = ROOT.parent / 'shared' / 'vendor-urdf'
+# The chains of TRAC-IK's paper (Beeson and Ames, 2015) that are at hand, by arm name.
+TRACIK_CHAINS = ('ur5', 'ur_ur5e', 'panda', 'franka_fr3', 'kuka_iiwa14')
+TRACIK_TOL, TRACIK_TIME = 1e-5, 0.005
+EXACT_TOL = 1e-10
 
 
 def random_arm(rng, n, convention):
@@ -63,159 +78,240 @@ def random_arm(rng, n, convention):
             qlim=(-0.5, 0.5) if slide else (lower, lower + rng.uniform(1.0, 6.0))))
     base, tool = np.eye(4), np.eye(4)
     base[:3, 3], tool[:3, 3] = rng.uniform(-1.0, 1.0, 3), rng.uniform(-0.2, 0.2, 3)
-    return Chain(links, base=base, tool=tool, name=f'random {n} {convention}')
+    return Chain(links, base=base, tool=tool, name=f'random-{n}-{convention}-{len(links)}')
 
 
-def toolbox_robot(chain):
-    """Return the same arm as a roboticstoolbox DHRobot."""
-    import roboticstoolbox as rtb
-    from spatialmath import SE3
+def arms(random_count, seed):
+    """Yield (name, chain, urdf, base link, tip link) for every arm."""
+    for name in SHIPPED:
+        chain = Chain.from_yaml(ROOT / 'config' / f'{name}.yaml')
+        yield name, chain, chain.to_urdf(), chain.world_frame, chain.tool_frame
+    if (VENDOR / 'arms.json').exists():
+        for entry in json.loads((VENDOR / 'arms.json').read_text())['arms']:
+            urdf = (VENDOR / entry['file']).read_text()
+            chain = from_urdf(urdf, entry['base'], entry['tip']).chain
+            yield entry['file'].removesuffix('.urdf'), chain, urdf, entry['base'], entry['tip']
+    rng = np.random.default_rng(seed)
+    for k in range(random_count):
+        chain = random_arm(rng, 6 + k % 2, ('standard', 'modified')[k // 2 % 2])
+        chain = chain.replace(name=f'random-{k}')
+        yield chain.name, chain, chain.to_urdf(), chain.world_frame, chain.tool_frame
 
-    classes = ({'revolute': rtb.RevoluteMDH, 'prismatic': rtb.PrismaticMDH} if chain.mdh
-               else {'revolute': rtb.RevoluteDH, 'prismatic': rtb.PrismaticDH})
-    links = []
-    for link in chain.links:
-        kind = 'prismatic' if link.isprismatic() else 'revolute'
-        fixed = {'theta': link.theta} if kind == 'prismatic' else {'d': link.d}
-        links.append(classes[kind](a=link.a, alpha=link.alpha, offset=link.offset,
-                                   qlim=None if link.qlim is None else list(link.qlim),
-                                   flip=link.flip, **fixed))
-    return rtb.DHRobot(links, name=chain.name or 'arm', base=SE3(chain.base, check=False),
-                       tool=SE3(chain.tool, check=False))
+
+def targets(chain, count, seed):
+    """Return seeded configurations within the limits and their tool poses."""
+    lower = np.maximum(chain.qlim[:, 0], -math.pi)
+    upper = np.minimum(chain.qlim[:, 1], math.pi)
+    Q = np.random.default_rng(seed).uniform(lower, upper, (count, chain.n))
+    return Q, chain.fkine(Q)
 
 
-def exact(chain, q, T):
-    """Tell whether q is within the limits and puts the tool within EXACT of T."""
-    if q is None or chain.islimit(q).any():
+def middle(chain):
+    """Return the middle of the limits (0 where a joint has none): every solver's seed."""
+    lower, upper = chain.qlim[:, 0], chain.qlim[:, 1]
+    return np.where(np.isfinite(lower) & np.isfinite(upper), (lower + upper) / 2.0, 0.0)
+
+
+def checked(chain, q, T, tol):
+    """Tell whether q is within the limits and puts the tool within tol (m, rad) of T."""
+    if q is None or np.isnan(q).any() or chain.islimit(q).any():
         return False
     reached = chain.fkine(q)
-    # |R - I| (Frobenius) is 2 sqrt(2) sin(angle / 2): exact for small angles, unlike acos.
-    chord = np.linalg.norm(reached[:3, :3].T @ T[:3, :3] - np.eye(3)) / (2.0 * math.sqrt(2.0))
+    # |R - R_t| (Frobenius) is 2 sqrt(2) sin(angle / 2): exact at small angles.
+    chord = np.linalg.norm(reached[:3, :3] - T[:3, :3]) / (2.0 * math.sqrt(2.0))
     angle = 2.0 * math.asin(min(1.0, chord))
-    return bool(np.linalg.norm(reached[:3, 3] - T[:3, 3]) <= EXACT and angle <= EXACT)
+    return bool(np.linalg.norm(reached[:3, 3] - T[:3, 3]) <= tol and angle <= tol)
 
 
-def beyond_reach(chain, rng, count):
-    """Return ``count`` targets farther from the base than the arm and its tool can reach."""
-    reach = np.linalg.norm(chain.tool[:3, 3]) + sum(
-        abs(link.a) + (np.abs(link.qlim).max() + abs(link.offset) if link.isprismatic()
-                       else abs(link.d)) for link in chain.links)
-    targets = chain.fkine(rng.uniform(np.maximum(chain.qlim[:, 0], -math.pi),
-                                      np.minimum(chain.qlim[:, 1], math.pi), (count, chain.n)))
-    directions = rng.normal(size=(count, 3))
-    targets[:, :3, 3] = chain.base[:3, 3] + (reach + 0.5) * (
-        directions / np.linalg.norm(directions, axis=1, keepdims=True))
-    return targets
+class Ours:
+    """This package's ``Chain.ikine``, closed form where it applies or numerical."""
+
+    def __init__(self, chain, tol, method):
+        self.name = f'ours {method}'
+        self._chain, self._tol, self._method = chain, tol, method
+
+    def solve(self, T, q0):
+        result = self._chain.ikine(T, q0=q0, tol=self._tol, method=self._method)
+        return result.q if result.success else None
 
 
-def unreachable(arms, count, seed):
-    """Count the targets beyond reach that each solver reports as solved (none should be)."""
-    solved = {'ours': 0, 'toolbox': 0, 'targets': 0}
-    for chain in arms:
-        robot = toolbox_robot(chain)
-        for k, T in enumerate(beyond_reach(chain, np.random.default_rng(seed), count)):
-            solved['ours'] += chain.ikine(T, seed=k).success
-            solved['toolbox'] += bool(robot.ikine_LM(T, seed=k).success)
-            solved['targets'] += 1
-    return solved
+def solvers(name, chain, urdf, base, tip, tol):
+    """Return the solvers for one arm and tolerance, and why any is left out."""
+    made, missing = [Ours(chain, tol, 'auto'), Ours(chain, tol, 'numerical')], {}
+    makers = [('ik_LM (C++)', lambda: ik_peers.Toolbox(urdf, base, tip, tol)),
+              ('TRAC-IK', lambda: ik_peers.TracIK(urdf, base, tip, tol, TRACIK_TIME)),
+              ('KDL LMA', lambda: ik_peers.KDL(urdf, base, tip, tol, 'LMA')),
+              ('KDL NR_JL', lambda: ik_peers.KDL(urdf, base, tip, tol, 'NR_JL'))]
+    for label, make in makers:
+        try:
+            made.append(make())
+        except Exception as error:  # a package missing, or an arm its loader refuses
+            missing[label] = f'{type(error).__name__}: {error}'[:120]
+    return made, missing
 
 
-def measure(arms, targets, seed):
-    """Solve every target with each solver; return rows per arm and every time."""
+def run_protocol(arm_list, count, seed, tol, limit):
+    """Solve every arm's targets with every solver, interleaved; return rows per arm."""
     rows = []
-    for chain in arms:
-        robot = toolbox_robot(chain)
-        rng = np.random.default_rng(seed)
-        lower, upper = np.maximum(chain.qlim[:, 0], -math.pi), np.minimum(chain.qlim[:, 1],
-                                                                          math.pi)
-        Q = rng.uniform(lower, upper, size=(targets, chain.n))
-        assert np.abs(robot.fkine(Q[0]).A - chain.fkine(Q[0])).max() < 1e-12
-        row = {'arm': chain.name, 'n': chain.n, 'closed_form': None}
-        for solver in ('auto', 'numerical', 'toolbox'):
-            successes, exacts, times = 0, 0, []
-            for k, q in enumerate(Q):
-                T = chain.fkine(q)
+    for name, chain, urdf, base, tip in arm_list:
+        chosen, missing = solvers(name, chain, urdf, base, tip, tol)
+        Q, Ts = targets(chain, count, seed)
+        q0 = middle(chain)
+        record = {s.name: {'times': [], 'ok': 0, 'false': 0} for s in chosen}
+        for T in Ts:
+            for solver in chosen:
                 start = time.perf_counter()
-                if solver == 'toolbox':
-                    solution = robot.ikine_LM(T, seed=k)
-                    ok, found = bool(solution.success), solution.q
-                else:
-                    result = chain.ikine(T, method=solver, seed=k)
-                    ok, found = result.success, result.q
-                    if solver == 'auto':
-                        row['closed_form'] = result.method == 'analytic'
-                times.append(time.perf_counter() - start)
-                successes += ok
-                exacts += ok and exact(chain, found, T)
-            row[solver] = {'success': successes, 'exact': exacts, 'targets': targets,
-                           'median_ms': 1e3 * float(np.median(times)),
-                           'mean_ms': 1e3 * float(np.mean(times))}
+                q = solver.solve(T, q0)
+                elapsed = time.perf_counter() - start
+                entry = record[solver.name]
+                entry['times'].append(elapsed)
+                good = checked(chain, q, T, tol)
+                entry['ok'] += good and (limit is None or elapsed <= limit)
+                entry['false'] += q is not None and not good
+        rows.append({'arm': name, 'n': chain.n, 'targets': count, 'missing': missing,
+                     'solvers': {key: _summary(value, count) for key, value in record.items()}})
+    return rows
+
+
+def _summary(entry, count):
+    times = 1e6 * np.array(entry['times'])
+    return {'success': entry['ok'] / count, 'false_success': entry['false'],
+            'median_us': float(np.median(times)), 'p99_us': float(np.percentile(times, 99))}
+
+
+def closed_forms(arm_list, count, seed):
+    """Time ours (one target, a batch) and EAIK (one, batched) on the closed-form arms."""
+    rows = []
+    for name, chain, _, _, _ in arm_list:
+        Q, Ts = targets(chain, count, seed)
+        q0 = middle(chain)
+        if chain.ikine(Ts[0], q0=q0).method != 'analytic':
+            continue
+        row = {'arm': name}
+        single, found = [], 0
+        for T in Ts:
+            start = time.perf_counter()
+            result = chain.ikine(T, q0=q0)
+            single.append(time.perf_counter() - start)
+            found += result.success and checked(chain, result.q, T, EXACT_TOL)
+        start = time.perf_counter()
+        batch = chain.ikine(Ts, q0=q0)
+        row['ours'] = {'one_median_us': 1e6 * float(np.median(single)),
+                       'one_p99_us': 1e6 * float(np.percentile(single, 99)),
+                       'batch_us_per_target': 1e6 * (time.perf_counter() - start) / count,
+                       'success': found / count,
+                       'solutions_mean': float(np.mean([len(r.solutions) for r in batch]))}
+        try:
+            eaik = ik_peers.EAIK(chain, EXACT_TOL)
+        except ImportError as error:
+            row['eaik'] = {'missing': str(error)}
+        else:
+            if eaik.fits:
+                poses = np.array([eaik.target(T) for T in Ts])
+                single, solved = [], 0
+                for pose, T in zip(poses, Ts):
+                    start = time.perf_counter()
+                    Q_eaik = eaik.solve_all(pose)
+                    single.append(time.perf_counter() - start)
+                    solved += any(checked(chain, _inside(chain, q), T, EXACT_TOL) for q in Q_eaik)
+                start = time.perf_counter()
+                eaik._robot.IK_batched(list(poses), num_worker_threads=1)
+                row['eaik'] = {'one_median_us': 1e6 * float(np.median(single)),
+                               'one_p99_us': 1e6 * float(np.percentile(single, 99)),
+                               'batch_us_per_target': 1e6 * (time.perf_counter() - start) / count,
+                               'success': solved / count}
+            else:
+                row['eaik'] = {'missing': 'no known decomposition'}
         rows.append(row)
     return rows
 
 
+def _inside(chain, q):
+    """Return q with each revolute joint turned by whole turns into its limits, if one does."""
+    q = np.array(q, dtype=float)
+    for j, link in enumerate(chain.links):
+        if link.isrevolute() and link.qlim is not None:
+            lower, upper = link.qlim
+            q[j] += 2.0 * math.pi * math.ceil((lower - q[j]) / (2.0 * math.pi))
+            if q[j] > upper:
+                return None
+    return q
+
+
+def print_protocol(title, rows, names):
+    """Print one protocol's table: success, median and p99 per solver, and ours / ik_LM."""
+    print(f'\n{title}')
+    print('| arm | n | ' + ' | '.join(f'{n} ok % | med µs | p99 µs' for n in names)
+          + ' | numerical / ik_LM |')
+    print('|---|---|' + '---|---|---|' * len(names) + '---|')
+    for row in rows:
+        cells = []
+        for name in names:
+            entry = row['solvers'].get(name)
+            cells.append('— | — | —' if entry is None else
+                         f'{100 * entry["success"]:.0f}{"*" if entry["false_success"] else ""} | '
+                         f'{entry["median_us"]:.0f} | {entry["p99_us"]:.0f}')
+        ratio = _ratio(row, 'ours numerical', 'ik_LM (C++)')
+        print(f'| {row["arm"]} | {row["n"]} | ' + ' | '.join(cells)
+              + f' | {"—" if ratio is None else f"{ratio:.2f}"} |')
+
+
+def _ratio(row, ours, theirs):
+    a, b = row['solvers'].get(ours), row['solvers'].get(theirs)
+    return None if a is None or b is None else a['median_us'] / b['median_us']
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.strip().split('\n')[0])
-    parser.add_argument('--targets', type=int, default=50, help='targets per arm')
-    parser.add_argument('--random', type=int, default=8,
-                        help='random arms of each kind (6 and 7 joints, each convention)')
-    parser.add_argument('--unreachable', type=int, default=3,
-                        help='targets beyond reach per arm')
-    parser.add_argument('--seed', type=int, default=2032)
+    parser.add_argument('--targets', type=int, default=100, help='targets per arm')
+    parser.add_argument('--random', type=int, default=4, help='random arms')
+    parser.add_argument('--batch', type=int, default=1000, help='closed-form batch size')
+    parser.add_argument('--seed', type=int, default=2043)
     parser.add_argument('--json', type=pathlib.Path, help='also write the results here')
     args = parser.parse_args(argv)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        import roboticstoolbox
-    arms = [Chain.from_yaml(ROOT / 'config' / f'{name}.yaml') for name in SHIPPED]
-    rng = np.random.default_rng(args.seed)
-    arms += [random_arm(rng, n, convention) for n in (6, 7)
-             for convention in ('standard', 'modified') for _ in range(args.random)]
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')
-        rows = measure(arms, args.targets, args.seed)
-        beyond = unreachable(arms, args.unreachable, args.seed)
-    print(f'{len(arms)} arms, {args.targets} targets each; roboticstoolbox-python '
-          f'{roboticstoolbox.__version__} ikine_LM with its defaults; numpy {np.__version__}, '
-          f'Python {sys.version.split()[0]}')
-    print(f'| {"arm":<22} | {"n":>1} | {"closed":>6} | {"ours ok/exact":>13} | '
-          f'{"ms":>6} | {"numerical ok/exact":>18} | {"ms":>6} | {"toolbox ok/exact":>16} | '
-          f'{"ms":>6} |')
-    print('|' + '|'.join('-' * (w + 2) for w in (22, 1, 6, 13, 6, 18, 6, 16, 6)) + '|')
-    for row in rows:
-        cells = [f'{row[s]["success"]}/{row[s]["exact"]}'
-                 for s in ('auto', 'numerical', 'toolbox')]
-        print(f'| {row["arm"]:<22} | {row["n"]:>1} | {"yes" if row["closed_form"] else "no":>6} '
-              f'| {cells[0]:>13} | {row["auto"]["median_ms"]:6.2f} | {cells[1]:>18} | '
-              f'{row["numerical"]["median_ms"]:6.2f} | {cells[2]:>16} | '
-              f'{row["toolbox"]["median_ms"]:6.2f} |')
-    totals = {s: {k: sum(row[s][k] for row in rows) for k in ('success', 'exact', 'targets')}
-              for s in ('auto', 'numerical', 'toolbox')}
-    print()
-    for solver, total in totals.items():
-        print(f'{solver:<9}: {total["success"]}/{total["targets"]} succeeded, '
-              f'{total["exact"]} exact (1e-9 m, 1e-9 rad, within limits)')
-    for closed in (True, False):
-        chosen = [row for row in rows if row['closed_form'] is closed]
-        if chosen:
-            print(f'median ms per target, {"closed-form" if closed else "other"} arms: ours '
-                  f'{np.median([r["auto"]["median_ms"] for r in chosen]):.2f}, numerical '
-                  f'{np.median([r["numerical"]["median_ms"] for r in chosen]):.2f}, toolbox '
-                  f'{np.median([r["toolbox"]["median_ms"] for r in chosen]):.2f}')
-    print(f'targets beyond reach reported as solved: ours {beyond["ours"]}, toolbox '
-          f'{beyond["toolbox"]}, of {beyond["targets"]}')
-    met = (totals['auto']['success'] >= totals['toolbox']['success']
-           and totals['numerical']['success'] >= totals['toolbox']['success']
-           and totals['auto']['exact'] == totals['auto']['success'] and beyond['ours'] == 0)
-    verdict = 'met' if met else 'MISSED'
-    print('success at least the toolbox rate, every success exact, nothing beyond reach '
-          f'solved: {verdict}')
+        arm_list = list(arms(args.random, args.seed))
+        exact = run_protocol(arm_list, args.targets, args.seed, EXACT_TOL, None)
+        tracik = run_protocol([arm for arm in arm_list if arm[0] in TRACIK_CHAINS],
+                              args.targets, args.seed + 1, TRACIK_TOL, TRACIK_TIME)
+        closed = closed_forms(arm_list, args.batch, args.seed + 2)
+    versions = ik_peers.versions()
+    print(f'{len(arm_list)} arms, {args.targets} targets each, seed {args.seed}; '
+          + ', '.join(f'{k} {v}' for k, v in versions.items())
+          + f'; Python {sys.version.split()[0]}')
+    names = ['ours auto', 'ours numerical', 'ik_LM (C++)', 'TRAC-IK', 'KDL LMA', 'KDL NR_JL']
+    print_protocol(f'Exact: within the limits and {EXACT_TOL:g} m and rad (* a false success)',
+                   exact, names)
+    print_protocol(f'TRAC-IK protocol: {TRACIK_TOL:g}, {1e3 * TRACIK_TIME:g} ms', tracik, names)
+    print('\nClosed forms, every solution: µs per target')
+    print('| arm | ours one (median) | ours batch of '
+          f'{args.batch} | ours ok % | EAIK one | EAIK batch | EAIK ok % |')
+    print('|---|---|---|---|---|---|---|')
+    for row in closed:
+        ours, eaik = row['ours'], row['eaik']
+        theirs = ('— | — | —' if 'missing' in eaik else
+                  f'{eaik["one_median_us"]:.1f} | {eaik["batch_us_per_target"]:.1f} | '
+                  f'{100 * eaik["success"]:.0f}')
+        print(f'| {row["arm"]} | {ours["one_median_us"]:.0f} | '
+              f'{ours["batch_us_per_target"]:.1f} | {100 * ours["success"]:.0f} | {theirs} |')
+    ratios = [r for r in (_ratio(row, 'ours numerical', 'ik_LM (C++)') for row in exact)
+              if r is not None]
+    false = sum(row['solvers'][s]['false_success'] for row in exact for s in row['solvers']
+                if s.startswith('ours'))
+    ours_ok = min(row['solvers']['ours numerical']['success'] for row in exact)
+    print(f'\nours numerical / ik_LM, median over arms of the median ratio: '
+          f'{np.median(ratios):.2f} (worst {max(ratios):.2f}); ours numerical lowest '
+          f'success {100 * ours_ok:.0f} %; ours false successes {false}')
+    met = max(ratios) <= 2.0 and ours_ok == 1.0 and false == 0
+    print(f'numerical within 2x of ik_LM on every arm, 100 % success, no false success: '
+          f'{"met" if met else "MISSED"}')
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(dict(provenance(), **{
-            'toolbox': roboticstoolbox.__version__, 'targets_per_arm': args.targets,
-            'seed': args.seed, 'rows': rows, 'totals': totals, 'beyond_reach': beyond,
-            'met': met}), indent=2) + '\n')
+            'versions': versions, 'targets_per_arm': args.targets, 'seed': args.seed,
+            'exact': exact, 'tracik': tracik, 'closed_forms': closed, 'met': met}),
+            indent=2) + '\n')
     return 0 if met else 1
 
 
