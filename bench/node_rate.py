@@ -53,6 +53,7 @@ from rate_tools import (
 TARGETS = ('baseline', 'baseline_raw', 'dh_kinematics', 'dh_kinematics_dynamics',
            'dh_kinematics_30', 'dh_kinematics_velocity', 'dh_kinematics_limits')
 FRAME_ID_PATTERNS = ('steady', 'pairs', 'random')
+LIMITS_RATIO = 1.5  # every limit watched, at most this times the raw pass-through's CPU
 RAMP_HZ = (500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 6000, 8000)
 
 
@@ -279,6 +280,13 @@ def main(argv=None):
                   flush=True)
             runs = paired(receiver, 'baseline_raw', 'dh_kinematics', args.pairs, args.duration)
             results['paired_raw'] = paired_summary(runs, 'baseline_raw', 'dh_kinematics')
+        if {'baseline_raw', 'dh_kinematics_limits'} <= set(args.targets) and args.pairs:
+            print(f'baseline_raw and dh_kinematics_limits, {args.pairs} alternating starts ...',
+                  flush=True)
+            runs = paired(receiver, 'baseline_raw', 'dh_kinematics_limits', args.pairs,
+                          args.duration)
+            results['paired_limits'] = paired_summary(runs, 'baseline_raw',
+                                                      'dh_kinematics_limits')
         if 'dh_kinematics' in args.targets and args.frame_id_rounds:
             print(f'dh_kinematics, frame_id patterns {FRAME_ID_PATTERNS}, '
                   f'{args.frame_id_rounds} rounds ...', flush=True)
@@ -291,6 +299,13 @@ def main(argv=None):
         print(f'alternating starts at 1 kHz, CPU µs per message: {summary["cpu_us_per_message"]}'
               f'; medians {summary["median"]}, ratio {summary["ratio"]} (per pair '
               f'{summary["pair_ratios"]})')
+    if 'paired_limits' in results:
+        summary = results['paired_limits']
+        met = summary['ratio'] <= LIMITS_RATIO
+        print(f'every limit watched against the raw pass-through, alternating starts at 1 kHz, '
+              f'CPU µs per message: medians {summary["median"]}, ratio {summary["ratio"]} '
+              f'(per pair {summary["pair_ratios"]}): {"met" if met else "MISSED"} '
+              f'(at most {LIMITS_RATIO})')
     if 'frame_ids' in results:
         summary = results['frame_ids']
         print(f'frame_id patterns at 1 kHz, CPU µs per message: {summary["cpu_us_per_message"]}'

@@ -21,6 +21,7 @@ from dh_kinematics.core.kinematics import manipulability
 from dh_kinematics.node_logic.monitors.arm import ArmLimits
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
 from dh_kinematics.parameters.specs import NODE
+from helpers import CHAINS, for_each_arm
 import numpy as np
 import pytest
 
@@ -101,3 +102,48 @@ def test_the_measures_are_computed_for_the_topic_even_when_nothing_is_watched():
     J = PLANAR.jacob0(q)
     assert limits.measures == manipulability.Conditioning(PLANAR).measures(J)
     assert limits.speed == manipulability.tool_speed(J, qd)
+
+
+@for_each_arm(CHAINS)
+def test_the_bounds_of_the_short_way_hold_on_every_arm(name, chain):
+    # The scaled Jacobian moves no more than drift() says, and the tool no faster than
+    # speed_bound(): checked against the SVD of the difference and |J_v qd|.
+    conditioning = manipulability.Conditioning(chain)
+    rng = np.random.default_rng(len(name))
+    for q in chain.random_q(20, rng):
+        step = rng.normal(size=chain.n) * rng.choice([1e-4, 1e-2, 0.3])
+        moved = q + step
+        difference = conditioning.scaled(chain.jacob0(moved)) - conditioning.scaled(
+            chain.jacob0(q))
+        assert np.linalg.norm(difference, 2) <= conditioning.drift(moved, q) * (1 + 1e-9)
+        qd = rng.normal(size=chain.n)
+        assert manipulability.tool_speed(chain.jacob0(q), qd) <= (
+            conditioning.speed_bound(qd) * (1 + 1e-9) + 1e-12)
+
+
+@pytest.mark.parametrize('name', ['puma560', 'ur5', 'panda'])
+def test_the_short_way_judges_every_message_as_the_full_way(name):
+    # Two monitors on one walk through singular poses, past every threshold: one measures
+    # every message (the ~/manipulability way), the other judges the short way where a bound
+    # settles the level. Their levels agree on every message, and the short way did skip.
+    chain = dict(CHAINS)[name]
+    settings = dict(SETTINGS, **{'singularity.warn': 60.0, 'singularity.error': 200.0,
+                                 'tool_speed_limit': 0.5})
+    full, short = ArmLimits(), ArmLimits()
+    full.configure(chain, settings)
+    short.configure(chain, settings)
+    rng = np.random.default_rng(7)
+    # Straight moves of 1500 messages each, to the stretched arm (singular for every shipped
+    # arm) and to random configurations, with joint rates from slow to fast.
+    ends = [np.zeros(chain.n) if k % 2 else chain.random_q(1, rng)[0] for k in range(7)]
+    path = np.concatenate([np.linspace(a, b, 1500) for a, b in zip(ends, ends[1:])])
+    skipped, seen = 0, set()
+    for k, q in enumerate(path):
+        qd = (path[min(k + 1, len(path) - 1)] - q) * rng.choice([10.0, 100.0, 1000.0])
+        full.update(q.tolist(), qd.tolist(), measure=True)
+        before = short.measures
+        short.update(q.tolist(), qd.tolist())
+        skipped += short.measures is before
+        assert short.levels == full.levels, k
+        seen.add(full.levels['singularity'])
+    assert skipped > len(path) / 10 and seen == {OK, WARN, ERROR}

@@ -119,7 +119,12 @@ def test_the_tool_speed_and_a_singularity_reach_diagnostics_and_the_manipulabili
             'sigma_translation', 'condition_translation', 'sigma_rotation',
             'condition_rotation', 'sigma', 'condition', 'sigma_scaled', 'condition_scaled',
             'tool_speed']
-        np.testing.assert_allclose(message.data[:8], expected, rtol=1e-12)
+        np.testing.assert_allclose(message.data[:4], expected[:4], rtol=1e-12)
+        # At the singularity the smallest singular values of the whole and the scaled
+        # Jacobian are rounding noise (about 1e-16), which differs from one of the sweep's
+        # configurations to the next: the node says zero and an unbounded condition.
+        assert max(message.data[4], message.data[6], expected[4], expected[6]) < 1e-12
+        assert min(message.data[5], message.data[7], expected[5], expected[7]) > 1e12
         speed = manipulability.tool_speed(CHAIN.jacob0(q), np.r_[0.5, np.zeros(5)])
         assert message.data[8] == pytest.approx(speed, rel=1e-9)
         sweep.send(2.0, 4)  # now the tool moves faster than 0.25 m/s

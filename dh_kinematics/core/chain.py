@@ -18,8 +18,9 @@ A serial arm as a chain of DH links: kinematics, limits, friction and inverse dy
 Every array method takes one configuration, shape (n,), or a batch, shape (m, n), and then
 returns a leading m axis. The batch path is vectorised over configurations; from
 :data:`core.kinematics.batch.MIN_BATCH` configurations the kinematics run compiled
-(:mod:`core.kinematics.batch`). Units are SI: rad and m for joints, N m and N for torques and
-forces.
+(:mod:`core.kinematics.batch`), and the tool pose and Jacobian of one configuration run as
+straight-line floats (:mod:`core.kinematics.unrolled`). Units are SI: rad and m for joints,
+N m and N for torques and forces.
 """
 
 from dh_kinematics.core import configurations, display, fixed_frames, meshes as link_meshes, names
@@ -28,7 +29,7 @@ from dh_kinematics.core.checks import (
 from dh_kinematics.core.dynamics import equations
 from dh_kinematics.core.dynamics.payload import check_payload, NO_PAYLOAD, Payload
 from dh_kinematics.core.ik import ikine as inverse_kinematics
-from dh_kinematics.core.kinematics import batch, conventions
+from dh_kinematics.core.kinematics import batch, conventions, unrolled
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.link import Link
 from dh_kinematics.core.model_file import params as model_file
@@ -122,6 +123,7 @@ class Chain:
         links = self._links
         self._table = DHTable(links)
         self._batch = batch.BatchKinematics(self._table, self._base, self._tool)
+        self._unrolled = unrolled.Unrolled(self._table, self._base, self._tool)
         self._base_rows = self._base[:3].tolist()
         self._lower = np.array([-np.inf if lk.qlim is None else lk.qlim[0] for lk in links])
         self._upper = np.array([np.inf if lk.qlim is None else lk.qlim[1] for lk in links])
@@ -315,10 +317,13 @@ class Chain:
 
         """
         q, single = check_joint_array('q', q, self.n)
+        if single:
+            T = np.empty(16)
+            T[:12], T[12:] = self._unrolled.tool_pose(q[0].tolist()), (0.0, 0.0, 0.0, 1.0)
+            return T.reshape(4, 4)
         if len(q) >= batch.MIN_BATCH:
             return self._batch.tool_poses(q)
-        T = self._fkine_all(q)[:, -1] @ self._tool
-        return T[0] if single else T
+        return self._fkine_all(q)[:, -1] @ self._tool
 
     def jacob0(self, q):
         """
@@ -344,10 +349,11 @@ class Chain:
 
         """
         q, single = check_joint_array('q', q, self.n)
+        if single:
+            return np.array(self._unrolled.jacobian(q[0].tolist())).reshape(6, self.n)
         if len(q) >= batch.MIN_BATCH:
             return self._batch.jacobians(q)
-        J = self._table.jacobians(self._fkine_all(q), self._tool)[0]
-        return J[0] if single else J
+        return self._table.jacobians(self._fkine_all(q), self._tool)[0]
 
     def jacobe(self, q):
         """Geometric Jacobian [v; w] of the tool point in the tool frame, as :meth:`jacob0`."""

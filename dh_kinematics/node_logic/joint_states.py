@@ -347,8 +347,10 @@ class JointStatesFlow:
             q = self._configuration()
             if q is None:
                 return NO_DYNAMICS
-        expecting = moving and self.rates.ready()
-        if not (expecting or wanted.gravity):  # the estimate is still warming up
+        # The model's efforts only where someone takes them, once the estimate is warm.
+        expecting = ((wanted.expected or wanted.residual or judging) and moving
+                     and self.rates.ready())
+        if not (expecting or wanted.gravity):
             return NO_DYNAMICS
         rates = self.rates
         torques, efforts = self._math.torques(q, rates.qd if expecting else None, rates.qdd,

@@ -112,13 +112,20 @@ class Conditioning:
         jacobians = _spread_jacobians(chain)  # once, for both
         self.ranks = generic_ranks(chain, jacobians)
         self.length = characteristic_length(chain, jacobians)
+        self.reach = reach(chain)
         prismatic = np.array([link.isprismatic() for link in chain.links])
+        # How fast J_s can change per unit of each joint (module docstring of drift).
+        root_n, R, L = math.sqrt(chain.n), self.reach, self.length
+        self._rates = [root_n / L if slide else root_n * math.hypot(R / L, 1.0)
+                       for slide in prismatic.tolist()]
+        self._speeds = [1.0 if slide else R for slide in prismatic.tolist()]
         self._column_scale = np.where(prismatic, self.length, 1.0)
         self._row_scale = np.array([1.0 / self.length] * 3 + [1.0] * 3)[:, None]
+        self._scale = self._row_scale * self._column_scale
 
     def scaled(self, J):
         """Return the scaled Jacobian ``J_s`` (dimensionless), shape (6, n)."""
-        return J * self._row_scale * self._column_scale
+        return J * self._scale
 
     def measures(self, J):
         """
@@ -138,7 +145,30 @@ class Conditioning:
             its smallest judged singular value is 0.
 
         """
-        return conditioning(J, self.ranks) + _values(self.scaled(J), self.ranks[2])
+        return conditioning(J, self.ranks) + self.judged(J)
+
+    def drift(self, q, q_reference):
+        """
+        Return a bound on ``|J_s(q) - J_s(q_reference)|`` (spectral norm), q in rad or m.
+
+        A revolute joint k turns every axis and point beyond it: a column of ``J_s`` changes
+        by at most ``sqrt((R / L)^2 + 1)`` per rad (its linear part ``z x (p - o)``, turned
+        whole by a joint before it, or by the tool point's motion about axis k, by at most R,
+        the :func:`reach`, over L; its angular part by 1); a prismatic joint's by at most
+        ``1 / L`` per m. The Frobenius norm over n columns bounds the spectral one, and the
+        path from ``q_reference`` to ``q`` sums the joints'. By Weyl's inequality every
+        singular value moves by at most this much, which lets a caller know a level without
+        an SVD.
+        """
+        return sum(rate * abs(a - b) for rate, a, b in zip(self._rates, q, q_reference))
+
+    def speed_bound(self, qd):
+        """Return a bound on the tool point's linear speed at joint rates ``qd``, m/s."""
+        return sum(speed * abs(rate) for speed, rate in zip(self._speeds, qd))
+
+    def judged(self, J):
+        """Return ``(sigma_scaled, condition_scaled)`` of :meth:`measures` alone: one SVD."""
+        return _values(J * self._scale, self.ranks[2])
 
 
 def conditioning(J, ranks):
@@ -170,6 +200,24 @@ def _values(rows, rank):
     values = np.linalg.svd(rows, compute_uv=False)
     smallest = float(values[rank - 1])
     return (smallest, float(values[0]) / smallest if smallest > 0.0 else math.inf)
+
+
+def reach(chain):
+    """
+    Return a bound on the distance from any joint axis to the tool point, m.
+
+    The sum of every link's |a| and |d| (a prismatic joint's largest |d| within its limits)
+    and the tool's offset: inf where a prismatic joint has no limits.
+    """
+    total = float(np.linalg.norm(chain.tool[:3, 3]))
+    for link in chain.links:
+        if link.isprismatic():
+            if link.qlim is None:
+                return math.inf
+            total += max(abs(value) for value in link.qlim) + abs(link.offset) + abs(link.a)
+        else:
+            total += abs(link.a) + abs(link.d)
+    return total
 
 
 def tool_speed(J, qd):

@@ -45,6 +45,7 @@ MEASURES = ('sigma_translation', 'condition_translation', 'sigma_rotation',
             'condition_rotation', 'sigma', 'condition', 'sigma_scaled', 'condition_scaled')
 """The values of :meth:`manipulability.Conditioning.measures`, by name (m, rad, mixed or
 dimensionless per unit rate; condition numbers dimensionless)."""
+_UNMEASURED = (math.nan,) * (len(MEASURES) - 2)  # all but the judged two, where not measured
 
 
 def check_settings(settings):
@@ -78,7 +79,8 @@ class ArmLimits:
 
     def __init__(self):
         self.active = self.watch_speed = self.watch_singularity = self.measured = False
-        self._chain = self._q = None
+        self._chain = self._q = self._qd = self._reference = None
+        self._stale = False
         self.measures, self.speed = (math.nan,) * len(MEASURES), math.nan
         self.levels = {'tool_speed': OK, 'singularity': OK}
 
@@ -103,7 +105,8 @@ class ArmLimits:
         self._conditioning = manipulability.Conditioning(chain)
         self._kinds = singularities.Kinds(chain, self._conditioning.ranks[2],
                                           self._conditioning.length)
-        self._q = None
+        self._q = self._qd = self._reference = None
+        self._stale = False
         self.measures, self.speed = (math.nan,) * len(MEASURES), math.nan
         self.levels = {'tool_speed': OK, 'singularity': OK}
 
@@ -111,24 +114,64 @@ class ArmLimits:
         """
         Take the whole configuration (rad or m) and joint rates (or None); tell if a level moved.
 
-        The Jacobian is computed once and serves both. The conditioning is computed where the
-        singularity is watched and the tool's speed where it is, and both with ``measure``
-        (for ``~/manipulability``).
+        With ``measure`` (for ``~/manipulability``) every measure and the speed are computed.
+        Otherwise a level is judged the short way where a bound settles it: the tool's speed
+        is at most :meth:`Conditioning.speed_bound`, and the scaled condition number lies
+        within the bounds that :meth:`Conditioning.drift` puts on the singular values since
+        the last configuration measured. Only where a bound leaves the level open are the
+        Jacobian and its SVD computed. What a status shows is computed when it is asked for.
         """
-        J = self._chain.jacob0(q)
-        if self.watch_singularity or measure:
-            self.measures = self._conditioning.measures(J)
-            self._q = q
         before = dict(self.levels)
-        if qd is not None and (self.watch_speed or measure):
-            self.speed = manipulability.tool_speed(J, qd)
+        self._q, self._qd, J = q, qd, None
+        self._stale = not measure
+        if measure:
+            J = self._chain.jacob0(q)
+            self.measures = self._conditioning.measures(J)
+            self._reference = (q, self.measures[-2], self.measures[-2] * self.measures[-1])
+            if qd is not None:
+                self.speed = manipulability.tool_speed(J, qd)
         if self.watch_speed and qd is not None:
-            self.levels['tool_speed'] = ratio_level(
-                self.speed / self._speed_limit, self.levels['tool_speed'], self._warn_fraction,
-                self._hysteresis)
+            previous = self.levels['tool_speed']
+            quiet = self._warn_fraction * self._speed_limit
+            if measure or previous != OK or self._conditioning.speed_bound(qd) > quiet:
+                J = self._chain.jacob0(q) if J is None else J
+                self.speed = manipulability.tool_speed(J, qd)
+                self.levels['tool_speed'] = ratio_level(
+                    self.speed / self._speed_limit, previous, self._warn_fraction,
+                    self._hysteresis)
         if self.watch_singularity:
-            self.levels['singularity'] = self._singularity_level(self.levels['singularity'])
+            previous = self.levels['singularity']
+            if measure or not self._settled(q, previous):
+                if not measure:
+                    J = self._chain.jacob0(q) if J is None else J
+                    self.measures = _UNMEASURED + self._conditioning.judged(J)
+                    self._reference = (q, self.measures[-2],
+                                       self.measures[-2] * self.measures[-1])
+                self.levels['singularity'] = self._singularity_level(previous)
         return self.levels != before
+
+    def _settled(self, q, previous):
+        """Tell whether the bounds on the condition number since the reference keep the level."""
+        if self._reference is None:
+            return False
+        q_reference, smallest, largest = self._reference
+        drift = self._conditioning.drift(q, q_reference)
+        if not smallest > drift:
+            return False
+        low, high = (largest - drift) / (smallest + drift), (largest + drift) / (smallest - drift)
+        warn, error = self._thresholds
+        keep = self._keep
+        return (threshold_level(low, previous, warn, error, warn * keep, error * keep)
+                == threshold_level(high, previous, warn, error, warn * keep, error * keep))
+
+    def _refresh(self):
+        """Compute what a status shows for the latest configuration, where it was skipped."""
+        if self._stale and self._q is not None:
+            J = self._chain.jacob0(self._q)
+            self.measures = self._conditioning.measures(J)
+            if self._qd is not None:
+                self.speed = manipulability.tool_speed(J, self._qd)
+            self._stale = False
 
     def judge(self, sample):
         """
@@ -154,6 +197,7 @@ class ArmLimits:
 
     def statuses(self):
         """Return the statuses of what is watched: tool speed, singularity (SI units)."""
+        self._refresh()
         statuses = []
         if self.watch_speed:
             level, speed, limit = self.levels['tool_speed'], self.speed, self._speed_limit

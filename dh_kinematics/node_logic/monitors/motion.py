@@ -125,7 +125,7 @@ class MotionLimits:
         self._soft = [None] * n
         self._warn, self._hysteresis = 0.9, 0.05
         self._position_hysteresis = 0.01
-        self._quiet = {'velocity': [math.inf] * n, 'effort': [math.inf] * n}
+        self._quiet = {name: [math.inf] * n for name in QUANTITIES}
         self.shortcut = True
         self.forget()
 
@@ -159,10 +159,15 @@ class MotionLimits:
                       for link in links]
         active = any(value is not None for values in self._limits.values() for value in values)
         self.active = active or any(self._soft)
-        # Below these a joint's velocity and effort keep an OK level OK (inf: not watched).
+        # Below these a joint's OK level stays OK (inf: not watched); an acceleration is
+        # judged against the deceleration limit too when slowing down.
         self._quiet = {name: [math.inf if limit is None else self._warn * limit
-                              for limit in self._limits[name]]
-                       for name in ('velocity', 'effort')}
+                              for limit in self._limits[name]] for name in QUANTITIES}
+        self._quiet['acceleration'] = [
+            self._warn * min(math.inf if limit is None else limit,
+                             math.inf if deceleration is None else deceleration)
+            if limit is not None else math.inf
+            for limit, deceleration in zip(self._limits['acceleration'], self._deceleration)]
         # The usual message may take the short way (quiet) unless accelerations or jerks
         # (which need the estimate on every message) or soft limits (positions) are watched.
         self.shortcut = not any(map(self.watches, ('acceleration', 'jerk', 'soft')))
@@ -203,6 +208,7 @@ class MotionLimits:
         where not known), efforts in N m or N. Return whether a joint's level changed.
         """
         stored = self.latest
+        touched = False
         for name, given in (('position', positions), ('velocity', velocities),
                             ('acceleration', accelerations), ('jerk', jerks),
                             ('effort', efforts)):
@@ -210,13 +216,41 @@ class MotionLimits:
                 store = stored[name]
                 for j, value in zip(joints, given):
                     store[j] = math.nan if value is None else value
+                if name != 'position':
+                    touched = self._judge(name, joints) or touched
+        if positions is not None or velocities is not None:
+            for j in joints:
+                if self._soft[j] is not None:
+                    level = self._soft_level(j)
+                    touched = touched or level != self._levels['soft'][j]
+                    self._levels['soft'][j] = level
+        if not touched:  # no quantity's level moved: neither did a joint's
+            return False
         changed = False
         for j in joints:
-            level = self._joint_level(j)
+            level = max(levels[j] for levels in self._levels.values())
             if level != self.levels[j]:
                 self.levels[j] = level
                 changed = True
         return changed
+
+    def _judge(self, name, joints):
+        """Judge one quantity of ``joints`` against its limits; tell whether a level moved."""
+        levels, values, quiet = self._levels[name], self.latest[name], self._quiet[name]
+        # The short way: every level OK and every value within warn_fraction of its limit
+        # (the deceleration limit too, for accelerations) keeps every level OK. NaN: not known.
+        if all(levels[j] == OK and not abs(values[j]) > quiet[j] for j in joints):
+            return False
+        moved = False
+        for j in joints:
+            limit = self._limit(j, name)
+            value = values[j]
+            if limit is None or value != value:
+                continue
+            level = ratio_level(abs(value) / limit, levels[j], self._warn, self._hysteresis)
+            moved = moved or level != levels[j]
+            levels[j] = level
+        return moved
 
     def judge(self, sample):
         """
@@ -236,19 +270,6 @@ class MotionLimits:
         if update.efforts:
             changed = self.update(update.efforts, efforts=update.effort) or changed
         return changed
-
-    def _joint_level(self, j):
-        levels, values = self._levels, self.latest
-        for name in QUANTITIES:
-            limit = self._limit(j, name)
-            value = values[name][j]
-            if limit is None or value != value:
-                continue
-            levels[name][j] = ratio_level(abs(value) / limit, levels[name][j], self._warn,
-                                          self._hysteresis)
-        if self._soft[j] is not None:
-            levels['soft'][j] = self._soft_level(j)
-        return max(levels[name][j] for name in levels)
 
     def _limit(self, j, name):
         if name != 'acceleration':
