@@ -352,3 +352,28 @@ def test_a_far_start_on_joints_without_limits_never_claims_a_miss_as_success(far
             position, angle = pose_errors(target, chain.fkine(result.q))
             assert position <= EXACT and angle <= EXACT, (position, angle, result.q)
             assert result.position_error <= EXACT and result.orientation_error <= EXACT
+
+
+@pytest.mark.parametrize('name', ['panda', 'ur5'])
+def test_a_large_batch_is_searched_at_once_and_every_solution_holds(name):
+    # From 64 targets the search advances them together (vectorised); each answer is
+    # exact, within the limits, at its turn nearest q0, and succeeds where one alone does.
+    chain = SHIPPED[name]
+    Q = chain.random_q(70, np.random.default_rng(8))
+    targets = chain.fkine(Q)
+    q0 = chain.random_q(1, np.random.default_rng(9))[0]
+    batch = chain.ikine(targets, q0=q0, method='numerical')
+    assert len(batch) == 70
+    for k, (result, T) in enumerate(zip(batch, targets)):
+        assert result.method == 'numerical' and result.note == 'numerical'
+        if k % 10 == 0:
+            assert result.success == chain.ikine(T, q0=q0, method='numerical').success
+        if result.success:
+            _assert_reaches(chain, T, result.solutions)
+            np.testing.assert_array_equal(result.q, result.solutions[0])
+            for j, link in enumerate(chain.links):  # no other turn within the limits nearer q0
+                for turn in (-2 * np.pi, 2 * np.pi):
+                    other = result.q[j] + turn
+                    assert (abs(other - q0[j]) >= abs(result.q[j] - q0[j]) - 1e-9
+                            or not link.qlim[0] <= other <= link.qlim[1])
+    assert sum(result.success for result in batch) >= 68

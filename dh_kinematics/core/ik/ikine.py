@@ -37,6 +37,8 @@ from dh_kinematics.core.ik.closed_form import ClosedForm, SAME
 from dh_kinematics.core.ik.geometry import Geometry
 from dh_kinematics.core.ik.numerical import pose_error, Search, within
 from dh_kinematics.core.ik.result import IKResult
+from dh_kinematics.core.ik.search_batch import all_within, BatchSearch
+from dh_kinematics.core.kinematics.batch import MIN_BATCH as BATCH
 import numpy as np
 
 CLOSED_FORMS = {'spherical wrist': wrist, 'three parallel axes': parallel}
@@ -44,6 +46,8 @@ METHODS = ('auto', 'analytic', 'numerical')
 TOLERANCE = 1e-10
 RESTARTS = 100
 MAX_ITERATIONS = 100
+# A batch's targets still unsolved when fewer than this go on alone, one by one.
+LEFT_ALONE = 16
 
 
 class InverseKinematics:
@@ -59,7 +63,7 @@ class InverseKinematics:
     def __init__(self, chain):
         self._chain = chain
         self._closed, self._reasons = _closed_form(chain)
-        self._searches = {}
+        self._searches, self._batches = {}, {}
 
     @property
     def no_closed_form(self):
@@ -97,12 +101,65 @@ class InverseKinematics:
         options = (tol, restarts, max_iterations, seed, all_solutions)
         if analytic and method != 'numerical':
             closed = self._closed.solve(targets, starts, search, tol)
+        elif len(targets) >= BATCH and not all_solutions:
+            closed = self._batch(mask, search, targets, starts, options, method)
         else:
             closed = [None] * len(targets)
         results = [found if found is not None and found.success else
                    self._one(search, target, start, found, method, options)
                    for target, start, found in zip(targets, starts, closed)]
         return results[0] if single else results
+
+    def _batch(self, mask, search, T, q0, options, method):
+        """
+        Return the batched search's result for each target it solved, None for the others.
+
+        The starts are the single search's (:meth:`_one`): q0, then the seeded random ones,
+        each round advancing every target still unsolved at once. Fewer than
+        :data:`LEFT_ALONE` left, they go on alone (from q0 again, as one target would). Each
+        solution is given at its whole turn nearest q0 where that keeps it within tol.
+        """
+        tol, restarts, max_iterations, seed, _ = options
+        key = mask.tobytes()
+        if key not in self._batches:
+            self._batches[key] = BatchSearch(self._chain, mask)
+        batch = self._batches[key]
+        m, n = q0.shape
+        Q, e = np.zeros((m, n)), np.zeros((m, 6))
+        solved, iterations = np.zeros(m, dtype=bool), np.zeros(m, dtype=int)
+        remaining, rng = np.arange(m), np.random.default_rng(seed)
+        reach = 1.0 + np.minimum(np.linalg.norm(T[:, :3, 3], axis=1), LENGTH_MAX)[:, None]
+        lower = np.where(np.isfinite(search.lower), search.lower,
+                         np.where(search.revolute, -math.pi, -reach))
+        upper = np.where(np.isfinite(search.upper), search.upper,
+                         np.where(search.revolute, math.pi, reach))
+        for start in range(restarts + 1):
+            if start and len(remaining) < LEFT_ALONE:
+                break
+            if start == 0:
+                starts = batch.into_limits(q0)
+            else:  # _random_start's draw, for every target at once
+                u = rng.random(n)
+                starts = lower[remaining] + (upper[remaining] - lower[remaining]) * u
+            found = batch.solve(T[remaining], starts, tol, max_iterations)
+            iterations[remaining] += found[2]
+            done = remaining[found[3]]
+            Q[done], e[done], solved[done] = found[0][found[3]], found[1][found[3]], True
+            remaining = remaining[~found[3]]
+        turned = search.nearest_turn(Q, q0)
+        moved = solved & ~np.isnan(turned[:, 0]) & (turned != Q).any(axis=1)
+        if moved.any():
+            e_turned = batch.errors(T[moved], turned[moved])
+            keep = all_within(e_turned, tol)
+            rows = np.nonzero(moved)[0][keep]
+            Q[rows], e[rows] = turned[rows], e_turned[keep]
+        note = 'numerical' if method == 'numerical' or self._closed is not None else (
+            f'numerical; no closed form ({self.no_closed_form})')
+        position = np.linalg.norm(e[:, :3], axis=1).tolist()
+        orientation = np.linalg.norm(e[:, 3:], axis=1).tolist()
+        return [IKResult(q, True, p, o, int(k), q[None], 'numerical', note) if ok else None
+                for q, p, o, k, ok in zip(Q, position, orientation, iterations.tolist(),
+                                          solved.tolist())]
 
     def _search(self, mask):
         key = mask.tobytes()
