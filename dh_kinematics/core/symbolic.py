@@ -81,17 +81,44 @@ class Code:
             self.lines.append((name, expression))
         return Symbol(name, self)
 
-    def call(self, function, value):
-        """Return ``function(value)``: a symbol, or a float for a constant ``value``."""
-        if isinstance(value, Symbol):
-            return self.emit(f'{function}({value.name})')
-        return getattr(math, function)(value)
+    def call(self, function, *values, constant=None):
+        """
+        Return ``function(*values)``: a symbol, or its value where every value is a constant.
+
+        ``constant`` computes a constant call (math's function of that name by default).
+        """
+        if any(isinstance(value, Symbol) for value in values):
+            return self.emit(f'{function}({", ".join(map(text, values))})')
+        return (constant or getattr(math, function))(*values)
+
+
+class Calls:
+    """
+    Functions called on values of a :class:`Code`: ``calls.atan2(y, x)`` is one line.
+
+    Parameters
+    ----------
+    code : Code
+    floats : dict
+        Each function's float implementation, by name: it folds calls on constants, and the
+        generated function for floats calls it (:func:`list_function`'s ``functions``).
+
+    """
+
+    def __init__(self, code, floats):
+        self._code, self._floats = code, floats
+
+    def __getattr__(self, name):
+        code, constant = self._code, self._floats[name]
+        return lambda *values: code.call(name, *values, constant=constant)
 
 
 def text(value):
     """Return a value as code: a symbol's name, or a float literal."""
     if isinstance(value, Symbol):
         return value.name
+    if value != value:  # NaN: a value that does not exist (a closed form's missing branch)
+        return 'nan'
     if not math.isfinite(value):
         raise ValueError(f'generated code: a constant is not finite: {value}')
     return repr(float(value))
@@ -154,39 +181,53 @@ class Symbol:
     def __lt__(self, other):
         return self._emit(self, '<', other)
 
+    def __abs__(self):
+        return self.code.emit(f'abs({self.name})')
 
-def list_function(code, outputs, arguments, label, single=False):
+    def __le__(self, other):
+        return self._emit(self, '<=', other)
+
+    def __or__(self, other):  # of two truth values: bools, or numpy's bool arrays
+        return self._emit(self, '|', other)
+
+    def __ror__(self, other):
+        return self._emit(other, '|', self)
+
+
+def list_function(code, outputs, arguments, label, single=False, functions=None):
     """
     Return the function of ``arguments`` that returns the lists ``outputs`` (a tuple).
 
     With ``single``, ``outputs`` holds one list and the function returns that list. The
-    function runs on Python floats (math's cos and sin).
+    function runs on Python floats (math's cos, sin and sqrt, and ``functions``, a dict of
+    further float functions by name).
     """
     returned = ', '.join('[' + ', '.join(map(text, values)) + ']' for values in outputs)
     lines, returned = _inlined(_needed(code.lines, returned), returned)
     result = returned if single else f'({returned},)'
-    return _compiled(arguments, lines, [f'return {result}'], label, math)
+    return _compiled(arguments, lines, [f'return {result}'], label, math, functions)
 
 
-def store_function(code, values, arguments, label):
+def store_function(code, values, arguments, label, functions=None):
     """
     Return ``(function, constants)`` that fill the columns of a batch's output with ``values``.
 
     ``function(*arguments, out)`` writes ``out[:, k]`` for every value that is a symbol, for an
     ``out`` of shape (m, len(values)), with numpy on arrays of shape (m,). ``constants``, shape
     (len(values),), holds the other values and 0 where a symbol goes: fill ``out`` with it
-    first. Only the lines that some stored value needs are kept.
+    first. Only the lines that some stored value needs are kept. ``functions`` is a dict of
+    further array functions by name, as :func:`list_function`'s for floats.
     """
     stored = '\n'.join(f'out[:, {k}] = {text(value)}' for k, value in enumerate(values)
                        if isinstance(value, Symbol))
     lines, stored = _inlined(_needed(code.lines, stored), stored)
     function = _compiled(f'{arguments}, out', lines, stored.split('\n') if stored else ['pass'],
-                         label, np)
+                         label, np, functions)
     constants = np.array([0.0 if isinstance(value, Symbol) else value for value in values])
     return function, constants
 
 
-def _compiled(arguments, lines, last, label, functions):
+def _compiled(arguments, lines, last, label, functions, extra=None):
     """Return the function ``generated(arguments)`` of ``lines``, registered (module docstring)."""
     body = [f'{name} = {expression}' for name, expression in lines] + last
     source = '\n    '.join([f'def generated({arguments}):'] + body) + '\n'
@@ -199,7 +240,8 @@ def _compiled(arguments, lines, last, label, functions):
         path.parent.mkdir(parents=True, exist_ok=True)
         files.write_text(path, f'# {filename}: generated by dh_kinematics.core.symbolic\n{source}')
         filename, source = str(path), path.read_text()
-    namespace = {'cos': functions.cos, 'sin': functions.sin, 'sqrt': functions.sqrt}
+    namespace = dict({'cos': functions.cos, 'sin': functions.sin, 'sqrt': functions.sqrt,
+                      'nan': math.nan}, **(extra or {}))
     exec(compile(source, filename, 'exec'), namespace)  # float literals and names only
     function = namespace['generated']
     if not folder:

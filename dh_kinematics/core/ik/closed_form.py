@@ -75,6 +75,8 @@ class ClosedForm:
             Tolerance on the position (m) and orientation (rad) errors.
 
         """
+        if len(T) == 1:
+            return [self._solve_one(T[0], q0[0], search, tol)]
         g = self._geometry
         m = len(T)
         values, pose = self._module.solutions(g, g.frame_pose(T), g.dh_values(q0))
@@ -123,6 +125,50 @@ class ClosedForm:
                     f': {count} solution{"" if count == 1 else "s"}, none within the joint '
                     'limits' if outside[j] else ': the pose is out of reach')))
         return results
+
+    def _solve_one(self, T, q0, search, tol):
+        """:meth:`solve` of one target, in floats: the compiled closed form, then each check."""
+        g = self._geometry
+        values = self._module.solutions_one(g, g.frame_pose(T)[:3].ravel().tolist(),
+                                            g.dh_values(q0).tolist())
+        target, start = T[:3].ravel().tolist(), q0.tolist()
+        offset, sign = g.offsets, g.signs
+        kept, count, outside, iterations = [], 0, 0, 0
+        for k in range(0, len(values), 6):
+            candidate = values[k:k + 6]
+            if any(value != value for value in candidate):  # NaN: this branch has none
+                continue
+            count += 1
+            q = search.turned([(v - o) * s for v, o, s in zip(candidate, offset, sign)], start)
+            if q[0] != q[0]:  # no whole turn brings it within the limits
+                outside += 1
+                continue
+            position, orientation = search.errors_at(q, target)
+            if position > tol or orientation > tol:
+                attempt = search.solve(T, np.array(q), tol, POLISH_ITERATIONS)
+                iterations += attempt.iterations
+                if not attempt.converged:
+                    continue
+                q, position, orientation = self._turned(attempt.q, T, q0, search, tol)
+                q = q.tolist()
+            kept.append((math.dist(q, start), q, position, orientation))
+        kept.sort(key=lambda item: item[0])
+        solutions, distances, errors = [], [], None
+        gap = SAME * math.sqrt(len(start))  # a repeat is this near in distance from q0
+        for distance, q, position, orientation in kept:
+            if not any(distance - other <= gap and max(abs(a - b) for a, b in zip(
+                    q, solution)) < SAME for other, solution in zip(distances, solutions)):
+                solutions.append(q)
+                distances.append(distance)
+                errors = errors or (position, orientation)
+        note = f'closed form ({self.name})'
+        if solutions:
+            solutions = np.array(solutions)
+            return IKResult(solutions[0], True, *errors, iterations, solutions, 'analytic', note)
+        return IKResult(q0, False, math.nan, math.nan, iterations, np.zeros((0, len(q0))),
+                        'analytic', note + (
+                            f': {count} solution{"" if count == 1 else "s"}, none within the '
+                            'joint limits' if outside else ': the pose is out of reach'))
 
     def _turned(self, q, T, q0, search, tol):
         """

@@ -21,13 +21,16 @@ then ``Tx(a_i) Rx(alpha_i)``. A modified DH chain is first re-expressed in stand
 with the base and tool absorbing the difference), so one solver serves both conventions. The
 solvers work on DH values (theta of a revolute joint, d of a prismatic one) and on the pose
 of frame 6 in frame 0; :class:`Geometry` maps both to and from the chain's joint values and
-world poses, so offsets, flips, base and tool are handled here, once.
+world poses, so offsets, flips, base and tool are handled here, once. The solvers' arithmetic
+is written for the floats of one pose, calling the functions of :data:`FLOATS`, and compiled
+for the arm (:mod:`core.ik.compiled`): :data:`ARRAYS` are the same functions for a batch.
 """
 
 import math
 
 from dh_kinematics.core.kinematics import conventions
 from dh_kinematics.core.kinematics.dh_table import DHTable
+from dh_kinematics.core.symbolic import snapped
 import numpy as np
 
 # Lengths (m) and sines below this count as zero when a closed form is chosen.
@@ -66,6 +69,10 @@ class Geometry:
         self._T_base_world = np.linalg.inv(standard.base)
         self._T_tool_last = np.linalg.inv(standard.tool)
         self._constants = {}
+        self.offsets, self.signs = table.offset.tolist(), table.sign.tolist()
+        # cos and sin of each twist, 0 and +-1 exact (so the generated code drops their terms)
+        self._twist = [(snapped(math.cos(alpha)), snapped(math.sin(alpha)))
+                       for alpha in self.alpha.tolist()]
 
     def constant(self, name, compute):
         """Return the constant ``name`` of a closed form, ``compute()`` on first use."""
@@ -85,49 +92,79 @@ class Geometry:
         """Return the joint values (rad, m) of DH values, shape (..., n); inverse of dh_values."""
         return (np.asarray(values, dtype=float) - self._table.offset) * self._table.sign
 
-    def from_link(self, i, value, x, point=True):
+    def from_link(self, i, value, x, point, f):
         """
         Return a point (or direction) given in link ``i``'s frame in frame i-1: ``A_i x``.
 
-        ``value`` is joint i's DH value (0-based ``i``), ``x`` three arrays (or floats) that
-        broadcast with it; returns three arrays. Written out, with no 4x4 products.
+        ``value`` is joint i's DH value (0-based ``i``), ``x`` three values (floats, arrays or
+        symbols) that broadcast with it; ``f`` has the cos and sin of such values. Written
+        out, with no 4x4 products and no term a twist of 0 or 90 degrees makes zero.
         """
-        ca, sa = math.cos(self.alpha[i]), math.sin(self.alpha[i])
+        ca, sa = self._twist[i]
         theta, d = (self.theta[i], value) if self.prismatic[i] else (value, self.d[i])
-        c, s = np.cos(theta), np.sin(theta)
+        c, s = f.cos(theta), f.sin(theta)
         x0, x1, x2 = x
         y0, y1, y2 = x0 + self.a[i] * point, ca * x1 - sa * x2, sa * x1 + ca * x2
         return c * y0 - s * y1, s * y0 + c * y1, y2 + d * point
 
-    def to_link(self, i, value, x, point=True):
+    def to_link(self, i, value, x, point, f):
         """Return a point (or direction) given in frame i-1 in link ``i``'s: ``A_i^-1 x``."""
-        ca, sa = math.cos(self.alpha[i]), math.sin(self.alpha[i])
+        ca, sa = self._twist[i]
         theta, d = (self.theta[i], value) if self.prismatic[i] else (value, self.d[i])
-        c, s = np.cos(theta), np.sin(theta)
+        c, s = f.cos(theta), f.sin(theta)
         x0, x1, x2 = x
         y0, y1, y2 = c * x0 + s * x1 - self.a[i] * point, c * x1 - s * x0, x2 - d * point
         return y0, ca * y1 + sa * y2, ca * y2 - sa * y1
 
-    def origin_before(self, i, T_k_i):
+    def twist(self, i):
+        """Return (cos, sin) of link ``i``'s twist alpha (0-based), 0 and +-1 exact."""
+        return self._twist[i]
+
+    def origin_of(self, i, t):
         """
-        Return the origin of frame i-1 in frame k, given ``T_k_i`` (link ``i``, 0-based, revolute).
+        Return the origin of frame i-1 in frame k, from ``T_k_i``'s top rows ``t`` (12 values).
 
-        In frame i that origin is ``-Rx(-alpha_i) [a_i, 0, d_i]`` whatever joint i's angle,
-        which is what lets a closed form find it before knowing that angle. ``T_k_i`` has shape
-        (..., 4, 4), the origin (..., 3).
+        For link ``i`` (0-based, revolute): in frame i that origin is ``-Rx(-alpha_i) [a_i, 0,
+        d_i]`` whatever joint i's angle, which is what lets a closed form find it before
+        knowing that angle. Three values: floats, arrays or symbols, as ``t``'s.
         """
-        a, alpha, d = self.a[i], self.alpha[i], self.d[i]
-        local = -np.array([a, math.sin(alpha) * d, math.cos(alpha) * d])
-        return T_k_i[..., :3, :3] @ local + T_k_i[..., :3, 3]
+        a, (ca, sa), d = self.a[i], self._twist[i], self.d[i]
+        return apply_rows(t, (-a, -sa * d, -ca * d))
 
 
-def apply(T, x, point=True):
-    """
-    Return ``T x`` for poses T (m, 4, 4) and a point (or direction) x: three arrays (m, ...).
-
-    Written out, each entry of T broadcast over x's trailing axes.
-    """
+def apply_rows(t, x, point=True):
+    """Return ``T x`` for T's top rows ``t`` (12 values, row-major) and a point (or direction)."""
     x0, x1, x2 = x
-    T = T.reshape(T.shape + (1,) * (np.ndim(x0) - 1))
-    return tuple(T[:, r, 0] * x0 + T[:, r, 1] * x1 + T[:, r, 2] * x2 + T[:, r, 3] * point
+    return tuple(t[4 * r] * x0 + t[4 * r + 1] * x1 + t[4 * r + 2] * x2 + t[4 * r + 3] * point
                  for r in range(3))
+
+
+def _asin(x):
+    return math.asin(min(1.0, max(-1.0, x))) if abs(x) <= 1.0 + 1e-9 else math.nan
+
+
+def _acos(x):
+    return math.acos(min(1.0, max(-1.0, x))) if abs(x) <= 1.0 + 1e-9 else math.nan
+
+
+def _array_asin(x):
+    return np.arcsin(np.clip(np.where(np.abs(x) > 1.0 + 1e-9, np.nan, x), -1.0, 1.0))
+
+
+def _array_acos(x):
+    return np.arccos(np.clip(np.where(np.abs(x) > 1.0 + 1e-9, np.nan, x), -1.0, 1.0))
+
+
+FLOATS = {'atan2': math.atan2, 'hypot': math.hypot, 'asin': _asin, 'acos': _acos,
+          'positive': lambda x, floor: x if x >= floor else math.nan,
+          'select': lambda condition, a, b: a if condition else b, 'max': max,
+          'unless_nan': lambda value, guard: value if guard == guard else math.nan,
+          'cos': math.cos, 'sin': math.sin, 'nan': math.nan}
+"""The closed forms' functions for one target: asin and acos of a ratio within 1e-9 beyond +-1
+clipped, further NaN (no solution); ``positive(x, floor)`` x, or NaN below the floor;
+``unless_nan(value, guard)`` value, or NaN where the guard is."""
+ARRAYS = {'atan2': np.arctan2, 'hypot': np.hypot, 'asin': _array_asin, 'acos': _array_acos,
+          'positive': lambda x, floor: np.where(x >= floor, x, np.nan), 'select': np.where,
+          'max': np.maximum, 'unless_nan': lambda value, guard: np.where(
+              np.isnan(guard), np.nan, value), 'cos': np.cos, 'sin': np.sin, 'nan': math.nan}
+"""The same for a batch: numpy on arrays of one value per target."""

@@ -20,14 +20,14 @@ and 2, 4 and 5, 5 and 6 not parallel. The UR3 to UR30 are of this kind, and so i
 with the same structure whatever its lengths. Every point the parallel joints move stays in
 one plane normal to their axes, which fixes joint 1 (two ways) from the origin of frame 5, and
 the angle between axis 2 and axis 6 fixes joint 5 (two ways); joint 6 follows, and joints 2,
-3 and 4 are a planar 3R arm (elbow up or down). Up to 8 solutions, in closed form.
+3 and 4 are a planar 3R arm (elbow up or down). Up to 8 solutions, in closed form, written
+once for the floats of one pose (:func:`candidates`) and compiled for the arm.
 """
 
 import math
 
-from dh_kinematics.core.ik.geometry import apply, ZERO
-from dh_kinematics.core.rotations import rot_x
-import numpy as np
+from dh_kinematics.core.ik import compiled
+from dh_kinematics.core.ik.geometry import apply_rows, ZERO
 
 
 def reason(geometry):
@@ -56,7 +56,8 @@ def solutions(geometry, T_0_6, hint):
 
     ``hint`` (DH values, shape (m, 6)) gives joint 6 where the pose leaves it free (axes 2 and
     6 parallel). A pose's solutions are joint 1's two values, each with joint 5's two, each
-    with the elbow up and down, as far as they exist.
+    with the elbow up and down, as far as they exist. :func:`candidates` compiled for the arm
+    (:mod:`core.ik.compiled`), on every pose at once.
 
     Returns
     -------
@@ -66,75 +67,74 @@ def solutions(geometry, T_0_6, hint):
         The index of the pose each solves.
 
     """
-    g = geometry
-    alpha, d = g.alpha, g.d
-    sa1, ca1 = math.sin(alpha[0]), math.cos(alpha[0])
-    sa4, ca4 = math.sin(alpha[3]), math.cos(alpha[3])
-    sa5, ca5 = math.sin(alpha[4]), math.cos(alpha[4])
-    p5 = g.origin_before(5, T_0_6)
+    return compiled.batch(geometry, 'three parallel axes', candidates, T_0_6, hint[:, 5])
+
+
+def solutions_one(geometry, t, hint):
+    """
+    Return :func:`solutions` of one pose as 48 floats, NaN where a branch has none.
+
+    ``t`` is the pose's top rows (12 floats), ``hint`` its 6 DH values of q0.
+    """
+    return compiled.one(geometry, 'three parallel axes', candidates)(t, hint[5])
+
+
+def candidates(g, t, hint, f):
+    """
+    Return the 8 candidate solutions of one pose (each 6 DH values; NaN where none).
+
+    ``t`` is ``T_0_6``'s top rows (12 values, row-major), ``hint`` joint 6's DH value where the
+    pose leaves it free; ``f`` holds the functions (:data:`geometry.FLOATS`). Written for
+    floats, and run once on symbols to compile it (:mod:`core.ik.compiled`).
+    """
+    d, a = g.d, g.a
+    (ca1, sa1), (ca4, sa4), (ca5, sa5), (ca6, sa6) = (g.twist(i) for i in (0, 3, 4, 5))
+    x5, y5, z5 = g.origin_of(5, t)
     # Joint 1: frame 5's origin lies at d2 + d3 + d4 + cos(alpha4) d5 along axis 2 from
     # frame 1's origin, whatever joints 2 to 5 do. Frame 5 on axis 1 leaves joint 1 free.
     depth = d[1] + d[2] + d[3] + ca4 * d[4]
-    rho, phi = np.hypot(p5[:, 0], p5[:, 1]), np.arctan2(p5[:, 1], p5[:, 0])
-    ratio = (depth - ca1 * (p5[:, 2] - d[0])) / sa1 / np.where(rho < ZERO, np.nan, rho)
-    angle = _arcsin(ratio)
-    v1 = np.stack([phi + angle, phi + math.pi - angle], axis=-1)  # (m, 2)
-    z1 = np.stack([sa1 * np.sin(v1), -sa1 * np.cos(v1), np.full(v1.shape, ca1)], axis=-1)
-    z5 = T_0_6[:, :3, :3] @ (0.0, math.sin(alpha[5]), math.cos(alpha[5]))  # axis 6
-    cos5 = (ca4 * ca5 - np.einsum('mi,mji->mj', z5, z1)) / (sa4 * sa5)
-    angle5 = _arccos(cos5)
-    v5 = np.stack([angle5, -angle5], axis=-1)  # (m, 2, 2)
-    v1 = np.broadcast_to(v1[:, :, None], v5.shape)
-    v6 = _joint6(g, T_0_6, z1, v5, hint[:, 5])
-    # Frame 3's origin and x4 in frame 1, from frame 4 through frames 5, 6, 0.
-    origin = (-g.a[3], -math.sin(alpha[3]) * d[3], -math.cos(alpha[3]) * d[3])
-    x4 = (np.ones(v5.shape), 0.0, 0.0)
-    for i, value in ((4, v5), (5, v6)):
-        origin, x4 = g.to_link(i, value, origin), g.to_link(i, value, x4, False)
-    origin, x4 = g.to_link(0, v1, apply(T_0_6, origin)), g.to_link(0, v1, apply(
-        T_0_6, x4, False), False)
-    v2, v3, v4 = _planar(g, origin, x4)  # (m, 2, 2, 2)
-    shape = v2.shape
-    values = np.stack([np.broadcast_to(v1[..., None], shape), v2, v3, v4,
-                       np.broadcast_to(v5[..., None], shape),
-                       np.broadcast_to(v6[..., None], shape)], axis=-1)
-    values = values.reshape(-1, 6)
-    real = ~np.isnan(values).any(axis=-1)
-    return values[real], np.repeat(np.arange(len(T_0_6)), 8)[real]
+    rho, phi = f.hypot(x5, y5), f.atan2(y5, x5)
+    angle = f.asin((depth - ca1 * (z5 - d[0])) / sa1 / f.positive(rho, ZERO))
+    axis6 = apply_rows(t, (0.0, sa6, ca6), False)  # axis 6 in frame 0
+    found = []
+    for v1 in (phi + angle, phi + math.pi - angle):
+        z1 = (sa1 * f.sin(v1), -sa1 * f.cos(v1), ca1)  # axis 2 in frame 0
+        angle5 = f.acos((ca4 * ca5 - sum(p * q for p, q in zip(axis6, z1))) / (sa4 * sa5))
+        # Axis 2 seen in frame 6, less alpha6: R^T z1, then Rx(alpha6).
+        r = [t[k] * z1[0] + t[4 + k] * z1[1] + t[8 + k] * z1[2] for k in range(3)]
+        w0, w1 = r[0], ca6 * r[1] - sa6 * r[2]
+        for v5 in (angle5, -angle5):
+            v6 = _joint6(g, w0, w1, v5, hint, f)
+            # Frame 3's origin and x4 in frame 1, from frame 4 through frames 5, 6, 0.
+            (ca, sa), x4 = g.twist(3), (1.0, 0.0, 0.0)
+            origin = (-a[3], -sa * d[3], -ca * d[3])
+            for i, value in ((4, v5), (5, v6)):
+                origin = g.to_link(i, value, origin, True, f)
+                x4 = g.to_link(i, value, x4, False, f)
+            origin = g.to_link(0, v1, apply_rows(t, origin), True, f)
+            x4 = g.to_link(0, v1, apply_rows(t, x4, False), False, f)
+            for v2, v3, v4 in _planar(g, origin, x4, f):
+                found.append((v1, v2, v3, v4, v5, v6))
+    return found
 
 
-def _arcsin(ratio):
-    """Return arcsin of ``ratio``, clipped within 1e-9 of +-1, NaN beyond (no solution)."""
-    return np.arcsin(np.clip(np.where(np.abs(ratio) > 1.0 + 1e-9, np.nan, ratio), -1.0, 1.0))
+def _joint6(g, w0, w1, v5, hint, f):
+    """Return joint 6 from axis 2's direction seen in frame 6, or ``hint`` where it is free."""
+    (ca4, sa4), (ca5, sa5) = g.twist(3), g.twist(4)
+    # Axis 2 in frame 5, and (turned by joint 6) in frame 6 less alpha6.
+    u0, u1 = f.sin(v5) * sa4, ca5 * f.cos(v5) * sa4 + sa5 * ca4
+    free = (f.hypot(u0, u1) < 1e-12) | (f.hypot(w0, w1) < 1e-12)
+    return f.select(free, hint, f.atan2(u1, u0) - f.atan2(w1, w0))
 
 
-def _arccos(ratio):
-    """Return arccos of ``ratio``, clipped within 1e-9 of +-1, NaN beyond (no solution)."""
-    return np.arccos(np.clip(np.where(np.abs(ratio) > 1.0 + 1e-9, np.nan, ratio), -1.0, 1.0))
-
-
-def _joint6(g, T_0_6, z1, v5, hint6):
-    """Return joint 6 from axis 2's direction seen in frame 6, or ``hint6`` where it is free."""
-    sa4, ca4 = math.sin(g.alpha[3]), math.cos(g.alpha[3])
-    sa5, ca5 = math.sin(g.alpha[4]), math.cos(g.alpha[4])
-    # Axis 2 in frame 5, and (turned by joint 6) in frame 6 less alpha6; shape (m, 2, 2).
-    u0, u1 = np.sin(v5) * sa4, ca5 * np.cos(v5) * sa4 + sa5 * ca4
-    v = (rot_x(g.alpha[5]) @ np.swapaxes(T_0_6[:, :3, :3], 1, 2))[:, None] @ z1[..., None]
-    v0, v1 = v[..., 0, 0, None], v[..., 1, 0, None]  # (m, 2, 1)
-    free = (np.hypot(u0, u1) < 1e-12) | (np.hypot(v0, v1) < 1e-12)
-    return np.where(free, hint6[:, None, None], np.arctan2(u1, u0) - np.arctan2(v1, v0))
-
-
-def _planar(g, origin, x4):
-    """
-    Return (v2, v3, v4): the planar 3R arm of the parallel joints, elbow up and down.
-
-    ``origin`` is frame 3's origin in frame 1 and ``x4`` the x axis of frame 4 there.
-    """
+def _planar(g, origin, x4, f):
+    """Return the planar 3R arm of the parallel joints, elbow up and down: 2 (v2, v3, v4)."""
     a2, a3 = g.a[1], g.a[2]
-    x, y = origin[0][..., None], origin[1][..., None]
-    angle3 = _arccos((x * x + y * y - a2 * a2 - a3 * a3) / (2.0 * a2 * a3))
-    v3 = np.concatenate([angle3, -angle3], axis=-1)
-    total = np.arctan2(x4[1], x4[0])[..., None]  # v2 + v3 + v4
-    v2 = np.arctan2(y, x) - np.arctan2(a3 * np.sin(v3), a2 + a3 * np.cos(v3))
-    return v2, v3, total - v2 - v3
+    x, y = origin[0], origin[1]
+    angle3 = f.acos((x * x + y * y - a2 * a2 - a3 * a3) / (2.0 * a2 * a3))
+    total = f.atan2(x4[1], x4[0])  # v2 + v3 + v4
+    found = []
+    for v3 in (angle3, -angle3):
+        v2 = f.atan2(y, x) - f.atan2(a3 * f.sin(v3), a2 + a3 * f.cos(v3))
+        found.append((v2, v3, total - v2 - v3))
+    return found

@@ -23,12 +23,15 @@ frame 0's origin. Eliminating joint 2 between them leaves one polynomial in join
 (``tan(theta_3 / 2)``, or ``d_3``) of degree at most 8 with at most 4 real roots; each root gives
 joint 2, then joint 1. The wrist's three angles then follow from the orientation, two ways
 round. So up to 8 solutions, all of them, in closed form (polynomial roots); the arms of the
-textbooks (Puma 560, Stanford arm) and most 6-axis industrial arms are of this kind.
+textbooks (Puma 560, Stanford arm) and most 6-axis industrial arms are of this kind. The
+polynomial's coefficients (:func:`equation`) and the joints for each root (:func:`candidates`)
+are written once for the floats of one pose and compiled for the arm.
 """
 
 import math
 
-from dh_kinematics.core.ik.geometry import ZERO
+from dh_kinematics.core.ik import compiled
+from dh_kinematics.core.ik.geometry import apply_rows, ZERO
 import numpy as np
 
 
@@ -59,7 +62,10 @@ def solutions(geometry, T_0_6, hint):
 
     ``hint`` (DH values, shape (m, 6)) decides what the pose leaves free: joint 4 when joints 4
     and 6 line up (the wrist singularity). Solutions are exact to the precision of the
-    polynomial roots; :mod:`core.ik.closed_form` polishes and checks them.
+    polynomial roots; :mod:`core.ik.closed_form` checks them and polishes those that miss.
+    The wrist centre's polynomial (:func:`equation`) and the joints for each of its roots
+    (:func:`candidates`) are compiled for the arm (:mod:`core.ik.compiled`), on every pose at
+    once; the roots come from each polynomial's companion matrix.
 
     Returns
     -------
@@ -70,92 +76,137 @@ def solutions(geometry, T_0_6, hint):
 
     """
     g = geometry
-    wrist = g.origin_before(5, T_0_6)  # (m, 3)
-    v1, v2, v3 = _positions(g, wrist)  # (m, k3, j2)
-    pose = np.nonzero(~np.isnan(v1))
-    v1, v2, v3, pose = v1[pose], v2[pose], v3[pose], pose[0]
-    # A root that is not one (t = inf, or a complex pair taken as real) misses the centre.
-    reached = g.from_link(0, v1, g.from_link(1, v2, g.from_link(2, v3, (0.0, 0.0, g.d[3]))))
-    miss = np.abs(np.stack(reached, axis=-1) - wrist[pose]).max(axis=-1)
-    hit = miss <= 1e-6 * (1.0 + np.abs(wrist[pose]).max(axis=-1))
-    v1, v2, v3, pose = v1[hit], v2[hit], v3[hit], pose[hit]
-    # Axis 6 (less alpha6) and x6 in frame 3: the wrist's rotation, as far as it needs it.
-    R = T_0_6[pose, :3, :3]
-    axis, x = tuple((R @ (0.0, math.sin(g.alpha[5]), math.cos(g.alpha[5]))).T), tuple(
-        R[:, :, 0].T)
-    for i, value in enumerate((v1, v2, v3)):
-        axis, x = g.to_link(i, value, axis, False), g.to_link(i, value, x, False)
-    v4, v5, v6 = _wrist(g, axis, x, hint[pose, 3])  # (k, 2)
-    values = np.stack([np.repeat(v[:, None], 2, axis=1) for v in (v1, v2, v3)]
-                      + [v4, v5, v6], axis=-1).reshape(-1, 6)
-    pose = np.repeat(pose, 2)
-    real = ~np.isnan(values).any(axis=-1)
-    return values[real], pose[real]
+    roots = _joint3_roots(g, compiled.batch_values(g, 'wrist centre', equation, T_0_6))
+    found = [compiled.batch(g, 'spherical wrist', candidates, T_0_6, hint[:, 3], roots[:, k],
+                            arguments=('hint', 'root')) for k in range(roots.shape[1])]
+    values = np.concatenate([values for values, _ in found])
+    pose = np.concatenate([pose for _, pose in found])
+    order = np.argsort(pose, kind='stable')
+    return values[order], pose[order]
 
 
-def _positions(g, p):
-    """Return (v1, v2, v3) that put the wrist centre at ``p`` (frame 0, (m, 3)): (m, k, j)."""
-    x, y, z = p[:, 0], p[:, 1], p[:, 2] - g.d[0]
+def solutions_one(geometry, t, hint):
+    """
+    Return :func:`solutions` of one pose as a flat list (6 values per candidate, NaN).
+
+    ``t`` is the pose's top rows (12 floats), ``hint`` its 6 DH values of q0.
+    """
+    g = geometry
+    roots = _joint3_roots_one(g, compiled.one(g, 'wrist centre', equation, ())(t))
+    solve = compiled.one(g, 'spherical wrist', candidates, ('hint', 'root'))
+    return [value for root in roots for value in solve(t, hint[3], root)]
+
+
+def equation(g, t, f):
+    """
+    Return the coefficients of joint 3's polynomial for one pose, lowest degree first.
+
+    ``t`` is ``T_0_6``'s top rows (12 values); its wrist centre fixes ``r`` (squared distance
+    from frame 0's origin less d1 along z) and ``z`` (height), which weight the polynomials
+    of :func:`_basis`. Written for floats and compiled (:mod:`core.ik.compiled`).
+    """
+    x, y, z = g.origin_of(5, t)
+    z = z - g.d[0]
     r = x * x + y * y + z * z
-    a1, s1, c1 = g.a[0], math.sin(g.alpha[0]), math.cos(g.alpha[0])
-    v3 = _joint3_roots(g, r, z)  # (m, k)
-    e0, e1, e2 = _elbow(g, v3)
-    k3 = a1 * a1 + g.d[1] ** 2 + e0 * e0 + e1 * e1 + e2 * e2 + 2.0 * g.d[1] * e2
+    basis = g.constant('wrist basis', lambda: _basis(g)[0]).tolist()
+    weights = (r * r, r, z * z, z, 1.0)
+    return [sum(w * row[k] for w, row in zip(weights, basis)) for k in range(len(basis[0]))]
+
+
+def candidates(g, t, hint, v3, f):
+    """
+    Return the candidates for one root of joint 3 (its DH value ``v3``): up to 4, NaN where none.
+
+    Joint 2 one or two ways, joint 1 from it, then the wrist two ways round; a root whose
+    joints 1 to 3 miss the wrist centre (a root at infinity, a complex pair taken as real) is
+    NaN. ``hint`` is joint 4's DH value where the wrist singularity leaves it free. Written
+    for floats and compiled (:mod:`core.ik.compiled`).
+    """
+    x, y, zc = g.origin_of(5, t)
+    z = zc - g.d[0]
+    r = x * x + y * y + z * z
+    (c1, s1), a1 = g.twist(0), g.a[0]
+    e0, e1, e2 = _elbow(g, v3, f)
+    k3 = a1 * a1 + g.d[1] * g.d[1] + e0 * e0 + e1 * e1 + e2 * e2 + 2.0 * g.d[1] * e2
     k4 = c1 * (e2 + g.d[1])
-    rho = np.hypot(e0, e1)
-    rho = np.where(rho < ZERO, np.nan, rho)  # the wrist centre on axis 2: joint 2 is free
-    phi = np.arctan2(e1, e0)
-    z, r = z[:, None], r[:, None]
+    rho = f.positive(f.hypot(e0, e1), ZERO)  # the wrist centre on axis 2: joint 2 is free
+    phi = f.atan2(e1, e0)
     if abs(a1) < ZERO:  # only the height fixes joint 2: rho sin(v2 + phi) = B
-        angle = _arcsin((z - k4) / s1 / rho)
-        v2 = np.stack([angle - phi, math.pi - angle - phi], axis=-1)
+        angle = f.asin((z - k4) / s1 / rho)
+        joint2 = (angle - phi, math.pi - angle - phi)
     elif abs(s1) < ZERO:  # only the distance: rho cos(v2 + phi) = A
-        angle = _arccos((r - k3) / (2.0 * a1) / rho)
-        v2 = np.stack([angle - phi, -angle - phi], axis=-1)
+        angle = f.acos((r - k3) / (2.0 * a1) / rho)
+        joint2 = (angle - phi, -angle - phi)
     else:
         A, B = (r - k3) / (2.0 * a1), (z - k4) / s1
-        v2 = np.arctan2(B * e0 - A * e1, A * e0 + B * e1)[..., None] + 0.0 * rho[..., None]
-    e0, e1, e2 = e0[..., None], e1[..., None], e2[..., None]
-    # h: the wrist centre in frame 0 turned back by joint 1, less d1.
-    c2, s2 = np.cos(v2), np.sin(v2)
-    h0 = a1 + c2 * e0 - s2 * e1
-    h1 = c1 * (s2 * e0 + c2 * e1) - s1 * (e2 + g.d[1])
-    v1 = np.arctan2(y, x)[:, None, None] - np.arctan2(h1, h0)
-    return v1, v2, np.broadcast_to(v3[..., None], v2.shape)
+        joint2 = (f.unless_nan(f.atan2(B * e0 - A * e1, A * e0 + B * e1), rho),)
+    scale = 1e-6 * (1.0 + f.max(f.max(abs(x), abs(y)), abs(zc)))
+    found = []
+    for v2 in joint2:
+        # h: the wrist centre in frame 0 turned back by joint 1, less d1.
+        c2, s2 = f.cos(v2), f.sin(v2)
+        h0 = a1 + c2 * e0 - s2 * e1
+        h1 = c1 * (s2 * e0 + c2 * e1) - s1 * (e2 + g.d[1])
+        v1 = f.atan2(y, x) - f.atan2(h1, h0)
+        reached = g.from_link(0, v1, g.from_link(1, v2, g.from_link(
+            2, v3, (0.0, 0.0, g.d[3]), True, f), True, f), True, f)
+        miss = f.max(f.max(abs(reached[0] - x), abs(reached[1] - y)), abs(reached[2] - zc))
+        v1 = f.select(miss <= scale, v1, math.nan)
+        # Axis 6 (less alpha6) and x6 in frame 3: the wrist's rotation, as far as it needs.
+        ca6, sa6 = g.twist(5)
+        axis = apply_rows(t, (0.0, sa6, ca6), False)
+        x6 = (t[0], t[4], t[8])
+        for i, value in enumerate((v1, v2, v3)):
+            axis, x6 = g.to_link(i, value, axis, False, f), g.to_link(i, value, x6, False, f)
+        for v4, v5, v6 in _wrist(g, axis, x6, hint, f):
+            found.append((v1, v2, v3, v4, v5, v6))
+    return found
 
 
-def _elbow(g, v3):
+def _elbow(g, v3, f):
     """
-    Return e: the wrist centre in frame 1, before joint 2 turns it and less d2, 3 of (m, k).
+    Return e: the wrist centre in frame 1, before joint 2 turns it and less d2 (3 values).
 
     That is ``[a2, 0, 0] + Rx(alpha2) f``, f being the wrist centre in frame 2.
     """
     theta, d = (g.theta[2], v3) if g.prismatic[2] else (v3, g.d[2])
-    c, s = np.cos(theta), np.sin(theta)
-    m1, m2 = g.a[2], -math.sin(g.alpha[2]) * g.d[3]
-    f0, f1, f2 = c * m1 - s * m2, s * m1 + c * m2, d + math.cos(g.alpha[2]) * g.d[3]
-    ca2, sa2 = math.cos(g.alpha[1]), math.sin(g.alpha[1])
+    c, s = f.cos(theta), f.sin(theta)
+    (ca3, sa3), (ca2, sa2) = g.twist(2), g.twist(1)
+    m1, m2 = g.a[2], -sa3 * g.d[3]
+    f0, f1, f2 = c * m1 - s * m2, s * m1 + c * m2, d + ca3 * g.d[3]
     return g.a[1] + f0, ca2 * f1 - sa2 * f2, sa2 * f1 + ca2 * f2
 
 
-def _joint3_roots(g, r, z):
+def _joint3_roots_one(g, equation):
+    """Return :func:`_joint3_roots` of one pose's coefficients (a list): a list."""
+    top = max(abs(value) for value in equation)
+    degree = max((k for k, value in enumerate(equation) if abs(value) > 1e-12 * top),
+                 default=0)
+    if degree < 1:
+        return []
+    roots = [root.real for root in np.roots(equation[degree::-1]).tolist()
+             if abs(root.imag) <= 1e-6 * (1.0 + abs(root))]
+    if g.prismatic[2]:
+        return roots
+    return [2.0 * math.atan(root) for root in roots] + [math.pi]
+
+
+def _joint3_roots(g, equation):
     """
     Return joint 3's candidate values (rad or m), shape (m, k): its polynomial's real roots.
 
-    NaN where a target has fewer; a revolute joint's last column is t = inf, theta3 = pi.
+    ``equation`` holds each pose's coefficients, lowest degree first, shape (m, degree + 1).
+    NaN where a pose has fewer; a revolute joint's last column is t = inf, theta3 = pi.
     """
-    basis = g.constant('wrist basis', lambda: _basis(g)[0])
-    weights = np.stack([r * r, r, z * z, z, np.ones_like(r)], axis=-1)
-    equation = weights @ basis  # (m, degree + 1), lowest degree first
     size = np.abs(equation)
     kept = size > 1e-12 * size.max(axis=-1, keepdims=True)  # coefficients at rounding: zeros
-    degree = np.where(kept.any(axis=-1), basis.shape[1] - 1 - np.argmax(kept[:, ::-1], axis=-1),
-                      0)
-    roots = np.full((len(r), basis.shape[1] - 1), np.nan)
-    for order in np.unique(degree):
-        rows = np.nonzero(degree == order)[0]
+    top = equation.shape[1] - 1
+    degree = np.where(kept.any(axis=-1), top - np.argmax(kept[:, ::-1], axis=-1), 0)
+    roots = np.full((len(equation), top), np.nan)
+    for order in np.unique(degree).tolist():
         if order < 1:
             continue
+        rows = np.nonzero(degree == order)[0]
         # The companion matrix's eigenvalues are the roots, as np.roots finds them.
         leading = equation[rows, order]
         companion = np.zeros((len(rows), order, order))
@@ -224,16 +275,6 @@ def _basis(g):
     return np.array([np.pad(row, (0, size - len(row))) for row in rows]), one, power
 
 
-def _arcsin(ratio):
-    """Return arcsin of ``ratio``, clipped within 1e-9 of +-1, NaN beyond (no solution)."""
-    return np.arcsin(np.clip(np.where(np.abs(ratio) > 1.0 + 1e-9, np.nan, ratio), -1.0, 1.0))
-
-
-def _arccos(ratio):
-    """Return arccos of ``ratio``, clipped within 1e-9 of +-1, NaN beyond (no solution)."""
-    return np.arccos(np.clip(np.where(np.abs(ratio) > 1.0 + 1e-9, np.nan, ratio), -1.0, 1.0))
-
-
 def _add(*polynomials):
     """Sum of polynomials (coefficient arrays, lowest degree first)."""
     total = np.zeros(max(len(p) for p in polynomials))
@@ -257,35 +298,35 @@ def _constant(g):
     return size == 0.0 or np.ptp(values) <= 1e-12 * size
 
 
-def _wrist(g, m, x, hint4):
+def _wrist(g, m, x, hint4, f):
     """
-    Return (v4, v5, v6) for the wrist's rotation ``R_3_6``, each (k, 2).
+    Return the wrist's (v4, v5, v6) two ways round, for its rotation ``R_3_6``.
 
-    ``m`` is ``R_3_6 Rx(alpha6)^T`` 's last column and ``x`` its first (three arrays of shape
-    (k,) each): ``R_3_6 Rx(alpha6)^T = Rz(v4) Rx(alpha4) Rz(v5) Rx(alpha5) Rz(v6)``. The wrist
-    two ways round; at the singularity (axes 4 and 6 in line: only v4 + v6, or v4 - v6, is
-    fixed) joint 4 is ``hint4`` (shape (k,)) and the second way is NaN.
+    ``m`` is ``R_3_6 Rx(alpha6)^T`` 's last column and ``x`` its first (3 values each):
+    ``R_3_6 Rx(alpha6)^T = Rz(v4) Rx(alpha4) Rz(v5) Rx(alpha5) Rz(v6)``. At the singularity
+    (axes 4 and 6 in line: only v4 + v6, or v4 - v6, is fixed) joint 4 is ``hint4`` and the
+    second way is NaN.
     """
     m0, m1, m2 = m
-    sa4, ca4 = math.sin(g.alpha[3]), math.cos(g.alpha[3])
-    ca5, sa5 = math.cos(g.alpha[4]), math.sin(g.alpha[4])
-    rho, phi = np.hypot(m0, m1), np.arctan2(m1, m0)
+    x0, x1, x2 = x
+    (ca4, sa4), (ca5, sa5) = g.twist(3), g.twist(4)
+    rho, phi = f.hypot(m0, m1), f.atan2(m1, m0)
     singular = rho < 1e-12
-    angle = _arcsin((ca5 - ca4 * m2) / sa4 / np.where(singular, 1.0, rho))
-    v4 = np.stack([np.where(singular, hint4, phi + angle),
-                   np.where(singular, np.nan, phi + math.pi - angle)], axis=-1)
-    c4, s4 = np.cos(v4), np.sin(v4)
-    m0, m1, m2 = m0[:, None], m1[:, None], m2[:, None]
-    # Rz(v4)^T m = Rx(alpha4) Rz(v5) [0, -sin alpha5, cos alpha5]
-    w0, w1 = c4 * m0 + s4 * m1, -s4 * m0 + c4 * m1
+    angle = f.asin((ca5 - ca4 * m2) / sa4 / f.select(singular, 1.0, rho))
     sign = math.copysign(1.0, sa5)
-    v5 = np.arctan2(w0 * sign, -(ca4 * w1 + sa4 * m2) * sign)
-    # Rz(v6) = P^T M, P = Rz(v4) Rx(alpha4) Rz(v5) Rx(alpha5): v6 from P's first two columns
-    # against M's first, x, all turned back by joint 4 (u = Rz(v4)^T x).
-    x0, x1, x2 = x[0][:, None], x[1][:, None], x[2][:, None]
-    u0, u1 = c4 * x0 + s4 * x1, -s4 * x0 + c4 * x1
-    c5, s5 = np.cos(v5), np.sin(v5)
-    cosine = c5 * u0 + ca4 * s5 * u1 + sa4 * s5 * x2
-    sine = (-s5 * ca5 * u0 + (ca4 * c5 * ca5 - sa4 * sa5) * u1
-            + (sa4 * c5 * ca5 + ca4 * sa5) * x2)
-    return v4, v5, np.arctan2(sine, cosine)
+    found = []
+    for v4 in (f.select(singular, hint4, phi + angle),
+               f.select(singular, math.nan, phi + math.pi - angle)):
+        c4, s4 = f.cos(v4), f.sin(v4)
+        # Rz(v4)^T m = Rx(alpha4) Rz(v5) [0, -sin alpha5, cos alpha5]
+        w0, w1 = c4 * m0 + s4 * m1, -s4 * m0 + c4 * m1
+        v5 = f.atan2(w0 * sign, -(ca4 * w1 + sa4 * m2) * sign)
+        # Rz(v6) = P^T M, P = Rz(v4) Rx(alpha4) Rz(v5) Rx(alpha5): v6 from P's first two
+        # columns against M's first, x, all turned back by joint 4 (u = Rz(v4)^T x).
+        u0, u1 = c4 * x0 + s4 * x1, -s4 * x0 + c4 * x1
+        c5, s5 = f.cos(v5), f.sin(v5)
+        cosine = c5 * u0 + ca4 * s5 * u1 + sa4 * s5 * x2
+        sine = (-s5 * ca5 * u0 + (ca4 * c5 * ca5 - sa4 * sa5) * u1
+                + (sa4 * c5 * ca5 + ca4 * sa5) * x2)
+        found.append((v4, v5, f.atan2(sine, cosine)))
+    return found
