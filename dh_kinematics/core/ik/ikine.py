@@ -64,6 +64,7 @@ class InverseKinematics:
         self._chain = chain
         self._closed, self._reasons = _closed_form(chain)
         self._searches, self._batches = {}, {}
+        self._start = np.clip(np.zeros((1, chain.n)), *chain.qlim.T)  # q0's default: 0, within
 
     @property
     def no_closed_form(self):
@@ -86,7 +87,7 @@ class InverseKinematics:
                 self.no_closed_form or 'the mask drops a pose component'))
         targets, single = _check_targets(T)
         if q0 is None:
-            starts = np.tile(np.clip(np.zeros(n), *self._chain.qlim.T), (len(targets), 1))
+            starts = self._start if single else np.tile(self._start, (len(targets), 1))
         else:
             starts = check_joint_array('q0', q0, n)[0]
             if len(starts) == 1:

@@ -67,7 +67,7 @@ class Search:
         self.revolute = ~table.prismatic
         weight = np.asarray(mask, dtype=float)
         self._weights = weight.tolist()
-        self._kept_list = (weight > 0.0).tolist()
+        self._kept_list = None if (weight > 0.0).all() else (weight > 0.0).tolist()
         self._residual = step.compile_residual(table, base_rows, tool)
         self._step = step.compile_step(table, base_rows, tool, self._weights)
         limited = np.isfinite(self.lower) & np.isfinite(self.upper)
@@ -77,6 +77,10 @@ class Search:
                                 (self.revolute & limited).tolist()))
         self._turns = np.where(self.revolute, TURN, 0.0)  # a whole turn, 0 for a prismatic
         self._revolute = self.revolute.tolist()
+        self._limits = list(zip(self.lower.tolist(), self.upper.tolist()))
+        # The limits within rounding (1e-12), where a value counts as inside.
+        self._turning = list(zip((self.lower - 1e-12).tolist(), (self.upper + 1e-12).tolist(),
+                                 self._revolute))
         self._lower, self._upper = self.lower - 1e-12, self.upper + 1e-12  # within rounding
 
     def error(self, T_target, q):
@@ -138,50 +142,58 @@ class Search:
     def turned(self, q, q0):
         """Return :meth:`nearest_turn` of one configuration, on lists of floats."""
         turned = []
-        joints = zip(q, q0, self._joints, self._revolute)
-        for value, start, (lower, upper, _, _), revolute in joints:
+        for value, start, (lower, upper, revolute) in zip(q, q0, self._turning):
             if revolute:
-                value += TURN * round((start - value) / TURN)
-                if value > upper + 1e-12:  # q0 beyond the limits: the turn nearest it inside
+                gap = start - value
+                if not -math.pi <= gap <= math.pi:
+                    value += TURN * round(gap / TURN)
+                if value > upper:  # q0 beyond the limits: the turn nearest it inside
                     value -= TURN * math.ceil((value - upper) / TURN)
-                elif value < lower - 1e-12:
+                elif value < lower:
                     value += TURN * math.ceil((lower - value) / TURN)
-            if not lower - 1e-12 <= value <= upper + 1e-12:
+            if not lower <= value <= upper:
                 return [math.nan] * len(q)
-            turned.append(min(max(value, lower), upper))
-        return turned
+            turned.append(value)
+        return [min(max(value, lower), upper) for value, (lower, upper) in zip(
+            turned, self._limits)]
 
     def solve(self, T_target, q, tol, max_iterations):
         """
         Search from ``q`` (inside the limits) for the target; return an :class:`Attempt`.
 
         Converged means both the position error (m) and the orientation error (rad) of the
-        masked components are at most ``tol``. The kinematics run in floats, compiled for the
-        arm (:class:`core.kinematics.unrolled.Unrolled`); numpy solves each step.
+        masked components are at most ``tol``. Every step runs in floats, compiled for the arm
+        (:mod:`core.ik.step`).
         """
-        target, kept, weight = T_target[:3].ravel().tolist(), self._kept_list, self._weights
-        residual, step = self._residual, self._step
+        target, measure, step = T_target[:3].ravel().tolist(), self._measure, self._step
         q = q.tolist()
-        e = _masked(residual(q, target), kept)
-        E = 0.5 * sum(w * x * x for w, x in zip(weight, e))
+        e, E, done = measure(q, target, tol)
         damping, iterations, before = 1.0, 0, E
-        while not within(e, tol) and iterations < max_iterations:
+        while not done and iterations < max_iterations:
             iterations += 1
             if iterations % STALL == 0:
                 if E > 0.5 * before:  # stalled: a local minimum, or a limit in the way
                     break
                 before = E
             q_new = self._into_limits(step(q, e, damping * E + 1e-12))
-            e_new = _masked(residual(q_new, target), kept)
-            E_new = 0.5 * sum(w * x * x for w, x in zip(weight, e_new))
+            e_new, E_new, done_new = measure(q_new, target, tol)
             if E_new < E:
-                q, e, E = q_new, e_new, E_new
+                q, e, E, done = q_new, e_new, E_new, done_new
                 damping = max(damping / 2.0, 1e-3)
             else:
                 damping *= 8.0
                 if damping > 1e9:  # no step lowers the error: a minimum, or a limit
                     break
-        return Attempt(np.array(q), np.array(e), iterations, within(e, tol))
+        return Attempt(np.array(q), np.array(e), iterations, done)
+
+    def _measure(self, q, target, tol):
+        """Return the pose error at ``q`` (6 floats), its energy E, and whether within tol."""
+        e = _masked(self._residual(q, target), self._kept_list)
+        e0, e1, e2, e3, e4, e5 = e
+        w0, w1, w2, w3, w4, w5 = self._weights
+        E = 0.5 * (w0 * e0 * e0 + w1 * e1 * e1 + w2 * e2 * e2 + w3 * e3 * e3 + w4 * e4 * e4
+                   + w5 * e5 * e5)
+        return e, E, math.hypot(e0, e1, e2) <= tol and math.hypot(e3, e4, e5) <= tol
 
 
 def pose_error(T_target, T, kept):
@@ -204,4 +216,4 @@ def within(e, tol):
 def _masked(residual, kept):
     """Return the pose error [dp (m), rotation vector (rad)] of a residual, masked: 6 floats."""
     e = residual[:3] + rotvec_of_entries(*residual[3:])
-    return [value if keep else 0.0 for value, keep in zip(e, kept)]
+    return e if kept is None else [value if keep else 0.0 for value, keep in zip(e, kept)]
