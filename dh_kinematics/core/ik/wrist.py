@@ -77,12 +77,11 @@ def solutions(geometry, T_0_6, hint):
     """
     g = geometry
     roots = _joint3_roots(g, compiled.batch_values(g, 'wrist centre', equation, T_0_6))
-    found = [compiled.batch(g, 'spherical wrist', candidates, T_0_6, hint[:, 3], roots[:, k],
-                            arguments=('hint', 'root')) for k in range(roots.shape[1])]
-    values = np.concatenate([values for values, _ in found])
-    pose = np.concatenate([pose for _, pose in found])
-    order = np.argsort(pose, kind='stable')
-    return values[order], pose[order]
+    pose, column = np.nonzero(~np.isnan(roots))  # each real root once, pose after pose
+    values, which = compiled.batch(g, 'spherical wrist', candidates, T_0_6[pose],
+                                   hint[pose, 3], roots[pose, column],
+                                   arguments=('hint', 'root'))
+    return values, pose[which]
 
 
 def solutions_one(geometry, t, hint):
