@@ -72,21 +72,21 @@ def _adjacent(text):
     return pairs
 
 
-def _colliding(model, geometry, chain, configurations):
-    """Return the link pairs pinocchio finds in collision at any of ``configurations``."""
+def _collisions(model, geometry, chain, configurations):
+    """Return, per configuration, the link pairs pinocchio finds in collision there."""
     names = [model.frames[item.parentFrame].name for item in geometry.geometryObjects]
     geometry.removeAllCollisionPairs()
     for i, j in itertools.combinations(range(len(names)), 2):
         if names[i] != names[j]:
             geometry.addCollisionPair(pin.CollisionPair(i, j))
     data, geometry_data = model.createData(), pin.GeometryData(geometry)
-    found = set()
+    found = []
     for q in configurations:
         pin.computeCollisions(model, data, geometry, geometry_data,
                               pin_configuration(pin, model, chain.joint_names, q), False)
-        for pair, result in zip(geometry.collisionPairs, geometry_data.collisionResults):
-            if result.isCollision():
-                found.add(frozenset((names[pair.first], names[pair.second])))
+        found.append({frozenset((names[pair.first], names[pair.second])) for pair, result in
+                      zip(geometry.collisionPairs, geometry_data.collisionResults)
+                      if result.isCollision()})
     return found
 
 
@@ -117,8 +117,8 @@ def test_the_srdf_and_the_limits_against_pinocchio(name, chain, tmp_path):
     assert {pair for pair, reason in reasons.items() if reason == 'Adjacent'} == _adjacent(text)
     # Over the same configurations, by the test's own loop: a pair is disabled as never (or
     # always) colliding exactly when it never (or always) collides.
-    ever = _colliding(model, geometry, chain, configurations)
-    always = set.intersection(*(_colliding(model, geometry, chain, [q]) for q in configurations))
+    found = _collisions(model, geometry, chain, configurations)
+    ever, always = set.union(*found), set.intersection(*found)
     geometry_links = sorted(_geometry_links(text))
     for pair in map(frozenset, itertools.combinations(geometry_links, 2)):
         reason = reasons.get(pair)

@@ -187,6 +187,20 @@ class Symbol:
     def __le__(self, other):
         return self._emit(self, '<=', other)
 
+    def __ge__(self, other):
+        return self._emit(self, '>=', other)
+
+    def __and__(self, other):  # of two truth values: bools, or numpy's bool arrays
+        return self._emit(self, '&', other)
+
+    def __rand__(self, other):
+        return self._emit(other, '&', self)
+
+    def __pow__(self, power):  # a square, written as a product
+        if power != 2:
+            raise ValueError(f'generated code: only squares, got the power {power}')
+        return self * self
+
     def __or__(self, other):  # of two truth values: bools, or numpy's bool arrays
         return self._emit(self, '|', other)
 

@@ -79,13 +79,12 @@ class ClosedForm:
             return [self._solve_one(T[0], q0[0], search, tol)]
         g = self._geometry
         m = len(T)
-        values, pose = self._module.solutions(g, g.frame_pose(T), g.dh_values(q0))
-        q = search.nearest_turn(g.joint_values(values), q0[pose])
-        inside = ~np.isnan(q[:, 0])
+        rows, pose = self._module.solutions(g, g.frame_pose(T), g.dh_values(q0), q0)
+        inside = rows[:, 8] == 2.0
         counts = np.bincount(pose, minlength=m)
         outside = np.bincount(pose[~inside], minlength=m)
-        q, pose = q[inside], pose[inside]
-        position, orientation = _errors(T[pose], self._chain.fkine(q))
+        q, pose = rows[inside, :6], pose[inside]
+        position, orientation = rows[inside, 6], rows[inside, 7]
         iterations = np.zeros(m, dtype=int)
         for k in np.nonzero((position > tol) | (orientation > tol))[0].tolist():
             attempt = search.solve(T[pose[k]], q[k], tol, POLISH_ITERATIONS)
@@ -127,23 +126,21 @@ class ClosedForm:
         return results
 
     def _solve_one(self, T, q0, search, tol):
-        """:meth:`solve` of one target, in floats: the compiled closed form, then each check."""
+        """:meth:`solve` of one target, in floats: the closed form and its checks, compiled."""
         g = self._geometry
+        start = q0.tolist()
         values = self._module.solutions_one(g, g.frame_pose(T)[:3].ravel().tolist(),
-                                            g.dh_values(q0).tolist())
-        target, start = T[:3].ravel().tolist(), q0.tolist()
-        offset, sign = g.offsets, g.signs
+                                            g.dh_values(q0).tolist(), start)
         kept, count, outside, iterations = [], 0, 0, 0
-        for k in range(0, len(values), 6):
-            candidate = values[k:k + 6]
-            if any(value != value for value in candidate):  # NaN: this branch has none
+        for k in range(0, len(values), 9):
+            status = values[k + 8]
+            if status == 0.0:  # this branch has none
                 continue
             count += 1
-            q = search.turned([(v - o) * s for v, o, s in zip(candidate, offset, sign)], start)
-            if q[0] != q[0]:  # no whole turn brings it within the limits
+            if status == 1.0:  # no whole turn brings it within the limits
                 outside += 1
                 continue
-            position, orientation = search.errors_at(q, target)
+            q, position, orientation = values[k:k + 6], values[k + 6], values[k + 7]
             if position > tol or orientation > tol:
                 attempt = search.solve(T, np.array(q), tol, POLISH_ITERATIONS)
                 iterations += attempt.iterations

@@ -28,6 +28,9 @@ from dh_kinematics.core.ik.geometry import ARRAYS, FLOATS
 from dh_kinematics.core.symbolic import Calls, Code, list_function, store_function
 import numpy as np
 
+SIZE = 9
+"""Values per checked candidate (:func:`geometry.checks`): 6 joint values, 2 errors, a status."""
+
 
 def one(geometry, name, candidates, arguments=('hint',)):
     """
@@ -51,8 +54,8 @@ def batch(geometry, name, candidates, T_0_6, *columns, arguments=('hint',)):
     """
     values = batch_values(geometry, name, candidates, T_0_6, *columns, arguments=arguments)
     m = len(T_0_6)
-    values = values.reshape(-1, 6)
-    real = ~np.isnan(values).any(axis=1)
+    values = values.reshape(-1, SIZE)
+    real = values[:, -1] > 0.0  # a candidate, within the limits or not
     return values[real], np.repeat(np.arange(m), len(values) // m if m else 0)[real]
 
 
@@ -72,9 +75,15 @@ def batch_values(geometry, name, function, T_0_6, *columns, arguments=()):
 
 
 def _traced(geometry, function, arguments):
-    """Return (code, values): ``function`` run on symbols, its values flattened."""
+    """
+    Return (code, values): ``function`` run on symbols, its values flattened.
+
+    An argument named ``start`` is the n values of q0 (``start[j]``), any other one value.
+    """
     code = Code()
     t = [code.emit(f't[{k}]') for k in range(12)]
-    found = function(geometry, t, *[code.emit(name) for name in arguments], Calls(code, FLOATS))
+    given = [[code.emit(f'start[{j}]') for j in range(geometry.n)] if name == 'start'
+             else code.emit(name) for name in arguments]
+    found = function(geometry, t, *given, Calls(code, FLOATS))
     return code, [value for item in found for value in (
         item if isinstance(item, tuple) else (item,))]

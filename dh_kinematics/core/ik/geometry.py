@@ -30,6 +30,8 @@ import math
 
 from dh_kinematics.core.kinematics import conventions
 from dh_kinematics.core.kinematics.dh_table import DHTable
+from dh_kinematics.core.kinematics.dh_transforms import composed_poses
+from dh_kinematics.core.kinematics.unrolled import times_constant
 from dh_kinematics.core.symbolic import snapped
 import numpy as np
 
@@ -68,6 +70,9 @@ class Geometry:
         self.hayati = table.hayati is not None
         self._T_base_world = np.linalg.inv(standard.base)
         self._T_tool_last = np.linalg.inv(standard.tool)
+        self._tool = standard.tool.tolist()
+        self.limits = [(-math.inf, math.inf) if link.qlim is None else tuple(link.qlim)
+                       for link in chain.links]
         self._constants = {}
         self.offsets, self.signs = table.offset.tolist(), table.sign.tolist()
         # cos and sin of each twist, 0 and +-1 exact (so the generated code drops their terms)
@@ -132,6 +137,84 @@ class Geometry:
         return apply_rows(t, (-a, -sa * d, -ca * d))
 
 
+TURN = 2.0 * math.pi
+
+
+def checks(g, t, found, start, f):
+    """
+    Return each candidate's check: 9 values, written for floats and compiled with the form.
+
+    For each candidate (6 DH values, NaN where its branch has none): its joint values with
+    each revolute joint at the whole turn nearest ``start`` (6 joint values) within the limits,
+    the position (m) and orientation (rad) errors of its tool pose from the target's, and its
+    status: 0 no candidate, 1 no turn brings it within the limits, 2 within them. Whole turns
+    change no pose, so the errors come from the DH values, frame 0 to the tool.
+    """
+    target = times_constant(list(t) + [0.0, 0.0, 0.0, 1.0], g._tool)
+    checked = []
+    for values in found:
+        pose = _tool_pose(g, values, f)
+        dx, dy, dz = (target[4 * r + 3] - pose[4 * r + 3] for r in range(3))
+        m = [[sum(target[4 * i + k] * pose[4 * j + k] for k in range(3)) for j in range(3)]
+             for i in range(3)]  # R_target R^T
+        skew = f.sqrt((m[2][1] - m[1][2]) ** 2 + (m[0][2] - m[2][0]) ** 2
+                      + (m[1][0] - m[0][1]) ** 2)
+        angle = f.atan2(skew, m[0][0] + m[1][1] + m[2][2] - 1.0)
+        q, inside = [], None
+        for value, o, s, first, (lower, upper), prismatic in zip(
+                values, g.offsets, g.signs, start, g.limits, g.prismatic.tolist()):
+            value, within = _turned((value - o) * s, first, lower, upper, not prismatic, f)
+            q.append(value)
+            inside = _both(within, inside)
+        status = f.select(f.isnan(sum(values)), 0.0,
+                          2.0 if inside is None else f.select(inside, 2.0, 1.0))
+        checked.append(tuple(q) + (f.sqrt(dx * dx + dy * dy + dz * dz), angle, status))
+    return checked
+
+
+def _tool_pose(g, values, f):
+    """Return the tool pose in frame 0 at DH values ``values``: 16 values, row-major."""
+    fixed_theta, fixed_d, prismatic = g.theta.tolist(), g.d.tolist(), g.prismatic.tolist()
+    theta = [fixed_theta[j] if prismatic[j] else value for j, value in enumerate(values)]
+    d = [value if prismatic[j] else fixed_d[j] for j, value in enumerate(values)]
+    frames = composed_poses([f.cos(x) for x in theta], [f.sin(x) for x in theta], d,
+                            g.a.tolist(), [c for c, _ in g._twist], [s for _, s in g._twist],
+                            _IDENTITY_ROWS, False)
+    return times_constant(frames[-16:], g._tool)
+
+
+def _turned(value, start, lower, upper, revolute, f):
+    """
+    Return a joint value at the whole turn nearest ``start`` within its limits, and whether.
+
+    Whether is None where the joint has no limits (always within).
+    """
+    if revolute:
+        value = value + TURN * f.round((start - value) / TURN)
+        if math.isfinite(upper):  # start beyond the limits: the turn nearest it inside
+            value = f.select(value > upper + 1e-12,
+                             value - TURN * f.ceil((value - upper) / TURN), value)
+        if math.isfinite(lower):
+            value = f.select(value < lower - 1e-12,
+                             value + TURN * f.ceil((lower - value) / TURN), value)
+    within = None  # no limit: always within
+    if math.isfinite(lower):
+        within = value >= lower - 1e-12
+        value = f.max(value, lower)
+    if math.isfinite(upper):
+        within = _both(value <= upper + 1e-12, within)
+        value = f.min(value, upper)
+    return value, within
+
+
+def _both(a, b):
+    """Return a and b, truth values either of which may be None (no condition)."""
+    return b if a is None else a if b is None else a & b
+
+
+_IDENTITY_ROWS = ((1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0))
+
+
 def apply_rows(t, x, point=True):
     """Return ``T x`` for T's top rows ``t`` (12 values, row-major) and a point (or direction)."""
     x0, x1, x2 = x
@@ -157,7 +240,10 @@ def _array_acos(x):
 
 FLOATS = {'atan2': math.atan2, 'hypot': math.hypot, 'asin': _asin, 'acos': _acos,
           'positive': lambda x, floor: x if x >= floor else math.nan,
-          'select': lambda condition, a, b: a if condition else b, 'max': max,
+          'select': lambda condition, a, b: a if condition else b, 'max': max, 'min': min,
+          'round': lambda x: x - math.remainder(x, 1.0),  # half to even, as numpy's; NaN
+          'ceil': lambda x: math.ceil(x) if x == x else x, 'sqrt': math.sqrt,
+          'isnan': math.isnan,
           'unless_nan': lambda value, guard: value if guard == guard else math.nan,
           'cos': math.cos, 'sin': math.sin, 'nan': math.nan}
 """The closed forms' functions for one target: asin and acos of a ratio within 1e-9 beyond +-1
@@ -165,6 +251,7 @@ clipped, further NaN (no solution); ``positive(x, floor)`` x, or NaN below the f
 ``unless_nan(value, guard)`` value, or NaN where the guard is."""
 ARRAYS = {'atan2': np.arctan2, 'hypot': np.hypot, 'asin': _array_asin, 'acos': _array_acos,
           'positive': lambda x, floor: np.where(x >= floor, x, np.nan), 'select': np.where,
-          'max': np.maximum, 'unless_nan': lambda value, guard: np.where(
+          'max': np.maximum, 'min': np.minimum, 'round': np.round, 'ceil': np.ceil,
+          'sqrt': np.sqrt, 'isnan': np.isnan, 'unless_nan': lambda value, guard: np.where(
               np.isnan(guard), np.nan, value), 'cos': np.cos, 'sin': np.sin, 'nan': math.nan}
 """The same for a batch: numpy on arrays of one value per target."""

@@ -88,16 +88,6 @@ class Search:
         return np.array(_masked(self._residual(q.tolist(), T_target[:3].ravel().tolist()),
                                 self._kept_list))
 
-    def errors_at(self, q, target):
-        """
-        Return the position (m) and orientation (rad) errors of the tool at ``q`` (floats).
-
-        ``target`` is the target's top three rows, row-major (12 floats); masked components
-        left out.
-        """
-        e = _masked(self._residual(q, target), self._kept_list)
-        return math.hypot(e[0], e[1], e[2]), math.hypot(e[3], e[4], e[5])
-
     def into_limits(self, q):
         """Return ``q`` with every joint inside its limits: whole turns first, then clipping."""
         return np.array(self._into_limits(q.tolist()))
@@ -123,7 +113,7 @@ class Search:
         the limits (or holding NaN) comes back as NaN in every joint.
         """
         if np.ndim(q) == 1 and np.ndim(q0) == 1:
-            return np.array(self.turned(q.tolist(), q0.tolist()))
+            return np.array(self._turned(q.tolist(), q0.tolist()))
         value = q + self._turns * np.round((q0 - q) / TURN)
         outside = (value > self._upper) | (value < self._lower)
         if outside.any():  # q0 beyond the limits: the turn nearest it inside
@@ -139,7 +129,7 @@ class Search:
         inside = ((value >= self._lower) & (value <= self._upper)).all(axis=-1, keepdims=True)
         return np.where(inside, np.clip(value, self.lower, self.upper), np.nan)
 
-    def turned(self, q, q0):
+    def _turned(self, q, q0):
         """Return :meth:`nearest_turn` of one configuration, on lists of floats."""
         turned = []
         for value, start, (lower, upper, revolute) in zip(q, q0, self._turning):

@@ -27,7 +27,8 @@ once for the floats of one pose (:func:`candidates`) and compiled for the arm.
 import math
 
 from dh_kinematics.core.ik import compiled
-from dh_kinematics.core.ik.geometry import apply_rows, ZERO
+from dh_kinematics.core.ik.geometry import apply_rows, checks, ZERO
+import numpy as np
 
 
 def reason(geometry):
@@ -50,33 +51,41 @@ def reason(geometry):
     return None
 
 
-def solutions(geometry, T_0_6, hint):
+def solutions(geometry, T_0_6, hint, start):
     """
-    Return every DH solution for last-frame poses ``T_0_6`` (m, 4, 4), up to 8 per pose.
+    Return every candidate solution of poses ``T_0_6`` (m, 4, 4), checked: up to 8 per pose.
 
     ``hint`` (DH values, shape (m, 6)) gives joint 6 where the pose leaves it free (axes 2 and
-    6 parallel). A pose's solutions are joint 1's two values, each with joint 5's two, each
-    with the elbow up and down, as far as they exist. :func:`candidates` compiled for the arm
-    (:mod:`core.ik.compiled`), on every pose at once.
+    6 parallel); ``start`` (joint values, (m, n)) the whole turns. A pose's candidates are
+    joint 1's two values, each with joint 5's two, each with the elbow up and down, as far as
+    they exist, each checked (:func:`geometry.checks`), all compiled for the arm
+    (:mod:`core.ik.compiled`) and run on every pose at once.
 
     Returns
     -------
-    values : array, shape (k, 6)
-        The solutions of every pose, pose after pose.
+    checks : array, shape (k, 9)
+        Per candidate its joint values at the nearest turn, its position and orientation
+        errors and its status (:func:`geometry.checks`), pose after pose.
     pose : array of int, shape (k,)
         The index of the pose each solves.
 
     """
-    return compiled.batch(geometry, 'three parallel axes', candidates, T_0_6, hint[:, 5])
+    return compiled.batch(geometry, 'three parallel axes', _checked, T_0_6, hint[:, 5],
+                          np.ascontiguousarray(start.T), arguments=('hint', 'start'))
 
 
-def solutions_one(geometry, t, hint):
+def solutions_one(geometry, t, hint, start):
     """
-    Return :func:`solutions` of one pose as 48 floats, NaN where a branch has none.
+    Return :func:`solutions` of one pose as a flat list, 9 values per candidate.
 
-    ``t`` is the pose's top rows (12 floats), ``hint`` its 6 DH values of q0.
+    ``t`` is the pose's top rows (12 floats), ``hint`` its 6 DH values of q0, ``start`` q0.
     """
-    return compiled.one(geometry, 'three parallel axes', candidates)(t, hint[5])
+    solve = compiled.one(geometry, 'three parallel axes', _checked, ('hint', 'start'))
+    return solve(t, hint[5], start)
+
+
+def _checked(g, t, hint, start, f):
+    return checks(g, t, candidates(g, t, hint, f), start, f)
 
 
 def candidates(g, t, hint, f):

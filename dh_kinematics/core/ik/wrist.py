@@ -31,7 +31,7 @@ are written once for the floats of one pose and compiled for the arm.
 import math
 
 from dh_kinematics.core.ik import compiled
-from dh_kinematics.core.ik.geometry import apply_rows, ZERO
+from dh_kinematics.core.ik.geometry import apply_rows, checks, ZERO
 import numpy as np
 
 
@@ -56,21 +56,23 @@ def reason(geometry):
     return None
 
 
-def solutions(geometry, T_0_6, hint):
+def solutions(geometry, T_0_6, hint, start):
     """
-    Return every DH solution for last-frame poses ``T_0_6`` (m, 4, 4), up to 8 per pose.
+    Return every candidate solution of poses ``T_0_6`` (m, 4, 4), checked: up to 8 per pose.
 
     ``hint`` (DH values, shape (m, 6)) decides what the pose leaves free: joint 4 when joints 4
-    and 6 line up (the wrist singularity). Solutions are exact to the precision of the
-    polynomial roots; :mod:`core.ik.closed_form` checks them and polishes those that miss.
-    The wrist centre's polynomial (:func:`equation`) and the joints for each of its roots
-    (:func:`candidates`) are compiled for the arm (:mod:`core.ik.compiled`), on every pose at
-    once; the roots come from each polynomial's companion matrix.
+    and 6 line up (the wrist singularity); ``start`` (joint values, (m, n)) the whole turns.
+    Candidates are exact to the precision of the polynomial roots, and checked
+    (:func:`geometry.checks`). The wrist centre's polynomial (:func:`equation`) and the joints
+    for each of its real roots (:func:`candidates`) are compiled for the arm
+    (:mod:`core.ik.compiled`), on every pose at once; the roots come from each polynomial's
+    companion matrix.
 
     Returns
     -------
-    values : array, shape (k, 6)
-        The solutions of every pose, pose after pose.
+    checks : array, shape (k, 9)
+        Per candidate its joint values at the nearest turn, its position and orientation
+        errors and its status (:func:`geometry.checks`), pose after pose.
     pose : array of int, shape (k,)
         The index of the pose each solves.
 
@@ -78,22 +80,26 @@ def solutions(geometry, T_0_6, hint):
     g = geometry
     roots = _joint3_roots(g, compiled.batch_values(g, 'wrist centre', equation, T_0_6))
     pose, column = np.nonzero(~np.isnan(roots))  # each real root once, pose after pose
-    values, which = compiled.batch(g, 'spherical wrist', candidates, T_0_6[pose],
-                                   hint[pose, 3], roots[pose, column],
-                                   arguments=('hint', 'root'))
-    return values, pose[which]
+    rows, which = compiled.batch(g, 'spherical wrist', _checked, T_0_6[pose], hint[pose, 3],
+                                 roots[pose, column], np.ascontiguousarray(start[pose].T),
+                                 arguments=('hint', 'root', 'start'))
+    return rows, pose[which]
 
 
-def solutions_one(geometry, t, hint):
+def solutions_one(geometry, t, hint, start):
     """
-    Return :func:`solutions` of one pose as a flat list (6 values per candidate, NaN).
+    Return :func:`solutions` of one pose as a flat list, 9 values per candidate.
 
-    ``t`` is the pose's top rows (12 floats), ``hint`` its 6 DH values of q0.
+    ``t`` is the pose's top rows (12 floats), ``hint`` its 6 DH values of q0, ``start`` q0.
     """
     g = geometry
     roots = _joint3_roots_one(g, compiled.one(g, 'wrist centre', equation, ())(t))
-    solve = compiled.one(g, 'spherical wrist', candidates, ('hint', 'root'))
-    return [value for root in roots for value in solve(t, hint[3], root)]
+    solve = compiled.one(g, 'spherical wrist', _checked, ('hint', 'root', 'start'))
+    return [value for root in roots for value in solve(t, hint[3], root, start)]
+
+
+def _checked(g, t, hint, root, start, f):
+    return checks(g, t, candidates(g, t, hint, root, f), start, f)
 
 
 def equation(g, t, f):

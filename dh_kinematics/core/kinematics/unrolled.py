@@ -92,13 +92,13 @@ def values(table, base_rows, tool, kind):
             entries += composed_poses(*one, _IDENTITY_ROWS, table.mdh, hayati)[16:]
         return code, entries
     frames = composed_poses(ct, st, d, *twists, base_rows, table.mdh, table.hayati)
-    tool_pose = _times(frames[-16:], tool)
+    tool_pose = times_constant(frames[-16:], tool)
     if kind == 'jacobians':
         return code, _jacobian_columns(table, frames, tool_pose)
     return code, tool_pose if kind == 'tool' else frames
 
 
-def _times(T, constant):
+def times_constant(T, constant):
     """Return the 16 entries of ``T @ constant``: T row-major (bottom row 0 0 0 1)."""
     product = []
     for r in range(4):
