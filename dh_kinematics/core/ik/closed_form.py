@@ -13,20 +13,20 @@
 # limitations under the License.
 
 """
-Every solution of a closed form, for a batch of targets at once.
+Every solution of a closed form: for one target, or for a batch of targets at once.
 
-The closed form (:mod:`core.ik.wrist`, :mod:`core.ik.parallel`) gives each target's candidate
-solutions as rows of one array, NaN where a branch has none. Then, for all of them at once:
-each revolute joint is put at the whole turn nearest ``q0`` within the limits (a candidate
-that no turn brings within them is dropped), the forward kinematics of every candidate is
-computed in one batch, and its pose error measured. Only a candidate whose error exceeds the
-tolerance (a root near a double root, a pose near a singularity) is polished by the numerical
-search, and kept if that converges. The kept candidates of a target, less repeats (closer than
-:data:`SAME` in every joint), nearest ``q0`` first, are its solutions.
+The closed form (:mod:`core.ik.wrist`, :mod:`core.ik.parallel`), compiled for the arm, gives
+each target's candidate solutions already checked (:func:`core.ik.geometry.checks`): each
+revolute joint at the whole turn nearest ``q0`` within the limits, or none, and the pose error
+of each. Only a candidate whose error exceeds the tolerance (a root near a double root, a pose
+near a singularity) is polished by the numerical search, and kept if that converges. The kept
+candidates of a target, less repeats (closer than :data:`SAME` in every joint), nearest ``q0``
+first, are its solutions. One target runs in floats, a batch on numpy arrays.
 """
 
 import math
 
+from dh_kinematics.core.ik.numerical import norms
 from dh_kinematics.core.ik.result import IKResult
 import numpy as np
 
@@ -37,11 +37,10 @@ SAME = 1e-6
 
 class ClosedForm:
     """
-    A chain's closed form, applied to batches of targets.
+    A chain's closed form, applied to one target or a batch of targets.
 
     Parameters
     ----------
-    chain : Chain
     name : str
         The closed form's name, as notes give it.
     module : module
@@ -51,8 +50,7 @@ class ClosedForm:
 
     """
 
-    def __init__(self, chain, name, module, geometry):
-        self._chain = chain
+    def __init__(self, name, module, geometry):
         self.name, self._module, self._geometry = name, module, geometry
 
     def solve(self, T, q0, search, tol):
@@ -91,8 +89,8 @@ class ClosedForm:
             iterations[pose[k]] += attempt.iterations
             position[k] = orientation[k] = np.inf
             if attempt.converged:
-                q[k], position[k], orientation[k] = self._turned(
-                    attempt.q, T[pose[k]], q0[pose[k]], search, tol)
+                q[k], error = search.at_nearest_turn(T[pose[k]], attempt, q0[pose[k]], tol)
+                position[k], orientation[k] = norms(error)
         kept = (position <= tol) & (orientation <= tol)
         q, pose, error = q[kept], pose[kept], np.stack([position, orientation], axis=-1)[kept]
         # Each target's solutions nearest q0 first; one that repeats a nearer one is dropped.
@@ -118,11 +116,9 @@ class ClosedForm:
                 results.append(IKResult(q[start], True, *error[start], int(iterations[j]),
                                         q[start:end], 'analytic', note))
             else:
-                count = int(counts[j])
                 results.append(IKResult(q0[j], False, math.nan, math.nan, int(iterations[j]),
-                                        q[:0], 'analytic', note + (
-                    f': {count} solution{"" if count == 1 else "s"}, none within the joint '
-                    'limits' if outside[j] else ': the pose is out of reach')))
+                                        q[:0], 'analytic', _failure_note(
+                                            note, int(counts[j]), outside[j])))
         return results
 
     def _solve_one(self, T, q0, search, tol):
@@ -146,8 +142,8 @@ class ClosedForm:
                 iterations += attempt.iterations
                 if not attempt.converged:
                     continue
-                q, position, orientation = self._turned(attempt.q, T, q0, search, tol)
-                q = q.tolist()
+                q, error = search.at_nearest_turn(T, attempt, q0, tol)
+                q, (position, orientation) = q.tolist(), norms(error)
             kept.append((math.dist(q, start), q, position, orientation))
         kept.sort(key=lambda item: item[0])
         solutions, distances, errors = [], [], None
@@ -163,33 +159,12 @@ class ClosedForm:
             solutions = np.array(solutions)
             return IKResult(solutions[0], True, *errors, iterations, solutions, 'analytic', note)
         return IKResult(q0, False, math.nan, math.nan, iterations, np.zeros((0, len(q0))),
-                        'analytic', note + (
-                            f': {count} solution{"" if count == 1 else "s"}, none within the '
-                            'joint limits' if outside else ': the pose is out of reach'))
-
-    def _turned(self, q, T, q0, search, tol):
-        """
-        Return a polished solution at its whole turn nearest q0, and its errors (m, rad).
-
-        A turn that would take it beyond tol (a q0 of 1e9 rad and more leaves too few digits
-        for the angle) is not taken: the solution stays as the search found it.
-        """
-        turned = search.nearest_turn(q, q0)
-        if not np.isnan(turned).any():
-            position, orientation = _errors(T[None], self._chain.fkine(turned[None]))
-            if max(position[0], orientation[0]) <= tol:
-                return turned, position[0], orientation[0]
-        position, orientation = _errors(T[None], self._chain.fkine(q[None]))
-        return q, position[0], orientation[0]
+                        'analytic', _failure_note(note, count, outside))
 
 
-def _errors(T_target, T):
-    """
-    Return the position (m) and orientation (rad) errors of poses T (k, 4, 4), each (k,).
-
-    The angle of ``R_target R^T`` from its chord: ``|R_target - R|`` (Frobenius) is
-    ``2 sqrt(2) sin(angle / 2)``, exact at small angles (unlike an arccos of the trace).
-    """
-    position = np.linalg.norm(T_target[:, :3, 3] - T[:, :3, 3], axis=-1)
-    chord = np.linalg.norm((T_target[:, :3, :3] - T[:, :3, :3]).reshape(-1, 9), axis=-1)
-    return position, 2.0 * np.arcsin(np.minimum(1.0, chord / (2.0 * math.sqrt(2.0))))
+def _failure_note(note, count, outside):
+    """Return ``note`` with why a target has no solution: the limits, or out of reach."""
+    if outside:
+        return note + (f': {count} solution{"" if count == 1 else "s"}, none within the joint '
+                       'limits')
+    return note + ': the pose is out of reach'

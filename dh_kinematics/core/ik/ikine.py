@@ -35,7 +35,7 @@ from dh_kinematics.core.checks import (
 from dh_kinematics.core.ik import parallel, wrist
 from dh_kinematics.core.ik.closed_form import ClosedForm, SAME
 from dh_kinematics.core.ik.geometry import Geometry
-from dh_kinematics.core.ik.numerical import pose_error, Search, within
+from dh_kinematics.core.ik.numerical import norms, pose_error, Search
 from dh_kinematics.core.ik.result import IKResult
 from dh_kinematics.core.ik.search_batch import all_within, BatchSearch
 from dh_kinematics.core.kinematics.batch import MIN_BATCH as BATCH
@@ -129,11 +129,7 @@ class InverseKinematics:
         Q, e = np.zeros((m, n)), np.zeros((m, 6))
         solved, iterations = np.zeros(m, dtype=bool), np.zeros(m, dtype=int)
         remaining, rng = np.arange(m), np.random.default_rng(seed)
-        reach = 1.0 + np.minimum(np.linalg.norm(T[:, :3, 3], axis=1), LENGTH_MAX)[:, None]
-        lower = np.where(np.isfinite(search.lower), search.lower,
-                         np.where(search.revolute, -math.pi, -reach))
-        upper = np.where(np.isfinite(search.upper), search.upper,
-                         np.where(search.revolute, math.pi, reach))
+        lower, upper = _start_bounds(search, T)
         for start in range(restarts + 1):
             if start and len(remaining) < LEFT_ALONE:
                 break
@@ -200,7 +196,7 @@ class InverseKinematics:
                            note + ('; the numerical search found one' if analytic else ''))
         if not analytic:
             note += f': no solution within the limits from {restarts + 1} starts'
-        return IKResult(best.q, False, *_errors(best.error), iterations,
+        return IKResult(best.q, False, *norms(best.error), iterations,
                         np.zeros((0, len(q0))), 'analytic' if analytic else 'numerical',
                         note + '; q is the closest pose the search reached')
 
@@ -224,43 +220,42 @@ def _closed_form(chain):
     for name, module in CLOSED_FORMS.items():
         why = module.reason(geometry)
         if why is None:
-            return ClosedForm(chain, name, module, geometry), reasons
+            return ClosedForm(name, module, geometry), reasons
         reasons[name] = why
     return None, reasons
 
 
 def _result(found, q0, search, T, tol, iterations, method, note):
-    """
-    Return the result of the converged attempts: distinct, each at its turn nearest q0.
-
-    A turn that would take a solution beyond ``tol`` (a q0 of 1e9 rad and more leaves too few
-    digits for the angle) is not taken: the solution stays as the search found it.
-    """
+    """Return the result of the converged attempts: distinct, each at its turn nearest q0."""
     solutions, errors = [], []
     for attempt in found:
-        q = search.nearest_turn(attempt.q, q0)
-        if (q == attempt.q).all():
-            error = attempt.error
-        else:
-            error = None if np.isnan(q[0]) else search.error(T, q)
-            if error is None or not within(error, tol):
-                q, error = attempt.q, attempt.error
+        q, error = search.at_nearest_turn(T, attempt, q0, tol)
         if not any(np.abs(q - s).max() < SAME for s in solutions):
             solutions.append(q)
             errors.append(error)
     order = sorted(range(len(solutions)), key=lambda k: float(np.linalg.norm(solutions[k] - q0)))
-    return IKResult(solutions[order[0]], True, *_errors(errors[order[0]]), iterations,
+    return IKResult(solutions[order[0]], True, *norms(errors[order[0]]), iterations,
                     np.array([solutions[k] for k in order]), method, note)
 
 
 def _random_start(search, rng, T):
     """Return a configuration drawn within the limits (a turn, or the reach, where none)."""
-    reach = 1.0 + min(float(np.linalg.norm(T[:3, 3])), LENGTH_MAX)  # no overflow
+    return rng.uniform(*_start_bounds(search, T))
+
+
+def _start_bounds(search, T):
+    """
+    Return the bounds random starts are drawn within, for a target (4, 4) or targets (m, 4, 4).
+
+    A joint's limits; a turn about 0 for a revolute joint without them, the target's distance
+    from the world origin and 1 m more for a prismatic one. Each of shape (n,) or (m, n).
+    """
+    reach = 1.0 + np.minimum(np.linalg.norm(T[..., :3, 3], axis=-1), LENGTH_MAX)[..., None]
     lower = np.where(np.isfinite(search.lower), search.lower,
                      np.where(search.revolute, -math.pi, -reach))
     upper = np.where(np.isfinite(search.upper), search.upper,
                      np.where(search.revolute, math.pi, reach))
-    return rng.uniform(lower, upper)
+    return lower, upper
 
 
 def pose_errors(T_target, T, mask=None):
@@ -270,17 +265,12 @@ def pose_errors(T_target, T, mask=None):
     With a ``mask`` (6 weights, :meth:`Chain.ikine`), only the components it keeps count.
     """
     kept = _check_mask(mask) > 0.0
-    return _errors(pose_error(np.asarray(T_target, dtype=float), np.asarray(T, dtype=float),
-                              kept))
-
-
-def _errors(e):
-    e = e.tolist()
-    return math.hypot(*e[:3]), math.hypot(*e[3:])
+    return norms(pose_error(np.asarray(T_target, dtype=float), np.asarray(T, dtype=float),
+                            kept))
 
 
 def _size(e):
-    return sum(_errors(e))
+    return sum(norms(e))
 
 
 def _count(field, value, minimum):

@@ -88,6 +88,22 @@ class Search:
         return np.array(_masked(self._residual(q.tolist(), T_target[:3].ravel().tolist()),
                                 self._kept_list))
 
+    def at_nearest_turn(self, T_target, attempt, q0, tol):
+        """
+        Return a converged attempt's q at its whole turn nearest ``q0``, and its pose error.
+
+        A turn that would take it beyond ``tol`` (a q0 of 1e9 rad and more leaves too few
+        digits for the angle) is not taken: q stays as the search found it.
+        """
+        q = self.nearest_turn(attempt.q, q0)
+        if (q == attempt.q).all():
+            return q, attempt.error
+        if not np.isnan(q[0]):
+            error = self.error(T_target, q)
+            if within(error, tol):
+                return q, error
+        return attempt.q, attempt.error
+
     def into_limits(self, q):
         """Return ``q`` with every joint inside its limits: whole turns first, then clipping."""
         return np.array(self._into_limits(q.tolist()))
@@ -207,3 +223,9 @@ def _masked(residual, kept):
     """Return the pose error [dp (m), rotation vector (rad)] of a residual, masked: 6 floats."""
     e = residual[:3] + rotvec_of_entries(*residual[3:])
     return e if kept is None else [value if keep else 0.0 for value, keep in zip(e, kept)]
+
+
+def norms(e):
+    """Return the position (m) and orientation (rad) errors of a pose error (6,): 2 floats."""
+    e = e.tolist()
+    return math.hypot(*e[:3]), math.hypot(*e[3:])
