@@ -28,6 +28,7 @@ for the arm (:mod:`core.ik.compiled`): :data:`ARRAYS` are the same functions for
 
 import math
 
+from dh_kinematics.core.ik.numerical import TURN
 from dh_kinematics.core.kinematics import conventions
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.kinematics.dh_transforms import composed_poses
@@ -135,9 +136,6 @@ class Geometry:
         """
         a, (ca, sa), d = self.a[i], self._twist[i], self.d[i]
         return apply_rows(t, (-a, -sa * d, -ca * d))
-
-
-TURN = 2.0 * math.pi
 
 
 def checks(g, t, found, start, f):

@@ -20,9 +20,9 @@ step kept only when it lowers the error, joints turned into their limits or stop
 start abandoned when 10 iterations do not halve its error), each target with its own
 configuration, error and damping, all advanced together: the poses and Jacobians of every
 target still searching are computed in one compiled batch (:mod:`core.kinematics.batch`) and
-their steps solved in one batched call. It makes the first start of each target; a target it
-leaves unsolved goes on alone, from the seeded restarts (:mod:`core.ik.ikine`). Units: rad and
-m.
+their steps solved in one batched call. :mod:`core.ik.ikine` gives it one start per target
+still unsolved, round after round (q0, then the seeded starts), and the last few targets go on
+alone. Units: rad and m.
 """
 
 from dh_kinematics.core.ik.numerical import STALL, TURN

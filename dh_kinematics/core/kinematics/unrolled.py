@@ -20,14 +20,14 @@ symbols (:mod:`core.symbolic`): every entry of the result becomes a value of the
 code, with no 4x4 products and no terms that a link's constants make zero (its a, d, and twists
 of 0 or 90 degrees). :mod:`core.kinematics.batch` runs that code on numpy columns for a batch;
 :class:`Unrolled` runs it on Python floats for one configuration, where numpy's per-call cost
-would dominate (the numerical inverse kinematics, every step). Units are SI: rad, m.
+would dominate (:meth:`Chain.fkine` and :meth:`Chain.jacob0` of one configuration, which the
+node's monitors call per message). Units are SI: rad, m.
 """
 
 from dh_kinematics.core.kinematics.dh_transforms import composed_poses
 from dh_kinematics.core.symbolic import Code, list_function, snapped
 import numpy as np
 
-KINDS = ('frames', 'tool', 'transforms', 'jacobians')
 _IDENTITY_ROWS = ((1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0))
 
 
