@@ -171,11 +171,12 @@ def check_transform(field, value):
     transform : array, shape (4, 4)
 
     """
-    array = check_array(field, value, [(4, 4)])
-    if not _is_transform(*array.ravel().tolist()):
-        raise InvalidFieldError(field, value, 'must be a homogeneous transform (rotation '
-                                'orthonormal with det +1, last row [0 0 0 1])')
-    return array
+    array = _as_float_array(value)
+    if array is not None and array.shape == (4, 4) and _is_transform(*array.ravel().tolist()):
+        return array.copy()
+    check_array(field, value, [(4, 4)])  # the shape, NaN and inf first, each its own message
+    raise InvalidFieldError(field, value, 'must be a homogeneous transform (rotation '
+                            'orthonormal with det +1, last row [0 0 0 1])')
 
 
 def check_transforms(field, value):
@@ -200,16 +201,19 @@ def check_transforms(field, value):
 
 
 def _is_transform(r00, r01, r02, x, r10, r11, r12, y, r20, r21, r22, z, b0, b1, b2, b3):
-    """:func:`_transforms` for one transform, in floats (16 entries, row-major)."""
-    rows = ((r00, r01, r02), (r10, r11, r12), (r20, r21, r22))
-    for i in range(3):
-        for j in range(i + 1):
-            dot = sum(a * b for a, b in zip(rows[i], rows[j]))
-            if not abs(dot - (i == j)) <= 1e-9:
-                return False
+    """:func:`_transforms` for one transform, in floats (16 entries, row-major), all finite."""
+    # The rows orthonormal; NaN or inf in the rotation fails here too.
+    if not (abs(r00 * r00 + r01 * r01 + r02 * r02 - 1.0) <= 1e-9
+            and abs(r10 * r10 + r11 * r11 + r12 * r12 - 1.0) <= 1e-9
+            and abs(r20 * r20 + r21 * r21 + r22 * r22 - 1.0) <= 1e-9
+            and abs(r00 * r10 + r01 * r11 + r02 * r12) <= 1e-9
+            and abs(r00 * r20 + r01 * r21 + r02 * r22) <= 1e-9
+            and abs(r10 * r20 + r11 * r21 + r12 * r22) <= 1e-9):
+        return False
     det = (r00 * (r11 * r22 - r12 * r21) - r01 * (r10 * r22 - r12 * r20)
            + r02 * (r10 * r21 - r11 * r20))
-    return det >= 0.0 and (b0, b1, b2, b3) == (0.0, 0.0, 0.0, 1.0)
+    return (det >= 0.0 and (b0, b1, b2, b3) == (0.0, 0.0, 0.0, 1.0) and math.isfinite(x)
+            and math.isfinite(y) and math.isfinite(z))
 
 
 def _transforms(T):

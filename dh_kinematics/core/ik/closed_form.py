@@ -25,6 +25,7 @@ first, are its solutions. One target runs in floats, a batch on numpy arrays.
 """
 
 import math
+import operator
 
 from dh_kinematics.core.ik.numerical import norms
 from dh_kinematics.core.ik.result import IKResult
@@ -145,12 +146,16 @@ class ClosedForm:
                 q, error = search.at_nearest_turn(T, attempt, q0, tol)
                 q, (position, orientation) = q.tolist(), norms(error)
             kept.append((math.dist(q, start), q, position, orientation))
-        kept.sort(key=lambda item: item[0])
+        kept.sort(key=_first)
         solutions, distances, errors = [], [], None
         gap = SAME * math.sqrt(len(start))  # a repeat is this near in distance from q0
         for distance, q, position, orientation in kept:
-            if not any(distance - other <= gap and max(abs(a - b) for a, b in zip(
-                    q, solution)) < SAME for other, solution in zip(distances, solutions)):
+            k = len(solutions)
+            while k and distance - distances[k - 1] <= gap:  # nearest the last kept first
+                k -= 1
+                if max(map(abs, map(operator.sub, q, solutions[k]))) < SAME:
+                    break  # a repeat of a nearer solution: dropped
+            else:
                 solutions.append(q)
                 distances.append(distance)
                 errors = errors or (position, orientation)
@@ -160,6 +165,10 @@ class ClosedForm:
             return IKResult(solutions[0], True, *errors, iterations, solutions, 'analytic', note)
         return IKResult(q0, False, math.nan, math.nan, iterations, np.zeros((0, len(q0))),
                         'analytic', _failure_note(note, count, outside))
+
+
+def _first(item):
+    return item[0]
 
 
 def _failure_note(note, count, outside):

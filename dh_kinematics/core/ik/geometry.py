@@ -28,7 +28,7 @@ for the arm (:mod:`core.ik.compiled`): :data:`ARRAYS` are the same functions for
 
 import math
 
-from dh_kinematics.core.ik.numerical import TURN
+from dh_kinematics.core.ik.turns import turned, turned_array
 from dh_kinematics.core.kinematics import conventions
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.kinematics.dh_transforms import composed_poses
@@ -185,16 +185,11 @@ def _turned(value, start, lower, upper, revolute, f):
     """
     Return a joint value at the whole turn nearest ``start`` within its limits, and whether.
 
-    Whether is None where the joint has no limits (always within).
+    The rule is :mod:`core.ik.turns`'s, one call. Whether is None where the joint has no
+    limits (always within).
     """
     if revolute:
-        value = value + TURN * f.round((start - value) / TURN)
-        if math.isfinite(upper):  # start beyond the limits: the turn nearest it inside
-            value = f.select(value > upper + 1e-12,
-                             value - TURN * f.ceil((value - upper) / TURN), value)
-        if math.isfinite(lower):
-            value = f.select(value < lower - 1e-12,
-                             value + TURN * f.ceil((lower - value) / TURN), value)
+        value = f.turn(value, start, lower - 1e-12, upper + 1e-12)
     within = None  # no limit: always within
     if math.isfinite(lower):
         within = value >= lower - 1e-12
@@ -239,8 +234,7 @@ def _array_acos(x):
 FLOATS = {'atan2': math.atan2, 'hypot': math.hypot, 'asin': _asin, 'acos': _acos,
           'positive': lambda x, floor: x if x >= floor else math.nan,
           'select': lambda condition, a, b: a if condition else b, 'max': max, 'min': min,
-          'round': lambda x: x - math.remainder(x, 1.0),  # half to even, as numpy's; NaN
-          'ceil': lambda x: math.ceil(x) if x == x else x, 'sqrt': math.sqrt,
+          'turn': turned, 'sqrt': math.sqrt,
           'isnan': math.isnan,
           'unless_nan': lambda value, guard: value if guard == guard else math.nan,
           'cos': math.cos, 'sin': math.sin, 'nan': math.nan}
@@ -249,7 +243,7 @@ clipped, further NaN (no solution); ``positive(x, floor)`` x, or NaN below the f
 ``unless_nan(value, guard)`` value, or NaN where the guard is."""
 ARRAYS = {'atan2': np.arctan2, 'hypot': np.hypot, 'asin': _array_asin, 'acos': _array_acos,
           'positive': lambda x, floor: np.where(x >= floor, x, np.nan), 'select': np.where,
-          'max': np.maximum, 'min': np.minimum, 'round': np.round, 'ceil': np.ceil,
+          'max': np.maximum, 'min': np.minimum, 'turn': turned_array,
           'sqrt': np.sqrt, 'isnan': np.isnan, 'unless_nan': lambda value, guard: np.where(
               np.isnan(guard), np.nan, value), 'cos': np.cos, 'sin': np.sin, 'nan': math.nan}
 """The same for a batch: numpy on arrays of one value per target."""

@@ -80,8 +80,9 @@ class InverseKinematics:
         tol = check_scalar('tol', tol, minimum=0.0, nonzero=True)
         restarts = _count('restarts', restarts, 0)
         max_iterations = _count('max_iterations', max_iterations, 1)
-        mask = _check_mask(mask)
-        analytic = self._closed is not None and bool((mask > 0.0).all())
+        whole = mask is None  # every pose component weighted 1
+        mask = _ONES if whole else _check_mask(mask)
+        analytic = self._closed is not None and (whole or bool((mask > 0.0).all()))
         if method == 'analytic' and not analytic:
             raise InvalidFieldError('method', method, 'no closed form applies: ' + (
                 self.no_closed_form or 'the mask drops a pose component'))
@@ -279,10 +280,14 @@ def _count(field, value, minimum):
     return int(value)
 
 
+_ONES = np.ones(6)
+_ONES.flags.writeable = False
+
+
 def _check_mask(mask):
     """Return the mask as weights, shape (6,): [x y z rx ry rz], each >= 0, one at least > 0."""
     if mask is None:
-        return np.ones(6)
+        return _ONES
     weights = check_array('mask', mask, [(6,)])
     if (weights < 0.0).any() or not (weights > 0.0).any():
         raise InvalidFieldError('mask', mask, 'must be 6 weights >= 0 for x y z rx ry rz, '

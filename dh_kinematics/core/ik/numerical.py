@@ -29,11 +29,11 @@ from dataclasses import dataclass
 import math
 
 from dh_kinematics.core.ik import step
+from dh_kinematics.core.ik.turns import TURN, turned, turned_array
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.rotations import rotvec_of_entries, single_matrix_to_rotvec
 import numpy as np
 
-TURN = 2.0 * math.pi
 # A search that has not halved its squared error in this many iterations stops.
 STALL = 10
 
@@ -75,7 +75,6 @@ class Search:
                                     + np.where(limited, self.upper, 0.0)) / 2.0, np.nan)
         self._joints = list(zip(self.lower.tolist(), self.upper.tolist(), middle.tolist(),
                                 (self.revolute & limited).tolist()))
-        self._turns = np.where(self.revolute, TURN, 0.0)  # a whole turn, 0 for a prismatic
         self._revolute = self.revolute.tolist()
         self._limits = list(zip(self.lower.tolist(), self.upper.tolist()))
         # The limits within rounding (1e-12), where a value counts as inside.
@@ -114,9 +113,9 @@ class Search:
         for value, (lower, upper, middle, turnable) in zip(q, self._joints):
             if value < lower or value > upper:
                 if turnable:
-                    turned = value + TURN * round((middle - value) / TURN)
-                    if lower <= turned <= upper:
-                        value = turned
+                    moved = value + TURN * round((middle - value) / TURN)
+                    if lower <= moved <= upper:
+                        value = moved
                 value = min(max(value, lower), upper)
             inside.append(value)
         return inside
@@ -130,38 +129,21 @@ class Search:
         """
         if np.ndim(q) == 1 and np.ndim(q0) == 1:
             return np.array(self._turned(q.tolist(), q0.tolist()))
-        value = q + self._turns * np.round((q0 - q) / TURN)
-        outside = (value > self._upper) | (value < self._lower)
-        if outside.any():  # q0 beyond the limits: the turn nearest it inside
-            outside = np.nonzero(outside)
-            lower, upper = self.lower[outside[-1]], self.upper[outside[-1]]
-            turns = self._turns[outside[-1]]
-            moved = value[outside]
-            with np.errstate(invalid='ignore'):  # inf - inf of an unlimited joint, not taken
-                moved = np.where(moved > upper, moved - turns * np.ceil((moved - upper) / TURN),
-                                 moved + turns * np.ceil((lower - moved) / TURN))
-            value = np.array(value, dtype=float)
-            value[outside] = moved
+        value = np.where(self.revolute, turned_array(q, q0, self._lower, self._upper), q)
         inside = ((value >= self._lower) & (value <= self._upper)).all(axis=-1, keepdims=True)
         return np.where(inside, np.clip(value, self.lower, self.upper), np.nan)
 
     def _turned(self, q, q0):
         """Return :meth:`nearest_turn` of one configuration, on lists of floats."""
-        turned = []
+        found = []
         for value, start, (lower, upper, revolute) in zip(q, q0, self._turning):
             if revolute:
-                gap = start - value
-                if not -math.pi <= gap <= math.pi:
-                    value += TURN * round(gap / TURN)
-                if value > upper:  # q0 beyond the limits: the turn nearest it inside
-                    value -= TURN * math.ceil((value - upper) / TURN)
-                elif value < lower:
-                    value += TURN * math.ceil((lower - value) / TURN)
+                value = turned(value, start, lower, upper)
             if not lower <= value <= upper:
                 return [math.nan] * len(q)
-            turned.append(value)
+            found.append(value)
         return [min(max(value, lower), upper) for value, (lower, upper) in zip(
-            turned, self._limits)]
+            found, self._limits)]
 
     def solve(self, T_target, q, tol, max_iterations):
         """

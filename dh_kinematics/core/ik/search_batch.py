@@ -25,7 +25,8 @@ still unsolved, round after round (q0, then the seeded starts), and the last few
 alone. Units: rad and m.
 """
 
-from dh_kinematics.core.ik.numerical import STALL, TURN
+from dh_kinematics.core.ik.numerical import STALL
+from dh_kinematics.core.ik.turns import TURN
 from dh_kinematics.core.kinematics.batch import BatchKinematics
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.rotations import matrix_to_rotvec

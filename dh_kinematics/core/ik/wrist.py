@@ -189,11 +189,34 @@ def _joint3_roots_one(g, equation):
                  default=0)
     if degree < 1:
         return []
-    roots = [root.real for root in np.roots(equation[degree::-1]).tolist()
-             if abs(root.imag) <= 1e-6 * (1.0 + abs(root))]
+    if degree == 1:
+        roots = [-equation[0] / equation[1]]
+    elif degree == 2:
+        roots = _quadratic_roots(*equation[:3])
+    else:
+        roots = [root.real for root in np.roots(equation[degree::-1]).tolist()
+                 if abs(root.imag) <= 1e-6 * (1.0 + abs(root))]
     if g.prismatic[2]:
         return roots
-    return [2.0 * math.atan(root) for root in roots] + [math.pi]
+    # t = inf (theta3 = pi) is a root where the leading coefficient vanishes.
+    return [2.0 * math.atan(root) for root in roots] + (
+        [math.pi] if degree < len(equation) - 1 else [])
+
+
+def _quadratic_roots(c0, c1, c2):
+    """
+    Return the real roots of ``c2 t^2 + c1 t + c0`` (``c2`` not 0) as ``np.roots`` finds them.
+
+    A complex pair within 1e-6 of real (relative) counts as its real part, twice.
+    """
+    discriminant = c1 * c1 - 4.0 * c2 * c0
+    if discriminant >= 0.0:
+        q = -0.5 * (c1 + math.copysign(math.sqrt(discriminant), c1))
+        return [q / c2, c0 / q] if q else [0.0, 0.0]
+    real, imaginary = -c1 / (2.0 * c2), math.sqrt(-discriminant) / (2.0 * abs(c2))
+    if imaginary <= 1e-6 * (1.0 + math.hypot(real, imaginary)):
+        return [real, real]
+    return []
 
 
 def _joint3_roots(g, equation):
@@ -201,7 +224,8 @@ def _joint3_roots(g, equation):
     Return joint 3's candidate values (rad or m), shape (m, k): its polynomial's real roots.
 
     ``equation`` holds each pose's coefficients, lowest degree first, shape (m, degree + 1).
-    NaN where a pose has fewer; a revolute joint's last column is t = inf, theta3 = pi.
+    NaN where a pose has fewer; a revolute joint's last column is theta3 = pi (t = inf) where
+    the leading coefficient vanishes.
     """
     size = np.abs(equation)
     kept = size > 1e-12 * size.max(axis=-1, keepdims=True)  # coefficients at rounding: zeros
@@ -222,7 +246,8 @@ def _joint3_roots(g, equation):
         roots[rows, :order] = np.where(real, found.real, np.nan)
     if g.prismatic[2]:
         return roots
-    ends = np.where(degree >= 1, math.pi, np.nan)[:, None]  # no equation: no candidate
+    # t = inf (theta3 = pi) is a root where the leading coefficient vanishes.
+    ends = np.where((degree >= 1) & (degree < top), math.pi, np.nan)[:, None]
     return np.concatenate([2.0 * np.arctan(roots), ends], axis=-1)
 
 
@@ -276,8 +301,27 @@ def _basis(g):
                        4.0 * a1 * a1 * _mul(one2, one2), -8.0 * a1 * a1 * _mul(one2, _mul(
                            one, k4)), _add(s1 * s1 * _mul(k3, k3), 4.0 * a1 * a1 * _mul(
                                _add(_mul(k4, k4), -s1 * s1 * plane), one2))], 4
+    while power and len(one) == 3:  # each factor one = 1 + t^2 that every row holds, out
+        divided = [_over_one(row) for row in rows]
+        if any(row is None for row in divided):
+            break
+        rows, power = divided, power - 1
     size = max(len(row) for row in rows)
     return np.array([np.pad(row, (0, size - len(row))) for row in rows]), one, power
+
+
+def _over_one(p):
+    """Return the polynomial p / (1 + t^2) where it divides (to rounding), else None."""
+    p = np.trim_zeros(p, 'b')
+    if len(p) < 3:
+        return None if p.any() else np.zeros(1)
+    quotient = np.zeros(len(p) - 2)
+    rest = p.copy()
+    for k in range(len(p) - 1, 1, -1):  # highest degree first
+        quotient[k - 2] = rest[k]
+        rest[k - 2] -= rest[k]
+        rest[k] = 0.0
+    return quotient if np.abs(rest[:2]).max() <= 1e-12 * np.abs(p).max() else None
 
 
 def _add(*polynomials):
