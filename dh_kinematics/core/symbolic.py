@@ -72,6 +72,26 @@ class Code:
     def __init__(self):
         self.lines = []
         self._names = {}  # expression -> the name holding it: each is computed once
+        self._negations = {}  # name -> the symbol of its negation, where one is known
+
+    def negation(self, symbol):
+        """
+        Return ``-symbol``: a name already known for it, or one new line.
+
+        ``-(-x)`` is ``x``, and ``-(a - b)`` is written ``b - a``: both exact in floating point
+        (but for the sign of a zero difference).
+        """
+        known = self._negations.get(symbol.name)
+        if known is not None:
+            return known
+        expression = self.lines[int(symbol.name[1:])][1]
+        left, operator, right = expression.partition(' - ')
+        if operator and ' ' not in left + right and '(' not in left + right:
+            negated = self.emit(f'{right} - {left}')
+        else:
+            negated = self.emit(f'-{symbol.name}')
+        self._negations[symbol.name], self._negations[negated.name] = negated, symbol
+        return negated
 
     def emit(self, expression):
         """Return a symbol for ``expression``, adding its line unless it already exists."""
@@ -140,7 +160,7 @@ class Symbol:
         return self.code.emit(f'{text(left)} {operator} {text(right)}')
 
     def __neg__(self):
-        return self.code.emit(f'-{self.name}')
+        return self.code.negation(self)
 
     def __add__(self, other):
         return self if _is(other, 0.0) else self._emit(self, '+', other)

@@ -27,6 +27,7 @@ first, are its solutions. One target runs in floats, a batch on numpy arrays.
 import math
 import operator
 
+from dh_kinematics.core.ik.compiled import SIZE
 from dh_kinematics.core.ik.numerical import norms
 from dh_kinematics.core.ik.result import IKResult
 import numpy as np
@@ -75,11 +76,11 @@ class ClosedForm:
 
         """
         if len(T) == 1:
-            return [self._solve_one(T[0], q0[0], search, tol)]
+            return [self.solve_one(T[0], q0[0], search, tol)]
         g = self._geometry
         m = len(T)
-        rows, pose = self._module.solutions(g, g.frame_pose(T), g.dh_values(q0), q0)
-        inside = rows[:, 8] == 2.0
+        rows, pose = self._module.solutions(g, T, q0)
+        inside = ~np.isnan(rows[:, :6]).any(axis=1)  # a turn of each joint is within limits
         counts = np.bincount(pose, minlength=m)
         outside = np.bincount(pose[~inside], minlength=m)
         q, pose = rows[inside, :6], pose[inside]
@@ -96,7 +97,7 @@ class ClosedForm:
         q, pose, error = q[kept], pose[kept], np.stack([position, orientation], axis=-1)[kept]
         # Each target's solutions nearest q0 first; one that repeats a nearer one is dropped.
         distance = np.linalg.norm(q - q0[pose], axis=-1)
-        order = np.lexsort((distance, pose))
+        order = _nearest_first(pose, distance, m)
         q, pose, error, distance = q[order], pose[order], error[order], distance[order]
         repeat = np.zeros(len(q), dtype=bool)
         # A repeat is within sqrt(n) SAME of the distance of the one it repeats.
@@ -108,36 +109,41 @@ class ClosedForm:
                 break
             repeat[near] |= np.abs(q[near] - q[near - back]).max(axis=-1) < SAME
             back += 1
-        q, pose, error = q[~repeat], pose[~repeat], error[~repeat].tolist()
-        ends = np.searchsorted(pose, np.arange(m + 1)).tolist()
+        q, pose, error = q[~repeat], pose[~repeat], error[~repeat]
+        ends = np.searchsorted(pose, np.arange(m + 1))
+        solved = ends[1:] > ends[:-1]
+        firsts = iter(error[ends[:-1][solved]].tolist())  # the nearest solution's errors
+        ends, iterations = ends.tolist(), iterations.tolist()
         note = f'closed form ({self.name})'
         results = []
         for j, (start, end) in enumerate(zip(ends[:-1], ends[1:])):
             if start < end:
-                results.append(IKResult(q[start], True, *error[start], int(iterations[j]),
+                results.append(IKResult(q[start], True, *next(firsts), iterations[j],
                                         q[start:end], 'analytic', note))
             else:
-                results.append(IKResult(q0[j], False, math.nan, math.nan, int(iterations[j]),
+                results.append(IKResult(q0[j], False, math.nan, math.nan, iterations[j],
                                         q[:0], 'analytic', _failure_note(
                                             note, int(counts[j]), outside[j])))
         return results
 
-    def _solve_one(self, T, q0, search, tol):
-        """:meth:`solve` of one target, in floats: the closed form and its checks, compiled."""
+    def solve_one(self, T, q0, search, tol):
+        """
+        Return :meth:`solve`'s result for one target ``T`` (4, 4) from ``q0`` (n,).
+
+        In floats: the closed form and its checks, compiled (:mod:`core.ik.compiled`).
+        """
         g = self._geometry
         start = q0.tolist()
-        values = self._module.solutions_one(g, g.frame_pose(T)[:3].ravel().tolist(),
-                                            g.dh_values(q0).tolist(), start)
+        values = self._module.solutions_one(g, T[:3].ravel().tolist(), start)
         kept, count, outside, iterations = [], 0, 0, 0
-        for k in range(0, len(values), 9):
-            status = values[k + 8]
-            if status == 0.0:  # this branch has none
+        for k in range(0, len(values), SIZE):
+            q, position, orientation = values[k:k + 6], values[k + 6], values[k + 7]
+            if position != position:  # this branch has none
                 continue
             count += 1
-            if status == 1.0:  # no whole turn brings it within the limits
+            if math.isnan(sum(q)):  # no whole turn brings it within the limits
                 outside += 1
                 continue
-            q, position, orientation = values[k:k + 6], values[k + 6], values[k + 7]
             if position > tol or orientation > tol:
                 attempt = search.solve(T, np.array(q), tol, POLISH_ITERATIONS)
                 iterations += attempt.iterations
@@ -165,6 +171,21 @@ class ClosedForm:
             return IKResult(solutions[0], True, *errors, iterations, solutions, 'analytic', note)
         return IKResult(q0, False, math.nan, math.nan, iterations, np.zeros((0, len(q0))),
                         'analytic', _failure_note(note, count, outside))
+
+
+def _nearest_first(pose, distance, m):
+    """
+    Return the order that sorts each target's candidates by ``distance``, targets in turn.
+
+    ``pose`` (k,) is each candidate's target, ascending already; ``distance`` (k,) finite.
+    Ties keep their order (as a stable sort). One sort of an (m, most per target) table.
+    """
+    counts = np.bincount(pose, minlength=m)
+    first = np.cumsum(counts) - counts  # each target's first candidate
+    table = np.full((m, counts.max(initial=0)), np.inf)
+    table[pose, np.arange(len(pose)) - first[pose]] = distance
+    within = np.argsort(table, axis=1, kind='stable')
+    return (first[:, None] + within)[within < counts[:, None]]
 
 
 def _first(item):

@@ -18,25 +18,28 @@ A closed form's arithmetic compiled for one arm: for one target in floats, for a
 A closed form's ``candidates(geometry, t, hint, f)`` is written once, for the floats of one
 pose (``t``, the last frame's top rows; ``hint``, a free joint's DH value), every branch in
 turn, calling ``f``'s functions (:data:`geometry.FLOATS`). It runs once on symbols
-(:mod:`core.symbolic`) with the arm's constants, and becomes one straight-line function: for
-one target it runs on floats (a few µs, where numpy's per-call cost would be hundreds), for a
-batch the same lines run on numpy arrays of one value per target. A branch without a solution
-comes out as NaN. Each is compiled on first use and kept with the arm's geometry.
+(:mod:`core.symbolic`) with the arm's constants, from the target's own pose ``T_world_tool``
+(the base and tool taken out in the same code) and q0, and becomes one straight-line
+function: for one target it runs on floats (a few µs, where numpy's per-call cost would be
+hundreds), for a batch the same lines run on numpy arrays of one value per target. A branch
+without a solution comes out as NaN. Each is compiled on first use and kept with the arm's
+geometry.
 """
 
 from dh_kinematics.core.ik.geometry import ARRAYS, FLOATS
 from dh_kinematics.core.symbolic import Calls, Code, list_function, store_function
 import numpy as np
 
-SIZE = 9
-"""Values per checked candidate (:func:`geometry.checks`): 6 joint values, 2 errors, a status."""
+SIZE = 8
+"""Values per checked candidate (:func:`geometry.checks`): 6 joint values, 2 errors."""
 
 
-def one(geometry, name, candidates, arguments=('hint',)):
+def one(geometry, name, candidates, arguments=()):
     """
-    Return ``solve(t, *arguments)``: every candidate's 6 DH values of one pose, flat.
+    Return ``solve(t, *arguments)``: ``candidates``' values of one pose, flat.
 
-    ``arguments`` names what ``candidates`` takes after ``t`` (each a float).
+    ``t`` is the pose ``T_world_tool``'s top rows (12 floats); ``arguments`` names what
+    ``candidates`` takes after ``t``: ``start``, q0's n values, or one float.
     """
     def make():
         code, values = _traced(geometry, candidates, arguments)
@@ -45,32 +48,33 @@ def one(geometry, name, candidates, arguments=('hint',)):
     return geometry.constant(f'{name}: one', make)
 
 
-def batch(geometry, name, candidates, T_0_6, *columns, arguments=('hint',)):
+def batch(geometry, name, candidates, T, *columns, arguments=()):
     """
-    Return the candidates of poses ``T_0_6`` (m, 4, 4) that exist, and the pose of each.
+    Return the checked candidates of poses ``T`` (m, 4, 4) that exist, and the pose of each.
 
-    ``columns`` hold each pose's ``arguments`` (arrays of shape (m,)). Returns the values,
-    shape (k, 6), pose after pose, and the index of each one's pose, shape (k,).
+    ``T`` holds poses ``T_world_tool``; ``columns`` each pose's ``arguments`` (arrays of shape
+    (m,), or (n, m) for ``start``). Returns the checks, shape (k, SIZE), pose after pose, and
+    the index of each one's pose, shape (k,).
     """
-    values = batch_values(geometry, name, candidates, T_0_6, *columns, arguments=arguments)
-    m = len(T_0_6)
+    values = batch_values(geometry, name, candidates, T, *columns, arguments=arguments)
+    m = len(T)
     values = values.reshape(-1, SIZE)
-    real = values[:, -1] > 0.0  # a candidate, within the limits or not
+    real = ~np.isnan(values[:, 6])  # a candidate, within the limits or not: it has an error
     return values[real], np.repeat(np.arange(m), len(values) // m if m else 0)[real]
 
 
-def batch_values(geometry, name, function, T_0_6, *columns, arguments=()):
-    """Return ``function``'s values for poses ``T_0_6`` (m, 4, 4), flat per pose: (m, k)."""
+def batch_values(geometry, name, function, T, *columns, arguments=()):
+    """Return ``function``'s values for poses ``T_world_tool`` (m, 4, 4), flat per pose: (m, k)."""
     def make():
         code, values = _traced(geometry, function, arguments)
         return store_function(code, values, ', '.join(('t',) + arguments),
                               f'<{name} of poses>', functions=ARRAYS)
     compiled, constants = geometry.constant(f'{name}: batch', make)
-    m = len(T_0_6)
+    m = len(T)
     out = np.empty((m, constants.size))
     out[:] = constants
     with np.errstate(all='ignore'):  # NaN is the answer of a branch without a solution
-        compiled(np.ascontiguousarray(T_0_6[:, :3].reshape(m, 12).T), *columns, out)
+        compiled(np.ascontiguousarray(T[:, :3].reshape(m, 12).T), *columns, out)
     return out
 
 
@@ -78,10 +82,11 @@ def _traced(geometry, function, arguments):
     """
     Return (code, values): ``function`` run on symbols, its values flattened.
 
-    An argument named ``start`` is the n values of q0 (``start[j]``), any other one value.
+    ``function`` gets ``T_0_n``'s top rows (:meth:`Geometry.frame_rows` of the pose given). An
+    argument named ``start`` is the n values of q0 (``start[j]``), any other one value.
     """
     code = Code()
-    t = [code.emit(f't[{k}]') for k in range(12)]
+    t = geometry.frame_rows([code.emit(f't[{k}]') for k in range(12)])
     given = [[code.emit(f'start[{j}]') for j in range(geometry.n)] if name == 'start'
              else code.emit(name) for name in arguments]
     found = function(geometry, t, *given, Calls(code, FLOATS))

@@ -28,7 +28,7 @@ for the arm (:mod:`core.ik.compiled`): :data:`ARRAYS` are the same functions for
 
 import math
 
-from dh_kinematics.core.ik.turns import turned, turned_array
+from dh_kinematics.core.ik.turns import turned, turned_array, within, within_array
 from dh_kinematics.core.kinematics import conventions
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.kinematics.dh_transforms import composed_poses
@@ -86,17 +86,22 @@ class Geometry:
             self._constants[name] = compute()
         return self._constants[name]
 
-    def frame_pose(self, T_world_tool):
-        """Return ``T_0_n``, the last link frame in frame 0, for tool poses (..., 4, 4)."""
-        return self._T_base_world @ T_world_tool @ self._T_tool_last
+    def frame_rows(self, t):
+        """
+        Return ``T_0_n``'s top rows (12 values) from a tool pose ``T_world_tool``'s, ``t``.
 
-    def dh_values(self, q):
-        """Return the DH values (theta in rad, d in m) of joint values ``q``, shape (..., n)."""
-        return np.asarray(q, dtype=float) * self._table.sign + self._table.offset
+        Written out for floats, arrays or symbols: the base's and the tool's inverses are
+        constants, their terms of 0 and 1 drop out of generated code.
+        """
+        full = list(t) + [0.0, 0.0, 0.0, 1.0]
+        base = self._T_base_world.tolist()
+        left = [sum(base[r][k] * full[4 * k + c] for k in range(4)) for r in range(3)
+                for c in range(4)]
+        return times_constant(left + [0.0, 0.0, 0.0, 1.0], self._T_tool_last.tolist())[:12]
 
-    def joint_values(self, values):
-        """Return the joint values (rad, m) of DH values, shape (..., n); inverse of dh_values."""
-        return (np.asarray(values, dtype=float) - self._table.offset) * self._table.sign
+    def dh_value(self, i, value):
+        """Return joint ``i``'s DH value (theta in rad, d in m) of its joint value (0-based)."""
+        return value * self.signs[i] + self.offsets[i]
 
     def from_link(self, i, value, x, point, f):
         """
@@ -140,33 +145,28 @@ class Geometry:
 
 def checks(g, t, found, start, f):
     """
-    Return each candidate's check: 9 values, written for floats and compiled with the form.
+    Return each candidate's check: 8 values, written for floats and compiled with the form.
 
     For each candidate (6 DH values, NaN where its branch has none): its joint values with
-    each revolute joint at the whole turn nearest ``start`` (6 joint values) within the limits,
-    the position (m) and orientation (rad) errors of its tool pose from the target's, and its
-    status: 0 no candidate, 1 no turn brings it within the limits, 2 within them. Whole turns
-    change no pose, so the errors come from the DH values, frame 0 to the tool.
+    each revolute joint at the whole turn nearest ``start`` within the limits (6 values, NaN
+    where no turn brings one within: :mod:`core.ik.turns`), then the position (m) and
+    orientation (rad) errors of its tool pose from the target's (NaN where the branch has
+    none). Whole turns change no pose, so the errors come from the DH values, frame 0 to the
+    tool.
     """
     target = times_constant(list(t) + [0.0, 0.0, 0.0, 1.0], g._tool)
     checked = []
     for values in found:
         pose = _tool_pose(g, values, f)
         dx, dy, dz = (target[4 * r + 3] - pose[4 * r + 3] for r in range(3))
-        m = [[sum(target[4 * i + k] * pose[4 * j + k] for k in range(3)) for j in range(3)]
-             for i in range(3)]  # R_target R^T
-        skew = f.sqrt((m[2][1] - m[1][2]) ** 2 + (m[0][2] - m[2][0]) ** 2
-                      + (m[1][0] - m[0][1]) ** 2)
-        angle = f.atan2(skew, m[0][0] + m[1][1] + m[2][2] - 1.0)
-        q, inside = [], None
-        for value, o, s, first, (lower, upper), prismatic in zip(
-                values, g.offsets, g.signs, start, g.limits, g.prismatic.tolist()):
-            value, within = _turned((value - o) * s, first, lower, upper, not prismatic, f)
-            q.append(value)
-            inside = _both(within, inside)
-        status = f.select(f.isnan(sum(values)), 0.0,
-                          2.0 if inside is None else f.select(inside, 2.0, 1.0))
-        checked.append(tuple(q) + (f.sqrt(dx * dx + dy * dy + dz * dz), angle, status))
+        # |R_target - R| (Frobenius) is 2 sqrt(2) sin(angle / 2), the angle between them.
+        chord = f.sqrt(sum((target[4 * r + k] - pose[4 * r + k]) ** 2 for r in range(3)
+                           for k in range(3))) / (2.0 * math.sqrt(2.0))
+        q = [f.within((value - o) * s, lower, upper) if prismatic else
+             f.turn((value - o) * s, first, lower, upper)
+             for value, o, s, first, (lower, upper), prismatic in zip(
+                 values, g.offsets, g.signs, start, g.limits, g.prismatic.tolist())]
+        checked.append(tuple(q) + (f.sqrt(dx * dx + dy * dy + dz * dz), 2.0 * f.asin(chord)))
     return checked
 
 
@@ -179,30 +179,6 @@ def _tool_pose(g, values, f):
                             g.a.tolist(), [c for c, _ in g._twist], [s for _, s in g._twist],
                             _IDENTITY_ROWS, False)
     return times_constant(frames[-16:], g._tool)
-
-
-def _turned(value, start, lower, upper, revolute, f):
-    """
-    Return a joint value at the whole turn nearest ``start`` within its limits, and whether.
-
-    The rule is :mod:`core.ik.turns`'s, one call. Whether is None where the joint has no
-    limits (always within).
-    """
-    if revolute:
-        value = f.turn(value, start, lower - 1e-12, upper + 1e-12)
-    within = None  # no limit: always within
-    if math.isfinite(lower):
-        within = value >= lower - 1e-12
-        value = f.max(value, lower)
-    if math.isfinite(upper):
-        within = _both(value <= upper + 1e-12, within)
-        value = f.min(value, upper)
-    return value, within
-
-
-def _both(a, b):
-    """Return a and b, truth values either of which may be None (no condition)."""
-    return b if a is None else a if b is None else a & b
 
 
 _IDENTITY_ROWS = ((1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0))
@@ -234,16 +210,16 @@ def _array_acos(x):
 FLOATS = {'atan2': math.atan2, 'hypot': math.hypot, 'asin': _asin, 'acos': _acos,
           'positive': lambda x, floor: x if x >= floor else math.nan,
           'select': lambda condition, a, b: a if condition else b, 'max': max, 'min': min,
-          'turn': turned, 'sqrt': math.sqrt,
-          'isnan': math.isnan,
+          'turn': turned, 'within': within, 'sqrt': math.sqrt,
           'unless_nan': lambda value, guard: value if guard == guard else math.nan,
           'cos': math.cos, 'sin': math.sin, 'nan': math.nan}
 """The closed forms' functions for one target: asin and acos of a ratio within 1e-9 beyond +-1
 clipped, further NaN (no solution); ``positive(x, floor)`` x, or NaN below the floor;
-``unless_nan(value, guard)`` value, or NaN where the guard is."""
+``unless_nan(value, guard)`` value, or NaN where the guard is; ``turn`` and ``within`` the
+whole-turn rule (:mod:`core.ik.turns`)."""
 ARRAYS = {'atan2': np.arctan2, 'hypot': np.hypot, 'asin': _array_asin, 'acos': _array_acos,
           'positive': lambda x, floor: np.where(x >= floor, x, np.nan), 'select': np.where,
-          'max': np.maximum, 'min': np.minimum, 'turn': turned_array,
-          'sqrt': np.sqrt, 'isnan': np.isnan, 'unless_nan': lambda value, guard: np.where(
+          'max': np.maximum, 'min': np.minimum, 'turn': turned_array, 'within': within_array,
+          'sqrt': np.sqrt, 'unless_nan': lambda value, guard: np.where(
               np.isnan(guard), np.nan, value), 'cos': np.cos, 'sin': np.sin, 'nan': math.nan}
 """The same for a batch: numpy on arrays of one value per target."""

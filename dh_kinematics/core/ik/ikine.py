@@ -87,21 +87,26 @@ class InverseKinematics:
             raise InvalidFieldError('method', method, 'no closed form applies: ' + (
                 self.no_closed_form or 'the mask drops a pose component'))
         targets, single = _check_targets(T)
-        if q0 is None:
-            starts = self._start if single else np.tile(self._start, (len(targets), 1))
+        if single:
+            starts = self._start[0] if q0 is None else _check_start(q0, n)
+        elif q0 is None:
+            starts = np.tile(self._start, (len(targets), 1))
         else:
             starts = check_joint_array('q0', q0, n)[0]
             if len(starts) == 1:
-                starts = np.tile(starts, (len(targets), 1)) if len(targets) > 1 else starts
-            elif single or len(starts) != len(targets):
+                starts = np.tile(starts, (len(targets), 1))
+            elif len(starts) != len(targets):
                 raise InvalidFieldError('q0', np.shape(q0), f'must be of shape ({n},) or '
                                         f'({len(targets)}, {n}), one per target')
-            if not (np.abs(starts) <= LIMIT_MAX).all():
-                raise InvalidFieldError('q0', float(starts[np.abs(starts) > LIMIT_MAX][0]),
-                                        f'must be within +-{LIMIT_MAX:g} (rad or m)')
+            _check_start_values(starts)
         search = self._search(mask)
         options = (tol, restarts, max_iterations, seed, all_solutions)
-        if analytic and method != 'numerical':
+        analytic = analytic and method != 'numerical'
+        if single:
+            found = self._closed.solve_one(targets, starts, search, tol) if analytic else None
+            return found if found is not None and found.success else self._one(
+                search, targets, starts, found, method, options)
+        if analytic:
             closed = self._closed.solve(targets, starts, search, tol)
         elif len(targets) >= BATCH and not all_solutions:
             closed = self._batch(mask, search, targets, starts, options, method)
@@ -110,7 +115,7 @@ class InverseKinematics:
         results = [found if found is not None and found.success else
                    self._one(search, target, start, found, method, options)
                    for target, start, found in zip(targets, starts, closed)]
-        return results[0] if single else results
+        return results
 
     def _batch(self, mask, search, T, q0, options, method):
         """
@@ -296,11 +301,28 @@ def _check_mask(mask):
 
 
 def _check_targets(T):
-    """Return the targets, shape (m, 4, 4), and whether one was given."""
-    shape = np.shape(T)
+    """Return the targets, shape (4, 4) for one or (m, 4, 4), and whether one was given."""
+    shape = T.shape if isinstance(T, np.ndarray) else np.shape(T)
     if len(shape) == 3:
         if shape[1:] != (4, 4) or not shape[0]:
             raise InvalidFieldError('T', shape, 'must be a pose of shape (4, 4) or a batch of '
                                     'shape (m, 4, 4)')
         return check_transforms('T', T), False
-    return check_transform('T', T)[None], True
+    return check_transform('T', T), True
+
+
+def _check_start(q0, n):
+    """Return one target's start, shape (n,): q0 of shape (n,) or (1, n)."""
+    starts, _ = check_joint_array('q0', q0, n)
+    if len(starts) != 1:
+        raise InvalidFieldError('q0', np.shape(q0), f'must be of shape ({n},) or (1, {n}), '
+                                'one per target')
+    _check_start_values(starts)
+    return starts[0]
+
+
+def _check_start_values(starts):
+    """Refuse starts beyond LIMIT_MAX (finite already)."""
+    if max(map(abs, starts.ravel().tolist())) > LIMIT_MAX:
+        raise InvalidFieldError('q0', float(starts[np.abs(starts) > LIMIT_MAX][0]),
+                                f'must be within +-{LIMIT_MAX:g} (rad or m)')

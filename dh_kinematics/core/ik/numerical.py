@@ -28,8 +28,8 @@ outside them.
 from dataclasses import dataclass
 import math
 
-from dh_kinematics.core.ik import step
-from dh_kinematics.core.ik.turns import TURN, turned, turned_array
+from dh_kinematics.core.ik import step, turns
+from dh_kinematics.core.ik.turns import TURN
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.rotations import rotvec_of_entries, single_matrix_to_rotvec
 import numpy as np
@@ -76,11 +76,7 @@ class Search:
         self._joints = list(zip(self.lower.tolist(), self.upper.tolist(), middle.tolist(),
                                 (self.revolute & limited).tolist()))
         self._revolute = self.revolute.tolist()
-        self._limits = list(zip(self.lower.tolist(), self.upper.tolist()))
-        # The limits within rounding (1e-12), where a value counts as inside.
-        self._turning = list(zip((self.lower - 1e-12).tolist(), (self.upper + 1e-12).tolist(),
-                                 self._revolute))
-        self._lower, self._upper = self.lower - 1e-12, self.upper + 1e-12  # within rounding
+        self._turning = list(zip(self.lower.tolist(), self.upper.tolist(), self._revolute))
 
     def error(self, T_target, q):
         """Return the masked pose error of the tool at ``q`` (n,), shape (6,): see pose_error."""
@@ -129,21 +125,20 @@ class Search:
         """
         if np.ndim(q) == 1 and np.ndim(q0) == 1:
             return np.array(self._turned(q.tolist(), q0.tolist()))
-        value = np.where(self.revolute, turned_array(q, q0, self._lower, self._upper), q)
-        inside = ((value >= self._lower) & (value <= self._upper)).all(axis=-1, keepdims=True)
-        return np.where(inside, np.clip(value, self.lower, self.upper), np.nan)
+        value = np.where(self.revolute, turns.turned_array(q, q0, self.lower, self.upper),
+                         turns.within_array(q, self.lower, self.upper))
+        return np.where(np.isnan(value).any(axis=-1, keepdims=True), np.nan, value)
 
     def _turned(self, q, q0):
         """Return :meth:`nearest_turn` of one configuration, on lists of floats."""
         found = []
         for value, start, (lower, upper, revolute) in zip(q, q0, self._turning):
-            if revolute:
-                value = turned(value, start, lower, upper)
-            if not lower <= value <= upper:
+            value = turns.turned(value, start, lower, upper) if revolute else turns.within(
+                value, lower, upper)
+            if value != value:
                 return [math.nan] * len(q)
             found.append(value)
-        return [min(max(value, lower), upper) for value, (lower, upper) in zip(
-            found, self._limits)]
+        return found
 
     def solve(self, T_target, q, tol, max_iterations):
         """

@@ -51,40 +51,40 @@ def reason(geometry):
     return None
 
 
-def solutions(geometry, T_0_6, hint, start):
+def solutions(geometry, T, start):
     """
-    Return every candidate solution of poses ``T_0_6`` (m, 4, 4), checked: up to 8 per pose.
+    Return every candidate solution of poses ``T_world_tool`` (m, 4, 4), checked: up to 8 each.
 
-    ``hint`` (DH values, shape (m, 6)) gives joint 6 where the pose leaves it free (axes 2 and
-    6 parallel); ``start`` (joint values, (m, n)) the whole turns. A pose's candidates are
-    joint 1's two values, each with joint 5's two, each with the elbow up and down, as far as
-    they exist, each checked (:func:`geometry.checks`), all compiled for the arm
-    (:mod:`core.ik.compiled`) and run on every pose at once.
+    ``start`` (joint values, (m, n)) gives the whole turns, and joint 6 where the pose leaves
+    it free (axes 2 and 6 parallel). A pose's candidates are joint 1's two values, each with
+    joint 5's two, each with the elbow up and down, as far as they exist, each checked
+    (:func:`geometry.checks`), all compiled for the arm (:mod:`core.ik.compiled`) and run on
+    every pose at once.
 
     Returns
     -------
-    checks : array, shape (k, 9)
-        Per candidate its joint values at the nearest turn, its position and orientation
-        errors and its status (:func:`geometry.checks`), pose after pose.
+    checks : array, shape (k, 8)
+        Per candidate its joint values at the nearest turn within the limits (NaN where none
+        is), its position and orientation errors (:func:`geometry.checks`), pose after pose.
     pose : array of int, shape (k,)
         The index of the pose each solves.
 
     """
-    return compiled.batch(geometry, 'three parallel axes', _checked, T_0_6, hint[:, 5],
-                          np.ascontiguousarray(start.T), arguments=('hint', 'start'))
+    return compiled.batch(geometry, 'three parallel axes', _checked, T,
+                          np.ascontiguousarray(start.T), arguments=('start',))
 
 
-def solutions_one(geometry, t, hint, start):
+def solutions_one(geometry, t, start):
     """
-    Return :func:`solutions` of one pose as a flat list, 9 values per candidate.
+    Return :func:`solutions` of one pose as a flat list, 8 values per candidate.
 
-    ``t`` is the pose's top rows (12 floats), ``hint`` its 6 DH values of q0, ``start`` q0.
+    ``t`` is the pose's top rows (12 floats), ``start`` q0 (a list).
     """
-    solve = compiled.one(geometry, 'three parallel axes', _checked, ('hint', 'start'))
-    return solve(t, hint[5], start)
+    return compiled.one(geometry, 'three parallel axes', _checked, ('start',))(t, start)
 
 
-def _checked(g, t, hint, start, f):
+def _checked(g, t, start, f):
+    hint = g.dh_value(5, start[5])  # joint 6 where the pose leaves it free
     return checks(g, t, candidates(g, t, hint, f), start, f)
 
 

@@ -19,7 +19,8 @@ A revolute joint at ``q`` and at ``q + 2 pi k`` puts every link in the same plac
 gives the turn nearest the start ``q0``; where ``q0`` lies beyond the limits, the turn nearest
 it inside them. The closed forms (:func:`core.ik.geometry.checks`, compiled for the arm) and the
 numerical search (:class:`core.ik.numerical.Search`) apply this one rule: :func:`turned` for
-floats, :func:`turned_array` for arrays, equal value for value.
+floats, :func:`turned_array` for arrays, equal value for value. A value within :data:`SLACK`
+of a limit counts as within, and is clipped to it; one that no turn brings within is NaN.
 """
 
 import math
@@ -28,29 +29,50 @@ import numpy as np
 
 TURN = 2.0 * math.pi
 """A whole turn (rad)."""
+SLACK = 1e-12
+"""How far beyond a limit a value still counts as within it, rounding (rad or m)."""
+_PI = math.pi
 
 
 def turned(value, start, lower, upper):
     """
-    Return a revolute joint's ``value`` at the whole turn nearest ``start`` (floats, rad).
+    Return a revolute joint's ``value`` at the whole turn nearest ``start``, within the limits.
 
     Where that turn is beyond ``lower`` or ``upper`` (``start`` beyond them), the turn nearest
-    it inside them instead, if any: the result is not clipped, so the caller tells whether it
-    is within. The limits may be infinite; NaN stays NaN.
+    it inside them. Floats (rad); the limits may be infinite. NaN where no turn is within them,
+    and for NaN.
     """
     gap = start - value
-    if not -math.pi <= gap <= math.pi and math.isfinite(gap):
+    if not -_PI <= gap <= _PI and gap - gap == 0.0:  # finite, more than half a turn away
         value += TURN * round(gap / TURN)  # half to even, as numpy's
+    if value > upper + SLACK:
+        value -= TURN * math.ceil((value - upper - SLACK) / TURN)
+    elif value < lower - SLACK:
+        value += TURN * math.ceil((lower - SLACK - value) / TURN)
+    return within(value, lower, upper)
+
+
+def within(value, lower, upper):
+    """Return ``value`` clipped to ``[lower, upper]`` if within SLACK of them, else NaN."""
+    if value < lower:
+        return lower if value >= lower - SLACK else math.nan
     if value > upper:
-        value -= TURN * math.ceil((value - upper) / TURN)
-    elif value < lower:
-        value += TURN * math.ceil((lower - value) / TURN)
-    return value
+        return upper if value <= upper + SLACK else math.nan
+    return value  # or NaN
 
 
 def turned_array(value, start, lower, upper):
-    """:func:`turned` on arrays that broadcast (rad); infinite limits and NaN as there."""
+    """:func:`turned` on arrays that broadcast (rad), for finite values and NaN."""
     with np.errstate(invalid='ignore'):  # inf - inf where a limit is infinite: not taken
         value = value + TURN * np.round((start - value) / TURN)
-        value = np.where(value > upper, value - TURN * np.ceil((value - upper) / TURN), value)
-        return np.where(value < lower, value + TURN * np.ceil((lower - value) / TURN), value)
+        value = np.where(value > upper + SLACK,
+                         value - TURN * np.ceil((value - upper - SLACK) / TURN), value)
+        value = np.where(value < lower - SLACK,
+                         value + TURN * np.ceil((lower - SLACK - value) / TURN), value)
+    return within_array(value, lower, upper)
+
+
+def within_array(value, lower, upper):
+    """:func:`within` on arrays that broadcast."""
+    inside = (value >= lower - SLACK) & (value <= upper + SLACK)
+    return np.where(inside, np.clip(value, lower, upper), np.nan)

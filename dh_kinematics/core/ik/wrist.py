@@ -56,49 +56,49 @@ def reason(geometry):
     return None
 
 
-def solutions(geometry, T_0_6, hint, start):
+def solutions(geometry, T, start):
     """
-    Return every candidate solution of poses ``T_0_6`` (m, 4, 4), checked: up to 8 per pose.
+    Return every candidate solution of poses ``T_world_tool`` (m, 4, 4), checked: up to 8 each.
 
-    ``hint`` (DH values, shape (m, 6)) decides what the pose leaves free: joint 4 when joints 4
-    and 6 line up (the wrist singularity); ``start`` (joint values, (m, n)) the whole turns.
-    Candidates are exact to the precision of the polynomial roots, and checked
-    (:func:`geometry.checks`). The wrist centre's polynomial (:func:`equation`) and the joints
-    for each of its real roots (:func:`candidates`) are compiled for the arm
-    (:mod:`core.ik.compiled`), on every pose at once; the roots come from each polynomial's
-    companion matrix.
+    ``start`` (joint values, (m, n)) gives the whole turns, and joint 4 where the pose leaves
+    it free (joints 4 and 6 in line: the wrist singularity). Candidates are exact to the
+    precision of the polynomial roots, and checked (:func:`geometry.checks`). The wrist
+    centre's polynomial (:func:`equation`) and the joints for each of its real roots
+    (:func:`candidates`) are compiled for the arm (:mod:`core.ik.compiled`), on every pose at
+    once; the roots come from each polynomial's companion matrix.
 
     Returns
     -------
-    checks : array, shape (k, 9)
-        Per candidate its joint values at the nearest turn, its position and orientation
-        errors and its status (:func:`geometry.checks`), pose after pose.
+    checks : array, shape (k, 8)
+        Per candidate its joint values at the nearest turn within the limits (NaN where none
+        is), its position and orientation errors (:func:`geometry.checks`), pose after pose.
     pose : array of int, shape (k,)
         The index of the pose each solves.
 
     """
     g = geometry
-    roots = _joint3_roots(g, compiled.batch_values(g, 'wrist centre', equation, T_0_6))
+    roots = _joint3_roots(g, compiled.batch_values(g, 'wrist centre', equation, T))
     pose, column = np.nonzero(~np.isnan(roots))  # each real root once, pose after pose
-    rows, which = compiled.batch(g, 'spherical wrist', _checked, T_0_6[pose], hint[pose, 3],
-                                 roots[pose, column], np.ascontiguousarray(start[pose].T),
-                                 arguments=('hint', 'root', 'start'))
+    rows, which = compiled.batch(g, 'spherical wrist', _checked, T[pose], roots[pose, column],
+                                 np.ascontiguousarray(start[pose].T),
+                                 arguments=('root', 'start'))
     return rows, pose[which]
 
 
-def solutions_one(geometry, t, hint, start):
+def solutions_one(geometry, t, start):
     """
-    Return :func:`solutions` of one pose as a flat list, 9 values per candidate.
+    Return :func:`solutions` of one pose as a flat list, 8 values per candidate.
 
-    ``t`` is the pose's top rows (12 floats), ``hint`` its 6 DH values of q0, ``start`` q0.
+    ``t`` is the pose's top rows (12 floats), ``start`` q0 (a list).
     """
     g = geometry
-    roots = _joint3_roots_one(g, compiled.one(g, 'wrist centre', equation, ())(t))
-    solve = compiled.one(g, 'spherical wrist', _checked, ('hint', 'root', 'start'))
-    return [value for root in roots for value in solve(t, hint[3], root, start)]
+    roots = _joint3_roots_one(g, compiled.one(g, 'wrist centre', equation)(t))
+    solve = compiled.one(g, 'spherical wrist', _checked, ('root', 'start'))
+    return [value for root in roots for value in solve(t, root, start)]
 
 
-def _checked(g, t, hint, root, start, f):
+def _checked(g, t, root, start, f):
+    hint = g.dh_value(3, start[3])  # joint 4 where the pose leaves it free
     return checks(g, t, candidates(g, t, hint, root, f), start, f)
 
 
