@@ -233,6 +233,9 @@ def _closed_form(chain):
 
 def _result(found, q0, search, T, tol, iterations, method, note):
     """Return the result of the converged attempts: distinct, each at its turn nearest q0."""
+    if len(found) == 1:
+        q, error = search.at_nearest_turn(T, found[0], q0, tol)
+        return IKResult(q, True, *norms(error), iterations, q[None], method, note)
     solutions, errors = [], []
     for attempt in found:
         q, error = search.at_nearest_turn(T, attempt, q0, tol)

@@ -68,7 +68,7 @@ class Search:
         weight = np.asarray(mask, dtype=float)
         self._weights = weight.tolist()
         self._kept_list = None if (weight > 0.0).all() else (weight > 0.0).tolist()
-        self._residual = step.compile_residual(table, base_rows, tool)
+        self._residual = step.compile_residual(table, base_rows, tool, self._weights)
         self._step = step.compile_step(table, base_rows, tool, self._weights)
         limited = np.isfinite(self.lower) & np.isfinite(self.upper)
         middle = np.where(limited, (np.where(limited, self.lower, 0.0)
@@ -80,8 +80,15 @@ class Search:
 
     def error(self, T_target, q):
         """Return the masked pose error of the tool at ``q`` (n,), shape (6,): see pose_error."""
-        return np.array(_masked(self._residual(q.tolist(), T_target[:3].ravel().tolist()),
-                                self._kept_list))
+        return np.array(self._error(self._residual(q.tolist(), T_target[:3].ravel().tolist())))
+
+    def _error(self, r):
+        """Return the masked pose error (6 floats) of a residual (:func:`step.compile_residual`)."""
+        if r[step.HALF_TURN]:  # the rotation vector from the quaternion
+            e = r[:3] + rotvec_of_entries(*r[3:12])
+            return e if self._kept_list is None else [
+                value if keep else 0.0 for value, keep in zip(e, self._kept_list)]
+        return r[step.ERROR:step.ENERGY]
 
     def at_nearest_turn(self, T_target, attempt, q0, tol):
         """
@@ -90,10 +97,12 @@ class Search:
         A turn that would take it beyond ``tol`` (a q0 of 1e9 rad and more leaves too few
         digits for the angle) is not taken: q stays as the search found it.
         """
-        q = self.nearest_turn(attempt.q, q0)
-        if (q == attempt.q).all():
-            return q, attempt.error
-        if not np.isnan(q[0]):
+        found = attempt.q.tolist()
+        q = self._turned(found, q0.tolist())
+        if q == found:
+            return attempt.q, attempt.error
+        if q[0] == q[0]:  # not NaN: a turn within the limits
+            q = np.array(q)
             error = self.error(T_target, q)
             if within(error, tol):
                 return q, error
@@ -150,7 +159,7 @@ class Search:
         """
         target, measure, step = T_target[:3].ravel().tolist(), self._measure, self._step
         q = q.tolist()
-        e, E, done = measure(q, target, tol)
+        r, e, E, done = measure(q, target, tol)
         damping, iterations, before = 1.0, 0, E
         while not done and iterations < max_iterations:
             iterations += 1
@@ -158,10 +167,10 @@ class Search:
                 if E > 0.5 * before:  # stalled: a local minimum, or a limit in the way
                     break
                 before = E
-            q_new = self._into_limits(step(q, e, damping * E + 1e-12))
-            e_new, E_new, done_new = measure(q_new, target, tol)
+            q_new = self._into_limits(step(r, e, damping * E + 1e-12, q))
+            r_new, e_new, E_new, done_new = measure(q_new, target, tol)
             if E_new < E:
-                q, e, E, done = q_new, e_new, E_new, done_new
+                q, r, e, E, done = q_new, r_new, e_new, E_new, done_new
                 damping = max(damping / 2.0, 1e-3)
             else:
                 damping *= 8.0
@@ -170,13 +179,22 @@ class Search:
         return Attempt(np.array(q), np.array(e), iterations, done)
 
     def _measure(self, q, target, tol):
-        """Return the pose error at ``q`` (6 floats), its energy E, and whether within tol."""
-        e = _masked(self._residual(q, target), self._kept_list)
+        """
+        Return the residual at ``q``, its pose error (6 floats), energy E, and whether within.
+
+        The residual (:func:`step.compile_residual`) is what the step from ``q`` takes.
+        """
+        r = self._residual(q, target)
+        if not r[step.HALF_TURN]:
+            position, orientation = r[step.NORMS:step.NORMS + 2]
+            return (r, r[step.ERROR:step.ENERGY], r[step.ENERGY],
+                    position <= tol and orientation <= tol)
+        e = self._error(r)
         e0, e1, e2, e3, e4, e5 = e
         w0, w1, w2, w3, w4, w5 = self._weights
         E = 0.5 * (w0 * e0 * e0 + w1 * e1 * e1 + w2 * e2 * e2 + w3 * e3 * e3 + w4 * e4 * e4
                    + w5 * e5 * e5)
-        return e, E, math.hypot(e0, e1, e2) <= tol and math.hypot(e3, e4, e5) <= tol
+        return r, e, E, math.hypot(e0, e1, e2) <= tol and math.hypot(e3, e4, e5) <= tol
 
 
 def pose_error(T_target, T, kept):
@@ -194,12 +212,6 @@ def pose_error(T_target, T, kept):
 def within(e, tol):
     """Tell whether a pose error is within ``tol`` in position (m) and orientation (rad)."""
     return math.hypot(e[0], e[1], e[2]) <= tol and math.hypot(e[3], e[4], e[5]) <= tol
-
-
-def _masked(residual, kept):
-    """Return the pose error [dp (m), rotation vector (rad)] of a residual, masked: 6 floats."""
-    e = residual[:3] + rotvec_of_entries(*residual[3:])
-    return e if kept is None else [value if keep else 0.0 for value, keep in zip(e, kept)]
 
 
 def norms(e):

@@ -20,17 +20,20 @@ run once on symbols (:mod:`core.symbolic`), as the poses are:
 
 - the residual: the tool pose at ``q`` against the target's top three rows ``t``, as the
   position difference and the entries of ``R_target R^T`` (whose rotation vector is the
-  orientation error);
-- the step: the geometric Jacobian at ``q``, the normal equations ``J^T W J`` and ``J^T W e``
-  with the mask's weights W, and their solution with the damping ``mu`` added to the diagonal,
-  by Cholesky's factorisation, written out for the arm's n joints.
+  orientation error), with the joint axes and the tool position the step needs;
+- the step: the geometric Jacobian at ``q`` from those axes (the poses are not composed
+  twice), the normal equations ``J^T W J`` and ``J^T W e`` with the mask's weights W, and their
+  solution with the damping ``mu`` added to the diagonal, by Cholesky's factorisation, written
+  out for the arm's n joints.
 
 The generated code holds no loop, no numpy call, and no term a zero of the arm's table (or of
 the weights) removes. Units: rad and m in; m, rad and rad or m per step out.
 """
 
+import math
+
 from dh_kinematics.core.kinematics import unrolled
-from dh_kinematics.core.symbolic import list_function
+from dh_kinematics.core.symbolic import Code, list_function, Symbol
 
 
 def normal_equations(J, e, weight):
@@ -90,32 +93,68 @@ def damped_solution(lower, g, mu, sqrt):
     return x
 
 
-def compile_residual(table, base_rows, tool):
-    """
-    Return ``residual(q, t)``: [dx, dy, dz] then ``R_target R^T`` row-major, 12 floats.
+ERROR, ENERGY, NORMS, HALF_TURN, AXES = 12, 18, 19, 21, 22
+"""Where the residual's values (:func:`compile_residual`) hold each quantity."""
 
-    ``t`` is the target's top three rows, row-major (12 floats); d = target - tool (m).
+
+def compile_residual(table, base_rows, tool, weight):
     """
-    code, T = unrolled.values(table, base_rows, tool, 'tool')
+    Return ``residual(q, t)``: the tool's pose against a target's, and what a step needs of q.
+
+    ``t`` is the target's top three rows, row-major (12 floats). The values: [dx, dy, dz]
+    (d = target - tool, m), ``R_target R^T`` row-major (9); from :data:`ERROR` the pose error
+    [d, rotation vector of ``R_target R^T``] with the components of weight 0 at 0 (6), its
+    energy ``E = e^T W e / 2`` (:data:`ENERGY`), the position (m) and orientation (rad) errors
+    (:data:`NORMS`, 2), whether the rotation is within 1e-6 of a half turn (:data:`HALF_TURN`,
+    where the rotation vector given is not to be used); from :data:`AXES` the frame entries
+    the Jacobian reads (:func:`unrolled.axis_entries`) and the tool's position (3): the step
+    at q (:func:`compile_step`) takes them rather than composing the poses again.
+    """
+    code, frames = unrolled.values(table, base_rows, tool, 'frames')
+    T = unrolled.times_constant(frames[-16:], tool)
     t = [code.emit(f't[{k}]') for k in range(12)]
-    values = [t[3] - T[3], t[7] - T[7], t[11] - T[11]]
-    values += [t[4 * i] * T[4 * j] + t[4 * i + 1] * T[4 * j + 1] + t[4 * i + 2] * T[4 * j + 2]
-               for i in range(3) for j in range(3)]
+    d = [t[3] - T[3], t[7] - T[7], t[11] - T[11]]
+    m = [t[4 * i] * T[4 * j] + t[4 * i + 1] * T[4 * j + 1] + t[4 * i + 2] * T[4 * j + 2]
+         for i in range(3) for j in range(3)]
+    # The rotation vector as rotations.rotvec_of_entries gives it away from a half turn.
+    skew = (m[7] - m[5], m[2] - m[6], m[3] - m[1])  # 2 sin(angle) axis
+    sine2 = code.call('hypot', *skew)
+    cosine2 = m[0] + m[4] + m[8] - 1.0  # 2 cos(angle)
+    scale = code.call('scale', sine2, cosine2)
+    e = [value if w > 0.0 else 0.0 for value, w in zip(d + [s * scale for s in skew], weight)]
+    energy = 0.5 * sum(w * value * value for value, w in zip(e, weight))
+    values = d + m + e + [energy, code.call('hypot', *e[:3]), code.call('hypot', *e[3:]),
+                          (cosine2 < 0.0) & (sine2 < 1e-6)]
+    values += [frames[i] for i in unrolled.axis_entries(table)] + [T[3], T[7], T[11]]
     return list_function(code, [values], 'q, t', f'<residual of {len(table.a)} links>',
-                         single=True)
+                         single=True, functions={'hypot': math.hypot, 'scale': _scale})
+
+
+def _scale(sine2, cosine2):
+    """Return the angle over its 2 sin (rad), from 2 sin and 2 cos; 1/2 at a zero angle."""
+    return math.atan2(sine2, cosine2) / sine2 if sine2 > 0.0 else 0.5
 
 
 def compile_step(table, base_rows, tool, weight):
     """
-    Return ``step(q, e, mu)``: q after the damped Gauss-Newton step (rad or m), n floats.
+    Return ``step(r, e, mu, q)``: q after the damped Gauss-Newton step (rad or m), n floats.
 
-    ``e`` is the weighted components' pose error (6 floats), ``mu`` the damping (> 0).
+    ``r`` is :func:`compile_residual`'s values at ``q`` (n floats), ``e`` the weighted
+    components' pose error there (6 floats), ``mu`` the damping (> 0).
     """
-    code, entries = unrolled.values(table, base_rows, tool, 'jacobians')
-    n = len(table.a)
+    _, frames = unrolled.values(table, base_rows, tool, 'frames')  # which entries are constants
+    tool_pose = unrolled.times_constant(frames[-16:], tool)
+    code, n = Code(), len(table.a)
+    read = unrolled.axis_entries(table)
+    given, given_tool = [0.0] * len(frames), [0.0] * 16
+    for k, (entries, into, i) in enumerate(
+            [(frames, given, i) for i in read] + [(tool_pose, given_tool, i) for i in (3, 7, 11)]):
+        value = entries[i]
+        into[i] = code.emit(f'r[{AXES + k}]') if isinstance(value, Symbol) else value
+    entries = unrolled.jacobian_columns(table, given, given_tool)
     J = [entries[r * n:(r + 1) * n] for r in range(6)]
     e = [code.emit(f'e[{k}]') for k in range(6)]
     lower, g = normal_equations(J, e, [float(w) for w in weight])
     x = damped_solution(lower, g, code.emit('mu'), lambda value: code.call('sqrt', value))
     moved = [code.emit(f'q[{j}]') + x[j] for j in range(n)]
-    return list_function(code, [moved], 'q, e, mu', f'<step of {n} links>', single=True)
+    return list_function(code, [moved], 'r, e, mu, q', f'<step of {n} links>', single=True)

@@ -94,8 +94,22 @@ def values(table, base_rows, tool, kind):
     frames = composed_poses(ct, st, d, *twists, base_rows, table.mdh, table.hayati)
     tool_pose = times_constant(frames[-16:], tool)
     if kind == 'jacobians':
-        return code, _jacobian_columns(table, frames, tool_pose)
+        return code, jacobian_columns(table, frames, tool_pose)
     return code, tool_pose if kind == 'tool' else frames
+
+
+def axis_entries(table):
+    """
+    Return the indices into ``frames`` (:func:`values`) that the Jacobian reads, in order.
+
+    Each joint's axis (z) and, for a revolute joint, its frame's origin.
+    """
+    indices = []
+    for j in range(len(table.a)):
+        first = 16 * (j + 1 if table.mdh else j)
+        entries = (2, 6, 10) if table.prismatic[j] else (2, 6, 10, 3, 7, 11)
+        indices += [first + k for k in entries]
+    return indices
 
 
 def times_constant(T, constant):
@@ -110,8 +124,13 @@ def times_constant(T, constant):
     return product
 
 
-def _jacobian_columns(table, frames, tool):
-    """Return the 6 n entries of the Jacobian, row-major, from the frames' and tool's entries."""
+def jacobian_columns(table, frames, tool):
+    """
+    Return the 6 n entries of the Jacobian, row-major, from the frames' and tool's entries.
+
+    ``frames`` holds the (n + 1) frame poses and ``tool`` the tool's, 16 entries each; only the
+    entries of :func:`axis_entries` are read.
+    """
     n = len(table.a)
     columns = []
     for j in range(n):
