@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import math
 
 from dh_kinematics.core.ik import step, turns
+from dh_kinematics.core.ik.step import ENERGY, ERROR, HALF_TURN, NORMS
 from dh_kinematics.core.ik.turns import TURN
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.rotations import rotvec_of_entries, single_matrix_to_rotvec
@@ -80,15 +81,10 @@ class Search:
 
     def error(self, T_target, q):
         """Return the masked pose error of the tool at ``q`` (n,), shape (6,): see pose_error."""
-        return np.array(self._error(self._residual(q.tolist(), T_target[:3].ravel().tolist())))
-
-    def _error(self, r):
-        """Return the masked pose error (6 floats) of a residual (:func:`step.compile_residual`)."""
-        if r[step.HALF_TURN]:  # the rotation vector from the quaternion
-            e = r[:3] + rotvec_of_entries(*r[3:12])
-            return e if self._kept_list is None else [
-                value if keep else 0.0 for value, keep in zip(e, self._kept_list)]
-        return r[step.ERROR:step.ENERGY]
+        r = self._residual(q.tolist(), T_target[:3].ravel().tolist())
+        if r[HALF_TURN]:
+            self._half_turn(r)
+        return np.array(r[ERROR:ENERGY])
 
     def at_nearest_turn(self, T_target, attempt, q0, tol):
         """
@@ -157,44 +153,44 @@ class Search:
         masked components are at most ``tol``. Every step runs in floats, compiled for the arm
         (:mod:`core.ik.step`).
         """
-        target, measure, step = T_target[:3].ravel().tolist(), self._measure, self._step
+        target, residual, advance = T_target[:3].ravel().tolist(), self._residual, self._step
         q = q.tolist()
-        r, e, E, done = measure(q, target, tol)
-        damping, iterations, before = 1.0, 0, E
-        while not done and iterations < max_iterations:
+        r = residual(q, target)
+        if r[HALF_TURN]:
+            self._half_turn(r)
+        E, iterations, damping, before = r[ENERGY], 0, 1.0, r[ENERGY]
+        while (r[NORMS] > tol or r[NORMS + 1] > tol) and iterations < max_iterations:
             iterations += 1
             if iterations % STALL == 0:
                 if E > 0.5 * before:  # stalled: a local minimum, or a limit in the way
                     break
                 before = E
-            q_new = self._into_limits(step(r, e, damping * E + 1e-12, q))
-            r_new, e_new, E_new, done_new = measure(q_new, target, tol)
-            if E_new < E:
-                q, r, e, E, done = q_new, r_new, e_new, E_new, done_new
+            q_new = self._into_limits(advance(r, damping * E + 1e-12, q))
+            r_new = residual(q_new, target)
+            if r_new[HALF_TURN]:
+                self._half_turn(r_new)
+            if r_new[ENERGY] < E:
+                q, r, E = q_new, r_new, r_new[ENERGY]
                 damping = max(damping / 2.0, 1e-3)
             else:
                 damping *= 8.0
                 if damping > 1e9:  # no step lowers the error: a minimum, or a limit
                     break
-        return Attempt(np.array(q), np.array(e), iterations, done)
+        return Attempt(np.array(q), np.array(r[ERROR:ENERGY]), iterations,
+                       r[NORMS] <= tol and r[NORMS + 1] <= tol)
 
-    def _measure(self, q, target, tol):
+    def _half_turn(self, r):
         """
-        Return the residual at ``q``, its pose error (6 floats), energy E, and whether within.
+        Put a residual's pose error, energy and norms right near a half turn, in place.
 
-        The residual (:func:`step.compile_residual`) is what the step from ``q`` takes.
+        There the rotation vector comes from the quaternion (:func:`rotvec_of_entries`).
         """
-        r = self._residual(q, target)
-        if not r[step.HALF_TURN]:
-            position, orientation = r[step.NORMS:step.NORMS + 2]
-            return (r, r[step.ERROR:step.ENERGY], r[step.ENERGY],
-                    position <= tol and orientation <= tol)
-        e = self._error(r)
-        e0, e1, e2, e3, e4, e5 = e
-        w0, w1, w2, w3, w4, w5 = self._weights
-        E = 0.5 * (w0 * e0 * e0 + w1 * e1 * e1 + w2 * e2 * e2 + w3 * e3 * e3 + w4 * e4 * e4
-                   + w5 * e5 * e5)
-        return r, e, E, math.hypot(e0, e1, e2) <= tol and math.hypot(e3, e4, e5) <= tol
+        e = r[:3] + rotvec_of_entries(*r[3:12])
+        if self._kept_list is not None:
+            e = [value if keep else 0.0 for value, keep in zip(e, self._kept_list)]
+        r[ERROR:ENERGY] = e
+        r[ENERGY] = 0.5 * sum(w * value * value for value, w in zip(e, self._weights))
+        r[NORMS:NORMS + 2] = math.hypot(*e[:3]), math.hypot(*e[3:])
 
 
 def pose_error(T_target, T, kept):

@@ -137,10 +137,10 @@ def _scale(sine2, cosine2):
 
 def compile_step(table, base_rows, tool, weight):
     """
-    Return ``step(r, e, mu, q)``: q after the damped Gauss-Newton step (rad or m), n floats.
+    Return ``step(r, mu, q)``: q after the damped Gauss-Newton step (rad or m), n floats.
 
-    ``r`` is :func:`compile_residual`'s values at ``q`` (n floats), ``e`` the weighted
-    components' pose error there (6 floats), ``mu`` the damping (> 0).
+    ``r`` is :func:`compile_residual`'s values at ``q`` (n floats), its pose error among them,
+    ``mu`` the damping (> 0).
     """
     _, frames = unrolled.values(table, base_rows, tool, 'frames')  # which entries are constants
     tool_pose = unrolled.times_constant(frames[-16:], tool)
@@ -153,8 +153,8 @@ def compile_step(table, base_rows, tool, weight):
         into[i] = code.emit(f'r[{AXES + k}]') if isinstance(value, Symbol) else value
     entries = unrolled.jacobian_columns(table, given, given_tool)
     J = [entries[r * n:(r + 1) * n] for r in range(6)]
-    e = [code.emit(f'e[{k}]') for k in range(6)]
+    e = [code.emit(f'r[{ERROR + k}]') for k in range(6)]
     lower, g = normal_equations(J, e, [float(w) for w in weight])
     x = damped_solution(lower, g, code.emit('mu'), lambda value: code.call('sqrt', value))
     moved = [code.emit(f'q[{j}]') + x[j] for j in range(n)]
-    return list_function(code, [moved], 'r, e, mu, q', f'<step of {n} links>', single=True)
+    return list_function(code, [moved], 'r, mu, q', f'<step of {n} links>', single=True)
