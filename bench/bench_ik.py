@@ -34,9 +34,11 @@ Two protocols:
   after 5 ms is a failure), on the chains of its paper that are at hand.
 
 Then the closed forms: ours for one target and for a batch of 1000 (µs per target), against
-EAIK one at a time and batched (one thread), each compiled before it is timed; and targets
-beyond every arm's reach, which no solver should report as solved. Times are per target,
-median and p99, in µs.
+EAIK one at a time and batched (one thread), each compiled before it is timed; our numerical
+search on a batch of 1000 per arm; and targets beyond every arm's reach, which no solver
+should report as solved. Times are per target, median and p99, in µs; a batch's time is the
+best of three runs (one for the search). Last, issue 43's targets, each against its worst arm;
+the exit status is 0 when every one is met.
 """
 
 import argparse
@@ -60,6 +62,10 @@ VENDOR = ROOT.parent / 'shared' / 'vendor-urdf'
 TRACIK_CHAINS = ('ur5', 'ur_ur5e', 'panda', 'franka_fr3', 'kuka_iiwa14')
 TRACIK_TOL, TRACIK_TIME = 1e-5, 0.005
 EXACT_TOL = 1e-10
+BATCH_RUNS = 3  # a batch's time is the best of this many runs
+# Issue 43's targets: closed form for one target and per target of a batch, numerical search
+# per target of a batch (µs), and the numerical search's median against ik_LM's.
+CLOSED_ONE_US, CLOSED_BATCH_US, SEARCH_BATCH_US, SEARCH_RATIO = 50.0, 10.0, 50.0, 2.0
 
 
 def random_arm(rng, n, convention):
@@ -222,11 +228,10 @@ def closed_forms(arm_list, count, seed):
             result = chain.ikine(T, q0=q0)
             single.append(time.perf_counter() - start)
             found += result.success and checked(chain, result.q, T, EXACT_TOL)
-        start = time.perf_counter()
-        batch = chain.ikine(Ts, q0=q0)
+        batch, batch_time = _best_of(BATCH_RUNS, lambda: chain.ikine(Ts, q0=q0))
         row['ours'] = {'one_median_us': 1e6 * float(np.median(single)),
                        'one_p99_us': 1e6 * float(np.percentile(single, 99)),
-                       'batch_us_per_target': 1e6 * (time.perf_counter() - start) / count,
+                       'batch_us_per_target': 1e6 * batch_time / count,
                        'success': found / count,
                        'solutions_mean': float(np.mean([len(r.solutions) for r in batch]))}
         try:
@@ -242,16 +247,41 @@ def closed_forms(arm_list, count, seed):
                     Q_eaik = eaik.solve_all(pose)
                     single.append(time.perf_counter() - start)
                     solved += any(checked(chain, _inside(chain, q), T, EXACT_TOL) for q in Q_eaik)
-                start = time.perf_counter()
-                eaik._robot.IK_batched(list(poses), num_worker_threads=1)
+                _, batch_time = _best_of(BATCH_RUNS, lambda: eaik._robot.IK_batched(
+                    list(poses), num_worker_threads=1))
                 row['eaik'] = {'one_median_us': 1e6 * float(np.median(single)),
                                'one_p99_us': 1e6 * float(np.percentile(single, 99)),
-                               'batch_us_per_target': 1e6 * (time.perf_counter() - start) / count,
+                               'batch_us_per_target': 1e6 * batch_time / count,
                                'success': solved / count}
             else:
                 row['eaik'] = {'missing': 'no known decomposition'}
         rows.append(row)
     return rows
+
+
+def searches(arm_list, count, seed):
+    """Time our numerical search on a batch of targets per arm (vectorised over them)."""
+    rows = []
+    for name, chain, _, _, _ in arm_list:
+        Q, Ts = targets_of(chain, count, seed)
+        q0 = middle(chain)
+        chain.ikine(Ts[:64], q0=q0, method='numerical')  # compiled on first use, not timed
+        results, elapsed = _best_of(1, lambda: chain.ikine(Ts, q0=q0, method='numerical'))
+        found = sum(r.success and checked(chain, r.q, T, EXACT_TOL) for r, T in zip(results, Ts))
+        rows.append({'arm': name, 'batch_us_per_target': 1e6 * elapsed / count,
+                     'success': found / count,
+                     'false_success': sum(r.success for r in results) - found})
+    return rows
+
+
+def _best_of(runs, run):
+    """Return ``run()``'s result and its shortest time of ``runs`` runs (s)."""
+    best = math.inf
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = run()
+        best = min(best, time.perf_counter() - start)
+    return result, best
 
 
 def _inside(chain, q):
@@ -306,6 +336,7 @@ def main(argv=None):
         tracik = run_protocol([arm for arm in arm_list if arm[0] in TRACIK_CHAINS],
                               args.targets, args.seed + 1, TRACIK_TOL, TRACIK_TIME)
         closed = closed_forms(arm_list, args.batch, args.seed + 2)
+        batched = searches(arm_list, args.batch, args.seed + 4)
         beyond = unreachable(arm_list, args.unreachable, args.seed + 3)
     versions = ik_peers.versions()
     print(f'{len(arm_list)} arms, {args.targets} targets each, seed {args.seed}; '
@@ -326,10 +357,16 @@ def main(argv=None):
                   f'{100 * eaik["success"]:.0f}')
         print(f'| {row["arm"]} | {ours["one_median_us"]:.0f} | '
               f'{ours["batch_us_per_target"]:.1f} | {100 * ours["success"]:.0f} | {theirs} |')
+    print(f'\nOur numerical search, a batch of {args.batch} (vectorised): µs per target')
+    print('| arm | µs per target | ok % | false successes |')
+    print('|---|---|---|---|')
+    for row in batched:
+        print(f'| {row["arm"]} | {row["batch_us_per_target"]:.0f} | '
+              f'{100 * row["success"]:.0f} | {row["false_success"]} |')
     ratios = [r for r in (_ratio(row, 'ours numerical', 'ik_LM (C++)') for row in exact)
               if r is not None]
     false = sum(row['solvers'][s]['false_success'] for row in exact for s in row['solvers']
-                if s.startswith('ours'))
+                if s.startswith('ours')) + sum(row['false_success'] for row in batched)
     ours_ok = min(row['solvers']['ours numerical']['success'] for row in exact)
     print(f'\nours numerical / ik_LM, median over arms of the median ratio: '
           f'{np.median(ratios):.2f} (worst {max(ratios):.2f}); ours numerical lowest '
@@ -337,15 +374,26 @@ def main(argv=None):
     print(f'targets beyond reach ({args.unreachable} per arm) reported as solved: '
           + ', '.join(f'{name} {value}' for name, value in beyond.items()))
     false += sum(value for name, value in beyond.items() if name.startswith('ours'))
-    met = max(ratios) <= 2.0 and ours_ok == 1.0 and false == 0
-    print(f'numerical within 2x of ik_LM on every arm, 100 % success, no false success: '
-          f'{"met" if met else "MISSED"}')
+    worst = {'closed form, one target (median µs)': (
+                 max(row['ours']['one_median_us'] for row in closed), CLOSED_ONE_US),
+             f'closed form, a batch of {args.batch} (µs per target)': (
+                 max(row['ours']['batch_us_per_target'] for row in closed), CLOSED_BATCH_US),
+             'numerical / ik_LM (median µs)': (max(ratios), SEARCH_RATIO),
+             f'numerical, a batch of {args.batch} (µs per target)': (
+                 max(row['batch_us_per_target'] for row in batched), SEARCH_BATCH_US)}
+    print('\nTargets, worst arm against the bound:')
+    for label, (value, bound) in worst.items():
+        verdict = 'met' if value <= bound else 'MISSED'
+        print(f'- {label}: {value:.2f}, at most {bound:g}: {verdict}')
+    solved = ours_ok == 1.0 and false == 0 and min(row['success'] for row in batched) == 1.0
+    print(f'- every search target solved, no false success: {"met" if solved else "MISSED"}')
+    met = solved and all(value <= bound for value, bound in worst.values())
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(dict(provenance(), **{
             'versions': versions, 'targets_per_arm': args.targets, 'seed': args.seed,
-            'exact': exact, 'tracik': tracik, 'closed_forms': closed, 'beyond_reach': beyond,
-            'met': met}),
+            'exact': exact, 'tracik': tracik, 'closed_forms': closed, 'search_batches': batched,
+            'beyond_reach': beyond, 'met': met}),
             indent=2) + '\n')
     return 0 if met else 1
 

@@ -22,7 +22,9 @@ that is large far from the target and vanishes at it (``mu = lambda E``, E the w
 error, as Chan and Lawrence), so the last steps are Gauss-Newton's and converge quadratically
 to rounding. A step is kept only when it lowers E; a joint that would leave its limits is
 turned by whole turns into them (revolute) or stopped at the limit, so no iterate is ever
-outside them.
+outside them. Where a step so stopped does not lower E, it is taken again with the stopped
+joints held (a damping of their own, :data:`HOLD`), as an active-set method would: the
+others then move as the limit allows.
 """
 
 from dataclasses import dataclass
@@ -37,6 +39,8 @@ import numpy as np
 
 # A search that has not halved its squared error in this many iterations stops.
 STALL = 10
+# The damping of a joint held at a limit: its step vanishes (rad or m, against J^T J's O(1)).
+HOLD = 1e12
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,7 @@ class Search:
                                 (self.revolute & limited).tolist()))
         self._revolute = self.revolute.tolist()
         self._turning = list(zip(self.lower.tolist(), self.upper.tolist(), self._revolute))
+        self._free = [0.0] * len(self._revolute)
 
     def error(self, T_target, q):
         """Return the masked pose error of the tool at ``q`` (n,), shape (6,): see pose_error."""
@@ -165,10 +170,17 @@ class Search:
                 if E > 0.5 * before:  # stalled: a local minimum, or a limit in the way
                     break
                 before = E
-            q_new = self._into_limits(advance(r, damping * E + 1e-12, q))
+            mu = damping * E + 1e-12
+            moved = advance(r, mu, q, self._free)
+            q_new = self._into_limits(moved)
             r_new = residual(q_new, target)
             if r_new[HALF_TURN]:
                 self._half_turn(r_new)
+            if r_new[ENERGY] >= E and q_new != moved:  # stopped at a limit, and no better:
+                q_new = self._into_limits(advance(r, mu, q, self._held(moved, q_new)))
+                r_new = residual(q_new, target)  # the step again, those joints held
+                if r_new[HALF_TURN]:
+                    self._half_turn(r_new)
             if r_new[ENERGY] < E:
                 q, r, E = q_new, r_new, r_new[ENERGY]
                 damping = max(damping / 2.0, 1e-3)
@@ -178,6 +190,11 @@ class Search:
                     break
         return Attempt(np.array(q), np.array(r[ERROR:ENERGY]), iterations,
                        r[NORMS] <= tol and r[NORMS + 1] <= tol)
+
+    def _held(self, moved, q):
+        """Return the damping of each joint (HOLD where a step stopped it at a limit, else 0)."""
+        return [HOLD if value != stopped and (stopped == lower or stopped == upper) else 0.0
+                for value, stopped, (lower, upper, _) in zip(moved, q, self._turning)]
 
     def _half_turn(self, r):
         """

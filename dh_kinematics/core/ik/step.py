@@ -137,10 +137,11 @@ def _scale(sine2, cosine2):
 
 def compile_step(table, base_rows, tool, weight):
     """
-    Return ``step(r, mu, q)``: q after the damped Gauss-Newton step (rad or m), n floats.
+    Return ``step(r, mu, q, hold)``: q after the damped Gauss-Newton step (rad or m), n floats.
 
     ``r`` is :func:`compile_residual`'s values at ``q`` (n floats), its pose error among them,
-    ``mu`` the damping (> 0).
+    ``mu`` the damping (> 0), ``hold`` each joint's own damping on top of it (n floats: 0, or
+    large for a joint held where it is).
     """
     _, frames = unrolled.values(table, base_rows, tool, 'frames')  # which entries are constants
     tool_pose = unrolled.times_constant(frames[-16:], tool)
@@ -155,6 +156,8 @@ def compile_step(table, base_rows, tool, weight):
     J = [entries[r * n:(r + 1) * n] for r in range(6)]
     e = [code.emit(f'r[{ERROR + k}]') for k in range(6)]
     lower, g = normal_equations(J, e, [float(w) for w in weight])
+    for j in range(n):  # a joint held at a limit: its own damping on top
+        lower[j * (j + 1) // 2 + j] = lower[j * (j + 1) // 2 + j] + code.emit(f'hold[{j}]')
     x = damped_solution(lower, g, code.emit('mu'), lambda value: code.call('sqrt', value))
     moved = [code.emit(f'q[{j}]') + x[j] for j in range(n)]
-    return list_function(code, [moved], 'r, mu, q', f'<step of {n} links>', single=True)
+    return list_function(code, [moved], 'r, mu, q, hold', f'<step of {n} links>', single=True)
