@@ -122,9 +122,10 @@ class InverseKinematics:
         Return the batched search's result for each target it solved, None for the others.
 
         The starts are the single search's (:meth:`_one`): q0, then the seeded random ones,
-        each round advancing every target still unsolved at once. Fewer than
-        :data:`LEFT_ALONE` left, they go on alone (from q0 again, as one target would). Each
-        solution is given at its whole turn nearest q0 where that keeps it within tol.
+        each round advancing every target still unsolved at once; within a round, the last
+        :data:`LEFT_ALONE` still searching go on alone from where they are. Fewer than that
+        left unsolved, they go on alone (from q0 again, as one target would). Each solution is
+        given at its whole turn nearest q0 where that keeps it within tol.
         """
         tol, restarts, max_iterations, seed, _ = options
         key = mask.tobytes()
@@ -144,11 +145,18 @@ class InverseKinematics:
             else:  # _random_start's draw, for every target at once
                 u = rng.random(n)
                 starts = lower[remaining] + (upper[remaining] - lower[remaining]) * u
-            found = batch.solve(T[remaining], starts, tol, max_iterations)
-            iterations[remaining] += found[2]
-            done = remaining[found[3]]
-            Q[done], e[done], solved[done] = found[0][found[3]], found[1][found[3]], True
-            remaining = remaining[~found[3]]
+            Q_end, e_end, count, converged, searching = batch.solve(
+                T[remaining], starts, tol, max_iterations, LEFT_ALONE)
+            for k in np.nonzero(searching)[0].tolist():  # the last few go on alone
+                attempt = search.solve(T[remaining[k]], Q_end[k], tol,
+                                       max_iterations - int(count[k]))
+                count[k] += attempt.iterations
+                if attempt.converged:
+                    Q_end[k], e_end[k], converged[k] = attempt.q, attempt.error, True
+            iterations[remaining] += count
+            done = remaining[converged]
+            Q[done], e[done], solved[done] = Q_end[converged], e_end[converged], True
+            remaining = remaining[~converged]
         turned = search.nearest_turn(Q, q0)
         moved = solved & ~np.isnan(turned[:, 0]) & (turned != Q).any(axis=1)
         if moved.any():

@@ -71,9 +71,13 @@ class BatchSearch:
         turn = (outside & self._turnable & (turned >= self._lower) & (turned <= self._upper))
         return np.clip(np.where(turn, turned, Q), self._lower, self._upper)
 
-    def solve(self, T, Q, tol, max_iterations):
+    def solve(self, T, Q, tol, max_iterations, few=0):
         """
         Search from Q (m, n, inside the limits) for targets T (m, 4, 4).
+
+        Once fewer than ``few`` targets are still being searched, the batch stops (numpy's
+        cost per iteration no longer shared): those are the ones ``searching`` marks, each to
+        go on alone from where it is.
 
         Returns
         -------
@@ -84,6 +88,8 @@ class BatchSearch:
         iterations : array of int, shape (m,)
         converged : array of bool, shape (m,)
             Position and orientation errors both at most ``tol``.
+        searching : array of bool, shape (m,)
+            Still searching when the batch stopped.
 
         """
         weight = self._weight
@@ -99,7 +105,7 @@ class BatchSearch:
                 searching &= ~(E > 0.5 * before)
                 before = np.where(searching, E, before)
             active = np.nonzero(searching)[0]
-            if not len(active):
+            if len(active) < max(few, 1):
                 break
             iterations[active] += 1
             J = self._kinematics.jacobians(Q[active])
@@ -118,7 +124,7 @@ class BatchSearch:
             # Within tol: done; no step lowers the error: a minimum, or a limit.
             searching[kept] = ~all_within(e[kept], tol)
             searching[worse] = damping[worse] <= 1e9
-        return Q, e, iterations, all_within(e, tol)
+        return Q, e, iterations, all_within(e, tol), searching & (iterations < max_iterations)
 
 
 def all_within(e, tol):
