@@ -45,6 +45,8 @@ def turned(value, start, lower, upper):
     gap = start - value
     if not -_PI <= gap <= _PI and gap - gap == 0.0:  # finite, more than half a turn away
         value += TURN * round(gap / TURN)  # half to even, as numpy's
+    if lower <= value <= upper:
+        return value
     if value > upper + SLACK:
         value -= TURN * math.ceil((value - upper - SLACK) / TURN)
     elif value < lower - SLACK:
