@@ -65,6 +65,9 @@ class InverseKinematics:
         self._closed, self._reasons = _closed_form(chain)
         self._searches, self._batches = {}, {}
         self._start = np.clip(np.zeros((1, chain.n)), *chain.qlim.T)  # q0's default: 0, within
+        # The note of a search's result where the search was asked for or a closed form exists.
+        self._note = 'numerical' if self._closed is not None else (
+            f'numerical; no closed form ({self.no_closed_form})')
 
     @property
     def no_closed_form(self):
@@ -164,8 +167,7 @@ class InverseKinematics:
             keep = all_within(e_turned, tol)
             rows = np.nonzero(moved)[0][keep]
             Q[rows], e[rows] = turned[rows], e_turned[keep]
-        note = 'numerical' if method == 'numerical' or self._closed is not None else (
-            f'numerical; no closed form ({self.no_closed_form})')
+        note = 'numerical' if method == 'numerical' else self._note
         position = np.linalg.norm(e[:, :3], axis=1).tolist()
         orientation = np.linalg.norm(e[:, 3:], axis=1).tolist()
         return [IKResult(q, True, p, o, int(k), q[None], 'numerical', note) if ok else None
@@ -185,10 +187,8 @@ class InverseKinematics:
         analytic = found is not None
         if analytic:
             iterations, note = found.iterations, found.note
-        elif method == 'numerical' or self._closed is not None:
-            note = 'numerical'
         else:
-            note = f'numerical; no closed form ({self.no_closed_form})'
+            note = 'numerical' if method == 'numerical' else self._note
         # The search: from q0, then from seeded random starts within the limits.
         rng, found, best = None, [], None
         for start in range(restarts + 1):

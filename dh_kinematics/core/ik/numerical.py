@@ -74,7 +74,8 @@ class Search:
         self._weights = weight.tolist()
         self._kept_list = None if (weight > 0.0).all() else (weight > 0.0).tolist()
         self._residual = step.compile_residual(table, base_rows, tool, self._weights)
-        self._step = step.compile_step(table, base_rows, tool, self._weights)
+        self._normal = step.compile_normal(table, base_rows, tool, self._weights)
+        self._step = step.compile_solve(len(table.a))
         limited = np.isfinite(self.lower) & np.isfinite(self.upper)
         middle = np.where(limited, (np.where(limited, self.lower, 0.0)
                                     + np.where(limited, self.upper, 0.0)) / 2.0, np.nan)
@@ -159,10 +160,12 @@ class Search:
         (:mod:`core.ik.step`).
         """
         target, residual, advance = T_target[:3].ravel().tolist(), self._residual, self._step
+        normal = self._normal
         q = q.tolist()
         r = residual(q, target)
         if r[HALF_TURN]:
             self._half_turn(r)
+        s = None  # the normal equations at q, once a step is to be taken
         E, iterations, damping, before = r[ENERGY], 0, 1.0, r[ENERGY]
         while (r[NORMS] > tol or r[NORMS + 1] > tol) and iterations < max_iterations:
             iterations += 1
@@ -171,18 +174,19 @@ class Search:
                     break
                 before = E
             mu = damping * E + 1e-12
-            moved = advance(r, mu, q, self._free)
+            s = s or normal(r)
+            moved = advance(s, mu, q, self._free)
             q_new = self._into_limits(moved)
             r_new = residual(q_new, target)
             if r_new[HALF_TURN]:
                 self._half_turn(r_new)
             if r_new[ENERGY] >= E and q_new != moved:  # stopped at a limit, and no better:
-                q_new = self._into_limits(advance(r, mu, q, self._held(moved, q_new)))
+                q_new = self._into_limits(advance(s, mu, q, self._held(moved, q_new)))
                 r_new = residual(q_new, target)  # the step again, those joints held
                 if r_new[HALF_TURN]:
                     self._half_turn(r_new)
             if r_new[ENERGY] < E:
-                q, r, E = q_new, r_new, r_new[ENERGY]
+                q, r, E, s = q_new, r_new, r_new[ENERGY], None
                 damping = max(damping / 2.0, 1e-3)
             else:
                 damping *= 8.0

@@ -21,10 +21,11 @@ run once on symbols (:mod:`core.symbolic`), as the poses are:
 - the residual: the tool pose at ``q`` against the target's top three rows ``t``, as the
   position difference and the entries of ``R_target R^T`` (whose rotation vector is the
   orientation error), with the joint axes and the tool position the step needs;
-- the step: the geometric Jacobian at ``q`` from those axes (the poses are not composed
-  twice), the normal equations ``J^T W J`` and ``J^T W e`` with the mask's weights W, and their
-  solution with the damping ``mu`` added to the diagonal, by Cholesky's factorisation, written
-  out for the arm's n joints.
+- the normal equations: the geometric Jacobian at ``q`` from those axes (the poses are not
+  composed twice), then ``J^T W J`` and ``J^T W e`` with the mask's weights W, once per
+  configuration the search reaches;
+- the step: their solution with the damping ``mu`` added to the diagonal, by Cholesky's
+  factorisation, written out for the arm's n joints: again for each damping tried.
 
 The generated code holds no loop, no numpy call, and no term a zero of the arm's table (or of
 the weights) removes. Units: rad and m in; m, rad and rad or m per step out.
@@ -108,7 +109,7 @@ def compile_residual(table, base_rows, tool, weight):
     (:data:`NORMS`, 2), whether the rotation is within 1e-6 of a half turn (:data:`HALF_TURN`,
     where the rotation vector given is not to be used); from :data:`AXES` the frame entries
     the Jacobian reads (:func:`unrolled.axis_entries`) and the tool's position (3): the step
-    at q (:func:`compile_step`) takes them rather than composing the poses again.
+    at q (:func:`compile_normal`) takes them rather than composing the poses again.
     """
     code, frames = unrolled.values(table, base_rows, tool, 'frames')
     T = unrolled.times_constant(frames[-16:], tool)
@@ -135,13 +136,13 @@ def _scale(sine2, cosine2):
     return math.atan2(sine2, cosine2) / sine2 if sine2 > 0.0 else 0.5
 
 
-def compile_step(table, base_rows, tool, weight):
+def compile_normal(table, base_rows, tool, weight):
     """
-    Return ``step(r, mu, q, hold)``: q after the damped Gauss-Newton step (rad or m), n floats.
+    Return ``normal(r)``: the normal equations at q, ``J^T W J`` (lower triangle) and ``J^T W e``.
 
-    ``r`` is :func:`compile_residual`'s values at ``q`` (n floats), its pose error among them,
-    ``mu`` the damping (> 0), ``hold`` each joint's own damping on top of it (n floats: 0, or
-    large for a joint held where it is).
+    ``r`` is :func:`compile_residual`'s values at ``q``, its pose error among them; the
+    Jacobian comes from the axes they hold. n (n + 1) / 2 + n floats, for :func:`compile_solve`.
+    A rejected step leaves q, and these, as they were.
     """
     _, frames = unrolled.values(table, base_rows, tool, 'frames')  # which entries are constants
     tool_pose = unrolled.times_constant(frames[-16:], tool)
@@ -156,8 +157,24 @@ def compile_step(table, base_rows, tool, weight):
     J = [entries[r * n:(r + 1) * n] for r in range(6)]
     e = [code.emit(f'r[{ERROR + k}]') for k in range(6)]
     lower, g = normal_equations(J, e, [float(w) for w in weight])
+    return list_function(code, [lower + g], 'r', f'<normal equations of {n} links>',
+                         single=True)
+
+
+def compile_solve(n):
+    """
+    Return ``solve(s, mu, q, hold)``: q after the damped Gauss-Newton step (rad or m), n floats.
+
+    ``s`` is :func:`compile_normal`'s values at ``q``, ``mu`` the damping (> 0), ``hold`` each
+    joint's own damping on top of it (n floats: 0, or large for a joint held where it is).
+    """
+    code = Code()
+    size = n * (n + 1) // 2
+    lower = [code.emit(f's[{k}]') for k in range(size)]
+    g = [code.emit(f's[{size + j}]') for j in range(n)]
     for j in range(n):  # a joint held at a limit: its own damping on top
         lower[j * (j + 1) // 2 + j] = lower[j * (j + 1) // 2 + j] + code.emit(f'hold[{j}]')
     x = damped_solution(lower, g, code.emit('mu'), lambda value: code.call('sqrt', value))
     moved = [code.emit(f'q[{j}]') + x[j] for j in range(n)]
-    return list_function(code, [moved], 'r, mu, q, hold', f'<step of {n} links>', single=True)
+    return list_function(code, [moved], 's, mu, q, hold', f'<damped step of {n} joints>',
+                         single=True)
