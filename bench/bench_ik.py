@@ -362,7 +362,7 @@ def main(argv=None):
     print('|---|---|---|---|')
     for row in batched:
         print(f'| {row["arm"]} | {row["batch_us_per_target"]:.0f} | '
-              f'{100 * row["success"]:.0f} | {row["false_success"]} |')
+              f'{100 * row["success"]:.4g} | {row["false_success"]} |')
     ratios = [r for r in (_ratio(row, 'ours numerical', 'ik_LM (C++)') for row in exact)
               if r is not None]
     false = sum(row['solvers'][s]['false_success'] for row in exact for s in row['solvers']
@@ -385,8 +385,13 @@ def main(argv=None):
     for label, (value, bound) in worst.items():
         verdict = 'met' if value <= bound else 'MISSED'
         print(f'- {label}: {value:.2f}, at most {bound:g}: {verdict}')
-    solved = ours_ok == 1.0 and false == 0 and min(row['success'] for row in batched) == 1.0
-    print(f'- every search target solved, no false success: {"met" if solved else "MISSED"}')
+    missed = sum(round(row['targets'] * (1.0 - row['solvers']['ours numerical']['success']))
+                 for row in exact) + sum(round(args.batch * (1.0 - row['success']))
+                                         for row in batched)
+    total = sum(row['targets'] for row in exact) + args.batch * len(batched)
+    solved = missed == 0 and false == 0
+    print(f'- every search target solved ({total - missed} of {total}), no false success '
+          f'({false}): {"met" if solved else "MISSED"}')
     met = solved and all(value <= bound for value, bound in worst.values())
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
