@@ -25,6 +25,7 @@ import json
 import math
 
 from dh_kinematics import Chain, InvalidFieldError, Link
+from dh_kinematics.core.ik import turns
 from dh_kinematics.core.ik.ikine import pose_errors
 from dh_kinematics.core.rotations import matrix_to_rpy
 from helpers import (
@@ -377,3 +378,32 @@ def test_a_large_batch_is_searched_at_once_and_every_solution_holds(name):
                     assert (abs(other - q0[j]) >= abs(result.q[j] - q0[j]) - 1e-9
                             or not link.qlim[0] <= other <= link.qlim[1])
     assert sum(result.success for result in batch) >= 68
+
+
+def test_the_whole_turn_rule_is_one_rule_for_floats_and_arrays():
+    # Each answer's revolute joints come at the whole turn nearest q0 within the limits; the
+    # closed forms (compiled, floats or arrays) and the search apply the same function.
+    rng = np.random.default_rng(43)
+    m = 2000
+    value, start = rng.uniform(-30.0, 30.0, m), rng.uniform(-30.0, 30.0, m)
+    lower = rng.uniform(-8.0, 2.0, m)
+    upper = lower + rng.uniform(0.0, 9.0, m)
+    value[:20], lower[20:40], upper[40:60] = np.nan, -np.inf, np.inf
+    value[60:80] = upper[60:80] + 1e-13  # within the slack: clipped to the limit
+    arrays = turns.turned_array(value, start, lower, upper)
+    floats = [turns.turned(*args) for args in zip(*(a.tolist() for a in (
+        value, start, lower, upper)))]
+    np.testing.assert_array_equal(arrays, floats)
+    found = ~np.isnan(arrays)
+    assert not found[:20].any() and found[60:80].all()
+    assert ((arrays[found] >= lower[found]) & (arrays[found] <= upper[found])).all()
+    k = np.round((arrays[found] - value[found]) / turns.TURN)
+    assert np.abs(arrays[found] - value[found] - k * turns.TURN).max() < 1e-9
+    for shift in (-turns.TURN, turns.TURN):  # no other turn within the limits is nearer q0
+        other = arrays + shift
+        inside = (other >= lower) & (other <= upper)
+        inside_start = (start >= lower) & (start <= upper)
+        assert (np.abs(other - start) >= np.abs(arrays - start) - 1e-9)[
+            found & inside & inside_start].all()
+    missing = ~found[20:]  # no turn reaches inside: the limits are narrower than a turn
+    assert (upper[20:][missing] - lower[20:][missing] < turns.TURN).all()

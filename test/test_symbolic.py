@@ -81,3 +81,16 @@ def test_the_environment_switch_writes_every_source_to_a_folder(monkeypatch, tmp
 def _poses_without_folder(monkeypatch):
     monkeypatch.delenv(symbolic.GENERATED_DIR)
     return _poses()
+
+
+def test_negations_fold_and_every_value_equals_the_float_arithmetic():
+    # -(-x) is x, -(a - b) is written b - a: no line of negations, the same floats.
+    code = symbolic.Code()
+    x, y = code.emit('q[0]'), code.emit('q[1]')
+    difference = x - y
+    values = [-(-x), -difference, -(-(-y)), (x * -1.0) * -1.0, -(x / -1.0)]
+    function = symbolic.list_function(code, [values], 'q', '<negations>', single=True)
+    source = inspect.getsource(function)
+    assert '-(-' not in source and '/ -1.0' not in source
+    for a, b in ((0.3, -1.7), (-2.5e-8, 4.0), (1.0, 1.0)):
+        assert function([a, b]) == [a, b - a, -b, a, -(a / -1.0)]

@@ -21,11 +21,12 @@ once with :class:`Symbol` objects in place of the joint values. Each operation o
 one line of a new function, in the order the original performs it; an operation that a constant
 decides (a product with 0, 1 or -1, a sum with 0) becomes no line at all, and operations on
 constants alone are done by the generator, as the original would do them at run time. The result is
-the original's arithmetic minus terms that are exactly zero. Values used once are written into
-their single use. So every result equals (``==``) the original's to the last bit, with one
-exception: a zero may come out with the other sign (``0.0`` where the original gives ``-0.0``, or
-back), as the term left out no longer decides it (about 3 % of the link pose values of random
-arms).
+the original's arithmetic minus terms that are exactly zero; a division by -1, a negation of a
+negation and one of a difference are written as the exact equals they have. Values used once are
+written into their single use. So every result equals (``==``) the original's to the last bit,
+with one exception: a zero may come out with the other sign (``0.0`` where the original gives
+``-0.0``, or back), as the term left out no longer decides it (about 3 % of the link pose values
+of random arms).
 
 The same generated text runs on Python floats (:func:`list_function`, one configuration) and
 on numpy arrays of shape (m,) (:func:`store_function`, a batch, one column per value): numpy
@@ -190,7 +191,9 @@ class Symbol:
         return self._times(other, True)
 
     def __truediv__(self, other):
-        return self if _is(other, 1.0) else self._emit(self, '/', other)
+        if _is(other, 1.0):
+            return self
+        return -self if _is(other, -1.0) else self._emit(self, '/', other)
 
     def __rtruediv__(self, other):
         return 0.0 if _is(other, 0.0) else self._emit(other, '/', self)
