@@ -15,8 +15,9 @@
 """
 Inverse kinematics against the compiled solvers: the same targets, interleaved, one machine.
 
-Arms: the shipped models, the vendor URDFs of ``../shared/vendor-urdf`` where present
-(imported with ``from_urdf``; the peers load the URDF itself) and seeded random 6- and 7-joint
+Arms: the shipped models, the vendor URDFs of ``../shared/vendor-urdf`` where present, or of
+the folders given with ``--urdf-dir`` (each with an ``arms.json``: file, base and tip link;
+imported with ``from_urdf``; the peers load the URDF itself) and seeded random 6- and 7-joint
 arms. Targets: the tool poses of seeded configurations drawn uniformly within the limits
 (within +-pi where a joint has none), so each has a solution within the limits. Every solver
 starts from the middle of the limits and every answer is checked with this package's forward
@@ -59,7 +60,8 @@ from provenance import provenance, ROOT  # noqa: E402
 SHIPPED = ('puma560', 'stanford', 'ur5', 'panda')
 VENDOR = ROOT.parent / 'shared' / 'vendor-urdf'
 # The chains of TRAC-IK's paper (Beeson and Ames, 2015) that are at hand, by arm name.
-TRACIK_CHAINS = ('ur5', 'ur_ur5e', 'panda', 'franka_fr3', 'kuka_iiwa14')
+TRACIK_CHAINS = ('ur5', 'ur_ur5e', 'panda', 'franka_fr3', 'kuka_iiwa14', 'kinova_j2n6s300',
+                 'fetch', 'baxter')
 TRACIK_TOL, TRACIK_TIME = 1e-5, 0.005
 EXACT_TOL = 1e-10
 BATCH_RUNS = 3  # a batch's time is the best of this many runs
@@ -89,14 +91,21 @@ def random_arm(rng, n, convention):
     return Chain(links, base=base, tool=tool, name=f'random-{n}-{convention}-{len(links)}')
 
 
-def arms(random_count, seed):
-    """Yield (name, chain, urdf, base link, tip link) for every arm."""
+def arms(random_count, seed, folders=(VENDOR,)):
+    """
+    Yield (name, chain, urdf, base link, tip link) for every arm.
+
+    ``folders`` hold URDFs and an ``arms.json`` naming each one's file, base and tip links (as
+    ``../shared/vendor-urdf``'s); a folder without one is skipped.
+    """
     for name in SHIPPED:
         chain = Chain.from_yaml(ROOT / 'config' / f'{name}.yaml')
         yield name, chain, chain.to_urdf(), chain.world_frame, chain.tool_frame
-    if (VENDOR / 'arms.json').exists():
-        for entry in json.loads((VENDOR / 'arms.json').read_text())['arms']:
-            urdf = (VENDOR / entry['file']).read_text()
+    for folder in map(pathlib.Path, folders):
+        if not (folder / 'arms.json').exists():
+            continue
+        for entry in json.loads((folder / 'arms.json').read_text())['arms']:
+            urdf = (folder / entry['file']).read_text()
             chain = from_urdf(urdf, entry['base'], entry['tip']).chain
             yield entry['file'].removesuffix('.urdf'), chain, urdf, entry['base'], entry['tip']
     rng = np.random.default_rng(seed)
@@ -274,6 +283,16 @@ def searches(arm_list, count, seed):
     return rows
 
 
+def _sources(folders):
+    """Return where each URDF of ``folders`` came from, by arm name (their arms.json)."""
+    sources = {}
+    for folder in map(pathlib.Path, folders):
+        if (folder / 'arms.json').exists():
+            for entry in json.loads((folder / 'arms.json').read_text())['arms']:
+                sources[entry['file'].removesuffix('.urdf')] = entry.get('source')
+    return sources
+
+
 def _best_of(runs, run):
     """Return ``run()``'s result and its shortest time of ``runs`` runs (s)."""
     best = math.inf
@@ -327,11 +346,14 @@ def main(argv=None):
     parser.add_argument('--unreachable', type=int, default=3,
                         help='targets beyond reach per arm')
     parser.add_argument('--seed', type=int, default=2043)
+    parser.add_argument('--urdf-dir', action='append', type=pathlib.Path,
+                        help='a folder of URDFs with an arms.json (as ../shared/vendor-urdf, '
+                        'the default); repeat for more')
     parser.add_argument('--json', type=pathlib.Path, help='also write the results here')
     args = parser.parse_args(argv)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        arm_list = list(arms(args.random, args.seed))
+        arm_list = list(arms(args.random, args.seed, args.urdf_dir or (VENDOR,)))
         exact = run_protocol(arm_list, args.targets, args.seed, EXACT_TOL, None)
         tracik = run_protocol([arm for arm in arm_list if arm[0] in TRACIK_CHAINS],
                               args.targets, args.seed + 1, TRACIK_TOL, TRACIK_TIME)
@@ -397,6 +419,7 @@ def main(argv=None):
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(dict(provenance(), **{
             'versions': versions, 'targets_per_arm': args.targets, 'seed': args.seed,
+            'urdf_sources': _sources(args.urdf_dir or (VENDOR,)),
             'exact': exact, 'tracik': tracik, 'closed_forms': closed, 'search_batches': batched,
             'beyond_reach': beyond, 'met': met}),
             indent=2) + '\n')

@@ -88,7 +88,20 @@ class Toolbox:
             path = pathlib.Path(folder) / 'arm.urdf'
             path.write_text(urdf)
             links, name, _ = URDF_read(str(path), patch=stripped)
-        self._ets = rtb.Robot(links, name=name).ets(start=base, end=tip)
+        robot = rtb.Robot(links, name=name)
+        # A link's ETS holds the joint into it: start at base's child on the way to tip, so
+        # that a joint into base (Fetch's torso lift) stays out.
+        first = robot.link_dict[tip]
+        while first.parent.name != base:
+            first = first.parent
+        # Its joints keep the robot's indices (Baxter's right arm: 1 to 7), which ik_LM reads
+        # q with: number them from 0, as the chain's.
+        elements, k = [], 0
+        for element in robot.ets(start=first, end=tip):
+            if element.isjoint:
+                element.jindex, k = k, k + 1
+            elements.append(element)
+        self._ets = rtb.ETS(elements)
         # ik_LM's tol bounds E = 0.5 e^T e: |e| <= tol in position and angle together.
         self._tol = 0.5 * tol * tol
 
@@ -154,8 +167,8 @@ def kdl_chain(kdl, urdf, base, tip):
     Each joint rotates (or slides) about its axis, turned into the parent's frame, through its
     origin; the segment ends at the joint's origin frame.
     """
-    joints = {joint.find('child').get('link'): joint
-              for joint in ET.fromstring(urdf).iter('joint')}
+    joints = {joint.find('child').get('link'): joint  # the robot's, not a transmission's
+              for joint in ET.fromstring(urdf).findall('joint')}
     path, link = [], tip
     while link != base:
         path.append(joints[link])
