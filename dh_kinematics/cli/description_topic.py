@@ -64,30 +64,36 @@ def robot_description(topic, timeout, out):
     from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
     from std_msgs.msg import String
 
+    from rclpy.signals import SignalHandlerOptions
+
     received = []
     context = rclpy.Context()
-    rclpy.init(args=['dh_kinematics_from_urdf'], context=context)
-    try:
-        node = rclpy.create_node('dh_kinematics_from_urdf', context=context)
-        executor = SingleThreadedExecutor(context=context)
-        executor.add_node(node)
+    # Ctrl-C is ours from before rclpy starts (rclpy's own handler would shut the context
+    # down and leave the wait spinning to its deadline) until rclpy is shut down again.
+    with _ctrl_c() as interrupted:
+        rclpy.init(args=['dh_kinematics_from_urdf'], context=context,
+                   signal_handler_options=SignalHandlerOptions.NO)
         try:
-            node.create_subscription(
-                String, topic, lambda message: received.append(message.data),
-                QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
-                           reliability=ReliabilityPolicy.RELIABLE))
-        except InvalidTopicNameException as error:
-            reason = str(error).splitlines()[0].rstrip(':')
-            raise ValueError(f'--topic {printable(topic)!r}: not a topic name ROS takes: '
-                             f'{printable(reason)}') from None
-        out.write(f'waiting for the URDF on {printable(topic)} (at most {timeout:g} s)\n')
-        out.flush()
-        deadline = time.monotonic() + timeout
-        with _ctrl_c() as interrupted:
-            while not (received or interrupted) and time.monotonic() < deadline:
+            node = rclpy.create_node('dh_kinematics_from_urdf', context=context)
+            executor = SingleThreadedExecutor(context=context)
+            executor.add_node(node)
+            try:
+                node.create_subscription(
+                    String, topic, lambda message: received.append(message.data),
+                    QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
+                               reliability=ReliabilityPolicy.RELIABLE))
+            except InvalidTopicNameException as error:
+                reason = str(error).splitlines()[0].rstrip(':')
+                raise ValueError(f'--topic {printable(topic)!r}: not a topic name ROS takes: '
+                                 f'{printable(reason)}') from None
+            out.write(f'waiting for the URDF on {printable(topic)} (at most {timeout:g} s)\n')
+            out.flush()
+            deadline = time.monotonic() + timeout
+            while (not (received or interrupted) and context.ok()
+                   and time.monotonic() < deadline):
                 executor.spin_once(timeout_sec=min(0.1, max(0.0, deadline - time.monotonic())))
-    finally:
-        rclpy.try_shutdown(context=context)
+        finally:
+            rclpy.try_shutdown(context=context)
     if not received:
         raise ValueError(f'--topic {topic}: no URDF arrived within {timeout:g} s; is a '
                          'robot_state_publisher running in this ROS_DOMAIN_ID?')
