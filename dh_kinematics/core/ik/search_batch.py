@@ -25,7 +25,7 @@ still unsolved, round after round (q0, then the seeded starts), and the last few
 alone. Units: rad and m.
 """
 
-from dh_kinematics.core.ik.numerical import STALL
+from dh_kinematics.core.ik.numerical import HOLD, STALL
 from dh_kinematics.core.ik.turns import TURN
 from dh_kinematics.core.kinematics.batch import BatchKinematics
 from dh_kinematics.core.kinematics.dh_table import DHTable
@@ -111,10 +111,20 @@ class BatchSearch:
             J = self._kinematics.jacobians(Q[active])
             WJ = np.swapaxes(J, 1, 2) * weight
             A = WJ @ J + (damping[active] * E[active] + 1e-12)[:, None, None] * self._identity
-            step = np.linalg.solve(A, (WJ @ e[active][:, :, None]))[:, :, 0]
-            Q_new = self.into_limits(Q[active] + step)
+            g = WJ @ e[active][:, :, None]
+            moved = Q[active] + np.linalg.solve(A, g)[:, :, 0]
+            Q_new = self.into_limits(moved)
             e_new = self.errors(T[active], Q_new)
             E_new = 0.5 * (e_new * e_new) @ weight
+            # Stopped at a limit, and no better: the step again, those joints held (Search).
+            stopped = (Q_new != moved) & ((Q_new == self._lower) | (Q_new == self._upper))
+            again = np.nonzero((E_new >= E[active]) & stopped.any(axis=1))[0]
+            if len(again):
+                A_held = A[again] + HOLD * (stopped[again][:, :, None] * self._identity)
+                Q_new[again] = self.into_limits(
+                    Q[active[again]] + np.linalg.solve(A_held, g[again])[:, :, 0])
+                e_new[again] = self.errors(T[active[again]], Q_new[again])
+                E_new[again] = 0.5 * (e_new[again] * e_new[again]) @ weight
             better = E_new < E[active]
             kept = active[better]
             Q[kept], e[kept], E[kept] = Q_new[better], e_new[better], E_new[better]
