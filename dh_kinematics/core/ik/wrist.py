@@ -94,7 +94,10 @@ def solutions_one(geometry, t, start):
     g = geometry
     roots = _joint3_roots_one(g, compiled.one(g, 'wrist centre', equation)(t))
     solve = compiled.one(g, 'spherical wrist', _checked, ('root', 'start'))
-    return [value for root in roots for value in solve(t, root, start)]
+    values = []
+    for root in roots:
+        values += solve(t, root, start)
+    return values
 
 
 def _checked(g, t, root, start, f):
