@@ -222,8 +222,18 @@ def rotvec_of_entries(r00, r01, r02, r10, r11, r12, r20, r21, r22):
     if cosine2 < 0.0 and sine2 < 1e-6:
         return matrix_to_rotvec(np.array([[r00, r01, r02], [r10, r11, r12],
                                           [r20, r21, r22]])).tolist()
-    scale = math.atan2(sine2, cosine2) / sine2 if sine2 > 0.0 else 0.5
+    scale = angle_over_sine2(sine2, cosine2)
     return [skew[0] * scale, skew[1] * scale, skew[2] * scale]
+
+
+def angle_over_sine2(sine2, cosine2):
+    """
+    Return a rotation's angle over 2 sin(angle), from 2 sin and 2 cos of it (floats; rad).
+
+    The skew part of a rotation matrix is 2 sin(angle) times its axis: times this, the rotation
+    vector. 1/2 at a zero angle, the limit.
+    """
+    return math.atan2(sine2, cosine2) / sine2 if sine2 > 0.0 else 0.5
 
 
 def right_jacobian_inverse(phi):

@@ -83,9 +83,8 @@ class InverseKinematics:
         tol = check_scalar('tol', tol, minimum=0.0, nonzero=True)
         restarts = _count('restarts', restarts, 0)
         max_iterations = _count('max_iterations', max_iterations, 1)
-        whole = mask is None  # every pose component weighted 1
-        mask = _ONES if whole else _check_mask(mask)
-        analytic = self._closed is not None and (whole or bool((mask > 0.0).all()))
+        mask = _check_mask(mask)
+        analytic = self._closed is not None and (mask is _ONES or bool((mask > 0.0).all()))
         if method == 'analytic' and not analytic:
             raise InvalidFieldError('method', method, 'no closed form applies: ' + (
                 self.no_closed_form or 'the mask drops a pose component'))
@@ -296,7 +295,7 @@ def _count(field, value, minimum):
     return int(value)
 
 
-_ONES = np.ones(6)
+_ONES = np.ones(6)  # the default mask, every component weighted 1: shared, read-only
 _ONES.flags.writeable = False
 
 

@@ -76,11 +76,9 @@ class Search:
         self._residual = step.compile_residual(table, base_rows, tool, self._weights)
         self._normal = step.compile_normal(table, base_rows, tool, self._weights)
         self._step = step.compile_solve(len(table.a))
-        limited = np.isfinite(self.lower) & np.isfinite(self.upper)
-        middle = np.where(limited, (np.where(limited, self.lower, 0.0)
-                                    + np.where(limited, self.upper, 0.0)) / 2.0, np.nan)
+        middle = turns.middles(self.lower, self.upper)
         self._joints = list(zip(self.lower.tolist(), self.upper.tolist(), middle.tolist(),
-                                (self.revolute & limited).tolist()))
+                                (self.revolute & ~np.isnan(middle)).tolist()))
         self._revolute = self.revolute.tolist()
         self._turning = list(zip(self.lower.tolist(), self.upper.tolist(), self._revolute))
         self._free = [0.0] * len(self._revolute)

@@ -26,7 +26,7 @@ alone. Units: rad and m.
 """
 
 from dh_kinematics.core.ik.numerical import HOLD, STALL
-from dh_kinematics.core.ik.turns import TURN
+from dh_kinematics.core.ik.turns import middles, TURN
 from dh_kinematics.core.kinematics.batch import BatchKinematics
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.rotations import matrix_to_rotvec
@@ -50,10 +50,9 @@ class BatchSearch:
         self._weight = np.asarray(mask, dtype=float)
         self._kept = self._weight > 0.0
         self._lower, self._upper = chain.qlim[:, 0], chain.qlim[:, 1]
-        limited = np.isfinite(self._lower) & np.isfinite(self._upper)
-        self._middle = np.where(limited, (np.where(limited, self._lower, 0.0)
-                                          + np.where(limited, self._upper, 0.0)) / 2.0, 0.0)
-        self._turnable = np.array([link.isrevolute() for link in chain.links]) & limited
+        self._middle = middles(self._lower, self._upper)
+        self._turnable = (np.array([link.isrevolute() for link in chain.links])
+                          & ~np.isnan(self._middle))
         self._identity = np.eye(chain.n)
 
     def errors(self, T, Q):

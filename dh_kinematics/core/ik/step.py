@@ -15,8 +15,8 @@
 """
 The arithmetic of one Levenberg-Marquardt step for one arm, compiled to straight-line Python.
 
-Two pieces of the numerical search (:mod:`core.ik.numerical`) are written here for floats and
-run once on symbols (:mod:`core.symbolic`), as the poses are:
+Three pieces of the numerical search (:mod:`core.ik.numerical`) are written here for floats
+and run once on symbols (:mod:`core.symbolic`), as the poses are:
 
 - the residual: the tool pose at ``q`` against the target's top three rows ``t``, as the
   position difference and the entries of ``R_target R^T`` (whose rotation vector is the
@@ -34,6 +34,7 @@ the weights) removes. Units: rad and m in; m, rad and rad or m per step out.
 import math
 
 from dh_kinematics.core.kinematics import unrolled
+from dh_kinematics.core.rotations import angle_over_sine2
 from dh_kinematics.core.symbolic import Code, list_function, Symbol
 
 
@@ -121,19 +122,15 @@ def compile_residual(table, base_rows, tool, weight):
     skew = (m[7] - m[5], m[2] - m[6], m[3] - m[1])  # 2 sin(angle) axis
     sine2 = code.call('hypot', *skew)
     cosine2 = m[0] + m[4] + m[8] - 1.0  # 2 cos(angle)
-    scale = code.call('scale', sine2, cosine2)
+    scale = code.call('angle_over_sine2', sine2, cosine2)
     e = [value if w > 0.0 else 0.0 for value, w in zip(d + [s * scale for s in skew], weight)]
     energy = 0.5 * sum(w * value * value for value, w in zip(e, weight))
     values = d + m + e + [energy, code.call('hypot', *e[:3]), code.call('hypot', *e[3:]),
                           (cosine2 < 0.0) & (sine2 < 1e-6)]
     values += [frames[i] for i in unrolled.axis_entries(table)] + [T[3], T[7], T[11]]
     return list_function(code, [values], 'q, t', f'<residual of {len(table.a)} links>',
-                         single=True, functions={'hypot': math.hypot, 'scale': _scale})
-
-
-def _scale(sine2, cosine2):
-    """Return the angle over its 2 sin (rad), from 2 sin and 2 cos; 1/2 at a zero angle."""
-    return math.atan2(sine2, cosine2) / sine2 if sine2 > 0.0 else 0.5
+                         single=True, functions={'hypot': math.hypot,
+                                                 'angle_over_sine2': angle_over_sine2})
 
 
 def compile_normal(table, base_rows, tool, weight):

@@ -34,6 +34,17 @@ SLACK = 1e-12
 _PI = math.pi
 
 
+def middles(lower, upper):
+    """
+    Return the middle of each joint's limits (arrays, rad or m), NaN where one is infinite.
+
+    Where a joint outside its limits is turned towards (the nearest turn, if it lands inside).
+    """
+    limited = np.isfinite(lower) & np.isfinite(upper)
+    return np.where(limited, (np.where(limited, lower, 0.0) + np.where(limited, upper, 0.0))
+                    / 2.0, np.nan)
+
+
 def turned(value, start, lower, upper):
     """
     Return a revolute joint's ``value`` at the whole turn nearest ``start``, within the limits.
