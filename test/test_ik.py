@@ -355,20 +355,27 @@ def test_a_far_start_on_joints_without_limits_never_claims_a_miss_as_success(far
             assert result.position_error <= EXACT and result.orientation_error <= EXACT
 
 
-@pytest.mark.parametrize('name', ['panda', 'ur5'])
-def test_a_large_batch_is_searched_at_once_and_every_solution_holds(name):
-    # From 64 targets the search advances them together (vectorised); each answer is
-    # exact, within the limits, at its turn nearest q0, and succeeds where one alone does.
+@pytest.mark.parametrize('name, max_iterations', [
+    ('panda', 100), ('ur5', 100), ('panda', 12), ('puma560', 12)])
+def test_a_large_batch_is_searched_at_once_and_every_solution_holds(name, max_iterations):
+    # From 64 targets the search advances them together (vectorised), each target's starts
+    # side by side once few are left; each answer is exact, within the limits, at its turn
+    # nearest q0, and the one alone gives: the first of the same starts that converges (the
+    # same to rounding, which may once in a few hundred targets lead to another solution).
+    # 12 iterations per start: most targets need several starts.
     chain = SHIPPED[name]
     Q = chain.random_q(70, np.random.default_rng(8))
     targets = chain.fkine(Q)
     q0 = chain.random_q(1, np.random.default_rng(9))[0]
-    batch = chain.ikine(targets, q0=q0, method='numerical')
+    batch = chain.ikine(targets, q0=q0, method='numerical', max_iterations=max_iterations)
     assert len(batch) == 70
-    for k, (result, T) in enumerate(zip(batch, targets)):
+    alone = [chain.ikine(T, q0=q0, method='numerical', max_iterations=max_iterations)
+             for T in targets]
+    assert [result.success for result in batch] == [result.success for result in alone]
+    same = [np.abs(result.q - one.q).max() <= 1e-6 for result, one in zip(batch, alone)]
+    assert sum(same) >= 69, np.nonzero(~np.array(same))
+    for result, T in zip(batch, targets):
         assert result.method == 'numerical' and result.note == 'numerical'
-        if k % 10 == 0:
-            assert result.success == chain.ikine(T, q0=q0, method='numerical').success
         if result.success:
             _assert_reaches(chain, T, result.solutions)
             np.testing.assert_array_equal(result.q, result.solutions[0])

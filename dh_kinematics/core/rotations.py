@@ -171,6 +171,10 @@ def matrix_to_rotvec(R):
     """
     Rotation vectors (axis times angle, rad, angle within [0, pi]) of rotation matrices.
 
+    From the skew part and the trace, exact to rounding at small angles, as
+    :func:`rotvec_of_entries`; within 5e-4 rad of a half turn, where the skew part vanishes
+    (and the rule's error would pass 1e-12 rad), from the quaternion.
+
     Parameters
     ----------
     R : array-like, shape (..., 3, 3)
@@ -181,6 +185,22 @@ def matrix_to_rotvec(R):
     v : array, shape (..., 3)
 
     """
+    R = np.asarray(R, dtype=float)
+    skew = np.stack([R[..., 2, 1] - R[..., 1, 2], R[..., 0, 2] - R[..., 2, 0],
+                     R[..., 1, 0] - R[..., 0, 1]], axis=-1)  # 2 sin(angle) axis
+    sine2 = np.sqrt(np.einsum('...i,...i->...', skew, skew))
+    cosine2 = np.trace(R, axis1=-2, axis2=-1) - 1.0  # 2 cos(angle)
+    with np.errstate(invalid='ignore', divide='ignore'):
+        scale = np.where(sine2 > 0.0, np.arctan2(sine2, cosine2) / sine2, 0.5)
+    v = skew * scale[..., None]
+    half_turn = (cosine2 < 0.0) & (sine2 < 1e-3)
+    if half_turn.any():
+        v[half_turn] = _rotvec_of_quaternion(R[half_turn])
+    return v
+
+
+def _rotvec_of_quaternion(R):
+    """Return the rotation vectors (rad) of rotation matrices (k, 3, 3) from their quaternions."""
     q = rotation_to_quaternion(R)
     sine = np.linalg.norm(q[..., :3], axis=-1, keepdims=True)
     angle = 2.0 * np.arctan2(sine, q[..., 3:4])
@@ -220,8 +240,8 @@ def rotvec_of_entries(r00, r01, r02, r10, r11, r12, r20, r21, r22):
     sine2 = math.hypot(*skew)
     cosine2 = r00 + r11 + r22 - 1.0  # 2 cos(angle)
     if cosine2 < 0.0 and sine2 < 1e-6:
-        return matrix_to_rotvec(np.array([[r00, r01, r02], [r10, r11, r12],
-                                          [r20, r21, r22]])).tolist()
+        return _rotvec_of_quaternion(np.array([[[r00, r01, r02], [r10, r11, r12],
+                                                [r20, r21, r22]]]))[0].tolist()
     scale = angle_over_sine2(sine2, cosine2)
     return [skew[0] * scale, skew[1] * scale, skew[2] * scale]
 

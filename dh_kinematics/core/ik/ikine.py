@@ -46,8 +46,6 @@ METHODS = ('auto', 'analytic', 'numerical')
 TOLERANCE = 1e-10
 RESTARTS = 100
 MAX_ITERATIONS = 100
-# A batch's targets still unsolved when fewer than this go on alone, one by one.
-LEFT_ALONE = 16
 
 
 class InverseKinematics:
@@ -124,41 +122,20 @@ class InverseKinematics:
         Return the batched search's result for each target it solved, None for the others.
 
         The starts are the single search's (:meth:`_one`): q0, then the seeded random ones,
-        each round advancing every target still unsolved at once; within a round, the last
-        :data:`LEFT_ALONE` still searching go on alone from where they are. Fewer than that
-        left unsolved, they go on alone (from q0 again, as one target would). Each solution is
-        given at its whole turn nearest q0 where that keeps it within tol.
+        every target advanced at once (:meth:`BatchSearch.solve`), and each answer its first
+        start that converges, as alone. Each solution is given at its whole turn nearest q0
+        where that keeps it within tol.
         """
         tol, restarts, max_iterations, seed, _ = options
         key = mask.tobytes()
         if key not in self._batches:
             self._batches[key] = BatchSearch(self._chain, mask)
-        batch = self._batches[key]
-        m, n = q0.shape
-        Q, e = np.zeros((m, n)), np.zeros((m, 6))
-        solved, iterations = np.zeros(m, dtype=bool), np.zeros(m, dtype=int)
-        remaining, rng = np.arange(m), np.random.default_rng(seed)
         lower, upper = _start_bounds(search, T)
-        for start in range(restarts + 1):
-            if start and len(remaining) < LEFT_ALONE:
-                break
-            if start == 0:
-                starts = batch.into_limits(q0)
-            else:  # _random_start's draw, for every target at once
-                u = rng.random(n)
-                starts = lower[remaining] + (upper[remaining] - lower[remaining]) * u
-            Q_end, e_end, count, converged, searching = batch.solve(
-                T[remaining], starts, tol, max_iterations, LEFT_ALONE)
-            for k in np.nonzero(searching)[0].tolist():  # the last few go on alone
-                attempt = search.solve(T[remaining[k]], Q_end[k], tol,
-                                       max_iterations - int(count[k]))
-                count[k] += attempt.iterations
-                if attempt.converged:
-                    Q_end[k], e_end[k], converged[k] = attempt.q, attempt.error, True
-            iterations[remaining] += count
-            done = remaining[converged]
-            Q[done], e[done], solved[done] = Q_end[converged], e_end[converged], True
-            remaining = remaining[~converged]
+        lower, upper = np.broadcast_to(lower, q0.shape), np.broadcast_to(upper, q0.shape)
+        draws = np.random.default_rng(seed).random((restarts, q0.shape[1]))  # _random_start's
+        batch = self._batches[key]
+        Q, e, iterations, solved = batch.solve(
+            T, batch.into_limits(q0), (draws, lower, upper), tol, max_iterations)
         turned = search.nearest_turn(Q, q0)
         moved = solved & ~np.isnan(turned[:, 0]) & (turned != Q).any(axis=1)
         if moved.any():

@@ -37,7 +37,8 @@ class IKResult:
         Angle of the rotation between ``q``'s tool orientation and the target's, rad (masked
         components of its rotation vector).
     iterations : int
-        Iterations of the numerical search, over every start and every polish.
+        Iterations of the numerical search, over every start and every polish (in a batch
+        of targets, also the later starts run beside an earlier one that then converged).
     solutions : array, shape (k, n)
         Every distinct solution found, nearest ``q0`` first; k = 0 on failure.
     method : str

@@ -20,9 +20,9 @@ step kept only when it lowers the error, joints turned into their limits or stop
 start abandoned when 10 iterations do not halve its error), each target with its own
 configuration, error and damping, all advanced together: the poses and Jacobians of every
 target still searching are computed in one compiled batch (:mod:`core.kinematics.batch`) and
-their steps solved in one batched call. :mod:`core.ik.ikine` gives it one start per target
-still unsolved, round after round (q0, then the seeded starts), and the last few targets go on
-alone. Units: rad and m.
+their steps solved in one batched call. A target whose start ends unsolved goes on from its
+next start (q0, then the seeded starts :mod:`core.ik.ikine` draws) in the same iteration, so
+the batch stays full; the last few targets go on alone. Units: rad and m.
 """
 
 from dh_kinematics.core.ik.numerical import HOLD, STALL
@@ -31,6 +31,12 @@ from dh_kinematics.core.kinematics.batch import BatchKinematics
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.rotations import matrix_to_rotvec
 import numpy as np
+
+WIDTH = 512
+"""Slots the batch keeps busy while targets are unsolved: their starts side by side."""
+PER_TARGET = 128
+"""The most starts of one target run side by side."""
+SEARCHING, CONVERGED, ENDED = 0, 1, 2
 
 
 class BatchSearch:
@@ -70,50 +76,90 @@ class BatchSearch:
         turn = (outside & self._turnable & (turned >= self._lower) & (turned <= self._upper))
         return np.clip(np.where(turn, turned, Q), self._lower, self._upper)
 
-    def solve(self, T, Q, tol, max_iterations, few=0):
+    def solve(self, T, Q0, starts, tol, max_iterations):
         """
-        Search from Q (m, n, inside the limits) for targets T (m, 4, 4).
+        Search for targets T (m, 4, 4) from Q0 (m, n, within the limits), then further starts.
 
-        Once fewer than ``few`` targets are still being searched, the batch stops (numpy's
-        cost per iteration no longer shared): those are the ones ``searching`` marks, each to
-        go on alone from where it is.
+        Each target's starts are the single search's: start 0 from Q0, start k >= 1 from
+        ``lower + (upper - lower) * draws[k - 1]``, with ``starts = (draws, lower, upper)``:
+        draws of shape (restarts, n) in [0, 1), bounds of shape (m, n). A start that ends
+        unsolved (stalled, no step lowering its error, or ``max_iterations`` spent) gives way
+        to the target's next one at once; once fewer than :data:`WIDTH` targets are left, each
+        runs several of its starts side by side, so that the batch stays wide. A target's
+        answer is its first start that converges, as alone: one that converges waits for the
+        target's earlier starts to end.
 
         Returns
         -------
         Q : array, shape (m, n)
-            Where each search ended.
+            Each target's answer (0 where none).
         e : array, shape (m, 6)
-            Its masked pose error there.
+            Its masked pose error.
         iterations : array of int, shape (m,)
-        converged : array of bool, shape (m,)
+            Over every start run.
+        solved : array of bool, shape (m,)
             Position and orientation errors both at most ``tol``.
-        searching : array of bool, shape (m,)
-            Still searching when the batch stopped.
 
         """
-        weight = self._weight
-        Q = np.array(Q, dtype=float)
+        weight, (draws, lower, upper) = self._weight, starts
+        m, n = np.shape(Q0)
+        last = len(draws)
+        found = np.full(m, last + 1)  # per target: its first start that converged
+        Q_found, e_found = np.zeros((m, n)), np.zeros((m, 6))
+        issued, iterations = np.ones(m, dtype=int), np.zeros(m, dtype=int)
+        # Per slot: one start of one target, where it is, its error, damping, status.
+        slot_target, slot_start = np.arange(m), np.zeros(m, dtype=int)
+        Q = np.array(Q0, dtype=float)
         e = self.errors(T, Q)
         E = 0.5 * (e * e) @ weight
-        damping = np.ones(len(Q))
-        before = E.copy()
-        iterations = np.zeros(len(Q), dtype=int)
-        searching = ~all_within(e, tol)
-        for iteration in range(1, max_iterations + 1):
-            if iteration % STALL == 0:  # stalled: a local minimum, or a limit in the way
-                searching &= ~(E > 0.5 * before)
-                before = np.where(searching, E, before)
-            active = np.nonzero(searching)[0]
-            if len(active) < max(few, 1):
+        damping, before, spent = np.ones(m), E.copy(), np.zeros(m, dtype=int)
+        status = np.where(all_within(e, tol), CONVERGED, SEARCHING)
+        while True:
+            converged = np.nonzero(status == CONVERGED)[0]
+            if len(converged):  # the target's answer, if no earlier start of its converged
+                np.minimum.at(found, slot_target[converged], slot_start[converged])
+                first = converged[slot_start[converged] == found[slot_target[converged]]]
+                Q_found[slot_target[first]], e_found[slot_target[first]] = Q[first], e[first]
+            # Slots searching a start before their target's answer go on; the others end.
+            going = (status == SEARCHING) & (slot_start < found[slot_target])
+            if not going.all():
+                np.add.at(iterations, slot_target[~going], spent[~going])
+                slot_target, slot_start, Q, e, E, damping, before, spent = (
+                    a[going] for a in (slot_target, slot_start, Q, e, E, damping, before,
+                                       spent))
+                status = status[going]
+            more = self._more_starts(found, issued, slot_target, last)
+            if more is not None:  # new slots: starts from the draws
+                new_target, new_start = more
+                Q_new = (lower[new_target] + (upper[new_target] - lower[new_target])
+                         * draws[new_start - 1])
+                e_new = self.errors(T[new_target], Q_new)
+                E_new = 0.5 * (e_new * e_new) @ weight
+                slot_target = np.concatenate((slot_target, new_target))
+                slot_start = np.concatenate((slot_start, new_start))
+                Q, e = np.concatenate((Q, Q_new)), np.concatenate((e, e_new))
+                E = np.concatenate((E, E_new))
+                damping = np.concatenate((damping, np.ones(len(new_target))))
+                before = np.concatenate((before, E_new))
+                spent = np.concatenate((spent, np.zeros(len(new_target), dtype=int)))
+                status = np.concatenate((status, np.where(
+                    all_within(e_new, tol), CONVERGED, SEARCHING)))
+                continue
+            if not len(status):
                 break
-            iterations[active] += 1
+            spent += 1
+            check = np.nonzero(spent % STALL == 0)[0]
+            if len(check):  # stalled: a local minimum, or a limit in the way
+                status[check[E[check] > 0.5 * before[check]]] = ENDED
+                before[check] = E[check]
+            active = np.nonzero(status == SEARCHING)[0]
             J = self._kinematics.jacobians(Q[active])
             WJ = np.swapaxes(J, 1, 2) * weight
             A = WJ @ J + (damping[active] * E[active] + 1e-12)[:, None, None] * self._identity
             g = WJ @ e[active][:, :, None]
             moved = Q[active] + np.linalg.solve(A, g)[:, :, 0]
             Q_new = self.into_limits(moved)
-            e_new = self.errors(T[active], Q_new)
+            e_new = self.errors(T[slot_target[active]], Q_new)
             E_new = 0.5 * (e_new * e_new) @ weight
             # Stopped at a limit, and no better: the step again, those joints held (Search).
             stopped = (Q_new != moved) & ((Q_new == self._lower) | (Q_new == self._upper))
@@ -122,7 +168,7 @@ class BatchSearch:
                 A_held = A[again] + HOLD * (stopped[again][:, :, None] * self._identity)
                 Q_new[again] = self.into_limits(
                     Q[active[again]] + np.linalg.solve(A_held, g[again])[:, :, 0])
-                e_new[again] = self.errors(T[active[again]], Q_new[again])
+                e_new[again] = self.errors(T[slot_target[active[again]]], Q_new[again])
                 E_new[again] = 0.5 * (e_new[again] * e_new[again]) @ weight
             better = E_new < E[active]
             kept = active[better]
@@ -130,10 +176,36 @@ class BatchSearch:
             damping[kept] = np.maximum(damping[kept] / 2.0, 1e-3)
             worse = active[~better]
             damping[worse] *= 8.0
-            # Within tol: done; no step lowers the error: a minimum, or a limit.
-            searching[kept] = ~all_within(e[kept], tol)
-            searching[worse] = damping[worse] <= 1e9
-        return Q, e, iterations, all_within(e, tol), searching & (iterations < max_iterations)
+            status[kept[all_within(e[kept], tol)]] = CONVERGED
+            # No step lowers the error (a minimum, or a limit), or the start's iterations spent.
+            status[worse[damping[worse] > 1e9]] = ENDED
+            status[(status == SEARCHING) & (spent >= max_iterations)] = ENDED
+        solved = found <= last
+        return Q_found, e_found, iterations, solved
+
+    @staticmethod
+    def _more_starts(found, issued, slot_target, last):
+        """
+        Return the targets and starts of new slots (two arrays of int), or None.
+
+        Each target unsolved with starts left gets its next ones, up to WIDTH // (such
+        targets) slots of its own: at least one, at most :data:`PER_TARGET`.
+        """
+        open_ = (found > last) & (issued <= last)
+        count = open_.sum()
+        if not count:
+            return None
+        wanted = min(max(WIDTH // count, 1), PER_TARGET)
+        add = np.where(open_, wanted - np.bincount(slot_target, minlength=len(found)), 0)
+        add = np.minimum(np.maximum(add, 0), last + 1 - issued)
+        total = int(add.sum())
+        if not total:
+            return None
+        new_target = np.repeat(np.arange(len(found)), add)
+        offset = np.arange(total) - np.repeat(np.cumsum(add) - add, add)
+        new_start = issued[new_target] + offset
+        issued += add
+        return new_target, new_start
 
 
 def all_within(e, tol):
