@@ -421,7 +421,7 @@ def main(argv=None):
         print(f'| {row["arm"]} | {row["batch_us_per_target"]:.0f} | '
               f'{100 * row["success"]:.4g} | {row["false_success"]} |')
     print(f'\nOur numerical search and ik_LM alone, in turn, {HEAD_TO_HEAD_ROUNDS} rounds of the '
-          'exact protocol\'s targets: median µs')
+          "exact protocol's targets: median µs")
     print('| arm | ours numerical | ik_LM (C++) | ratio |')
     print('|---|---|---|---|')
     for row in paired:
