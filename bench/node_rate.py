@@ -21,17 +21,20 @@ precomputed transforms), the same baseline on serialized messages (``baseline_ra
 bytes out, as the dh_kinematics node does it), dh_kinematics_node on the 7-joint Panda with
 friction and diagnostics on (each with a subscriber), the same node with the dynamics on
 (``dh_kinematics_dynamics``: efforts in joint_states, the effort monitor on, and a subscriber
-on the gravity torques, expected efforts and residuals), and the node on a generated arm of 30
-joints (``dh_kinematics_30``, standard DH: 60 transforms per message, axis frames included).
+on the gravity torques, expected efforts and residuals), the node watching every safety
+figure (``dh_kinematics_safety``, efforts in joint_states for the power), and the node on a
+generated arm of 30 joints (``dh_kinematics_30``, standard DH: 60 transforms per message, axis
+frames included).
 All use the same executor. A driver process publishes joint_states at 100 Hz, at 1 kHz and
 as fast as it can; a raw /tf subscription here records every arrival. Then a ramp of rates
 finds the highest one with no loss. For each run it reports messages sent, received on /tf and
 lost; the latency from publish to arrival on /tf (p50, p99, max); and the node's CPU in % of
 one core and per message. Last, baseline_raw and dh_kinematics are started in turn
 ``--pairs`` times each at 1 kHz, for the ratio of their median CPU per message (see
-:func:`paired`), and one start of dh_kinematics takes streams whose frame_id is steady, changes
-in pairs and changes at random, in turn (:func:`frame_id_costs`). Prints a table, the targets
-met or missed and how the cost grows per joint, and writes JSON.
+:func:`paired`), and so are baseline_raw and each of dh_kinematics_limits and
+dh_kinematics_safety; and one start of dh_kinematics takes streams whose frame_id is steady,
+changes in pairs and changes at random, in turn (:func:`frame_id_costs`). Prints a table, the
+targets met or missed and how the cost grows per joint, and writes JSON.
 
     .venv/bin/python bench/node_rate.py [--duration 5] [--json bench/results/node_rate.json]
 """
@@ -51,9 +54,11 @@ from rate_tools import (
     target_command, TfReceiver)
 
 TARGETS = ('baseline', 'baseline_raw', 'dh_kinematics', 'dh_kinematics_dynamics',
-           'dh_kinematics_30', 'dh_kinematics_velocity', 'dh_kinematics_limits')
+           'dh_kinematics_30', 'dh_kinematics_velocity', 'dh_kinematics_limits',
+           'dh_kinematics_safety')
 FRAME_ID_PATTERNS = ('steady', 'pairs', 'random')
 LIMITS_RATIO = 1.5  # every limit watched, at most this times the raw pass-through's CPU
+SAFETY_RATIO = 2.0  # every safety figure watched: the goal, this times the raw pass-through's
 RAMP_HZ = (500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 6000, 8000)
 
 
@@ -117,10 +122,11 @@ def running(receiver, target):
     """
     node = start(target_command(target))
     dynamics, model = target == 'dh_kinematics_dynamics', model_file(target)
+    efforts = dynamics or target == 'dh_kinematics_safety'  # the power needs them
     receiver.subscribe_dynamics(dynamics)
 
     def run(rate, duration, frame_ids='steady'):
-        return measure(receiver, node.pid, rate, duration, dynamics, model, frame_ids)
+        return measure(receiver, node.pid, rate, duration, efforts, model, frame_ids)
     try:
         receiver.wait_for_publisher()
         run(1000, 1.0)  # warm up
@@ -287,6 +293,13 @@ def main(argv=None):
                           args.duration)
             results['paired_limits'] = paired_summary(runs, 'baseline_raw',
                                                       'dh_kinematics_limits')
+        if {'baseline_raw', 'dh_kinematics_safety'} <= set(args.targets) and args.pairs:
+            print(f'baseline_raw and dh_kinematics_safety, {args.pairs} alternating starts ...',
+                  flush=True)
+            runs = paired(receiver, 'baseline_raw', 'dh_kinematics_safety', args.pairs,
+                          args.duration)
+            results['paired_safety'] = paired_summary(runs, 'baseline_raw',
+                                                      'dh_kinematics_safety')
         if 'dh_kinematics' in args.targets and args.frame_id_rounds:
             print(f'dh_kinematics, frame_id patterns {FRAME_ID_PATTERNS}, '
                   f'{args.frame_id_rounds} rounds ...', flush=True)
@@ -306,6 +319,15 @@ def main(argv=None):
               f'CPU µs per message: medians {summary["median"]}, ratio {summary["ratio"]} '
               f'(per pair {summary["pair_ratios"]}): {"met" if met else "MISSED"} '
               f'(at most {LIMITS_RATIO})')
+    if 'paired_safety' in results:
+        summary = results['paired_safety']
+        met = summary['ratio'] <= SAFETY_RATIO
+        lost = sum(run['lost'] for run in results['targets'].get(
+            'dh_kinematics_safety', {'runs': []})['runs'][1:2])
+        print(f'every safety figure watched against the raw pass-through, alternating starts at '
+              f'1 kHz, CPU µs per message: medians {summary["median"]}, ratio {summary["ratio"]} '
+              f'(per pair {summary["pair_ratios"]}): {"met" if met else "MISSED"} (goal: at most '
+              f'{SAFETY_RATIO}); lost at 1 kHz: {lost}')
     if 'frame_ids' in results:
         summary = results['frame_ids']
         print(f'frame_id patterns at 1 kHz, CPU µs per message: {summary["cpu_us_per_message"]}'

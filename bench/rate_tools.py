@@ -79,7 +79,8 @@ def target_command(target):
     reaches, so that only the cost shows); ``dh_kinematics_30`` the node on a generated arm of
     GENERATED_JOINTS joints; ``dh_kinematics_velocity`` the node watching each joint's velocity
     (the usual message's short way); ``dh_kinematics_limits`` the node watching velocity,
-    acceleration, jerk and effort limits, the tool's speed and the singularity (the full way).
+    acceleration, jerk and effort limits, the tool's speed and the singularity (the full way);
+    ``dh_kinematics_safety`` the node watching every safety figure (:data:`PANDA_SAFETY`).
     """
     if target.startswith('baseline'):
         return [ROOT / 'bench' / 'baseline_node.py', '--transforms', '7'] + (
@@ -94,7 +95,24 @@ def target_command(target):
     if target == 'dh_kinematics_limits':  # every limit of joint_limits.yaml, and the arm's
         command += ['--params-file', ROOT / 'config' / 'panda_joint_limits.yaml', '-p',
                     'singularity.enabled:=true', '-p', 'tool_speed_limit:=10.0']
+    if target == 'dh_kinematics_safety':  # what a cobot's controller watches, all of it
+        command += ['--params-file', ROOT / 'config' / 'panda_joint_limits.yaml']
+        command += [argument for name, value in PANDA_SAFETY.items()
+                    for argument in ('-p', f'{name}:={value}')]
     return command
+
+
+PANDA_SAFETY = {
+    'safety.frame_speed_limits.panda_hand_tcp': 1.5, 'safety.frame_speed_limits.panda_link4': 1.5,
+    'safety.momentum_limit': 25.0, 'safety.kinetic_energy_limit': 10.0,
+    'safety.power_limit': 300.0, 'safety.stopping_time_limit': 0.4,
+    'safety.stopping_distance_limit': 0.5, 'safety.planes.floor': '[0.0, 0.0, 1.0, -0.3]',
+    'safety.plane_frames': '[panda_hand_tcp, panda_link4]',
+    'safety.tool_spheres': '[0.0, 0.0, 0.0, 0.05]', 'safety.tool_direction.limit': 2.5,
+    'safety.contact.body_region': 'hands_fingers'}
+"""The Panda's safety settings in dh_kinematics_safety: UR's default preset's figures, a floor
+under the base, a hand: every safety status on (the stop with joint_limits.yaml's
+decelerations)."""
 
 
 PANDA_VELOCITY_LIMITS = (2.175, 2.175, 2.175, 2.175, 2.61, 2.61, 2.61)

@@ -95,12 +95,45 @@ def test_sim_arm_efforts_are_the_models_plus_an_unknown_payload_and_the_collisio
         assert sim.stop() == 0
 
 
+@pytest.mark.parametrize('model', ['puma560', 'panda'])
+def test_sim_arm_crosses_every_safety_limit_the_demo_sets(model):
+    # The demo's safety limits (80 % of each quantity's peak over the sweep): sim_arm's
+    # sweep, 4 s a period here, takes every safety status to ERROR and back.
+    path = str(PACKAGE / 'config' / f'{model}.yaml')
+    chain = Chain.from_yaml(path)
+    arguments = demo.safety_arguments(chain, 4.0, 0.0)
+    run = Running(['--params-file', path, '-p', 'diagnostics.period:=0.1'] + arguments)
+    sim = NodeThread(SimArm, 'sim_arm', ['--params-file', path, '-p', 'period:=4.0',
+                                         '-p', 'rate:=200.0'])
+    tasks = ('frame_speed', 'momentum', 'kinetic_energy', 'power', 'stopping', 'planes',
+             'contact')
+    try:
+        seen = {task: set() for task in tasks}
+
+        def every_level(message):
+            for status in message.status:
+                task = status.name.rpartition(': ')[2]
+                if task in seen:
+                    seen[task].add(status.level[0])
+            return all(levels >= {0, 2} for levels in seen.values())
+        try:
+            run.probe.wait_for('diagnostics', every_level, timeout=60.0)
+        except AssertionError as error:
+            raise AssertionError(f'levels seen: {seen}') from error
+    finally:
+        assert sim.stop() == 0
+        run.stop()
+
+
 @pytest.mark.slow
-def test_the_demo_flags_the_collision_a_velocity_and_a_singularity():
-    """Run make demo's job: the summary names the collision, a velocity and a singularity."""
+def test_the_demo_flags_the_collision_a_velocity_a_singularity_and_the_safety_limits():
+    """Run make demo's job: the summary names a collision, a velocity, a singularity, safety."""
     demo = spawn([sys.executable, '-m', 'dh_kinematics.ros.demo', '--duration', '0',
                   '--collision-start', '0.5'], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     wanted = {'collision': lambda line: 'joint2: ' in line and 'effort residual +25 N m' in line,
+              'safety': lambda line: line.startswith('safety: momentum '),
+              'contact': lambda line: line.strip().startswith('contact: tool0 at ')
+              and 'permitted against hands_fingers' in line,
               'velocity': lambda line: line.strip().startswith('joint1: velocity ')
               and 'rad/s above limit' in line,
               'singularity': lambda line: line.strip().startswith('singularity: ')

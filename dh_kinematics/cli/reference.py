@@ -30,7 +30,8 @@ import sys
 from dh_kinematics.cli.main import parsers, PROG
 from dh_kinematics.core import files
 from dh_kinematics.core.model_file.params import RCLPY_SETTINGS
-from dh_kinematics.parameters.specs import FRAME, HUGE, JOINT, MESH, MODEL, NODE, SIM_ARM
+from dh_kinematics.parameters.specs import (
+    FRAME, HUGE, JOINT, MESH, MODEL, named_setting_specs, NODE, SIM_ARM)
 
 JOINT_PLACEHOLDER = '<joint>'
 FRAME_PLACEHOLDER = '<frame>'
@@ -110,6 +111,10 @@ def parameters_markdown():
         'frame; optional)',
         _table(header, parameter_rows(MESH, f'meshes.{FRAME_PLACEHOLDER}.')),
         '## Settings of dh_kinematics_node', _table(header, parameter_rows(NODE)),
+        '## Safety settings named by the user (`<frame>`: a frame of the arm; `<plane>`: a '
+        "plane's name; optional)", _table(header, parameter_rows(named_setting_specs(
+            {'safety.frame_speed_limits.' + FRAME_PLACEHOLDER: None,
+             'safety.planes.<plane>': None}))),
         '## Settings of sim_arm (the same file may hold them)',
         _table(header, parameter_rows(SIM_ARM))]) + '\n'
 

@@ -59,7 +59,7 @@ LOGGED_NAME = 64
 _LOG_EVERY_NS = int(LOG_EVERY_S * 1e9)
 
 Outcome = namedtuple('Outcome', 'tf friction gravity expected residual diagnostics '
-                     'manipulability', defaults=(None,))
+                     'manipulability safety', defaults=(None, None))
 Outcome.__doc__ = """What to publish for one message.
 
 tf : (joints, stamp_ns, poses) or None
@@ -75,6 +75,8 @@ diagnostics : bool
 manipulability : (stamp_ns, values) or None
     :data:`monitors.arm.MEASURES` and the tool's speed (m/s) at the whole configuration, if
     wanted.
+safety : (stamp_ns, values) or None
+    :meth:`monitors.safety.Safety.topic_values` (named by its ``labels``), if wanted.
 """
 NOTHING = Outcome(None, None, None, None, None, False)
 Usual = namedtuple('Usual', 'tf friction')
@@ -84,8 +86,8 @@ tf, friction : bytes or None
     The serialized TFMessage of every joint's frame and JointState of every joint's friction,
     where wanted (and, for the TF, due under ``tf.max_rate``).
 """
-Wanted = namedtuple('Wanted', 'gravity expected residual tf friction manipulability',
-                    defaults=(True, True, False))
+Wanted = namedtuple('Wanted', 'gravity expected residual tf friction manipulability safety',
+                    defaults=(True, True, False, False))
 Wanted.__doc__ = """Which outputs someone subscribes to (bools); TF and friction by default."""
 NONE_WANTED = Wanted(False, False, False)
 _Templates = namedtuple('_Templates', 'tf friction')
@@ -176,13 +178,15 @@ class JointStatesFlow:
         Bind what the usual message needs for the present model, outputs and templates.
 
         Once per change of any of them, never per message: the templates for every joint.
-        No shorter way while the dynamics are wanted, the effort monitor or the arm's limits
-        are on, or accelerations or soft limits are watched (they need the full path), without
-        templates, or where a template cannot be made. Velocity and effort limits keep it.
+        No shorter way while the dynamics, ``~/manipulability`` or ``~/safety`` are wanted, the
+        effort monitor, the arm's limits or the safety monitor are on, or accelerations or soft
+        limits are watched (they need the full path), without templates, or where a template
+        cannot be made. Velocity and effort limits keep it.
         """
         wanted, templates, self._usual = self._wanted, self._templates, None
         if (templates is None or self._math is None or wanted.gravity or wanted.expected
-                or wanted.residual or wanted.manipulability or not self.limits.takes_usual):
+                or wanted.residual or wanted.manipulability or wanted.safety
+                or not self.limits.takes_usual):
             return
         tf, friction = templates(self._all_joints)
         if (wanted.tf and tf is None) or (wanted.friction and friction is None):
@@ -304,15 +308,17 @@ class JointStatesFlow:
         gravity, expected, residual, efforts = self._dynamics(update, joints, q, mono_ns)
         limits = self.limits
         configuration = (self._configuration() if limits.needs_configuration
-                         or wanted.manipulability else None)
+                         or wanted.manipulability or wanted.safety else None)
         diagnostics = limits.after_message(joints, q, notes, now_ns, mono_ns, Sample(
-            update, self.rates, configuration, efforts, wanted.manipulability))
-        measures = None
+            update, self.rates, configuration, efforts, wanted.manipulability, wanted.safety))
+        measures = safety = None
         if wanted.manipulability and limits.arm.measured:
             arm = limits.arm
             measures = (update.stamp_ns, arm.measures + (arm.speed,))
+        if wanted.safety and limits.safety.measured:
+            safety = (update.stamp_ns, limits.safety.topic_values())
         return Outcome(tf, friction, gravity, expected, residual, diagnostics,
-                       manipulability=measures)
+                       manipulability=measures, safety=safety)
 
     def _dynamics(self, update, joints, q, mono_ns):
         """
@@ -324,7 +330,7 @@ class JointStatesFlow:
         """
         wanted, limits = self._wanted, self.limits
         judging = limits.judges_efforts(update)
-        moving = (wanted.expected or wanted.residual or wanted.manipulability
+        moving = (wanted.expected or wanted.residual or wanted.manipulability or wanted.safety
                   or limits.needs_rates(update))
         if moving:
             self._motion_fresh = False

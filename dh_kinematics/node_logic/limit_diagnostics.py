@@ -22,9 +22,9 @@ message and :meth:`LimitDiagnostics.on_tick` every :func:`schedule.tick_s` secon
 :mod:`schedule`, plus one rule of the monitor's own: a joint that goes STALE is published at its
 own deadline (within one tick), not at the next period.
 
-The effort, motion and arm monitors are configured and driven from here, each through the one
-protocol of :mod:`monitors.sample`: ``configure(chain, settings)``, then ``judge(sample)`` per
-message while it is on.
+The effort, motion, arm and safety monitors are configured and driven from here, each through
+the one protocol of :mod:`monitors.sample`: ``configure(chain, settings)``, then
+``judge(sample)`` per message while it is on.
 
 Times: ``now_ns`` is the node's clock (stamps, STALE ages); ``mono_ns`` is a monotonic clock
 (the publication schedule).
@@ -35,6 +35,7 @@ from dh_kinematics.node_logic.monitors.arm import ArmLimits
 from dh_kinematics.node_logic.monitors.effort import EffortMonitor
 from dh_kinematics.node_logic.monitors.levels import joint_levels, OK, STALE, Thresholds
 from dh_kinematics.node_logic.monitors.motion import MotionLimits
+from dh_kinematics.node_logic.monitors.safety import Safety
 from dh_kinematics.node_logic.schedule import Schedule
 import numpy as np
 
@@ -58,6 +59,8 @@ class LimitDiagnostics:
         The velocity, acceleration, effort-limit and soft-limit levels, likewise.
     arm : ArmLimits
         The tool-speed and singularity levels, each a status of its own.
+    safety : Safety
+        What a cobot's safety controller watches, each a status of its own.
 
     """
 
@@ -66,6 +69,7 @@ class LimitDiagnostics:
         self.efforts = EffortMonitor(len(cache.names))
         self.motion = MotionLimits(len(cache.names))
         self.arm = ArmLimits()
+        self.safety = Safety()
         self.levels = None  # list of int, per joint
         self._any_stale = True
         self._check_all_ns = 0
@@ -82,7 +86,7 @@ class LimitDiagnostics:
         """
         margin, band = settings['diagnostics.warn_margin'], settings['diagnostics.hysteresis']
         timeout, period = settings['diagnostics.stale_timeout'], settings['diagnostics.period']
-        monitors = (self.efforts, self.motion, self.arm)
+        monitors = (self.efforts, self.motion, self.arm, self.safety)
         for monitor in monitors:
             monitor.configure(chain, settings)
         self._judging = tuple(monitor for monitor in monitors if monitor.active)
@@ -112,11 +116,11 @@ class LimitDiagnostics:
         """
         Whether the usual message may skip the monitors (:meth:`unchanged_by` judges it).
 
-        Not while the effort monitor or the arm's limits are on, or accelerations, jerks or soft
-        limits are watched: they need every message's full values.
+        Not while the effort monitor, the arm's limits or the safety monitor are on, or
+        accelerations, jerks or soft limits are watched: they need every message's full values.
         """
         motion = self.motion
-        return not (self.efforts.active or self.arm.active
+        return not (self.efforts.active or self.arm.active or self.safety.active
                     or (motion.active and not motion.shortcut))
 
     def judges_efforts(self, update):
@@ -125,13 +129,13 @@ class LimitDiagnostics:
 
     @property
     def needs_configuration(self):
-        """Whether a monitor judges the whole configuration (the arm's limits)."""
-        return self.arm.active
+        """Whether a monitor judges the whole configuration (the arm's limits, the safety)."""
+        return self.arm.active or self.safety.active
 
     def needs_rates(self, update):
         """Tell whether a monitor judges the joint rates estimated from this update."""
         motion = self.motion
-        return (self.judges_efforts(update) or self.arm.watch_speed
+        return (self.judges_efforts(update) or self.arm.watch_speed or self.safety.active
                 or (motion.active and (not motion.shortcut or (
                     update.velocities != update.positions and motion.watches('velocity')))))
 
@@ -150,6 +154,8 @@ class LimitDiagnostics:
                 monitors_changed = monitor.judge(sample) or monitors_changed
             if sample.measure and not self.arm.active:
                 self.arm.judge(sample)
+            if sample.safety and not self.safety.active:
+                self.safety.judge(sample)
         levels = self.levels
         if (levels is None or now_ns >= self._check_all_ns
                 or (self._any_stale and any(levels[j] == STALE for j in joints))
@@ -218,7 +224,7 @@ class LimitDiagnostics:
         statuses = [tasks.joint_status(cache, j, level, self._lower, self._upper,
                                        self._margin, now_ns, efforts, motion)
                     for j, level in enumerate(self.levels)]
-        statuses += self.arm.statuses()
+        statuses += self.arm.statuses() + self.safety.statuses()
         rate = self._rate.rate(cache.received, mono_ns, self._schedule.period_ns // 2)
         statuses.append(tasks.arm_status(statuses, cache.received, rate,
                                          cache.dropped_total(), cache.counts))

@@ -25,8 +25,8 @@ import math
 import sys
 
 from dh_kinematics.core.model_file.params import (
-    CONFIGURATIONS, FRAME_FIELDS, JOINT_FIELDS, MESH_FIELDS, MODEL_FIELDS, NODE_SETTINGS,
-    SIM_ARM_SETTINGS)
+    CONFIGURATIONS, FRAME_FIELDS, JOINT_FIELDS, MESH_FIELDS, MODEL_FIELDS, NAMED_SETTINGS,
+    NODE_SETTINGS, SIM_ARM_SETTINGS)
 
 ParameterSpec = namedtuple('ParameterSpec', 'name kind description default minimum maximum '
                                             'read_only')
@@ -190,7 +190,54 @@ NODE = _in_order((
     ParameterSpec('singularity.hysteresis', 'double', 'A singularity level clears once the '
                   'condition number is this fraction below the threshold that raised it.',
                   default=0.1, minimum=0.0, maximum=0.99),
+    ParameterSpec('safety.momentum_limit', 'double', "Largest size of the arm's linear "
+                  'momentum, kg m/s (UR: 3 kg m/s accuracy); .inf is off.', default=math.inf),
+    ParameterSpec('safety.kinetic_energy_limit', 'double', 'Largest kinetic energy of the arm '
+                  'and its motors, 1/2 qd^T M qd, J; .inf is off.', default=math.inf),
+    ParameterSpec('safety.power_limit', 'double', 'Largest |sum effort x velocity| of the '
+                  "joints, W, from joint_states' efforts; .inf is off.", default=math.inf),
+    ParameterSpec('safety.stopping_time_limit', 'double', 'Largest time of a category-1 stop '
+                  'on the path from the present state, each joint braking at most at its '
+                  'deceleration limit, s; .inf is off.', default=math.inf),
+    ParameterSpec('safety.stopping_distance_limit', 'double', "Largest path of the tool frame's "
+                  'origin during that stop, m; .inf is off.', default=math.inf),
+    ParameterSpec('safety.plane_frames', 'string_array', 'Frames whose origins are judged '
+                  'against every plane of safety.planes.<name>.', default=['']),
+    ParameterSpec('safety.plane_margin', 'double', 'WARN when a frame or tool sphere comes this '
+                  'close to a plane, m (ERROR past it).', default=0.05, minimum=0.0,
+                  maximum=HUGE),
+    ParameterSpec('safety.tool_spheres', 'double_array', 'Spheres fixed on the tool judged '
+                  'against the planes: x, y, z (tool frame) and radius per sphere, m; '
+                  '[.inf] for none.', default=[math.inf]),
+    ParameterSpec('safety.tool_direction.axis', 'double_array', "The direction the tool's z "
+                  'axis keeps to, world frame.', default=[0.0, 0.0, -1.0]),
+    ParameterSpec('safety.tool_direction.limit', 'double', "Largest angle between the tool's z "
+                  'axis and safety.tool_direction.axis, rad; .inf is off.', default=math.inf),
+    ParameterSpec('safety.contact.body_region', 'string', 'Judge the tool speed against the '
+                  'speed at which it may meet this body region in a transient contact '
+                  "(ISO/TS 15066 Annex A: hands_fingers, chest...); '' is off.", default=''),
 ), NODE_SETTINGS)
+
+
+def named_setting_specs(given):
+    """
+    Return the specs of the settings a node was given under a name of the user's.
+
+    ``safety.frame_speed_limits.<frame>`` (a frame's speed limit, m/s) and
+    ``safety.planes.<name>`` (a plane, [nx, ny, nz, offset]) for each such name in ``given``.
+    """
+    specs = []
+    for name in sorted(given):
+        if name.startswith(NAMED_SETTINGS[0]):
+            specs.append(ParameterSpec(name, 'double', 'Largest linear speed of the frame '
+                                       f'{name[len(NAMED_SETTINGS[0]):]!r}, m/s.',
+                                       minimum=0.0, maximum=HUGE))
+        elif name.startswith(NAMED_SETTINGS[1]):
+            specs.append(ParameterSpec(name, 'double_array', 'A safety plane n . x = offset, '
+                                       '[nx, ny, nz, offset] (world frame, m): the side the '
+                                       'normal points to is allowed.'))
+    return tuple(specs)
+
 
 SIM_ARM = _in_order((
     ParameterSpec('rate', 'double', 'Publishing rate, Hz.', default=100.0, minimum=0.1,

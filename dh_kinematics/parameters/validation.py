@@ -32,9 +32,9 @@ from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.model_file.parameter_file import flatten
 from dh_kinematics.core.model_file.params import configurations, file_fields, model_values
 from dh_kinematics.node_logic import tf_rate
-from dh_kinematics.node_logic.monitors import arm, effort, motion
+from dh_kinematics.node_logic.monitors import arm, effort, motion, safety
 from dh_kinematics.parameters.specs import (
-    configuration_spec, frame_specs, joint_specs, mesh_specs, MODEL)
+    configuration_spec, frame_specs, joint_specs, mesh_specs, MODEL, named_setting_specs)
 
 NO_LIMITS = [-math.inf, math.inf]
 """The declared ``qlim`` of a joint without limits."""
@@ -180,6 +180,10 @@ def checked(given, setting_specs, node_name='node'):
         (:mod:`core.names`).
 
     """
+    declared = {spec.name for spec in setting_specs}
+    if 'safety.momentum_limit' in declared:  # the node's: also what the user named
+        setting_specs = tuple(setting_specs) + tuple(
+            spec for spec in named_setting_specs(given) if spec.name not in declared)
     settings = {spec.name: check_value(spec, given.get(spec.name, spec.default))
                 for spec in setting_specs}
     model = {name: as_real(value) for name, value in model_values(given).items()}
@@ -196,6 +200,8 @@ def checked(given, setting_specs, node_name='node'):
                               settings['limits.hysteresis'])
     if 'tool_speed_limit' in settings:
         arm.check_settings(settings)
+    if 'safety.momentum_limit' in settings:
+        safety.check_settings(chain, settings)
     if 'tf.max_rate' in settings:
         tf_rate.check_rate(settings['tf.max_rate'])
     values, specs = _model_values(chain, model)

@@ -16,7 +16,9 @@
 make demo: run the node and sim_arm on a built-in model and print a live summary.
 
 Every second it prints a few frame positions composed from /tf, the friction torques, the
-effort residuals, and the diagnostics level of each joint. sim_arm sweeps a little past the
+effort residuals, the safety figures (``~/safety``) and the diagnostics level of each joint
+and of each of the arm's checks, whose safety limits the sweep passes
+(:func:`safety_arguments`). sim_arm sweeps a little past the
 limits (ERROR on the limit monitor) and, from 5 s on (``--collision-start``), hits the second
 joint with a collision torque for 2 s of every 10 s, which the effort monitor flags. It runs
 for ``--duration`` seconds (0: until Ctrl-C). DDS traffic stays on this machine unless
@@ -31,6 +33,7 @@ import sys
 import time
 
 from dh_kinematics.node_logic.monitors.levels import LEVEL_NAMES
+from dh_kinematics.parameters.specs import SIM_ARM
 from dh_kinematics.ros import launch_config
 
 
@@ -46,10 +49,11 @@ class Summary:
         from diagnostic_msgs.msg import DiagnosticArray
         from rclpy.qos import DurabilityPolicy, QoSProfile
         from sensor_msgs.msg import JointState
+        from std_msgs.msg import Float64MultiArray
         from tf2_msgs.msg import TFMessage
 
         self.chain, self.transforms, self.friction, self.levels = chain, {}, None, {}
-        self.residual, self.worst = None, {}
+        self.residual, self.worst, self.safety = None, {}, None
         self.count = 0
         node.create_subscription(TFMessage, '/tf', self._on_tf, 100)
         node.create_subscription(TFMessage, '/tf_static', self._on_tf, QoSProfile(
@@ -59,6 +63,7 @@ class Summary:
         node.create_subscription(JointState, '/dh_kinematics/effort_residual',
                                  self._on_residual, 10)
         node.create_subscription(DiagnosticArray, '/diagnostics', self._on_diagnostics, 10)
+        node.create_subscription(Float64MultiArray, '/dh_kinematics/safety', self._on_safety, 10)
 
     def _on_tf(self, message):
         import numpy as np
@@ -77,6 +82,9 @@ class Summary:
 
     def _on_residual(self, message):
         self.residual = dict(zip(message.name, message.effort))
+
+    def _on_safety(self, message):
+        self.safety = dict(zip(message.layout.dim[0].label.split(), message.data))
 
     def _on_diagnostics(self, message):
         for status in message.status:
@@ -113,6 +121,14 @@ class Summary:
         if self.residual:
             lines.append('effort residual (N m or N): ' + '  '.join(
                 f'{name} {value:+.3f}' for name, value in self.residual.items()))
+        if self.safety:
+            shown = (('momentum', 'momentum', 'kg m/s'), ('kinetic_energy', 'energy', 'J'),
+                     ('power', 'power', 'W'), ('stopping_time', 'stop', 's'),
+                     ('stopping_distance', 'tool stops within', 'm'),
+                     ('tool_speed', 'tool', 'm/s'), ('contact_speed', 'contact limit', 'm/s'))
+            lines.append('safety: ' + '  '.join(
+                f'{label} {self.safety[name]:.3g} {unit}' for name, label, unit in shown
+                if name in self.safety))
         if self.levels:
             lines.append('diagnostics: ' + '  '.join(
                 f'{task} {LEVEL_NAMES[level]}' for task, (level, _) in self.levels.items()))
@@ -155,7 +171,6 @@ def _velocity_limit(chain, overshoot, fraction=0.9):
     Where the model has none: ``fraction`` of the joint's peak speed in sim_arm's sweep, so
     that the demo shows velocity WARN and ERROR (the model's own limit is kept otherwise).
     """
-    from dh_kinematics.parameters.specs import SIM_ARM
     from dh_kinematics.node_logic.sweep import sweep_speeds
 
     if chain.links[0].velocity_limit is not None:
@@ -164,6 +179,77 @@ def _velocity_limit(chain, overshoot, fraction=0.9):
     prismatic = [link.isprismatic() for link in chain.links]
     peak = float(sweep_speeds(chain.qlim, prismatic, period, overshoot)[0])
     return ['-p', f'{chain.joint_names[0]}.velocity_limit:={fraction * peak!r}']
+
+
+SAFETY_FRACTION = 0.8
+"""The demo's safety limits: this fraction of each quantity's peak over sim_arm's sweep."""
+
+
+def safety_arguments(chain, period, overshoot, fraction=SAFETY_FRACTION):
+    """
+    Return the node arguments that set every safety limit so that sim_arm's sweep passes it.
+
+    Over one period of the sweep (:func:`node_logic.sweep.sweep`, the model's efforts for its
+    power), each quantity's peak; each limit at ``fraction`` of it: the tool's and the middle
+    link's speeds, the momentum, the kinetic energy, the power, the stopping time and distance
+    (with each joint's deceleration limit set, where the model has none, to its peak
+    acceleration in the sweep); a floor the tool dips below for part of the sweep, and the
+    tool's direction; and, for the transient contact, the hand where the tool passes its
+    permitted speed, else the body region whose permitted speed it passes by most.
+    """
+    import numpy as np
+    from dh_kinematics.core.safety import contact
+    from dh_kinematics.node_logic.monitors.safety import Safety
+    from dh_kinematics.node_logic.sweep import sweep
+    from dh_kinematics.parameters.specs import NODE
+
+    prismatic = [link.isprismatic() for link in chain.links]
+    states = [sweep(t, chain.qlim, prismatic, period, overshoot)
+              for t in np.linspace(0.0, period, 400, endpoint=False)]
+    arguments = []
+    decelerations = np.max([np.abs(qdd) for _, _, qdd in states], axis=0)
+    for name, link, peak in zip(chain.joint_names, chain.links, decelerations):
+        if link.deceleration_limit is None and link.acceleration_limit is None:
+            arguments += ['-p', f'{name}.deceleration_limit:={max(float(peak), 1e-3)!r}']
+            chain = chain.replace(links=[
+                other.replace(deceleration_limit=max(float(peak), 1e-3)) if other is link
+                else other for other in chain.links])
+    frames = [chain.tool_frame, chain.link_frames[len(chain.link_frames) // 2]]
+    settings = {spec.name: spec.default for spec in NODE}
+    settings.update({f'safety.frame_speed_limits.{frame}': 1.0 for frame in frames})
+    settings.update({'safety.stopping_time_limit': 1.0, 'safety.stopping_distance_limit': 1.0,
+                     'safety.tool_direction.limit': 1.0,
+                     'safety.tool_direction.axis': chain.fkine(states[0][0])[:3, 2].tolist(),
+                     'safety.contact.body_region': 'hands_fingers'})
+    safety = Safety()
+    safety.configure(chain, settings)
+    measured = [safety.measure(q, qd, chain.rne(q, qd, qdd)) for q, qd, qdd in states]
+    peaks = {f'safety.frame_speed_limits.{frame}': max(v['frame_speed'][k] for v in measured)
+             for k, frame in enumerate(frames)}
+    peaks.update({
+        'safety.momentum_limit': max(np.linalg.norm(v['momentum']) for v in measured),
+        'safety.kinetic_energy_limit': max(v['kinetic_energy'] for v in measured),
+        'safety.power_limit': max(abs(v['power']) for v in measured),
+        'safety.stopping_time_limit': max(v['stopping_time'] for v in measured),
+        'safety.stopping_distance_limit': max(v['stopping_distance'] for v in measured),
+        'safety.tool_direction.limit': max(v['tool_direction'] for v in measured)})
+    for name, peak in peaks.items():
+        if peak > 0.0:
+            arguments += ['-p', f'{name}:={fraction * float(peak)!r}']
+    arguments += ['-p', 'safety.tool_direction.axis:=' + str(
+        settings['safety.tool_direction.axis'])]
+    heights = sorted(float(chain.fkine(q)[2, 3]) for q, _, _ in states)
+    arguments += ['-p', f'safety.planes.floor:=[0.0, 0.0, 1.0, {heights[len(heights) // 4]!r}]',
+                  '-p', f'safety.plane_frames:=[{chain.tool_frame}]']
+    masses = [(v['tool_speed'], v['reflected_mass']) for v in measured
+              if v['reflected_mass'] == v['reflected_mass']]
+
+    def passed(region):  # how far past the permitted speed the tool goes, at its worst
+        return max(speed / contact.permissible_speed(region, mass) for speed, mass in masses)
+    regions = contact.BODY_REGIONS
+    region = 'hands_fingers' if passed(regions['hands_fingers']) > 1.0 else max(
+        regions, key=lambda name: passed(regions[name]))
+    return arguments + ['-p', f'safety.contact.body_region:={region}']
 
 
 def main(argv=None):
@@ -194,12 +280,14 @@ def main(argv=None):
     except ValueError as error:
         parser.error(str(error))
     joint = chain.joint_names[min(1, chain.n - 1)]
+    period = next(spec.default for spec in SIM_ARM if spec.name == 'period')
     children = [
         subprocess.Popen([sys.executable, '-m', 'dh_kinematics.ros.node', '--ros-args',
                           '--params-file', params, '-p', 'effort.warn:=[5.0]',
                           '-p', 'effort.error:=[15.0]', '-p', 'singularity.enabled:=true',
                           '-p', f'tool_speed_limit:={args.tool_speed_limit}']
-                         + _velocity_limit(chain, args.overshoot)),
+                         + _velocity_limit(chain, args.overshoot)
+                         + safety_arguments(chain, period, args.overshoot)),
         subprocess.Popen([sys.executable, '-m', 'dh_kinematics.ros.sim_arm', '--ros-args',
                           '--params-file', params, '-p', f'overshoot:={args.overshoot}',
                           '-p', f'collision.joint:={joint}',

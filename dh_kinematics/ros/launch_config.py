@@ -70,13 +70,14 @@ def config_dir():
 
 
 NOT_MODELS = ('diagnostic_analyzers',)
-"""Parameter files in config/ that are not robot models (nor are ``*_joint_limits.yaml``)."""
+"""Parameter files in config/ that are not robot models (nor are ``*_joint_limits.yaml`` and
+``*_safety.yaml``: settings passed beside a model)."""
 
 
 def builtin_models():
     """Return the names of the built-in models, sorted (``puma560``, ``panda``, ...)."""
-    return sorted(path.stem for path in config_dir().glob('*.yaml')
-                  if path.stem not in NOT_MODELS and not path.stem.endswith('_joint_limits'))
+    return sorted(path.stem for path in config_dir().glob('*.yaml') if path.stem not in
+                  NOT_MODELS and not path.stem.endswith(('_joint_limits', '_safety')))
 
 
 def model_file(robot, params_file=''):

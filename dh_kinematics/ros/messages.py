@@ -108,8 +108,13 @@ MANIPULABILITY_LABEL = ' '.join(MEASURES + ('tool_speed',))
 
 def manipulability(values):
     """Return the Float64MultiArray of ``~/manipulability``: :data:`MANIPULABILITY_LABEL`."""
+    return labelled(MANIPULABILITY_LABEL, values)
+
+
+def labelled(label, values):
+    """Return a Float64MultiArray of ``values`` whose one dimension's label names them."""
     message = Float64MultiArray(data=[float(value) for value in values])
-    message.layout.dim = [MultiArrayDimension(label=MANIPULABILITY_LABEL, size=len(values),
+    message.layout.dim = [MultiArrayDimension(label=label, size=len(values),
                                               stride=len(values))]
     return message
 

@@ -83,12 +83,13 @@ class DhKinematicsNode(Node):
         self._efforts = tuple(self.create_publisher(JointState, topic, 10) for topic in (
             '~/gravity_torque', '~/expected_effort', '~/effort_residual'))
         self._manipulability = self.create_publisher(Float64MultiArray, '~/manipulability', 10)
+        self._safety = self.create_publisher(Float64MultiArray, '~/safety', 10)
         # What the per-message path publishes with: serialized bytes, straight to each handle.
         self._send_tf, self._send_friction = map(raw_publish, (self._tf, self._friction))
         self._send_efforts = tuple(map(raw_publish, self._efforts))
         # In the order of Wanted's fields.
         self._readers = tuple(publisher.handle for publisher in self._efforts + (
-            self._tf, self._friction, self._manipulability))
+            self._tf, self._friction, self._manipulability, self._safety))
         self._subscribers = None
         self._unwatched = True  # whether /tf or the friction has no subscriber
         self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
@@ -132,6 +133,7 @@ class DhKinematicsNode(Node):
             frames.joint_children(self._frames, axis_frame_names(chain, prefix)))
         self._flow.configure(chain, config.settings)
         self._flow.templates = self._messages.templates
+        self._safety_label = ' '.join(self._flow.limits.safety.labels)
         tick = tick_s(config.settings['diagnostics.period'])
         if self._timer is None or self._timer.timer_period_ns != int(tick * 1e9):
             if self._timer is not None:
@@ -203,6 +205,8 @@ class DhKinematicsNode(Node):
                 send(serialized.efforts(*efforts))
         if outcome.manipulability is not None:
             self._manipulability.publish(messages.manipulability(outcome.manipulability[1]))
+        if outcome.safety is not None:
+            self._safety.publish(messages.labelled(self._safety_label, outcome.safety[1]))
         if outcome.diagnostics:
             self._publish_diagnostics(now_ns)
 

@@ -95,7 +95,14 @@ NODE_SETTINGS = ('frame_prefix', 'diagnostics.warn_margin', 'diagnostics.stale_t
                  'effort.hold', 'effort.hysteresis', 'effort.acceleration_cutoff',
                  'limits.warn_fraction', 'limits.hysteresis', 'tool_speed_limit',
                  'singularity.enabled',
-                 'singularity.warn', 'singularity.error', 'singularity.hysteresis')
+                 'singularity.warn', 'singularity.error', 'singularity.hysteresis',
+                 'safety.momentum_limit', 'safety.kinetic_energy_limit', 'safety.power_limit',
+                 'safety.stopping_time_limit', 'safety.stopping_distance_limit',
+                 'safety.plane_frames', 'safety.plane_margin', 'safety.tool_spheres',
+                 'safety.tool_direction.axis', 'safety.tool_direction.limit',
+                 'safety.contact.body_region')
+NAMED_SETTINGS = ('safety.frame_speed_limits.', 'safety.planes.')
+"""The prefixes of node settings whose last part the user names (a frame, a plane)."""
 SIM_ARM_SETTINGS = ('rate', 'period', 'overshoot', 'extra_payload.mass', 'extra_payload.com',
                     'collision.joint', 'collision.effort', 'collision.start',
                     'collision.duration', 'collision.every')
@@ -125,7 +132,7 @@ parameters are ``<joint>.<field>``."""
 
 def is_setting(name):
     """Tell whether ``name`` is a setting of the node, of sim_arm or of rclpy, not the model."""
-    return name in SETTINGS or name.startswith(RCLPY_PREFIXES)
+    return name in SETTINGS or name.startswith(RCLPY_PREFIXES + NAMED_SETTINGS)
 
 
 def model_values(values):

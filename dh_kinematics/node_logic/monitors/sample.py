@@ -23,7 +23,8 @@ model or the settings, ``judge(sample)`` once per message (True when a level mov
 
 from collections import namedtuple
 
-Sample = namedtuple('Sample', 'update rates configuration efforts measure')
+Sample = namedtuple('Sample', 'update rates configuration efforts measure safety',
+                    defaults=(False,))
 Sample.__doc__ = """One accepted message, for the monitors to judge.
 
 update : JointStateCache's update
@@ -40,4 +41,6 @@ efforts : (joints, measured, expected, stamp_ns, residuals) or None
     their differences, where the effort monitor is on and the model's are known; else None.
 measure : bool
     Whether ``~/manipulability`` wants the arm's measures whether watched or not.
+safety : bool
+    Whether ``~/safety`` wants the safety values whether watched or not.
 """

@@ -1,0 +1,108 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+What the moving arm carries: its linear momentum, its kinetic energy, the power at its joints.
+
+From the links' masses, centres of mass and inertias (the payload folded into the last link,
+as in :meth:`Chain.rne`) and the motors' reflected inertia ``G^2 Jm``:
+
+- **momentum** ``p = sum_k m_k v_k``, ``v_k`` the velocity of link k's centre of mass: the
+  robot's linear momentum, kg m/s, which is its mass times its centre of mass's velocity;
+- **kinetic energy** ``E = 1/2 sum_k (m_k |v_k|^2 + w_k^T I_k w_k) + 1/2 sum_j G_j^2 Jm_j
+  qd_j^2``, J, with ``w_k`` link k's angular velocity and ``I_k`` its inertia about its centre
+  of mass in the world: ``1/2 qd^T M(q) qd`` with :meth:`Chain.inertia`'s ``M``;
+- **mechanical power** ``P = sum_j tau_j qd_j``, W: what the joints put into the arm (negative
+  while they brake it).
+"""
+
+from dh_kinematics.core.safety.points import LinkPoints
+import numpy as np
+
+
+class Kinetics:
+    """
+    A chain's masses, for its momentum, kinetic energy and inertia matrix at a configuration.
+
+    Each link's centre of mass has a linear Jacobian ``J_v,k`` and the link an angular one
+    ``J_w,k`` (:func:`points.point_jacobians`); the joint-space inertia matrix is then
+    ``M = sum_k (m_k J_v,k^T J_v,k + J_w,k^T I_k J_w,k) + diag(G^2 Jm)`` (:meth:`Chain.inertia`'s
+    without its n Newton-Euler passes), the momentum ``sum_k m_k J_v,k qd`` and the kinetic
+    energy ``1/2 qd^T M qd``.
+
+    Parameters
+    ----------
+    chain : Chain
+
+    Attributes
+    ----------
+    mass : float
+        The arm's mass with its payload, kg.
+    centres : LinkPoints
+        The links' centres of mass.
+
+    """
+
+    def __init__(self, chain):
+        constants = chain.dynamic_constants
+        self._mass = np.array([link.m for link in constants.rne_links])
+        self._inertia = np.array([link.inertia for link in constants.rne_links])
+        self._motors = np.diag(np.asarray(constants.motor_inertia, dtype=float))
+        self._turning = np.array([link.isrevolute() for link in chain.links])
+        self._sign = np.array([-1.0 if link.flip else 1.0 for link in chain.links])
+        self._axes = 1 if chain.mdh else 0  # the frame of joint j's axis: j (modified), j - 1
+        links = np.arange(1, chain.n + 1)
+        self._below = links[None, :] <= links[:, None]  # joint j turns link k >= j
+        self.centres = LinkPoints(chain, links, [link.r for link in constants.rne_links])
+        self.mass = float(self._mass.sum())
+
+    def jacobians(self, T_world_frames, centres=None):
+        """
+        Return the links' centres of mass and their linear and angular Jacobians.
+
+        ``T_world_frames`` is :meth:`Chain.fkine_all` at one configuration; ``centres``, where
+        given, is :meth:`LinkPoints.jacobians` of :attr:`centres` there. The centres of mass
+        (n, 3) are in m, in the world; the linear Jacobians (n, 3, n) in m/s and the links'
+        angular Jacobians (n, 3, n) in rad/s, per unit joint rate.
+        """
+        c, J_v = self.centres.jacobians(T_world_frames) if centres is None else centres
+        n = len(self._sign)
+        z = T_world_frames[self._axes:self._axes + n, :3, 2] * (self._sign * self._turning)[
+            :, None]
+        J_w = z.T[None] * self._below[:, None, :]
+        return c, J_v, J_w
+
+    def inertia(self, T_world_frames, jacobians=None):
+        """Return the joint-space inertia matrix (n, n), kg m^2 or kg, motors included."""
+        _, J_v, J_w = self.jacobians(T_world_frames) if jacobians is None else jacobians
+        R = T_world_frames[1:, :3, :3]
+        I_world = R @ self._inertia @ np.swapaxes(R, 1, 2)
+        return (np.einsum('k,kin,kim->nm', self._mass, J_v, J_v)
+                + np.einsum('kin,kij,kjm->nm', J_w, I_world, J_w) + self._motors)
+
+    def momentum(self, T_world_frames, qd, jacobians=None):
+        """Return the arm's linear momentum in the world, kg m/s: shape (3,)."""
+        _, J_v, _ = self.jacobians(T_world_frames) if jacobians is None else jacobians
+        return self._mass @ (J_v @ np.asarray(qd, dtype=float))
+
+    def kinetic_energy(self, T_world_frames, qd, M=None):
+        """Return the arm's kinetic energy, J: the links' and the motors' (G^2 Jm)."""
+        qd = np.asarray(qd, dtype=float)
+        M = self.inertia(T_world_frames) if M is None else M
+        return 0.5 * float(qd @ M @ qd)
+
+
+def power(tau, qd):
+    """Return the power the joints deliver, W: ``sum tau_j qd_j`` (N m or N; rad/s or m/s)."""
+    return float(np.dot(np.asarray(tau, dtype=float), np.asarray(qd, dtype=float)))

@@ -1,0 +1,177 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Points on an arm's links, where they are and how fast they move.
+
+A point is fixed on one link frame k (0: the base, which stands still in the world). Its
+velocity is what the joints before it give it: joint j (1 to k) turns it about its axis or
+slides it along it,
+
+    v = sum_j  s_j z_j x (p - o_j) qd_j   (revolute),   s_j z_j qd_j   (prismatic),
+
+with ``z_j`` and ``o_j`` joint j's axis and a point on it in the world (standard DH: frame
+j-1's z axis and origin; modified DH: frame j's) and ``s_j`` its flip sign. Every frame the
+chain publishes is such a point (:class:`FramePoints`), and so is each link's centre of mass
+(:class:`LinkPoints`).
+Units: m, m/s, rad/s.
+"""
+
+from dh_kinematics.core import names
+from dh_kinematics.core.checks import InvalidFieldError
+from dh_kinematics.core.fixed_frames import world_poses
+import numpy as np
+
+
+_NEXT, _AFTER = [1, 2, 0], [2, 0, 1]  # a x b = a[_NEXT] b[_AFTER] - a[_AFTER] b[_NEXT]
+
+
+def joint_axes(chain, T_world_frames):
+    """
+    Return each joint's axis and a point on it, in the world, with its flip sign applied.
+
+    Parameters
+    ----------
+    chain : Chain
+        The arm.
+    T_world_frames : array, shape (..., n+1, 4, 4)
+        :meth:`Chain.fkine_all` at one configuration or several.
+
+    Returns
+    -------
+    z : array, shape (..., n, 3)
+        Unit axes times the flip sign (+1 or -1).
+    o : array, shape (..., n, 3)
+        A point on each axis, m.
+
+    """
+    frames = T_world_frames[..., 1:, :, :] if chain.mdh else T_world_frames[..., :-1, :, :]
+    sign = np.array([-1.0 if link.flip else 1.0 for link in chain.links])
+    return frames[..., :3, 2] * sign[:, None], frames[..., :3, 3]
+
+
+def point_jacobians(z, o, prismatic, links, p):
+    """
+    Return the linear Jacobians of points fixed on link frames, in the world.
+
+    Parameters
+    ----------
+    z, o : array, shape (..., n, 3)
+        From :func:`joint_axes`.
+    prismatic : array of bool, shape (n,)
+        Which joints slide.
+    links : array of int, shape (k,)
+        The link frame each point is fixed on, 0 (the base) to n.
+    p : array, shape (..., k, 3)
+        The points in the world, m.
+
+    Returns
+    -------
+    J : array, shape (..., k, 3, n)
+        Velocity (m/s) per unit joint rate (rad/s or m/s).
+
+    """
+    lever = p[..., :, None, :] - o[..., None, :, :]  # (..., k, n, 3)
+    z = z[..., None, :, :]
+    turned = z[..., _NEXT] * lever[..., _AFTER] - z[..., _AFTER] * lever[..., _NEXT]
+    motion = np.where(prismatic[:, None], z, turned)
+    moved = np.arange(1, len(prismatic) + 1)[None, :] <= links[:, None]  # joint j, link k >= j
+    return np.swapaxes(motion * moved[:, :, None], -1, -2)
+
+
+class LinkPoints:
+    """
+    Points fixed on a chain's link frames: where they are and how fast they move.
+
+    Parameters
+    ----------
+    chain : Chain
+    links : sequence of int
+        The link frame each point is fixed on: 0 (the base) to n.
+    offsets : array-like, shape (k, 3)
+        Each point in its link frame, m.
+
+    """
+
+    def __init__(self, chain, links, offsets):
+        self._chain = chain
+        self._prismatic = np.array([link.isprismatic() for link in chain.links])
+        self.links = np.asarray(links, dtype=int)
+        self.offsets = np.asarray(offsets, dtype=float).reshape(-1, 3)
+
+    def positions(self, T_world_frames):
+        """Return the points (..., k, 3), m, in the world at :meth:`Chain.fkine_all`'s poses."""
+        T = T_world_frames[..., self.links, :, :]
+        return np.einsum('...kij,kj->...ki', T[..., :3, :3], self.offsets) + T[..., :3, 3]
+
+    def jacobians(self, T_world_frames):
+        """
+        Return the points (..., k, 3), m, and their linear Jacobians (..., k, 3, n).
+
+        ``T_world_frames`` is :meth:`Chain.fkine_all` at one configuration or several
+        (..., n+1, 4, 4); a Jacobian gives m/s per unit joint rate (rad/s or m/s).
+        """
+        p = self.positions(T_world_frames)
+        z, o = joint_axes(self._chain, T_world_frames)
+        return p, point_jacobians(z, o, self._prismatic, self.links, p)
+
+    def velocities(self, T_world_frames, qd):
+        """
+        Return the points (..., k, 3), m, and how fast each moves (..., k, 3), m/s.
+
+        As :meth:`jacobians`, at joint rates ``qd`` (n,), rad/s or m/s.
+        """
+        p, J = self.jacobians(T_world_frames)
+        return p, J @ np.asarray(qd, dtype=float)
+
+
+class FramePoints(LinkPoints):
+    """
+    The origins of named frames of a chain (:class:`LinkPoints`).
+
+    Parameters
+    ----------
+    chain : Chain
+    frames : sequence of str
+        Frames the chain publishes (:func:`core.names.published_frames`, unprefixed): the
+        world, base, link, axis and tool frames and the extra frames.
+    field : str
+        The field an error names.
+
+    Raises
+    ------
+    InvalidFieldError
+        Naming ``field`` for a frame the chain does not publish.
+
+    """
+
+    def __init__(self, chain, frames, field='frames'):
+        known = [name.name for name in names.published_frames(chain)]
+        for frame in frames:
+            if frame not in known:
+                raise InvalidFieldError(field, frame, f'must be a frame of the arm: one of '
+                                        f'{", ".join(known)}')
+        self.frames = tuple(frames)
+        # Which link frame each is fixed on, and its origin there: found at one configuration.
+        q = np.zeros(chain.n)
+        poses, T = world_poses(chain, q), chain.fkine_all(q)
+        owner = {chain.world_frame: 0, chain.base_frame: 0, chain.tool_frame: chain.n}
+        owner.update((frame, j) for j, frame in enumerate(chain.link_frames, start=1))
+        owner.update((axis, j) for j, axis in enumerate(names.axis_frame_names(chain), start=1)
+                     if axis is not None)
+        for frame in chain.frames:  # parents first
+            owner[frame.name] = owner[frame.parent]
+        links = [owner[frame] for frame in self.frames]
+        super().__init__(chain, links, [(np.linalg.inv(T[k]) @ poses[frame][:, 3])[:3]
+                                        for frame, k in zip(self.frames, links)])

@@ -1,0 +1,434 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+What a cobot's safety controller watches, judged on every message from joint_states alone.
+
+Each is optional (off while its setting is unset or .inf) and a status of its own on
+/diagnostics, counted in the arm's summary like a joint (:mod:`core.safety` computes them):
+
+- ``frame_speed``: the linear speed of each frame of ``safety.frame_speed_limits.<frame>``
+  (m/s), against its limit;
+- ``momentum``: the arm's linear momentum, kg m/s, against ``safety.momentum_limit``;
+- ``kinetic_energy``: ``1/2 qd^T M(q) qd``, J, against ``safety.kinetic_energy_limit``;
+- ``power``: ``sum tau qd`` with the message's efforts, W, its size against
+  ``safety.power_limit`` (not judged while the messages carry no efforts, and the status says
+  so);
+- ``stopping``: the time (s) and the tool's path (m) of a category-1 stop on the path from the
+  present state, each joint braking at most at its deceleration limit (``deceleration_limit``,
+  else ``acceleration_limit``), against ``safety.stopping_time_limit`` and
+  ``safety.stopping_distance_limit``;
+- ``planes``: the signed distance (m) of each frame of ``safety.plane_frames`` and each tool
+  sphere of ``safety.tool_spheres`` to each plane ``safety.planes.<name>: [nx, ny, nz,
+  offset]`` (allowed side ``n . x > offset``): WARN within ``safety.plane_margin``, ERROR past
+  the plane; and the angle of the tool's z axis to ``safety.tool_direction.axis`` against
+  ``safety.tool_direction.limit`` (rad);
+- ``contact``: the tool's speed against the largest speed at which it may meet the body region
+  ``safety.contact.body_region`` in a transient contact (ISO/TS 15066 Annex A), with the mass
+  the arm reflects along the tool's present motion.
+
+A ratio to a limit is WARN above ``limits.warn_fraction`` and ERROR above 1, with the joints'
+``limits.hysteresis``; a plane's level clears once ``diagnostics.hysteresis`` (m) back. The
+joint rates are the message's velocities, or the differenced positions
+(:class:`RateEstimate`). Nothing here runs while all of it is off.
+"""
+
+import math
+
+from dh_kinematics.core.checks import InvalidFieldError
+from dh_kinematics.core.display import format_number
+from dh_kinematics.core.kinematics.manipulability import Conditioning
+from dh_kinematics.core.safety import contact, stopping
+from dh_kinematics.core.safety.energy import Kinetics, power
+from dh_kinematics.core.safety.planes import check_plane, signed_distances, tilt
+from dh_kinematics.core.safety.points import FramePoints, LinkPoints
+from dh_kinematics.node_logic.monitors.levels import OK
+from dh_kinematics.node_logic.monitors.motion import ratio_level, threshold_level
+from dh_kinematics.node_logic.monitors.tasks import Status
+import numpy as np
+
+FRAME_SPEEDS, PLANES = 'safety.frame_speed_limits.', 'safety.planes.'
+"""The prefixes of the settings whose last part the user names: a frame, a plane."""
+TASKS = ('frame_speed', 'momentum', 'kinetic_energy', 'power', 'stopping', 'planes',
+         'contact')
+"""The statuses, in the order they are published."""
+
+
+def _finite(settings, name):
+    value = settings[name]
+    return value if math.isfinite(value) else None
+
+
+def _named(settings, prefix):
+    """Return the settings under ``prefix`` by their last part, in name order."""
+    return {name[len(prefix):]: value for name, value in sorted(settings.items())
+            if name.startswith(prefix)}
+
+
+def _decelerations(chain):
+    """Return each joint's deceleration limit, or raise naming the first joint without one."""
+    limits = []
+    for name, link in zip(chain.joint_names, chain.links):
+        limit = link.deceleration_limit if link.deceleration_limit is not None and math.isfinite(
+            link.deceleration_limit) else link.acceleration_limit
+        if limit is None or not math.isfinite(limit):
+            raise InvalidFieldError(f'{name}.deceleration_limit', limit, 'is needed for the '
+                                    'stopping time and distance (or acceleration_limit): a '
+                                    'stop brakes each joint at most at it')
+        limits.append(limit)
+    return np.array(limits)
+
+
+def _tool_spheres(values):
+    values = [] if list(values) == [math.inf] else list(values)  # [.inf]: none
+    if len(values) % 4:
+        raise InvalidFieldError('safety.tool_spheres', values, 'must be x, y, z, radius per '
+                                'sphere (m, tool frame): a multiple of 4 values')
+    spheres = np.array(values, dtype=float).reshape(-1, 4)
+    if not (np.isfinite(spheres).all() and (spheres[:, 3] >= 0.0).all()):
+        raise InvalidFieldError('safety.tool_spheres', values, 'must be finite, each radius '
+                                '>= 0')
+    return spheres
+
+
+def check_settings(chain, settings):
+    """Refuse safety settings the model cannot judge (a frame, a plane, a region, a limit)."""
+    Safety().configure(chain, settings)
+
+
+class Safety:
+    """
+    The safety levels of the arm.
+
+    Attributes
+    ----------
+    active : bool
+        Whether anything is watched.
+    levels : dict
+        Task name (:data:`TASKS`, those watched) -> OK, WARN or ERROR.
+    labels : tuple of str
+        The names of :meth:`topic_values`, in order.
+    measured : bool
+        Whether the last :meth:`judge` found the values (every joint's position and rate
+        known).
+
+    """
+
+    def __init__(self):
+        self.active = self.measured = False
+        self.levels = {}
+        self._values = {}
+
+    def configure(self, chain, settings):
+        """Take the model and the node's settings (SI units); raise InvalidFieldError."""
+        self._chain = chain
+        self._warn, self._band = settings['limits.warn_fraction'], settings['limits.hysteresis']
+        self._plane_band = settings['diagnostics.hysteresis']
+        speeds = _named(settings, FRAME_SPEEDS)
+        for frame, limit in speeds.items():
+            FramePoints(chain, [frame], FRAME_SPEEDS + frame)  # a frame of the arm
+            if not limit > 0.0:
+                raise InvalidFieldError(FRAME_SPEEDS + frame, limit, 'must be > 0 (m/s)')
+        self._speed_limits = np.array(list(speeds.values()))
+        self._speed_points = (FramePoints(chain, list(speeds), 'safety.frame_speed_limits')
+                              if speeds else None)
+        limits = {name: _finite(settings, f'safety.{name}_limit') for name in (
+            'momentum', 'kinetic_energy', 'power', 'stopping_time', 'stopping_distance')}
+        for name, limit in limits.items():
+            if limit is not None and not limit > 0.0:
+                raise InvalidFieldError(f'safety.{name}_limit', limit, 'must be > 0, or .inf '
+                                        'for off')
+        self._limits = limits
+        stopping_on = limits['stopping_time'] is not None or (
+            limits['stopping_distance'] is not None)
+        self._deceleration = _decelerations(chain) if stopping_on else None
+        self._tool = FramePoints(chain, [chain.tool_frame])
+        planes = _named(settings, PLANES)
+        self._planes = [check_plane(name, value[:3], value[3], 'safety.planes')
+                        if len(value) == 4 else _bad_plane(name, value)
+                        for name, value in planes.items()]
+        frames = [frame for frame in settings['safety.plane_frames'] if frame]  # ['']: none
+        self._plane_points = FramePoints(chain, frames, 'safety.plane_frames') if (
+            self._planes and frames) else None
+        self._spheres = _tool_spheres(settings['safety.tool_spheres'])
+        self._margin = settings['safety.plane_margin']
+        axis, self._tilt_limit = (settings['safety.tool_direction.axis'],
+                                  _finite(settings, 'safety.tool_direction.limit'))
+        self._axis = check_plane('tool_direction', axis, 0.0, 'safety').normal if (
+            self._tilt_limit is not None) else None
+        if self._tilt_limit is not None and not self._tilt_limit > 0.0:
+            raise InvalidFieldError('safety.tool_direction.limit', self._tilt_limit,
+                                    'must be > 0 (rad), or .inf for off')
+        region = settings['safety.contact.body_region']
+        self._region = contact.check_body_region(region) if region else None
+        self._kinetics = Kinetics(chain)
+        parts = (self._kinetics.centres, self._speed_points or LinkPoints(chain, [], []),
+                 self._tool)
+        self._moving = LinkPoints(chain, np.concatenate([part.links for part in parts]),
+                                  np.concatenate([part.offsets for part in parts]))
+        self._speed_bound = Conditioning(chain).speed_bound if stopping_on else None
+        massless = not self._kinetics.mass > 0.0
+        for name, value in (('momentum_limit', limits['momentum']),
+                            ('kinetic_energy_limit', limits['kinetic_energy']),
+                            ('contact.body_region', region or None)):
+            if value is not None and massless:
+                raise InvalidFieldError(f'safety.{name}', value, "needs the links' masses: "
+                                        "every link's m is 0")
+        watched = {
+            'frame_speed': bool(speeds), 'momentum': limits['momentum'] is not None,
+            'kinetic_energy': limits['kinetic_energy'] is not None,
+            'power': limits['power'] is not None, 'stopping': stopping_on,
+            'planes': bool(self._planes) or self._tilt_limit is not None,
+            'contact': self._region is not None}
+        self.levels = {task: OK for task in TASKS if watched[task]}
+        self.active = bool(self.levels)
+        self._values = {}
+        self.measured = False
+        rest = np.zeros(chain.n)
+        self.labels = tuple(name for name, _ in self._flat(self.measure(rest, rest)))
+
+    def judge(self, sample):
+        """Judge a :data:`Sample`'s whole configuration and rates; tell whether a level moved."""
+        q, qd = sample.configuration, sample.rates.qd
+        self.measured = q is not None and None not in qd
+        if not self.measured:
+            return False
+        update, efforts = sample.update, None
+        if len(update.efforts) == len(q):  # every joint's effort, in the message's order
+            efforts = [0.0] * len(q)
+            for j, value in zip(update.efforts, update.effort):
+                efforts[j] = value
+        return self.update(q, qd, efforts)
+
+    def update(self, q, qd, efforts=None):
+        """
+        Take every joint's position (rad or m), rate (per s) and effort (N m or N, or None).
+
+        Returns whether a level moved.
+        """
+        before = dict(self.levels)
+        values = self._values = self.measure(q, qd, efforts, quick=True)
+        levels, warn, band = self.levels, self._warn, self._band
+        if 'frame_speed' in levels:
+            ratio = float((values['frame_speed'] / self._speed_limits).max())
+            levels['frame_speed'] = ratio_level(ratio, levels['frame_speed'], warn, band)
+        for task, value in (('momentum', np.linalg.norm(values['momentum'])),
+                            ('kinetic_energy', values['kinetic_energy'])):
+            if task in levels:
+                levels[task] = ratio_level(value / self._limits[task], levels[task], warn,
+                                           band)
+        if 'power' in levels and values['power'] == values['power']:
+            levels['power'] = ratio_level(abs(values['power']) / self._limits['power'],
+                                          levels['power'], warn, band)
+        if 'stopping' in levels:
+            ratios = [values[name] / self._limits[name] for name in (
+                'stopping_time', 'stopping_distance')
+                if self._limits[name] is not None and values[name] is not None]
+            if ratios:  # none: the bound on the path kept the level OK
+                levels['stopping'] = ratio_level(max(ratios), levels['stopping'], warn, band)
+        if 'planes' in levels:
+            level = OK
+            if self._planes:
+                nearest = -float(values['plane_distances'].min())
+                level = threshold_level(nearest, levels['planes'], -self._margin, 0.0,
+                                        -self._margin - self._plane_band, -self._plane_band)
+            if self._tilt_limit is not None:
+                level = max(level, ratio_level(values['tool_direction'] / self._tilt_limit,
+                                               levels['planes'], warn, band))
+            levels['planes'] = level
+        if 'contact' in levels and values['contact_speed'] == values['contact_speed']:
+            levels['contact'] = ratio_level(
+                values['tool_speed'] / values['contact_speed'], levels['contact'], warn, band)
+        return levels != before
+
+    def measure(self, q, qd, efforts=None, quick=False):
+        """
+        Return every watched value at ``q``, ``qd`` (and ``efforts``), by name (SI units).
+
+        With ``quick``, the tool's stopping distance is None where a bound on it keeps its
+        level OK (:meth:`topic_values` and :meth:`statuses` compute it when asked).
+        """
+        chain = self._chain
+        self._state = (q, qd, efforts)
+        q, qd = np.asarray(q, dtype=float), np.asarray(qd, dtype=float)
+        T = chain.fkine_all(q)
+        values = {}
+        # One Jacobian per point: the centres of mass, the frames watched, the tool.
+        p, J = self._moving.jacobians(T)
+        n, speeds = chain.n, len(self._speed_limits)
+        if speeds:
+            values['frame_speed'] = np.linalg.norm(J[n:n + speeds] @ qd, axis=1)
+        kinetics = self._kinetics
+        jacobians = kinetics.jacobians(T, (p[:n], J[:n]))
+        M = kinetics.inertia(T, jacobians)
+        values['momentum'] = kinetics.momentum(T, qd, jacobians)
+        values['kinetic_energy'] = 0.5 * float(qd @ M @ qd)
+        values['power'] = math.nan if efforts is None else power(efforts, qd)
+        if self._deceleration is not None:
+            values['stopping_time'] = time = stopping.stop(qd, self._deceleration)[0]
+            # The tool's path is at most the ramp's mean of a bound on its speed; its integral
+            # (12 poses) only where that bound does not settle the level.
+            limit, bound = self._limits['stopping_distance'], None
+            if quick and limit is not None and self.levels.get('stopping') == OK:
+                bound = 0.5 * time * self._speed_bound(qd)
+            values['stopping_distance'] = (
+                float(stopping.path_lengths(chain, self._tool, q, qd, time)[0])
+                if bound is None or bound > self._warn * limit else None)
+        T_world_tool = T[-1] @ chain.tool
+        if self._planes:
+            points = [] if self._plane_points is None else [self._plane_points.positions(T)]
+            radii = [np.zeros(len(points[0]))] if points else []
+            if len(self._spheres):
+                centres = self._spheres[:, :3] @ T_world_tool[:3, :3].T + T_world_tool[:3, 3]
+                points.append(centres)
+                radii.append(self._spheres[:, 3])
+            points, radii = np.concatenate(points), np.concatenate(radii)
+            values['plane_distances'] = np.array([signed_distances(plane, points, radii)
+                                                  for plane in self._planes])
+        if self._tilt_limit is not None:
+            values['tool_direction'] = tilt(T_world_tool[:3, :3], self._axis)
+        J_v = J[-1]
+        velocity = J_v @ qd
+        values['tool_speed'] = speed = float(np.linalg.norm(velocity))
+        if self._region is not None:
+            mass = contact.reflected_mass(M, J_v, velocity / speed) if speed > 0.0 else math.nan
+            values['reflected_mass'] = mass
+            values['contact_speed'] = (contact.permissible_speed(self._region, mass)
+                                       if mass == mass else math.nan)
+        return values
+
+    def _complete(self):
+        """Return the last message's values, the stopping distance computed if it was not."""
+        values = self._values
+        if values.get('stopping_distance', 0.0) is None:
+            q, qd, _ = self._state
+            values['stopping_distance'] = float(stopping.path_lengths(
+                self._chain, self._tool, np.asarray(q, dtype=float),
+                np.asarray(qd, dtype=float), values['stopping_time'])[0])
+        return values
+
+    def topic_values(self):
+        """Return the last message's values, flat, for ``~/safety`` (SI units)."""
+        return [value for _, value in self._flat(self._complete())]
+
+    def _flat(self, values):
+        flat = []
+        if 'frame_speed' in values:
+            flat += [(f'frame_speed.{frame}', float(value)) for frame, value in zip(
+                self._speed_points.frames, values['frame_speed'])]
+        momentum = values['momentum']
+        flat += [('momentum', float(np.linalg.norm(momentum)))] + [
+            (f'momentum.{axis}', float(value)) for axis, value in zip('xyz', momentum)]
+        flat += [(name, float(values[name])) for name in ('kinetic_energy', 'power')]
+        if 'stopping_time' in values:
+            flat += [(name, float(values[name]))
+                     for name in ('stopping_time', 'stopping_distance')]
+        if 'plane_distances' in values:
+            points = list(self._plane_points.frames) if self._plane_points is not None else []
+            points += [f'tool_sphere{k}' for k in range(len(self._spheres))]
+            flat += [(f'plane.{plane.name}.{point}', float(value))
+                     for plane, row in zip(self._planes, values['plane_distances'])
+                     for point, value in zip(points, row)]
+        if 'tool_direction' in values:
+            flat.append(('tool_direction', float(values['tool_direction'])))
+        flat.append(('tool_speed', float(values['tool_speed'])))
+        if 'contact_speed' in values:
+            flat += [(name, float(values[name])) for name in ('reflected_mass', 'contact_speed')]
+        return flat
+
+    def statuses(self):
+        """Return the statuses of what is watched, in :data:`TASKS` order (SI units)."""
+        values = self._complete()
+        return [self._status(task, values) for task in TASKS if task in self.levels]
+
+    def _status(self, task, values):
+        level = self.levels[task]
+        if not values:
+            return Status(task, level, 'no configuration and joint rates yet', ())
+        shown = _shown
+        if task == 'frame_speed':
+            pairs = list(zip(self._speed_points.frames, values['frame_speed'],
+                             self._speed_limits))
+            frame, speed, limit = max(pairs, key=lambda pair: pair[1] / pair[2])
+            return Status(task, level, f'{frame} at {shown(speed)} m/s ({speed / limit:.0%} of '
+                          f'limit {shown(limit)})', tuple(
+                              (f'{name} (m/s)', format_number(value)) for name, value, _ in pairs))
+        if task in ('momentum', 'kinetic_energy'):
+            unit = {'momentum': 'kg m/s', 'kinetic_energy': 'J'}[task]
+            value = float(np.linalg.norm(values[task])) if task == 'momentum' else values[task]
+            limit = self._limits[task]
+            return Status(task, level, f'{shown(value)} {unit} ({value / limit:.0%} of limit '
+                          f'{shown(limit)})', ((f'value ({unit})', format_number(value)),
+                                               (f'limit ({unit})', format_number(limit))))
+        if task == 'power':
+            value, limit = values['power'], self._limits['power']
+            if value != value:
+                return Status(task, level, 'not judged: joint_states carries no efforts (power '
+                              "needs every joint's effort)", (('limit (W)',
+                                                              format_number(limit)),))
+            return Status(task, level, f'{shown(value)} W ({abs(value) / limit:.0%} of limit '
+                          f'{shown(limit)})', (('value (W)', format_number(value)),
+                                               ('limit (W)', format_number(limit))))
+        if task == 'stopping':
+            time, distance = values['stopping_time'], values['stopping_distance']
+            parts = [(time, self._limits['stopping_time'], 's', 'stop in'),
+                     (distance, self._limits['stopping_distance'], 'm', 'tool travels')]
+            message = ', '.join(
+                f'{words} {shown(value)} {unit}' + (
+                    '' if limit is None else f' ({value / limit:.0%} of limit {shown(limit)})')
+                for value, limit, unit, words in parts)
+            return Status(task, level, message, (
+                ('stopping time (s)', format_number(time)),
+                ('stopping distance (m)', format_number(distance))))
+        if task == 'planes':
+            return self._planes_status(level, values)
+        speed, allowed = values['tool_speed'], values['contact_speed']
+        region = self._region.name
+        message = (f'{self._chain.tool_frame} at rest' if allowed != allowed else
+                   f'{self._chain.tool_frame} at {shown(speed)} m/s, {speed / allowed:.0%} of '
+                   f'{shown(allowed)} m/s permitted against {region} (reflected mass '
+                   f'{shown(values["reflected_mass"])} kg)')
+        return Status(task, level, message, (
+            ('body region', region), ('tool speed (m/s)', format_number(speed)),
+            ('permitted speed (m/s)', format_number(allowed)),
+            ('reflected mass (kg)', format_number(values['reflected_mass']))))
+
+    def _planes_status(self, level, values):
+        parts, pairs = [], []
+        if 'plane_distances' in values:
+            points = list(self._plane_points.frames) if self._plane_points is not None else []
+            points += [f'tool_sphere{k}' for k in range(len(self._spheres))]
+            distances = values['plane_distances']
+            p, k = np.unravel_index(int(np.argmin(distances)), distances.shape)
+            parts.append(f'{points[k]} {_shown(distances[p, k])} m from plane '
+                         f'{self._planes[p].name}')
+            pairs += [(f'{plane.name} {point} (m)', format_number(value))
+                      for plane, row in zip(self._planes, distances)
+                      for point, value in zip(points, row)]
+        if 'tool_direction' in values:
+            angle = values['tool_direction']
+            limit = self._tilt_limit
+            parts.append(f'tool {_shown(angle)} rad from its direction ({angle / limit:.0%} of '
+                         f'limit {_shown(limit)})')
+            pairs.append(('tool direction (rad)', format_number(angle)))
+        return Status('planes', level, '; '.join(parts), tuple(pairs))
+
+
+def _shown(value):
+    return format_number(float(value), 3)
+
+
+def _bad_plane(name, value):
+    raise InvalidFieldError(PLANES + name, value, 'must be [nx, ny, nz, offset]: the normal '
+                            'of the side allowed and the offset along it, m')

@@ -1,0 +1,127 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The safety monitor over DDS: ~/safety while someone subscribes, each status on /diagnostics."""
+
+import math
+
+from dh_kinematics import Chain
+from dh_kinematics.core.safety import FramePoints, Kinetics, stopping
+from helpers import PACKAGE
+import numpy as np
+import pytest
+
+pytest.importorskip('rclpy')
+from ros_fixtures import Running  # noqa: E402, I100
+
+pytestmark = pytest.mark.ros
+
+STEP_NS = 10_000_000  # 100 Hz of stamps
+SETTINGS = {'safety.frame_speed_limits.tool0': 1.0, 'safety.momentum_limit': 8.0,
+            'safety.kinetic_energy_limit': 5.0, 'safety.power_limit': 50.0,
+            'safety.stopping_time_limit': 0.5, 'safety.stopping_distance_limit': 0.3,
+            'safety.planes.floor': '[0.0, 0.0, 1.0, -0.5]', 'safety.plane_frames': '[tool0]',
+            'safety.contact.body_region': 'hands_fingers'}
+
+
+@pytest.fixture(scope='module')
+def ur5(tmp_path_factory):
+    """Return the UR5 with a deceleration limit on every joint (4 rad/s^2), and its file."""
+    chain = Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml')
+    chain = chain.replace(links=[link.replace(acceleration_limit=4.0) for link in chain.links])
+    path = tmp_path_factory.mktemp('safety') / 'ur5.yaml'
+    chain.to_yaml(path)
+    return chain, str(path)
+
+
+def _status(message, name):
+    return next((status for status in message.status if status.name.endswith(f': {name}')),
+                None)
+
+
+def test_every_quantity_reaches_its_topic_and_its_status(ur5):
+    from std_msgs.msg import Float64MultiArray
+
+    chain, path = ur5
+    args = ['--params-file', path, '-p', 'diagnostics.period:=60.0']
+    for name, value in SETTINGS.items():
+        args += ['-p', f'{name}:={value}']
+    run = Running(args)
+    try:
+        probe = run.probe
+        probe.record('safety', Float64MultiArray, '/dh_kinematics/safety', 100)
+        run.wait_matched(run.node)
+        probe.wait_until(lambda: run.node.flow.wanted.safety, 'no subscriber seen')
+        now = probe.node.get_clock().now().nanoseconds
+        stamp = now - now % STEP_NS
+        q = np.array([0.3, -1.2, 1.4, -0.7, 1.1, 0.2])
+        qd = np.array([0.4, -0.3, 0.2, 0.1, -0.2, 0.3])
+        efforts = np.array([10.0, -20.0, 5.0, 1.0, 0.5, 0.2])
+        for _ in range(3):
+            stamp += STEP_NS
+            probe.send(chain.joint_names, q, qd, stamp_ns=stamp, efforts=efforts)
+        message = probe.wait_for('safety', lambda m: len(m.data) > 0)
+        labels = message.layout.dim[0].label.split()
+        assert labels == ['frame_speed.tool0', 'momentum', 'momentum.x', 'momentum.y',
+                          'momentum.z', 'kinetic_energy', 'power', 'stopping_time',
+                          'stopping_distance', 'plane.floor.tool0', 'tool_speed',
+                          'reflected_mass', 'contact_speed']
+        values = dict(zip(labels, message.data))
+        T = chain.fkine_all(q)
+        kinetics = Kinetics(chain)
+        tool_speed = np.linalg.norm(chain.jacob0(q)[:3] @ qd)
+        assert values['frame_speed.tool0'] == pytest.approx(tool_speed, rel=1e-12)
+        assert values['tool_speed'] == pytest.approx(tool_speed, rel=1e-12)
+        np.testing.assert_allclose([values[f'momentum.{axis}'] for axis in 'xyz'],
+                                   kinetics.momentum(T, qd), rtol=1e-12, atol=1e-15)
+        assert values['kinetic_energy'] == pytest.approx(0.5 * qd @ chain.inertia(q) @ qd,
+                                                         rel=1e-12)
+        assert values['power'] == pytest.approx(efforts @ qd, rel=1e-12)
+        time = float(np.max(np.abs(qd) / 4.0))
+        assert values['stopping_time'] == pytest.approx(time, rel=1e-12)
+        assert values['stopping_distance'] == pytest.approx(stopping.path_lengths(
+            chain, FramePoints(chain, ['tool0']), q, qd, time)[0], rel=1e-12)
+        assert values['plane.floor.tool0'] == pytest.approx(chain.fkine(q)[2, 3] + 0.5,
+                                                            rel=1e-12)
+        assert values['contact_speed'] > values['tool_speed']
+        # Every status, each named by its task; then the tool past every speed limit.
+        found = probe.wait_for('diagnostics', lambda m: _status(m, 'contact') is not None)
+        for task in ('frame_speed', 'momentum', 'kinetic_energy', 'power', 'stopping',
+                     'planes', 'contact'):
+            assert _status(found, task) is not None, task
+        for _ in range(3):
+            stamp += STEP_NS
+            probe.send(chain.joint_names, q, qd * 10.0, stamp_ns=stamp, efforts=efforts)
+        found = probe.wait_for('diagnostics', lambda m: _status(m, 'frame_speed').level[0] == 2,
+                               after=found)
+        for task in ('frame_speed', 'momentum', 'kinetic_energy', 'stopping', 'contact'):
+            assert _status(found, task).level[0] == 2, (task, _status(found, task).message)
+        assert _status(found, 'frame_speed').message.startswith('tool0 at ')
+        assert 'frame_speed (' in _status(found, 'arm').message
+        values = {kv.key: kv.value for kv in _status(found, 'contact').values}
+        assert math.isfinite(float(values['reflected mass (kg)']))
+    finally:
+        run.stop()
+
+
+def test_a_bad_safety_setting_is_refused_at_start(ur5, capfd):
+    from dh_kinematics.ros.node import DhKinematicsNode
+    from ros_fixtures import refused_start
+
+    _, path = ur5
+    code, output = refused_start(DhKinematicsNode, 'dh_kinematics', [
+        '--ros-args', '--params-file', path, '-p', 'safety.frame_speed_limits.gripper:=1.0'],
+        capfd, 'dh_kinematics_node')
+    assert code == 1 and 'safety.frame_speed_limits.gripper: must be a frame of the arm' in output
+    assert len(output.splitlines()) == 1 and 'Traceback' not in output, output
