@@ -108,8 +108,9 @@ def test_the_reflected_mass_is_pinocchios(name, chain):
             row = u @ J
             if np.linalg.eigvalsh(M)[0] > 1e-9 * np.abs(M).max():
                 expected = 1.0 / (row @ np.linalg.solve(M, row))
-                assert contact.reflected_mass(ours_M, ours_J, u) == pytest.approx(
-                    expected, rel=1e-8)
+                for definite in (False, True):
+                    assert contact.reflected_mass(ours_M, ours_J, u, definite) == pytest.approx(
+                        expected, rel=1e-8)
 
 
 @for_each_arm(CHAINS[:40])

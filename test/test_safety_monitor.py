@@ -128,21 +128,27 @@ def test_power_without_efforts_is_said_not_judged():
     assert status.message.startswith('not judged: joint_states carries no efforts')
 
 
-def test_the_stopping_distance_level_is_the_same_the_short_way():
-    # Where a bound on the tool's path keeps the level OK, the path is not integrated; the
-    # levels over a random stream are those of the integral on every message.
+@pytest.mark.parametrize('time_limit', [math.inf, 0.15])
+def test_the_stopping_level_is_the_same_the_short_way(time_limit):
+    # Where a bound on the tool's path settles the level, the path is not integrated; over a
+    # random stream the levels are those the integral on every message gives, hysteresis and
+    # all, with the stopping distance alone and beside a stopping time.
+    from dh_kinematics.node_logic.monitors.motion import ratio_level
+
     limit = 0.02
-    quick = _monitor(**{'safety.stopping_distance_limit': limit})
+    quick = _monitor(**{'safety.stopping_distance_limit': limit,
+                        'safety.stopping_time_limit': time_limit})
     rng = np.random.default_rng(4)
-    for _ in range(200):
+    expected = OK
+    for _ in range(300):
         q, qd = rng.uniform(-2.0, 2.0, 3), rng.uniform(-1.0, 1.0, 3) * rng.uniform(0.0, 1.5)
         quick.update(q, qd)
-        exact = quick.measure(q, qd)['stopping_distance']
-        expected = OK if exact <= 0.9 * limit else WARN if exact <= limit else ERROR
-        if quick.levels['stopping'] != expected:  # only the hysteresis may keep a level
-            assert quick.levels['stopping'] > expected and exact > 0.85 * limit - 1e-12
+        exact = quick.measure(q, qd)
+        ratio = max(exact['stopping_distance'] / limit, exact['stopping_time'] / time_limit)
+        expected = ratio_level(ratio, expected, 0.9, 0.05)
+        assert quick.levels['stopping'] == expected
         assert quick.topic_values()[quick.labels.index('stopping_distance')] == pytest.approx(
-            exact, rel=1e-12)
+            exact['stopping_distance'], rel=1e-12)
 
 
 def test_nothing_is_watched_by_default_and_the_topic_names_every_value():

@@ -78,7 +78,7 @@ def check_body_region(name, field='safety.contact.body_region'):
     return BODY_REGIONS[name]
 
 
-def reflected_mass(M, J_v, direction):
+def reflected_mass(M, J_v, direction, definite=False):
     """
     Return the mass the arm reflects at a point along a unit direction, kg.
 
@@ -90,6 +90,9 @@ def reflected_mass(M, J_v, direction):
         The point's linear Jacobian (m/s per unit joint rate) in the world.
     direction : array, shape (3,)
         A unit vector in the world.
+    definite : bool
+        Whether ``M`` is known to be positive definite (every joint moves some mass at every
+        configuration): one linear solve then, else its eigenvectors.
 
     Returns
     -------
@@ -101,6 +104,9 @@ def reflected_mass(M, J_v, direction):
 
     """
     row = np.asarray(direction, dtype=float) @ J_v
+    if definite:
+        mobility = float(row @ np.linalg.solve(M, row))
+        return 1.0 / mobility if mobility > 0.0 else math.inf
     values, vectors = np.linalg.eigh(M)
     along = vectors.T @ row
     moving = values > 1e-12 * max(float(values[-1]), 1e-300)
@@ -108,6 +114,16 @@ def reflected_mass(M, J_v, direction):
         return 0.0
     mobility = float((along[moving] ** 2 / values[moving]).sum())
     return 1.0 / mobility if mobility > 0.0 else math.inf
+
+
+def always_definite(M):
+    """
+    Tell whether inertia matrices (k, n, n) are all positive definite beyond rounding.
+
+    An arm's at spread configurations: whether :func:`reflected_mass` may take ``definite``.
+    """
+    values = np.linalg.eigvalsh(M)
+    return bool((values[:, 0] > 1e-9 * values[:, -1]).all())
 
 
 def permissible_speed(region, robot_mass):

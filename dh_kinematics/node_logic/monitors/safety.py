@@ -46,6 +46,7 @@ joint rates are the message's velocities, or the differenced positions
 
 import math
 
+from dh_kinematics.core import configurations
 from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.display import format_number
 from dh_kinematics.core.kinematics.manipulability import Conditioning
@@ -178,6 +179,8 @@ class Safety:
         self._moving = LinkPoints(chain, np.concatenate([part.links for part in parts]),
                                   np.concatenate([part.offsets for part in parts]))
         self._speed_bound = Conditioning(chain).speed_bound if stopping_on else None
+        self._definite = self._region is not None and contact.always_definite(
+            chain.inertia(configurations.spread(chain, 16)))
         massless = not self._kinetics.mass > 0.0
         for name, value in (('momentum_limit', limits['momentum']),
                             ('kinetic_energy_limit', limits['kinetic_energy']),
@@ -235,8 +238,9 @@ class Safety:
             ratios = [values[name] / self._limits[name] for name in (
                 'stopping_time', 'stopping_distance')
                 if self._limits[name] is not None and values[name] is not None]
-            if ratios:  # none: the bound on the path kept the level OK
-                levels['stopping'] = ratio_level(max(ratios), levels['stopping'], warn, band)
+            # The tool's path not measured: no path up to its bound would move the level.
+            levels['stopping'] = ratio_level(max(ratios, default=0.0), levels['stopping'], warn,
+                                             band)
         if 'planes' in levels:
             level = OK
             if self._planes:
@@ -252,12 +256,29 @@ class Safety:
                 values['tool_speed'] / values['contact_speed'], levels['contact'], warn, band)
         return levels != before
 
+    def _stop_settled(self, time, qd):
+        """
+        Tell whether the stop's level is the same for any path of the tool up to its bound.
+
+        The path is at most the ramp's mean of a bound on the tool's speed,
+        ``T / 2 * Conditioning.speed_bound(qd)``: its integral (12 poses) is needed only where
+        the level at that bound differs from the level at no path (the time's alone).
+        """
+        time_limit, limit = self._limits['stopping_time'], self._limits['stopping_distance']
+        ratio = 0.0 if time_limit is None else time / time_limit
+        if limit is None:
+            return True
+        bound = 0.5 * time * self._speed_bound(qd) / limit
+        previous, warn, band = self.levels['stopping'], self._warn, self._band
+        return (ratio_level(ratio, previous, warn, band)
+                == ratio_level(max(ratio, bound), previous, warn, band))
+
     def measure(self, q, qd, efforts=None, quick=False):
         """
         Return every watched value at ``q``, ``qd`` (and ``efforts``), by name (SI units).
 
-        With ``quick``, the tool's stopping distance is None where a bound on it keeps its
-        level OK (:meth:`topic_values` and :meth:`statuses` compute it when asked).
+        With ``quick``, the tool's stopping distance is None where a bound on it settles the
+        level (:meth:`topic_values` and :meth:`statuses` compute it when asked).
         """
         chain = self._chain
         self._state = (q, qd, efforts)
@@ -277,14 +298,9 @@ class Safety:
         values['power'] = math.nan if efforts is None else power(efforts, qd)
         if self._deceleration is not None:
             values['stopping_time'] = time = stopping.stop(qd, self._deceleration)[0]
-            # The tool's path is at most the ramp's mean of a bound on its speed; its integral
-            # (12 poses) only where that bound does not settle the level.
-            limit, bound = self._limits['stopping_distance'], None
-            if quick and limit is not None and self.levels.get('stopping') == OK:
-                bound = 0.5 * time * self._speed_bound(qd)
             values['stopping_distance'] = (
-                float(stopping.path_lengths(chain, self._tool, q, qd, time)[0])
-                if bound is None or bound > self._warn * limit else None)
+                None if quick and self._stop_settled(time, qd) else
+                float(stopping.path_lengths(chain, self._tool, q, qd, time)[0]))
         T_world_tool = T[-1] @ chain.tool
         if self._planes:
             points = [] if self._plane_points is None else [self._plane_points.positions(T)]
@@ -302,7 +318,8 @@ class Safety:
         velocity = J_v @ qd
         values['tool_speed'] = speed = float(np.linalg.norm(velocity))
         if self._region is not None:
-            mass = contact.reflected_mass(M, J_v, velocity / speed) if speed > 0.0 else math.nan
+            mass = (contact.reflected_mass(M, J_v, velocity / speed, self._definite)
+                    if speed > 0.0 else math.nan)
             values['reflected_mass'] = mass
             values['contact_speed'] = (contact.permissible_speed(self._region, mass)
                                        if mass == mass else math.nan)
