@@ -227,3 +227,37 @@ def test_the_ur5_preset_is_what_a_ur_user_sets():
     home = chain.fkine(np.zeros(6))  # the UR5 stretched out flat at the base's height...
     safety.update([0.0, -1.5707963267948966, 0.0, -1.5707963267948966, 0.0, 0.0], [0.0] * 6)
     assert home[2, 3] < 0.1 and safety.levels['planes'] == OK  # ...but at home, well above
+
+
+def test_a_flapping_safety_level_is_published_at_most_every_interval_and_none_is_lost():
+    # The momentum crossing its limit both ways every 10 ms, through the node's message path:
+    # the diagnostics go out at most once per CHANGE_INTERVAL_S, the last level with them.
+    from dh_kinematics.node_logic.joint_states import JointStatesFlow
+    from dh_kinematics.node_logic.schedule import CHANGE_INTERVAL_S, TICK_S
+    from helpers import joint_state_cdr
+
+    limit = float(np.linalg.norm(_monitor().measure(Q, QD)['momentum']))
+    flow = JointStatesFlow(ARM.joint_names, None, lambda text: None, 0)
+    flow.configure(ARM, dict(DEFAULTS, **{'safety.momentum_limit': limit}))
+    ms, published, levels = 1_000_000, [], []
+    now = 1_000 * ms
+
+    def publish():
+        published.append(now)
+        status = next(s for s in flow.statuses(now, now) if s.task == 'momentum')
+        levels.append(status.level)
+    for k in range(41):  # 0.5 and 1.5 of the limit in turn, ending past it
+        now += 10 * ms
+        scale = 1.5 if k % 2 == 0 else 0.5
+        data = joint_state_cdr(now, ARM.joint_names, Q, (QD * scale).tolist())
+        if flow.handle(data, now, now).diagnostics:
+            publish()
+        if flow.tick(now, now):
+            publish()
+    for _ in range(int(CHANGE_INTERVAL_S / TICK_S) + 1):  # the node's timer goes on ticking
+        now += int(TICK_S * 1e9)
+        if flow.tick(now, now):
+            publish()
+    gaps = np.diff(published)
+    assert len(published) >= 4 and (gaps >= CHANGE_INTERVAL_S * 1e9 - 1).all(), gaps
+    assert levels[-1] == ERROR  # the last change went out
