@@ -96,7 +96,6 @@ def target_command(target):
         command += ['--params-file', ROOT / 'config' / 'panda_joint_limits.yaml', '-p',
                     'singularity.enabled:=true', '-p', 'tool_speed_limit:=10.0']
     if target == 'dh_kinematics_safety':  # what a cobot's controller watches, all of it
-        command += ['--params-file', ROOT / 'config' / 'panda_joint_limits.yaml']
         command += [argument for name, value in PANDA_SAFETY.items()
                     for argument in ('-p', f'{name}:={value}')]
     return command
@@ -110,9 +109,11 @@ PANDA_SAFETY = {
     'safety.plane_frames': '[panda_hand_tcp, panda_link4]',
     'safety.tool_spheres': '[0.0, 0.0, 0.0, 0.05]', 'safety.tool_direction.limit': 2.5,
     'safety.contact.body_region': 'hands_fingers'}
+PANDA_SAFETY.update({f'panda_joint{j}.deceleration_limit': value for j, value in enumerate(
+    (3.75, 1.875, 2.5, 3.125, 3.75, 5.0, 5.0), start=1)})
 """The Panda's safety settings in dh_kinematics_safety: UR's default preset's figures, a floor
-under the base, a hand: every safety status on (the stop with joint_limits.yaml's
-decelerations)."""
+under the base, a hand: every safety status on, and no other limit (the stop's decelerations
+are config/panda_joint_limits.yaml's accelerations, set alone)."""
 
 
 PANDA_VELOCITY_LIMITS = (2.175, 2.175, 2.175, 2.175, 2.61, 2.61, 2.61)

@@ -96,11 +96,20 @@ class Kinetics:
         _, J_v, _ = self.jacobians(T_world_frames) if jacobians is None else jacobians
         return self._mass @ (J_v @ np.asarray(qd, dtype=float))
 
-    def kinetic_energy(self, T_world_frames, qd, M=None):
-        """Return the arm's kinetic energy, J: the links' and the motors' (G^2 Jm)."""
+    def kinetic_energy(self, T_world_frames, qd, jacobians=None):
+        """
+        Return the arm's kinetic energy, J: the links' and the motors' (G^2 Jm).
+
+        From each link's velocities, ``1/2 (m |v|^2 + w^T I w)``, which is ``1/2 qd^T M qd``
+        without forming ``M``.
+        """
         qd = np.asarray(qd, dtype=float)
-        M = self.inertia(T_world_frames) if M is None else M
-        return 0.5 * float(qd @ M @ qd)
+        _, J_v, J_w = self.jacobians(T_world_frames) if jacobians is None else jacobians
+        v, w = J_v @ qd, J_w @ qd
+        w_link = np.einsum('kji,kj->ki', T_world_frames[1:, :3, :3], w)  # in each link frame
+        return 0.5 * (float(self._mass @ np.einsum('ki,ki->k', v, v))
+                      + float(np.einsum('ki,kij,kj->', w_link, self._inertia, w_link))
+                      + float(qd @ self._motors @ qd))
 
 
 def power(tau, qd):

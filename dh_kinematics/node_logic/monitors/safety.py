@@ -181,6 +181,8 @@ class Safety:
         self._speed_bound = Conditioning(chain).speed_bound if stopping_on else None
         self._definite = self._region is not None and contact.always_definite(
             chain.inertia(configurations.spread(chain, 16)))
+        self._slowest = (contact.permissible_speed(self._region, math.inf)
+                         if self._region is not None else math.inf)
         massless = not self._kinetics.mass > 0.0
         for name, value in (('momentum_limit', limits['momentum']),
                             ('kinetic_energy_limit', limits['kinetic_energy']),
@@ -251,9 +253,10 @@ class Safety:
                 level = max(level, ratio_level(values['tool_direction'] / self._tilt_limit,
                                                levels['planes'], warn, band))
             levels['planes'] = level
-        if 'contact' in levels and values['contact_speed'] == values['contact_speed']:
-            levels['contact'] = ratio_level(
-                values['tool_speed'] / values['contact_speed'], levels['contact'], warn, band)
+        allowed = values.get('contact_speed')
+        if 'contact' in levels and allowed is not None and allowed == allowed:
+            levels['contact'] = ratio_level(values['tool_speed'] / allowed, levels['contact'],
+                                            warn, band)
         return levels != before
 
     def _stop_settled(self, time, qd):
@@ -292,9 +295,8 @@ class Safety:
             values['frame_speed'] = np.linalg.norm(J[n:n + speeds] @ qd, axis=1)
         kinetics = self._kinetics
         jacobians = kinetics.jacobians(T, (p[:n], J[:n]))
-        M = kinetics.inertia(T, jacobians)
         values['momentum'] = kinetics.momentum(T, qd, jacobians)
-        values['kinetic_energy'] = 0.5 * float(qd @ M @ qd)
+        values['kinetic_energy'] = kinetics.kinetic_energy(T, qd, jacobians)
         values['power'] = math.nan if efforts is None else power(efforts, qd)
         if self._deceleration is not None:
             values['stopping_time'] = time = stopping.stop(qd, self._deceleration)[0]
@@ -318,16 +320,32 @@ class Safety:
         velocity = J_v @ qd
         values['tool_speed'] = speed = float(np.linalg.norm(velocity))
         if self._region is not None:
-            mass = (contact.reflected_mass(M, J_v, velocity / speed, self._definite)
-                    if speed > 0.0 else math.nan)
-            values['reflected_mass'] = mass
-            values['contact_speed'] = (contact.permissible_speed(self._region, mass)
-                                       if mass == mass else math.nan)
+            # No arm lets the tool meet the region faster than the region's own mass alone
+            # permits: below that (its WARN fraction, the level OK), no inertia matrix.
+            settled = (quick and self.levels['contact'] == OK
+                       and speed <= self._warn * self._slowest)
+            values['reflected_mass'] = values['contact_speed'] = None
+            self._contact = (T, jacobians, J_v, velocity, speed)
+            if not settled:
+                self._measure_contact(values)
         return values
 
+    def _measure_contact(self, values):
+        """Put the reflected mass and the permitted contact speed into ``values``."""
+        T, jacobians, J_v, velocity, speed = self._contact
+        mass = math.nan
+        if speed > 0.0:
+            M = self._kinetics.inertia(T, jacobians)
+            mass = contact.reflected_mass(M, J_v, velocity / speed, self._definite)
+        values['reflected_mass'] = mass
+        values['contact_speed'] = (contact.permissible_speed(self._region, mass)
+                                   if mass == mass else math.nan)
+
     def _complete(self):
-        """Return the last message's values, the stopping distance computed if it was not."""
+        """Return the last message's values, any that a bound settled computed now."""
         values = self._values
+        if values.get('contact_speed', 0.0) is None:
+            self._measure_contact(values)
         if values.get('stopping_distance', 0.0) is None:
             q, qd, _ = self._state
             values['stopping_distance'] = float(stopping.path_lengths(
