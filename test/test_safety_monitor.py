@@ -261,3 +261,23 @@ def test_a_flapping_safety_level_is_published_at_most_every_interval_and_none_is
     gaps = np.diff(published)
     assert len(published) >= 4 and (gaps >= CHANGE_INTERVAL_S * 1e9 - 1).all(), gaps
     assert levels[-1] == ERROR  # the last change went out
+
+
+def test_the_contact_level_is_the_same_the_short_way():
+    # Below the speed the region's own mass permits (its WARN fraction), the reflected mass is
+    # not computed; over a random stream the levels are those computing it on every message.
+    from dh_kinematics.node_logic.monitors.motion import ratio_level
+
+    quick = _monitor(**{'safety.contact.body_region': 'hands_fingers'})
+    rng = np.random.default_rng(5)
+    expected, seen = OK, set()
+    for _ in range(300):
+        q, qd = rng.uniform(-2.0, 2.0, 3), rng.uniform(-1.0, 1.0, 3) * rng.uniform(0.0, 6.0)
+        quick.update(q, qd)
+        exact = quick.measure(q, qd)
+        expected = ratio_level(exact['tool_speed'] / exact['contact_speed'], expected, 0.9, 0.05)
+        assert quick.levels['contact'] == expected
+        seen.add(expected)
+        values = dict(zip(quick.labels, quick.topic_values()))
+        assert values['contact_speed'] == pytest.approx(exact['contact_speed'], rel=1e-12)
+    assert seen == {OK, WARN, ERROR}

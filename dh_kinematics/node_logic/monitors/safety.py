@@ -284,7 +284,8 @@ class Safety:
         level (:meth:`topic_values` and :meth:`statuses` compute it when asked).
         """
         chain = self._chain
-        self._state = (q, qd, efforts)
+        if quick:  # for what the bounds leave to _complete
+            self._state = (q, qd, efforts)
         q, qd = np.asarray(q, dtype=float), np.asarray(qd, dtype=float)
         T = chain.fkine_all(q)
         values = {}
@@ -325,14 +326,16 @@ class Safety:
             settled = (quick and self.levels['contact'] == OK
                        and speed <= self._warn * self._slowest)
             values['reflected_mass'] = values['contact_speed'] = None
-            self._contact = (T, jacobians, J_v, velocity, speed)
+            contact_state = (T, jacobians, J_v, velocity, speed)
+            if quick:
+                self._contact = contact_state
             if not settled:
-                self._measure_contact(values)
+                self._measure_contact(values, contact_state)
         return values
 
-    def _measure_contact(self, values):
+    def _measure_contact(self, values, state):
         """Put the reflected mass and the permitted contact speed into ``values``."""
-        T, jacobians, J_v, velocity, speed = self._contact
+        T, jacobians, J_v, velocity, speed = state
         mass = math.nan
         if speed > 0.0:
             M = self._kinetics.inertia(T, jacobians)
@@ -345,7 +348,7 @@ class Safety:
         """Return the last message's values, any that a bound settled computed now."""
         values = self._values
         if values.get('contact_speed', 0.0) is None:
-            self._measure_contact(values)
+            self._measure_contact(values, self._contact)
         if values.get('stopping_distance', 0.0) is None:
             q, qd, _ = self._state
             values['stopping_distance'] = float(stopping.path_lengths(
