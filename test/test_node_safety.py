@@ -125,3 +125,35 @@ def test_a_bad_safety_setting_is_refused_at_start(ur5, capfd):
         capfd, 'dh_kinematics_node')
     assert code == 1 and 'safety.frame_speed_limits.gripper: must be a frame of the arm' in output
     assert len(output.splitlines()) == 1 and 'Traceback' not in output, output
+
+
+def test_safety_settings_change_at_run_time_wholly_or_not_at_all(ur5):
+    # ros2 param set: a limit switched on, a bad frame limit refused naming it, nothing else
+    # changed; a frame of the user's naming can be changed, not added (it was not declared).
+    from rclpy.parameter import Parameter
+
+    _, path = ur5
+    run = Running(['--params-file', path, '-p', 'safety.frame_speed_limits.tool0:=1.0'])
+    try:
+        safety = run.node.flow.limits.safety
+        assert list(safety.levels) == ['frame_speed']
+        result, = run.probe.set_parameters('/dh_kinematics', [
+            Parameter('safety.momentum_limit', value=10.0)])
+        assert result.successful, result
+        assert list(run.node.flow.limits.safety.levels) == ['frame_speed', 'momentum']
+        before = run.node.config
+        results = run.probe.set_parameters('/dh_kinematics', [
+            Parameter('safety.kinetic_energy_limit', value=5.0),
+            Parameter('safety.frame_speed_limits.tool0', value=-1.0)])
+        assert [r.successful for r in results] == [False, False]
+        assert 'safety.frame_speed_limits.tool0: must be within [0' in results[0].reason
+        assert run.node.config is before
+        result, = run.probe.set_parameters('/dh_kinematics', [
+            Parameter('safety.frame_speed_limits.link2', value=1.0)])
+        assert not result.successful
+        assert 'safety.frame_speed_limits.link2: no such parameter' in result.reason
+        result, = run.probe.set_parameters('/dh_kinematics', [
+            Parameter('safety.contact.body_region', value='face')])
+        assert not result.successful and 'permits no transient contact' in result.reason
+    finally:
+        run.stop()
