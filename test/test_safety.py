@@ -19,7 +19,7 @@ import zlib
 
 from dh_kinematics import InvalidFieldError
 from dh_kinematics.core.names import published_frames
-from dh_kinematics.core.safety import contact, FramePoints, Kinetics, planes, stopping
+from dh_kinematics.core.safety import contact, FramePoints, Kinetics, motion, planes, stopping
 from helpers import CHAINS, for_each_arm, needs_pin, pin, pin_configuration, with_random_frames
 import numpy as np
 import pytest
@@ -80,6 +80,40 @@ def test_momentum_energy_and_frame_speeds_agree_with_pinocchio(name, chain):
             np.testing.assert_allclose(position, data.oMf[index].translation, atol=1e-12)
             np.testing.assert_allclose(speed, pin.getFrameVelocity(
                 model, data, index, pin.ReferenceFrame.LOCAL_WORLD_ALIGNED).linear, atol=1e-9)
+
+
+@needs_pin
+@for_each_arm(CHAINS)
+def test_the_compiled_motion_agrees_with_pinocchio(name, chain):
+    # What the monitor reads per message, compiled for the arm: momentum, kinetic energy (the
+    # motors' G^2 Jm added to pinocchio's), every published frame's origin and velocity, the
+    # tool's pose.
+    chain = with_random_frames(chain, np.random.default_rng(zlib.crc32(name.encode()) + 3))
+    model = pin.buildModelFromXML(chain.to_urdf())
+    data = model.createData()
+    frames = [frame.name for frame in published_frames(chain)]
+    points = FramePoints(chain, frames)
+    compiled = motion.compile_motion(chain, points.links, points.offsets)
+    motors = np.array([link.G ** 2 * link.Jm for link in chain.links])
+    for q, qd in _states(name, chain):
+        out = np.array(compiled(q.tolist(), qd.tolist()))
+        q_pin = pin_configuration(pin, model, chain.joint_names, q)
+        v = _pin_rates(model, chain, qd)
+        energy = pin.computeKineticEnergy(model, data, q_pin, v) + 0.5 * motors @ (qd * qd)
+        assert out[3] == pytest.approx(energy, rel=1e-9, abs=1e-9)
+        pin.centerOfMass(model, data, q_pin, v)
+        momentum = data.mass[0] * data.vcom[0] if data.mass[0] > 0.0 else np.zeros(3)
+        np.testing.assert_allclose(out[:3], momentum, atol=1e-9)
+        pin.forwardKinematics(model, data, q_pin, v)
+        pin.updateFramePlacements(model, data)
+        for k, frame in enumerate(frames):
+            index = model.getFrameId(frame)
+            np.testing.assert_allclose(out[4 + 6 * k:7 + 6 * k], data.oMf[index].translation,
+                                       atol=1e-12)
+            np.testing.assert_allclose(out[7 + 6 * k:10 + 6 * k], pin.getFrameVelocity(
+                model, data, index, pin.ReferenceFrame.LOCAL_WORLD_ALIGNED).linear, atol=1e-9)
+        tool = data.oMf[model.getFrameId(chain.tool_frame)].homogeneous
+        np.testing.assert_allclose(out[-12:], tool[:3].ravel(), atol=1e-12)
 
 
 @needs_pin
@@ -150,8 +184,8 @@ def test_planes_spheres_and_the_tool_direction():
         planes.check_plane('floor', [0.0, 0.0, 1.0], math.nan)
     tilted = np.array([[1.0, 0.0, 0.0], [0.0, math.cos(0.3), -math.sin(0.3)],
                        [0.0, math.sin(0.3), math.cos(0.3)]])
-    assert planes.tilt(tilted, np.array([0.0, 0.0, 1.0])) == pytest.approx(0.3)
-    assert planes.tilt(np.eye(3), np.array([0.0, 0.0, -1.0])) == pytest.approx(math.pi)
+    assert planes.tilt(tilted[:, 2], np.array([0.0, 0.0, 1.0])) == pytest.approx(0.3)
+    assert planes.tilt(np.eye(3)[:, 2], np.array([0.0, 0.0, -1.0])) == pytest.approx(math.pi)
 
 
 def test_the_permitted_contact_speed_is_the_standards():

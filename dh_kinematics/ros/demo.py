@@ -193,9 +193,10 @@ def safety_arguments(chain, period, overshoot, fraction=SAFETY_FRACTION):
     power), each quantity's peak; each limit at ``fraction`` of it: the tool's and the middle
     link's speeds, the momentum, the kinetic energy, the power, the stopping time and distance
     (with each joint's deceleration limit set, where the model has none, to its peak
-    acceleration in the sweep); a floor the tool dips below for part of the sweep, and the
-    tool's direction; and, for the transient contact, the hand where the tool passes its
-    permitted speed, else the body region whose permitted speed it passes by most.
+    acceleration in the sweep, twice that but the first joint's); a floor the tool dips below
+    for part of the sweep, and the tool's direction; and, for the transient contact, the hand
+    where the tool passes its permitted speed, else the body region whose permitted speed it
+    passes by most.
     """
     import numpy as np
     from dh_kinematics.core.safety import contact
@@ -207,7 +208,11 @@ def safety_arguments(chain, period, overshoot, fraction=SAFETY_FRACTION):
     states = [sweep(t, chain.qlim, prismatic, period, overshoot)
               for t in np.linspace(0.0, period, 400, endpoint=False)]
     arguments = []
+    # Braking at its peak acceleration in the sweep, every joint would stop in the same time
+    # whenever it moves; the first joint brakes at that, the others at twice: the stop's time
+    # follows the first joint, and rises and falls with it.
     decelerations = np.max([np.abs(qdd) for _, _, qdd in states], axis=0)
+    decelerations[1:] *= 2.0
     for name, link, peak in zip(chain.joint_names, chain.links, decelerations):
         if link.deceleration_limit is None and link.acceleration_limit is None:
             arguments += ['-p', f'{name}.deceleration_limit:={max(float(peak), 1e-3)!r}']

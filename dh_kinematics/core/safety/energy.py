@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-What the moving arm carries: its linear momentum, its kinetic energy, the power at its joints.
+What the moving arm carries: its linear momentum and kinetic energy; its inertia matrix.
 
 From the links' masses, centres of mass and inertias (the payload folded into the last link,
 as in :meth:`Chain.rne`) and the motors' reflected inertia ``G^2 Jm``:
@@ -22,9 +22,10 @@ as in :meth:`Chain.rne`) and the motors' reflected inertia ``G^2 Jm``:
   robot's linear momentum, kg m/s, which is its mass times its centre of mass's velocity;
 - **kinetic energy** ``E = 1/2 sum_k (m_k |v_k|^2 + w_k^T I_k w_k) + 1/2 sum_j G_j^2 Jm_j
   qd_j^2``, J, with ``w_k`` link k's angular velocity and ``I_k`` its inertia about its centre
-  of mass in the world: ``1/2 qd^T M(q) qd`` with :meth:`Chain.inertia`'s ``M``;
-- **mechanical power** ``P = sum_j tau_j qd_j``, W: what the joints put into the arm (negative
-  while they brake it).
+  of mass in the world: ``1/2 qd^T M(q) qd`` with :meth:`Chain.inertia`'s ``M``.
+
+This is numpy over the links, at any configuration; the monitor reads the same arithmetic
+compiled for the arm (:mod:`motion`), and builds ``M`` here where it needs it.
 """
 
 from dh_kinematics.core.safety.points import LinkPoints
@@ -110,8 +111,3 @@ class Kinetics:
         return 0.5 * (float(self._mass @ np.einsum('ki,ki->k', v, v))
                       + float(np.einsum('ki,kij,kj->', w_link, self._inertia, w_link))
                       + float(qd @ self._motors @ qd))
-
-
-def power(tau, qd):
-    """Return the power the joints deliver, W: ``sum tau_j qd_j`` (N m or N; rad/s or m/s)."""
-    return float(np.dot(np.asarray(tau, dtype=float), np.asarray(qd, dtype=float)))

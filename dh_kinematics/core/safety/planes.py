@@ -53,8 +53,12 @@ def signed_distances(plane, points, radii=0.0):
     return np.asarray(points, dtype=float) @ plane.normal - plane.offset - radii
 
 
-def tilt(R_world_tool, axis):
-    """Return the angle (rad) between the tool's z axis and the unit ``axis`` in the world."""
-    (x, y, z), (a, b, c) = R_world_tool[:3, 2].tolist(), np.asarray(axis).tolist()
+def tilt(z_axis, axis):
+    """
+    Return the angle (rad) between the tool's z axis and the unit ``axis``, both in the world.
+
+    ``z_axis`` is the third column of ``R_world_tool`` (3 floats, or an array).
+    """
+    (x, y, z), (a, b, c) = np.asarray(z_axis).tolist(), np.asarray(axis).tolist()
     return math.atan2(math.hypot(y * c - z * b, z * a - x * c, x * b - y * a),
                       x * a + y * b + z * c)

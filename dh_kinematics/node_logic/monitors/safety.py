@@ -51,8 +51,9 @@ from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.display import format_number
 from dh_kinematics.core.kinematics.manipulability import Conditioning
 from dh_kinematics.core.safety import contact, stopping
-from dh_kinematics.core.safety.energy import Kinetics, power
-from dh_kinematics.core.safety.planes import check_plane, signed_distances, tilt
+from dh_kinematics.core.safety.energy import Kinetics
+from dh_kinematics.core.safety.motion import compile_motion
+from dh_kinematics.core.safety.planes import check_plane, tilt
 from dh_kinematics.core.safety.points import FramePoints, LinkPoints
 from dh_kinematics.node_logic.monitors.levels import OK
 from dh_kinematics.node_logic.monitors.motion import ratio_level, threshold_level
@@ -142,6 +143,7 @@ class Safety:
             if not limit > 0.0:
                 raise InvalidFieldError(FRAME_SPEEDS + frame, limit, 'must be > 0 (m/s)')
         self._speed_limits = np.array(list(speeds.values()))
+        self._speed_limit_list = list(speeds.values())
         self._speed_points = (FramePoints(chain, list(speeds), 'safety.frame_speed_limits')
                               if speeds else None)
         limits = {name: _finite(settings, f'safety.{name}_limit') for name in (
@@ -153,7 +155,7 @@ class Safety:
         self._limits = limits
         stopping_on = limits['stopping_time'] is not None or (
             limits['stopping_distance'] is not None)
-        self._deceleration = _decelerations(chain) if stopping_on else None
+        self._deceleration = _decelerations(chain).tolist() if stopping_on else None
         self._tool = FramePoints(chain, [chain.tool_frame])
         planes = _named(settings, PLANES)
         self._planes = [check_plane(name, value[:3], value[3], 'safety.planes')
@@ -174,10 +176,13 @@ class Safety:
         region = settings['safety.contact.body_region']
         self._region = contact.check_body_region(region) if region else None
         self._kinetics = Kinetics(chain)
-        parts = (self._kinetics.centres, self._speed_points or LinkPoints(chain, [], []),
-                 self._tool)
-        self._moving = LinkPoints(chain, np.concatenate([part.links for part in parts]),
-                                  np.concatenate([part.offsets for part in parts]))
+        # One compiled function: momentum, energy, then each point: the frames whose speed is
+        # watched, those judged against the planes, the tool; then the tool's pose.
+        parts = (self._speed_points or LinkPoints(chain, [], []),
+                 self._plane_points or LinkPoints(chain, [], []), self._tool)
+        self._motion = compile_motion(chain, np.concatenate([part.links for part in parts]),
+                                      np.concatenate([part.offsets for part in parts]))
+        self._sizes = tuple(len(part.links) for part in parts[:2])
         self._speed_bound = Conditioning(chain).speed_bound if stopping_on else None
         self._definite = self._region is not None and contact.always_definite(
             chain.inertia(configurations.spread(chain, 16)))
@@ -226,9 +231,10 @@ class Safety:
         values = self._values = self.measure(q, qd, efforts, quick=True)
         levels, warn, band = self.levels, self._warn, self._band
         if 'frame_speed' in levels:
-            ratio = float((values['frame_speed'] / self._speed_limits).max())
+            ratio = max(speed / limit
+                        for speed, limit in zip(values['frame_speed'], self._speed_limit_list))
             levels['frame_speed'] = ratio_level(ratio, levels['frame_speed'], warn, band)
-        for task, value in (('momentum', np.linalg.norm(values['momentum'])),
+        for task, value in (('momentum', math.hypot(*values['momentum'])),
                             ('kinetic_energy', values['kinetic_energy'])):
             if task in levels:
                 levels[task] = ratio_level(value / self._limits[task], levels[task], warn,
@@ -283,63 +289,64 @@ class Safety:
         With ``quick``, the tool's stopping distance is None where a bound on it settles the
         level (:meth:`topic_values` and :meth:`statuses` compute it when asked).
         """
-        chain = self._chain
+        q, qd = [float(value) for value in q], [float(value) for value in qd]
         if quick:  # for what the bounds leave to _complete
             self._state = (q, qd, efforts)
-        q, qd = np.asarray(q, dtype=float), np.asarray(qd, dtype=float)
-        T = chain.fkine_all(q)
-        values = {}
-        # One Jacobian per point: the centres of mass, the frames watched, the tool.
-        p, J = self._moving.jacobians(T)
-        n, speeds = chain.n, len(self._speed_limits)
+        out = self._motion(q, qd)
+        values = {'momentum': out[:3], 'kinetic_energy': out[3]}
+        speeds, planar = self._sizes
+        points = [out[4 + 6 * k:10 + 6 * k] for k in range(speeds + planar + 1)]  # p, v each
         if speeds:
-            values['frame_speed'] = np.linalg.norm(J[n:n + speeds] @ qd, axis=1)
-        kinetics = self._kinetics
-        jacobians = kinetics.jacobians(T, (p[:n], J[:n]))
-        values['momentum'] = kinetics.momentum(T, qd, jacobians)
-        values['kinetic_energy'] = kinetics.kinetic_energy(T, qd, jacobians)
-        values['power'] = math.nan if efforts is None else power(efforts, qd)
+            values['frame_speed'] = [math.hypot(*point[3:]) for point in points[:speeds]]
+        values['power'] = math.nan if efforts is None else math.fsum(
+            effort * rate for effort, rate in zip(efforts, qd))
         if self._deceleration is not None:
-            values['stopping_time'] = time = stopping.stop(qd, self._deceleration)[0]
+            values['stopping_time'] = time = max(
+                abs(rate) / limit for rate, limit in zip(qd, self._deceleration))
             values['stopping_distance'] = (
-                None if quick and self._stop_settled(time, qd) else
-                float(stopping.path_lengths(chain, self._tool, q, qd, time)[0]))
-        T_world_tool = T[-1] @ chain.tool
+                None if quick and self._stop_settled(time, qd) else self._stop_path(q, qd, time))
+        pose = out[-12:]  # the tool's, top three rows
         if self._planes:
-            points = [] if self._plane_points is None else [self._plane_points.positions(T)]
-            radii = [np.zeros(len(points[0]))] if points else []
-            if len(self._spheres):
-                centres = self._spheres[:, :3] @ T_world_tool[:3, :3].T + T_world_tool[:3, 3]
-                points.append(centres)
-                radii.append(self._spheres[:, 3])
-            points, radii = np.concatenate(points), np.concatenate(radii)
-            values['plane_distances'] = np.array([signed_distances(plane, points, radii)
-                                                  for plane in self._planes])
+            centres = [point[:3] for point in points[speeds:speeds + planar]]
+            radii = [0.0] * planar
+            for x, y, z, radius in self._spheres.tolist():
+                centres.append([pose[4 * i] * x + pose[4 * i + 1] * y + pose[4 * i + 2] * z
+                                + pose[4 * i + 3] for i in range(3)])
+                radii.append(radius)
+            values['plane_distances'] = np.array([
+                [a * plane_x + b * plane_y + c * plane_z - plane.offset - radius
+                 for (plane_x, plane_y, plane_z), radius in zip(centres, radii)]
+                for plane in self._planes for a, b, c in [plane.normal.tolist()]])
         if self._tilt_limit is not None:
-            values['tool_direction'] = tilt(T_world_tool[:3, :3], self._axis)
-        J_v = J[-1]
-        velocity = J_v @ qd
-        values['tool_speed'] = speed = float(np.linalg.norm(velocity))
+            values['tool_direction'] = tilt((pose[2], pose[6], pose[10]), self._axis)
+        velocity = points[-1][3:]
+        values['tool_speed'] = speed = math.hypot(*velocity)
         if self._region is not None:
             # No arm lets the tool meet the region faster than the region's own mass alone
             # permits: below that (its WARN fraction, the level OK), no inertia matrix.
             settled = (quick and self.levels['contact'] == OK
                        and speed <= self._warn * self._slowest)
             values['reflected_mass'] = values['contact_speed'] = None
-            contact_state = (T, jacobians, J_v, velocity, speed)
             if quick:
-                self._contact = contact_state
+                self._contact = (q, velocity, speed)
             if not settled:
-                self._measure_contact(values, contact_state)
+                self._measure_contact(values, (q, velocity, speed))
         return values
+
+    def _stop_path(self, q, qd, time):
+        """Return the tool's path along the stop from ``q`` at ``qd`` lasting ``time``, m."""
+        return float(stopping.path_lengths(self._chain, self._tool, np.array(q), np.array(qd),
+                                           time)[0])
 
     def _measure_contact(self, values, state):
         """Put the reflected mass and the permitted contact speed into ``values``."""
-        T, jacobians, J_v, velocity, speed = state
+        q, velocity, speed = state
         mass = math.nan
         if speed > 0.0:
-            M = self._kinetics.inertia(T, jacobians)
-            mass = contact.reflected_mass(M, J_v, velocity / speed, self._definite)
+            T = self._chain.fkine_all(q)
+            M = self._kinetics.inertia(T)
+            J_v = self._tool.jacobians(T)[1][0]
+            mass = contact.reflected_mass(M, J_v, np.array(velocity) / speed, self._definite)
         values['reflected_mass'] = mass
         values['contact_speed'] = (contact.permissible_speed(self._region, mass)
                                    if mass == mass else math.nan)
@@ -351,9 +358,7 @@ class Safety:
             self._measure_contact(values, self._contact)
         if values.get('stopping_distance', 0.0) is None:
             q, qd, _ = self._state
-            values['stopping_distance'] = float(stopping.path_lengths(
-                self._chain, self._tool, np.asarray(q, dtype=float),
-                np.asarray(qd, dtype=float), values['stopping_time'])[0])
+            values['stopping_distance'] = self._stop_path(q, qd, values['stopping_time'])
         return values
 
     def topic_values(self):
