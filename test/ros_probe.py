@@ -108,8 +108,20 @@ class Probe:
             message_type, topic, self._recorder(key), qos)
 
     def forget(self, key):
-        """Stop recording ``key``: destroy its subscription."""
-        self.node.destroy_subscription(self.subscriptions.pop(key))
+        """
+        Stop recording ``key``: destroy its subscription, on the spinning thread.
+
+        Destroyed from this thread while the executor waits on it, the subscription's event
+        handler raises InvalidHandle in the spinning thread (seen on Jazzy under load), which
+        ends it: the probe then hears nothing more. A task runs between two waits.
+        """
+        subscription, done = self.subscriptions.pop(key), threading.Event()
+
+        def destroy():
+            self.node.destroy_subscription(subscription)
+            done.set()
+        self._executor.create_task(destroy)
+        assert done.wait(DEADLINE_S), f'the probe did not destroy its {key} subscription'
 
     def _recorder(self, key):
         def record(message):
