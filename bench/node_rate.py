@@ -59,6 +59,9 @@ TARGETS = ('baseline', 'baseline_raw', 'dh_kinematics', 'dh_kinematics_dynamics'
 FRAME_ID_PATTERNS = ('steady', 'pairs', 'random')
 LIMITS_RATIO = 1.5  # every limit watched, at most this times the raw pass-through's CPU
 SAFETY_RATIO = 2.0  # every safety figure watched: the goal, this times the raw pass-through's
+PAIRED = {'paired_raw': 'dh_kinematics', 'paired_limits': 'dh_kinematics_limits',
+          'paired_safety': 'dh_kinematics_safety'}
+"""The nodes started in turn with baseline_raw for their ratio, by the key of their results."""
 RAMP_HZ = (500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 6000, 8000)
 
 
@@ -281,25 +284,12 @@ def main(argv=None):
         for target in args.targets:
             print(f'{target} ...', flush=True)
             results['targets'][target] = bench_target(receiver, target, args)
-        if {'baseline_raw', 'dh_kinematics'} <= set(args.targets) and args.pairs:
-            print(f'baseline_raw and dh_kinematics, {args.pairs} alternating starts ...',
-                  flush=True)
-            runs = paired(receiver, 'baseline_raw', 'dh_kinematics', args.pairs, args.duration)
-            results['paired_raw'] = paired_summary(runs, 'baseline_raw', 'dh_kinematics')
-        if {'baseline_raw', 'dh_kinematics_limits'} <= set(args.targets) and args.pairs:
-            print(f'baseline_raw and dh_kinematics_limits, {args.pairs} alternating starts ...',
-                  flush=True)
-            runs = paired(receiver, 'baseline_raw', 'dh_kinematics_limits', args.pairs,
-                          args.duration)
-            results['paired_limits'] = paired_summary(runs, 'baseline_raw',
-                                                      'dh_kinematics_limits')
-        if {'baseline_raw', 'dh_kinematics_safety'} <= set(args.targets) and args.pairs:
-            print(f'baseline_raw and dh_kinematics_safety, {args.pairs} alternating starts ...',
-                  flush=True)
-            runs = paired(receiver, 'baseline_raw', 'dh_kinematics_safety', args.pairs,
-                          args.duration)
-            results['paired_safety'] = paired_summary(runs, 'baseline_raw',
-                                                      'dh_kinematics_safety')
+        for key, target in PAIRED.items():  # each against the raw pass-through, in turn
+            if {'baseline_raw', target} <= set(args.targets) and args.pairs:
+                print(f'baseline_raw and {target}, {args.pairs} alternating starts ...',
+                      flush=True)
+                runs = paired(receiver, 'baseline_raw', target, args.pairs, args.duration)
+                results[key] = paired_summary(runs, 'baseline_raw', target)
         if 'dh_kinematics' in args.targets and args.frame_id_rounds:
             print(f'dh_kinematics, frame_id patterns {FRAME_ID_PATTERNS}, '
                   f'{args.frame_id_rounds} rounds ...', flush=True)
@@ -312,22 +302,22 @@ def main(argv=None):
         print(f'alternating starts at 1 kHz, CPU µs per message: {summary["cpu_us_per_message"]}'
               f'; medians {summary["median"]}, ratio {summary["ratio"]} (per pair '
               f'{summary["pair_ratios"]})')
-    if 'paired_limits' in results:
-        summary = results['paired_limits']
-        met = summary['ratio'] <= LIMITS_RATIO
-        print(f'every limit watched against the raw pass-through, alternating starts at 1 kHz, '
-              f'CPU µs per message: medians {summary["median"]}, ratio {summary["ratio"]} '
-              f'(per pair {summary["pair_ratios"]}): {"met" if met else "MISSED"} '
-              f'(at most {LIMITS_RATIO})')
-    if 'paired_safety' in results:
-        summary = results['paired_safety']
-        met = summary['ratio'] <= SAFETY_RATIO
-        lost = sum(run['lost'] for run in results['targets'].get(
-            'dh_kinematics_safety', {'runs': []})['runs'][1:2])
-        print(f'every safety figure watched against the raw pass-through, alternating starts at '
-              f'1 kHz, CPU µs per message: medians {summary["median"]}, ratio {summary["ratio"]} '
-              f'(per pair {summary["pair_ratios"]}): {"met" if met else "MISSED"} (goal: at most '
-              f'{SAFETY_RATIO}); lost at 1 kHz: {lost}')
+    for key, words, bound, goal in (('paired_limits', 'every limit', LIMITS_RATIO, 'at most'),
+                                    ('paired_safety', 'every safety figure', SAFETY_RATIO,
+                                     'goal: at most')):
+        if key not in results:
+            continue
+        summary = results[key]
+        met = summary['ratio'] <= bound
+        line = (f'{words} watched against the raw pass-through, alternating starts at 1 kHz, '
+                f'CPU µs per message: medians {summary["median"]}, ratio {summary["ratio"]} '
+                f'(per pair {summary["pair_ratios"]}): {"met" if met else "MISSED"} ({goal} '
+                f'{bound})')
+        if key == 'paired_safety':
+            lost = sum(run['lost'] for run in results['targets'].get(
+                PAIRED[key], {'runs': []})['runs'][1:2])
+            line += f'; lost at 1 kHz: {lost}'
+        print(line)
     if 'frame_ids' in results:
         summary = results['frame_ids']
         print(f'frame_id patterns at 1 kHz, CPU µs per message: {summary["cpu_us_per_message"]}'
