@@ -119,6 +119,11 @@ def labelled(label, values):
     return message
 
 
+def safety(monitor, values):
+    """Return the Float64MultiArray of ``~/safety``: ``values`` named by ``monitor.labels``."""
+    return labelled(' '.join(monitor.labels), values)
+
+
 class SerializedMessages:
     """
     A model's TFMessages and effort JointStates as ready-to-publish bytes.

@@ -133,7 +133,6 @@ class DhKinematicsNode(Node):
             frames.joint_children(self._frames, axis_frame_names(chain, prefix)))
         self._flow.configure(chain, config.settings)
         self._flow.templates = self._messages.templates
-        self._safety_label = ' '.join(self._flow.limits.safety.labels)
         tick = tick_s(config.settings['diagnostics.period'])
         if self._timer is None or self._timer.timer_period_ns != int(tick * 1e9):
             if self._timer is not None:
@@ -206,7 +205,7 @@ class DhKinematicsNode(Node):
         if outcome.manipulability is not None:
             self._manipulability.publish(messages.manipulability(outcome.manipulability[1]))
         if outcome.safety is not None:
-            self._safety.publish(messages.labelled(self._safety_label, outcome.safety[1]))
+            self._safety.publish(messages.safety(self._flow.limits.safety, outcome.safety[1]))
         if outcome.diagnostics:
             self._publish_diagnostics(now_ns)
 

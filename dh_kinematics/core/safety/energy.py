@@ -13,19 +13,13 @@
 # limitations under the License.
 
 """
-What the moving arm carries: its linear momentum and kinetic energy; its inertia matrix.
+The arm's masses in motion: its centres of mass's Jacobians and its inertia matrix.
 
 From the links' masses, centres of mass and inertias (the payload folded into the last link,
-as in :meth:`Chain.rne`) and the motors' reflected inertia ``G^2 Jm``:
-
-- **momentum** ``p = sum_k m_k v_k``, ``v_k`` the velocity of link k's centre of mass: the
-  robot's linear momentum, kg m/s, which is its mass times its centre of mass's velocity;
-- **kinetic energy** ``E = 1/2 sum_k (m_k |v_k|^2 + w_k^T I_k w_k) + 1/2 sum_j G_j^2 Jm_j
-  qd_j^2``, J, with ``w_k`` link k's angular velocity and ``I_k`` its inertia about its centre
-  of mass in the world: ``1/2 qd^T M(q) qd`` with :meth:`Chain.inertia`'s ``M``.
-
-This is numpy over the links, at any configuration; the monitor reads the same arithmetic
-compiled for the arm (:mod:`motion`), and builds ``M`` here where it needs it.
+as in :meth:`Chain.rne`) and the motors' reflected inertia ``G^2 Jm``. The momentum
+``sum_k m_k v_k`` and the kinetic energy ``1/2 qd^T M(q) qd`` the monitor reads per message
+come from the same masses compiled for the arm (:mod:`motion`); the inertia matrix ``M`` is
+built here, with numpy, where the transient contact needs it.
 """
 
 from dh_kinematics.core.safety.points import LinkPoints
@@ -34,13 +28,12 @@ import numpy as np
 
 class Kinetics:
     """
-    A chain's masses, for its momentum, kinetic energy and inertia matrix at a configuration.
+    A chain's masses, for its inertia matrix at a configuration.
 
     Each link's centre of mass has a linear Jacobian ``J_v,k`` and the link an angular one
     ``J_w,k`` (:func:`points.point_jacobians`); the joint-space inertia matrix is then
     ``M = sum_k (m_k J_v,k^T J_v,k + J_w,k^T I_k J_w,k) + diag(G^2 Jm)`` (:meth:`Chain.inertia`'s
-    without its n Newton-Euler passes), the momentum ``sum_k m_k J_v,k qd`` and the kinetic
-    energy ``1/2 qd^T M qd``.
+    without its n Newton-Euler passes).
 
     Parameters
     ----------
@@ -91,23 +84,3 @@ class Kinetics:
         I_world = R @ self._inertia @ np.swapaxes(R, 1, 2)
         return (np.einsum('k,kin,kim->nm', self._mass, J_v, J_v)
                 + np.einsum('kin,kij,kjm->nm', J_w, I_world, J_w) + self._motors)
-
-    def momentum(self, T_world_frames, qd, jacobians=None):
-        """Return the arm's linear momentum in the world, kg m/s: shape (3,)."""
-        _, J_v, _ = self.jacobians(T_world_frames) if jacobians is None else jacobians
-        return self._mass @ (J_v @ np.asarray(qd, dtype=float))
-
-    def kinetic_energy(self, T_world_frames, qd, jacobians=None):
-        """
-        Return the arm's kinetic energy, J: the links' and the motors' (G^2 Jm).
-
-        From each link's velocities, ``1/2 (m |v|^2 + w^T I w)``, which is ``1/2 qd^T M qd``
-        without forming ``M``.
-        """
-        qd = np.asarray(qd, dtype=float)
-        _, J_v, J_w = self.jacobians(T_world_frames) if jacobians is None else jacobians
-        v, w = J_v @ qd, J_w @ qd
-        w_link = np.einsum('kji,kj->ki', T_world_frames[1:, :3, :3], w)  # in each link frame
-        return 0.5 * (float(self._mass @ np.einsum('ki,ki->k', v, v))
-                      + float(np.einsum('ki,kij,kj->', w_link, self._inertia, w_link))
-                      + float(qd @ self._motors @ qd))

@@ -136,6 +136,15 @@ class LinkPoints:
         return p, J @ np.asarray(qd, dtype=float)
 
 
+def check_frame(chain, frame, field='frames'):
+    """Refuse a frame the chain does not publish, naming ``field``; return the frame."""
+    known = [name.name for name in names.published_frames(chain)]
+    if frame not in known:
+        raise InvalidFieldError(field, frame, f'must be a frame of the arm: one of '
+                                f'{", ".join(known)}')
+    return frame
+
+
 class FramePoints(LinkPoints):
     """
     The origins of named frames of a chain (:class:`LinkPoints`).
@@ -157,12 +166,7 @@ class FramePoints(LinkPoints):
     """
 
     def __init__(self, chain, frames, field='frames'):
-        known = [name.name for name in names.published_frames(chain)]
-        for frame in frames:
-            if frame not in known:
-                raise InvalidFieldError(field, frame, f'must be a frame of the arm: one of '
-                                        f'{", ".join(known)}')
-        self.frames = tuple(frames)
+        self.frames = tuple(check_frame(chain, frame, field) for frame in frames)
         # Which link frame each is fixed on, and its origin there: found at one configuration.
         q = np.zeros(chain.n)
         poses, T = world_poses(chain, q), chain.fkine_all(q)

@@ -53,8 +53,8 @@ from dh_kinematics.core.kinematics.manipulability import Conditioning
 from dh_kinematics.core.safety import contact, stopping
 from dh_kinematics.core.safety.energy import Kinetics
 from dh_kinematics.core.safety.motion import compile_motion
-from dh_kinematics.core.safety.planes import check_plane, tilt
-from dh_kinematics.core.safety.points import FramePoints, LinkPoints
+from dh_kinematics.core.safety.planes import check_plane, signed_distances, tilt
+from dh_kinematics.core.safety.points import check_frame, FramePoints, LinkPoints
 from dh_kinematics.node_logic.monitors.levels import OK
 from dh_kinematics.node_logic.monitors.motion import ratio_level, threshold_level
 from dh_kinematics.node_logic.monitors.tasks import Status
@@ -119,8 +119,6 @@ class Safety:
         Whether anything is watched.
     levels : dict
         Task name (:data:`TASKS`, those watched) -> OK, WARN or ERROR.
-    labels : tuple of str
-        The names of :meth:`topic_values`, in order.
     measured : bool
         Whether the last :meth:`judge` found the values (every joint's position and rate
         known).
@@ -139,11 +137,10 @@ class Safety:
         self._plane_band = settings['diagnostics.hysteresis']
         speeds = _named(settings, FRAME_SPEEDS)
         for frame, limit in speeds.items():
-            FramePoints(chain, [frame], FRAME_SPEEDS + frame)  # a frame of the arm
+            check_frame(chain, frame, FRAME_SPEEDS + frame)
             if not limit > 0.0:
                 raise InvalidFieldError(FRAME_SPEEDS + frame, limit, 'must be > 0 (m/s)')
-        self._speed_limits = np.array(list(speeds.values()))
-        self._speed_limit_list = list(speeds.values())
+        self._speed_limits = list(speeds.values())
         self._speed_points = (FramePoints(chain, list(speeds), 'safety.frame_speed_limits')
                               if speeds else None)
         limits = {name: _finite(settings, f'safety.{name}_limit') for name in (
@@ -176,13 +173,12 @@ class Safety:
         region = settings['safety.contact.body_region']
         self._region = contact.check_body_region(region) if region else None
         self._kinetics = Kinetics(chain)
-        # One compiled function: momentum, energy, then each point: the frames whose speed is
-        # watched, those judged against the planes, the tool; then the tool's pose.
-        parts = (self._speed_points or LinkPoints(chain, [], []),
-                 self._plane_points or LinkPoints(chain, [], []), self._tool)
-        self._motion = compile_motion(chain, np.concatenate([part.links for part in parts]),
-                                      np.concatenate([part.offsets for part in parts]))
-        self._sizes = tuple(len(part.links) for part in parts[:2])
+        # One compiled function (on first use): momentum, energy, then each point: the frames
+        # whose speed is watched, those judged against the planes, the tool; the tool's pose.
+        self._parts = (self._speed_points or LinkPoints(chain, [], []),
+                       self._plane_points or LinkPoints(chain, [], []), self._tool)
+        self._motion = self._labels = None
+        self._sizes = tuple(len(part.links) for part in self._parts[:2])
         self._speed_bound = Conditioning(chain).speed_bound if stopping_on else None
         self._definite = self._region is not None and contact.always_definite(
             chain.inertia(configurations.spread(chain, 16)))
@@ -205,8 +201,14 @@ class Safety:
         self.active = bool(self.levels)
         self._values = {}
         self.measured = False
-        rest = np.zeros(chain.n)
-        self.labels = tuple(name for name, _ in self._flat(self.measure(rest, rest)))
+
+    @property
+    def labels(self):
+        """Return the names of :meth:`topic_values`, in order (found once per configuration)."""
+        if self._labels is None:
+            rest = [0.0] * self._chain.n
+            self._labels = tuple(name for name, _ in self._flat(self.measure(rest, rest)))
+        return self._labels
 
     def judge(self, sample):
         """Judge a :data:`Sample`'s whole configuration and rates; tell whether a level moved."""
@@ -232,7 +234,7 @@ class Safety:
         levels, warn, band = self.levels, self._warn, self._band
         if 'frame_speed' in levels:
             ratio = max(speed / limit
-                        for speed, limit in zip(values['frame_speed'], self._speed_limit_list))
+                        for speed, limit in zip(values['frame_speed'], self._speed_limits))
             levels['frame_speed'] = ratio_level(ratio, levels['frame_speed'], warn, band)
         for task, value in (('momentum', math.hypot(*values['momentum'])),
                             ('kinetic_energy', values['kinetic_energy'])):
@@ -292,6 +294,11 @@ class Safety:
         q, qd = [float(value) for value in q], [float(value) for value in qd]
         if quick:  # for what the bounds leave to _complete
             self._state = (q, qd, efforts)
+        if self._motion is None:
+            parts = self._parts
+            self._motion = compile_motion(
+                self._chain, np.concatenate([part.links for part in parts]),
+                np.concatenate([part.offsets for part in parts]))
         out = self._motion(q, qd)
         values = {'momentum': out[:3], 'kinetic_energy': out[3]}
         speeds, planar = self._sizes
@@ -313,10 +320,8 @@ class Safety:
                 centres.append([pose[4 * i] * x + pose[4 * i + 1] * y + pose[4 * i + 2] * z
                                 + pose[4 * i + 3] for i in range(3)])
                 radii.append(radius)
-            values['plane_distances'] = np.array([
-                [a * plane_x + b * plane_y + c * plane_z - plane.offset - radius
-                 for (plane_x, plane_y, plane_z), radius in zip(centres, radii)]
-                for plane in self._planes for a, b, c in [plane.normal.tolist()]])
+            values['plane_distances'] = np.array([signed_distances(plane, centres, radii)
+                                                  for plane in self._planes])
         if self._tilt_limit is not None:
             values['tool_direction'] = tilt((pose[2], pose[6], pose[10]), self._axis)
         velocity = points[-1][3:]
