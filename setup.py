@@ -31,7 +31,7 @@ setup(
         (os.path.join('share', package_name, 'launch'), glob('launch/*.launch.py')),
     ],
     install_requires=['setuptools', 'numpy'],
-    extras_require={'yaml': ['PyYAML'], 'plot': ['matplotlib'],
+    extras_require={'yaml': ['PyYAML'], 'plot': ['matplotlib'], 'view': ['viser', 'yourdfpy'],
                     'test': ['pytest', 'hypothesis']},
     zip_safe=True,
     maintainer='dh_kinematics maintainers',

@@ -21,9 +21,11 @@ started (a LaunchService's nodes), when the test ends (conftest calls :func:`rea
 """
 
 import os
+import select
 import signal
 import subprocess
 import sys
+import time
 
 _SPAWNED = []
 
@@ -40,6 +42,20 @@ def run_module(module, args, timeout=60):
     result = subprocess.run([sys.executable, '-m', module] + [str(arg) for arg in args],
                             capture_output=True, text=True, timeout=timeout)
     return result.returncode, (result.stdout + result.stderr).strip()
+
+
+def read_line(process, timeout=30.0, stream=None):
+    """Read stderr (or ``stream``) up to a newline, a byte at a time: nothing is buffered."""
+    deadline, line = time.monotonic() + timeout, b''
+    fd = (stream or process.stderr).fileno()
+    while not line.endswith(b'\n'):
+        if not select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0]:
+            break
+        byte = os.read(fd, 1)
+        if not byte:
+            break
+        line += byte
+    return line.decode()
 
 
 def reap():

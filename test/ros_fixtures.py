@@ -21,8 +21,6 @@ to it has its own context and thread. Before a test sends anything, every topic 
 has matched both ways.
 """
 
-import os
-import select
 import signal
 import subprocess
 import sys
@@ -30,7 +28,7 @@ import threading
 import time
 
 from helpers import pose_transform
-from processes import spawn
+from processes import read_line, spawn  # noqa: F401 (read_line for the tests)
 from ros_probe import DEADLINE_S, Probe, RESEND_S, stamp_ns  # noqa: F401 (for the tests)
 
 from dh_kinematics.ros.main import run  # noqa: E402,I100
@@ -219,20 +217,6 @@ def handles_sigterm(pid):
     except OSError:
         return True
     return False
-
-
-def read_line(process, timeout=DEADLINE_S, stream=None):
-    """Read stderr (or ``stream``) up to a newline, a byte at a time: nothing is buffered."""
-    deadline, line = time.monotonic() + timeout, b''
-    fd = (stream or process.stderr).fileno()
-    while not line.endswith(b'\n'):
-        if not select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0]:
-            break
-        byte = os.read(fd, 1)
-        if not byte:
-            break
-        line += byte
-    return line.decode()
 
 
 def interrupt(process, sig=signal.SIGINT, timeout=DEADLINE_S):

@@ -248,7 +248,9 @@ def test_the_guide_pictures_are_the_shipped_arms():
     for model in ('panda', 'puma560', 'puma560_mdh', 'stanford', 'ur5'):
         picture = PACKAGE / 'doc' / 'images' / f'{model}.png'
         assert f'](images/{model}.png)' in guide and _png_size(picture) == (640, 480)
-    assert '](doc/images/panda.png)' in (PACKAGE / 'README.md').read_text()
+    # The README's picture is the browser view's (test_view.py drives the page it shows).
+    assert '](doc/images/view.png)' in (PACKAGE / 'README.md').read_text()
+    assert _png_size(PACKAGE / 'doc' / 'images' / 'view.png')[0] >= 640
 
 
 def test_degrees_go_to_radians_only_for_angles():

@@ -58,7 +58,8 @@ NOT_HERE = {
     'sim_arm': 'sim_arm, which the node tests start',
 }
 """Commands that do not run here, by first word, with the reason."""
-MONITOR = 'dh_kinematics monitor'
+SERVERS = ('dh_kinematics monitor', 'dh_kinematics view')
+"""Commands that run until Ctrl-C: test_cli_monitor.py and test_view.py start them."""
 
 
 def _blocks(language):
@@ -109,7 +110,7 @@ def test_commands_that_run_here_exit_0(path, reader_folder):
     # A reader's python3 has the package: a sourced workspace's, or the activated venv's.
     function += f'\npython3() {{ {shlex.quote(sys.executable)} "$@"; }}'
     lines = [line for document, block in SHELL if document == path for line in block
-             if line.split()[0] in RUN_HERE and not line.startswith(MONITOR)]
+             if line.split()[0] in RUN_HERE and not line.startswith(SERVERS)]
     if any(line.startswith('xacro ') for line in lines):  # ROS's xacro, from PyPI here
         script = pathlib.Path(sys.executable).with_name('xacro')
         if not script.exists():

@@ -27,6 +27,7 @@ The ``dh_kinematics`` command line: one entry point, a subcommand per task.
     dh_kinematics calibrate FILE DATA.csv -o OUT.yaml [--validate DATA2] [...]
     dh_kinematics plot FILE [Q ...] -o ARM.png [--limits] [--size WxH]
     dh_kinematics monitor [--namespace NS]
+    dh_kinematics view FILE [FILE ...] [--port P] [--host H] [--deg] | --follow [NS]
 
 Exit codes: 0 done, 1 bad input or (ik) no solution (one line on stderr), 2 a bad command
 line.
@@ -36,10 +37,12 @@ import argparse
 import sys
 
 from dh_kinematics.cli import (
-    calibrate, check, convert, fk, from_urdf, ik, monitor, moveit_files, plot, show, urdf)
+    calibrate, check, convert, fk, from_urdf, ik, monitor, moveit_files, plot, show, urdf,
+    view)
 from dh_kinematics.cli.arguments import PROG
 
-COMMANDS = (check, show, fk, ik, urdf, moveit_files, from_urdf, convert, calibrate, plot, monitor)
+COMMANDS = (check, show, fk, ik, urdf, moveit_files, from_urdf, convert, calibrate, plot, monitor,
+            view)
 """The command modules, in the order of the help: each has ``add_parser`` and ``run``."""
 
 

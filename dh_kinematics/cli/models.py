@@ -49,6 +49,11 @@ def load(paths):
     return checked.chain, warnings, given
 
 
+def settings(given):
+    """Return what the node sets from a model file's parameters, checked, in SI units."""
+    return checks.checked(given, NODE, NODE_NAME).settings
+
+
 LIMIT_KINDS = (('position', 'qlim'), ('soft position', 'soft_limits'),
                ('velocity', 'velocity_limit'), ('acceleration', 'acceleration_limit'),
                ('deceleration', 'deceleration_limit'), ('jerk', 'jerk_limit'),

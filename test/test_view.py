@@ -1,0 +1,436 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+``dh_kinematics view``: the arm in a browser, moved by hand or following a running system.
+
+What the page shows is checked three ways: its readout against the core (no viser); the scene
+that viser serves against ``fkine`` (yourdfpy poses the generated URDF), with inverse kinematics
+asked for over the page's websocket as the browser asks; and the page itself in headless
+Chromium (Debian's ``chromium`` and Playwright; skipped where either is missing), moved through
+its own controls, and following a node.
+"""
+
+import math
+import os
+import pathlib
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+
+from helpers import (CLI_COMMAND, needs_vendor, optional, PACKAGE, run_cli, vendor_arm)
+import numpy as np
+from processes import read_line, spawn
+import pytest
+import yaml
+
+from dh_kinematics.cli import models  # noqa: I100
+from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
+from dh_kinematics.viewer.history import History
+from dh_kinematics.viewer.readout import pose_text, Readout, yaml_line
+
+viser = optional('viser')
+playwright = optional('playwright.sync_api')
+needs_viser = pytest.mark.skipif(viser is None, reason='viser (the view extra) is not installed')
+CHROMIUM = shutil.which('chromium')
+needs_browser = pytest.mark.skipif(
+    viser is None or playwright is None or CHROMIUM is None,
+    reason="headless Chromium (Debian's chromium) or Playwright is not here")
+CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+                  '--disable-component-update', '--disable-sync', '--no-first-run',
+                  '--disable-quic']
+SHIPPED = ('ur5', 'panda', 'puma560', 'puma560_mdh', 'stanford')
+DEADLINE_MS = 60_000
+SCREENSHOTS = (pathlib.Path(os.environ['DH_VIEW_SCREENSHOTS'])
+               if os.environ.get('DH_VIEW_SCREENSHOTS') else None)
+"""Where the browser tests also save their screenshots (besides the test's tmp_path)."""
+
+
+def _model(name):
+    path = PACKAGE / 'config' / f'{name}.yaml'
+    chain, _, given = models.load(path)
+    return chain, given, models.settings(given)
+
+
+def test_the_readout_judges_as_the_node():
+    chain, _, settings = _model('ur5')
+    readout = Readout(chain, settings)
+    margin = settings['diagnostics.warn_margin']
+    upper = chain.qlim[1][1]
+    q = np.array([0.0, -1.0, 1.0, -1.5, 1.2, 0.3])
+    reading = readout.update(q, 1.0)
+    assert reading.levels == [OK] * 6
+    np.testing.assert_allclose(reading.T_world_tool, chain.fkine(q), atol=1e-15)
+    assert math.isnan(reading.speed)  # one configuration: no rate yet
+    assert reading.singularity.startswith('OK: condition number')
+    near = q.copy()
+    near[1] = upper - margin / 2
+    reading = readout.update(near, 1.5)
+    assert reading.levels[1] == WARN
+    qd = (near - q) / 0.5
+    assert reading.speed == pytest.approx(np.linalg.norm(chain.jacob0(near)[:3] @ qd), rel=1e-12)
+    beyond = near.copy()
+    beyond[1] = upper + 0.01
+    assert readout.update(beyond, 2.0).levels[1] == ERROR
+    wrist = q.copy()
+    wrist[4] = 0.0  # the UR wrist's textbook singularity: joint 5 at 0
+    assert readout.update(wrist, 2.5).singularity.startswith('ERROR: wrist singularity')
+
+
+def test_the_readout_solves_from_where_the_arm_is_or_says_why_not():
+    chain, _, settings = _model('panda')
+    readout = Readout(chain, settings)
+    rng = np.random.default_rng(45)
+    q_start = chain.random_q(1, rng)[0]
+    target = chain.fkine(chain.random_q(1, rng)[0])
+    q, message = readout.solve(target, q_start)
+    assert message.startswith('solved')
+    np.testing.assert_allclose(chain.fkine(q), target, atol=1e-8)
+    far = target.copy()
+    far[:3, 3] = [3.0, 0.0, 0.5]
+    q, message = readout.solve(far, q_start)
+    assert q is None and message.startswith('no solution') and ' m, ' in message
+
+
+def test_the_yaml_line_reads_back_as_the_joint_values():
+    q = np.array([0.1, -1.2345678901234567, 3.0, 1e-17])
+    assert yaml.safe_load(yaml_line(q)) == {'here': q.tolist()}
+
+
+def test_the_history_keeps_the_window_and_thins_a_fast_stream():
+    history = History(seconds=2.0, spacing=0.01)
+    for k in range(5000):  # 1 kHz for 5 s
+        history.add('velocity', k * 1e-3, ('a', 'b'), (k, -k))
+    names, t, values = history.series('velocity', 5.0)
+    assert names == ('a', 'b') and values.shape == (2, len(t))
+    assert -2.0 <= t[0] < -1.98 and -0.012 < t[-1] <= -0.001
+    assert np.all(np.diff(t) >= 0.01 - 1e-12)
+    history.add('velocity', 5.1, ('a',), (1.0,))  # other joints: a new series
+    assert history.series('velocity', 5.1)[0] == ('a',)
+    assert history.series('effort', 5.1)[1].size == 0
+
+
+# The scene viser serves, and a client's IK drag -------------------------------------------
+
+def _free_port():
+    with socket.socket() as probe:
+        probe.bind(('127.0.0.1', 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def server():
+    """Serve on loopback; stop after the test."""
+    from dh_kinematics.cli.view import viser_server
+    running = viser_server('127.0.0.1', _free_port())
+    yield running
+    running.stop()
+
+
+def _teach(server, chain, given, settings, out=None):
+    from dh_kinematics.viewer.teach import serve
+    return serve(server, chain, given, settings, False, out)
+
+
+def _drawn_poses_agree(page, chain, q):
+    page.move(q)
+    drawn = [page.scene.pose(name) for name in chain.link_frames]
+    np.testing.assert_allclose(drawn, chain.fkine_all(q)[1:], atol=1e-9)
+    np.testing.assert_allclose(page.scene.pose(chain.tool_frame), chain.fkine(q), atol=1e-9)
+    assert page.tool.value == pose_text(chain.fkine(q))
+
+
+@needs_viser
+@pytest.mark.parametrize('name', SHIPPED)
+def test_the_scene_draws_every_frame_where_fkine_puts_it(server, name):
+    chain, given, settings = _model(name)
+    page = _teach(server, chain, given, settings)
+    rng = np.random.default_rng(4500)
+    for q in chain.random_q(5, rng):
+        _drawn_poses_agree(page, chain, q)
+    # A joint past its limit turns the links it moves red; back inside, they are as drawn.
+    lower, upper = np.asarray(chain.qlim).T
+    limited = np.flatnonzero(np.isfinite(upper))
+    if not len(limited):
+        return
+    j = limited[-1]
+    joint = chain.joint_names[j]
+    inside = np.where(np.isfinite(lower) & np.isfinite(upper), (lower + upper) / 2.0, 0.0)
+    page.move(inside)
+    own = page.scene.colours(joint)
+    assert own and page.levels.value == 'every joint OK'
+    beyond = inside.copy()
+    beyond[j] = upper[j] + 0.2
+    page.move(beyond)
+    assert page.scene.colours(joint) == {(214, 39, 40)}
+    assert page.levels.value == f'{joint} ERROR'
+    page.move(inside)
+    assert page.scene.colours(joint) == own
+
+
+@needs_viser
+@needs_vendor
+def test_an_imported_vendor_arm_is_drawn_where_fkine_puts_it(server, tmp_path):
+    text, entry = vendor_arm('kinova_gen3_7dof.urdf')
+    urdf = tmp_path / 'arm.urdf'
+    urdf.write_text(text, encoding='utf-8')
+    model = tmp_path / 'arm.yaml'
+    run_cli('from-urdf', urdf, '--base', entry['base'], '--tip', entry['tip'], '-o', model)
+    chain, given = models.load(model)[::2]
+    page = _teach(server, chain, given, models.settings(given))
+    for q in chain.random_q(5, np.random.default_rng(4501)):
+        _drawn_poses_agree(page, chain, q)
+
+
+def _send_as_the_browser(port, message):
+    """Send one message over viser's websocket, as its client does (msgpack, subprotocol)."""
+    import msgspec
+    from websockets.sync.client import connect
+    with connect(f'ws://127.0.0.1:{port}', subprotocols=[f'viser-v{viser.__version__}'],
+                 max_size=None) as websocket:
+        websocket.send(msgspec.msgpack.encode(message))
+
+
+def _drag(port, page, T):
+    """Drag the IK gizmo to ``T`` as a browser would; return once the page says a new result."""
+    from viser import transforms
+    done = threading.Event()
+    page.ik.on_update(lambda _: done.set())  # the page's last word on a drag
+    _send_as_the_browser(port, {
+        'type': 'TransformControlsUpdateMessage', 'name': '/ik_target', 'owner': '',
+        'wxyz': [float(v) for v in transforms.SO3.from_matrix(T[:3, :3]).wxyz],
+        'position': [float(v) for v in T[:3, 3]]})
+    assert done.wait(60), 'the page never took the drag'
+
+
+@needs_viser
+def test_dragging_the_gizmo_solves_from_the_present_configuration(server):
+    chain, given, settings = _model('ur5')
+    page = _teach(server, chain, given, settings)
+    q_start = np.array([0.2, -1.2, 1.3, -1.6, -1.5, 0.4])
+    page.move(q_start)
+    target = chain.fkine(q_start + [0.1, -0.1, 0.15, 0.0, 0.1, -0.2])
+    _drag(server.get_port(), page, target)
+    assert page.ik.value.startswith('solved')
+    np.testing.assert_allclose(chain.fkine(page.q), target, atol=1e-8)
+    np.testing.assert_allclose(page.scene.pose(chain.tool_frame), target, atol=1e-8)
+    # Of the closed form's solutions, the one nearest where the arm was.
+    assert np.abs(page.q - q_start).max() < 0.5
+    before = page.q
+    far = target.copy()
+    far[:3, 3] = [2.0, 0.0, 0.5]
+    _drag(server.get_port(), page, far)
+    assert page.ik.value.startswith('no solution') and 'out of reach' in page.ik.value
+    np.testing.assert_array_equal(page.q, before)  # the arm stays
+
+
+# The page in headless Chromium ------------------------------------------------------------
+
+def _view(*args):
+    """Start ``dh_kinematics view`` as its console script; return (process, the page's URL)."""
+    process = spawn(CLI_COMMAND + ['view', *map(str, args), '--port', str(_free_port())],
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = read_line(process, stream=process.stdout)
+    match = re.search(r'http://localhost:\d+/', line)
+    if match is None:
+        process.kill()
+        raise AssertionError(f'view did not start: {line}{process.communicate()[1]}')
+    return process, match.group(0)
+
+
+def _stop(process):
+    """Stop the viewer as Ctrl-C does; it must end with code 0. Return what it printed."""
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=DEADLINE_MS / 1000)
+    assert process.returncode == 0, err
+    return out
+
+
+class _Browser:
+    """Headless Chromium on one page of the viewer."""
+
+    def __init__(self, url):
+        self._playwright = playwright.sync_playwright().start()
+        self._browser = self._playwright.chromium.launch(executable_path=CHROMIUM,
+                                                         args=CHROMIUM_FLAGS)
+        self.page = self._browser.new_page(viewport={'width': 1400, 'height': 900})
+        self.page.set_default_timeout(DEADLINE_MS)
+        self.page.goto(url)
+
+    def close(self):
+        self._browser.close()
+        self._playwright.stop()
+
+    def field(self, label):
+        """Return the input or text area of the panel's row labelled ``label``."""
+        named = self.page.locator('label').filter(has_text=re.compile(f'^{re.escape(label)}$'))
+        row = self.page.locator('.mantine-Flex-root', has=named).last
+        return row.locator('input[inputmode=decimal], textarea').last
+
+    def expect(self, locator):
+        playwright.expect.set_options(timeout=DEADLINE_MS)
+        return playwright.expect(locator)
+
+    def screenshot(self, tmp_path, name):
+        for folder in (tmp_path, SCREENSHOTS):
+            if folder is not None:
+                folder.mkdir(parents=True, exist_ok=True)
+                self.page.screenshot(path=str(folder / name))
+
+
+def _pose_numbers(text):
+    """Return the six numbers of ``xyz=[...] m, rpy=[...] deg``, the rpy in rad."""
+    values = [float(v) for v in re.findall(r'[-+0-9.e]+(?=[,\]])', text)]
+    return np.array(values[:3]), np.radians(values[3:6])
+
+
+def _pose_close(text, T, tolerance):
+    from dh_kinematics.core.rotations import rpy_to_matrix
+    xyz, rpy = _pose_numbers(text)
+    np.testing.assert_allclose(xyz, T[:3, 3], atol=tolerance)
+    np.testing.assert_allclose(rpy_to_matrix(rpy), T[:3, :3], atol=tolerance)
+
+
+@needs_browser
+def test_the_page_moves_the_arm_by_its_sliders_buttons_and_gizmo(tmp_path):
+    chain, given, _ = _model('ur5')
+    names = [f'{name} (deg)' for name in chain.joint_names]
+    process, url = _view(PACKAGE / 'config' / 'ur5.yaml', '--deg')
+    browser = _Browser(url)
+    try:
+        tool = browser.field(chain.tool_frame)
+        # A slider, through its number box: the tool where fkine puts it, in the CLI's units.
+        browser.field(names[1]).fill('-45')
+        browser.field(names[1]).press('Enter')
+        q = np.radians([0.0, -45.0, 0.0, 0.0, 0.0, 0.0])
+        browser.expect(tool).to_have_value(pose_text(chain.fkine(q), degrees=True))
+        # A named configuration's button.
+        home = np.array(models.params.configurations(given, chain.n)['home'])
+        browser.page.get_by_role('button', name='home', exact=True).click()
+        browser.expect(tool).to_have_value(pose_text(chain.fkine(home), degrees=True))
+        shown = np.radians([float(browser.field(name).input_value()) for name in names])
+        np.testing.assert_allclose(shown, home, atol=np.radians(0.051))
+        # The gizmo, dragged as the browser drags it: the arm follows, solved from home.
+        target = chain.fkine(home + [0.2, -0.1, 0.2, 0.1, 0.2, -0.3])
+        port = int(url.rsplit(':', 1)[1].strip('/'))
+        from viser import transforms
+        _send_as_the_browser(port, {
+            'type': 'TransformControlsUpdateMessage', 'name': '/ik_target', 'owner': '',
+            'wxyz': [float(v) for v in transforms.SO3.from_matrix(target[:3, :3]).wxyz],
+            'position': [float(v) for v in target[:3, 3]]})
+        browser.expect(browser.field('IK')).to_have_value(re.compile('^solved'))
+        _pose_close(tool.input_value(), target, 2e-6)
+        shown = np.radians([float(browser.field(name).input_value()) for name in names])
+        _pose_close(pose_text(chain.fkine(shown), True), target, 2e-3)  # the boxes round
+        # The values as a line to paste under configurations:, on the page and printed.
+        browser.page.get_by_role('button', name='Print the joint values as YAML').click()
+        browser.expect(browser.field('YAML')).to_have_value(re.compile(r'^here: \['))
+        line = browser.field('YAML').input_value()
+        np.testing.assert_allclose(chain.fkine(yaml.safe_load(line)['here']), target, atol=1e-8)
+        browser.screenshot(tmp_path, 'view_ur5.png')
+    finally:
+        browser.close()
+        out = _stop(process)
+    assert line in out.splitlines()
+
+
+@needs_browser
+@needs_vendor
+def test_the_page_shows_an_imported_vendor_arm(tmp_path):
+    text, entry = vendor_arm('franka_fr3.urdf')
+    urdf = tmp_path / 'arm.urdf'
+    urdf.write_text(text, encoding='utf-8')
+    model = tmp_path / 'arm.yaml'
+    run_cli('from-urdf', urdf, '--base', entry['base'], '--tip', entry['tip'], '-o', model)
+    chain = models.load(model)[0]
+    process, url = _view(model)
+    browser = _Browser(url)
+    try:
+        q = np.clip(np.zeros(chain.n), *np.asarray(chain.qlim).T)
+        browser.expect(browser.field(chain.tool_frame)).to_have_value(
+            pose_text(chain.fkine(q)))
+        assert browser.page.locator('input[inputmode=decimal]').count() == chain.n
+        browser.screenshot(tmp_path, 'view_fr3.png')
+    finally:
+        browser.close()
+        _stop(process)
+
+
+def test_view_says_what_to_give():
+    _, err = run_cli('view', code=1)
+    assert 'give a model file, or --follow a running system' in err
+    _, err = run_cli('view', PACKAGE / 'config' / 'ur5.yaml', '--follow', code=1)
+    assert '--follow takes no model file' in err
+    _, err = run_cli('view', PACKAGE / 'config' / 'ur5.yaml', '--port', '0', code=2)
+
+
+@needs_browser
+@pytest.mark.ros
+def test_following_a_node_shows_its_joint_states_and_colours_an_error(tmp_path):
+    from ros_fixtures import NodeThread, Running, SimArm
+    panda = PACKAGE / 'config' / 'panda.yaml'
+    chain = models.load(panda)[0]
+    running = Running(['--params-file', str(panda), '-p', 'diagnostics.period:=0.1'])
+    process = browser = None
+    try:
+        process, url = _view('--follow')
+        browser = _Browser(url)
+        buttons = {name: browser.page.get_by_role('button', name=re.compile(f'^{name}: '))
+                   for name in chain.joint_names}
+        q = np.mean(np.asarray(chain.qlim), axis=1) + 0.1
+        shown = [f'{name}: {float(f"{value:.4g}"):g} rad'
+                 for name, value in zip(chain.joint_names, q)]
+
+        def sent_and_shown(q, label):
+            # joint_states is best effort: send until the page shows it.
+            while True:
+                running.probe.send(chain.joint_names, q)
+                try:
+                    browser.expect(buttons['panda_joint4']).to_have_text(label, timeout=1000)
+                    return
+                except AssertionError:
+                    continue
+
+        sent_and_shown(q, shown[3])
+        for button, label in zip(buttons.values(), shown):
+            browser.expect(button).to_have_text(label)
+            browser.expect(button).not_to_have_css('background-color', 'rgb(214, 39, 40)')
+        # The node says ERROR for joint 4 beyond its limit: its button turns red.
+        beyond = q.copy()
+        beyond[3] = chain.qlim[3][1] + 0.05
+        sent_and_shown(beyond, f'panda_joint4: {float(f"{beyond[3]:.4g}"):g} rad')
+        browser.expect(buttons['panda_joint4']).to_have_css('background-color',
+                                                            'rgb(214, 39, 40)')
+        browser.expect(buttons['panda_joint1']).not_to_have_css('background-color',
+                                                                'rgb(214, 39, 40)')
+        browser.screenshot(tmp_path, 'view_follow.png')
+        # sim_arm's sweep: the page's values move with it.
+        sim = NodeThread(SimArm, 'sim_arm', ['--params-file', str(panda)])
+        try:
+            first = buttons['panda_joint1'].text_content()
+            browser.expect(buttons['panda_joint1']).not_to_have_text(first)
+            second = buttons['panda_joint1'].text_content()
+            browser.expect(buttons['panda_joint1']).not_to_have_text(second)
+        finally:
+            assert sim.stop() == 0
+    finally:
+        if browser is not None:
+            browser.close()
+        if process is not None:
+            _stop(process)
+        running.stop()
