@@ -31,6 +31,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import threading
 
 from helpers import (CLI_COMMAND, needs_vendor, optional, PACKAGE, run_cli, vendor_arm)
@@ -434,3 +435,9 @@ def test_following_a_node_shows_its_joint_states_and_colours_an_error(tmp_path):
         if process is not None:
             _stop(process)
         running.stop()
+
+
+def test_view_without_viser_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, 'viser', None)  # import viser raises ImportError
+    _, err = run_cli('view', PACKAGE / 'config' / 'ur5.yaml', code=1)
+    assert 'pip install "dh_kinematics[view]"' in err
