@@ -242,10 +242,20 @@ def test_dragging_the_gizmo_solves_from_the_present_configuration(server):
 
 # The page in headless Chromium ------------------------------------------------------------
 
+def _ignore_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _view(*args):
-    """Start ``dh_kinematics view`` as its console script; return (process, the page's URL)."""
+    """
+    Start ``dh_kinematics view`` as its console script; return (process, the page's URL).
+
+    With SIGINT ignored, as a shell starts a background job (and CI runs the suite): Ctrl-C must
+    still stop it.
+    """
     process = spawn(CLI_COMMAND + ['view', *map(str, args), '--port', str(_free_port())],
-                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                    preexec_fn=_ignore_sigint)
     line = read_line(process, stream=process.stdout)
     match = re.search(r'http://localhost:\d+/', line)
     if match is None:

@@ -27,9 +27,7 @@ otherwise; the address is printed. Needs the ``view`` extra (viser and yourdfpy)
 import argparse
 import contextlib
 import io
-import signal
 import sys
-import threading
 
 from dh_kinematics.cli import models
 
@@ -100,9 +98,10 @@ def run(args, out):
     try:
         if args.follow is None:
             from dh_kinematics.viewer.teach import serve
+            from dh_kinematics.viewer.signals import run_until_signalled
             serve(server, chain, given, settings, args.deg, out)
             _say_where(server, args.host, out)
-            _wait()
+            run_until_signalled(None)
         else:
             from dh_kinematics.viewer.follow import follow
             follow(server, args.follow, args.node, args.deg,
@@ -118,19 +117,6 @@ def _say_where(server, host, out):
     out.write(f'serving the arm at http://{shown}:{server.get_port()}/ (bound to {host}; '
               'Ctrl-C stops)\n')
     out.flush()
-
-
-def _wait():
-    """Block until Ctrl-C or SIGTERM."""
-    stop = threading.Event()
-    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    try:
-        while not stop.wait(0.5):
-            pass
-    except KeyboardInterrupt:
-        pass
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == '__main__':  # pragma: no cover

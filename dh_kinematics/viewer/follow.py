@@ -26,7 +26,6 @@ watches them). :class:`FollowPage` takes plain values; :func:`follow` wires it t
 """
 
 import math
-import signal
 import threading
 import time
 
@@ -34,6 +33,7 @@ from dh_kinematics.core.display import format_number
 from dh_kinematics.node_logic.monitors.levels import OK
 from dh_kinematics.viewer.history import History
 from dh_kinematics.viewer.scene import ArmScene, LEVEL_COLOURS, load_urdf, look
+from dh_kinematics.viewer.signals import run_until_signalled
 import numpy as np
 
 QUANTITIES = ('velocity', 'effort', 'effort residual', 'singularity', 'tool speed')
@@ -219,6 +219,7 @@ def follow(server, namespace, node_name, degrees, ready):
     import rclpy
     from diagnostic_msgs.msg import DiagnosticArray
     from rclpy.executors import ExternalShutdownException
+    from rclpy.signals import SignalHandlerOptions
     from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
     from sensor_msgs.msg import JointState
     from std_msgs.msg import String
@@ -226,7 +227,7 @@ def follow(server, namespace, node_name, degrees, ready):
     prefix = '/' + namespace.strip('/') if namespace.strip('/') else ''
     watched = f'{prefix}/{node_name}'
     page = FollowPage(server, degrees, f'{prefix}/robot_description')
-    rclpy.init(args=['dh_kinematics_view'])
+    rclpy.init(args=['dh_kinematics_view'], signal_handler_options=SignalHandlerOptions.NO)
     node = rclpy.create_node('dh_kinematics_view')
 
     def on_diagnostics(message):
@@ -248,15 +249,15 @@ def follow(server, namespace, node_name, degrees, ready):
         QoSProfile(depth=10, reliability=ReliabilityPolicy.BEST_EFFORT))
     node.create_subscription(DiagnosticArray, '/diagnostics', on_diagnostics, 10)
     node.create_timer(0.1, lambda: page.refresh(time.monotonic()))
-    stop = threading.Event()
-    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     ready()
+
+    def spin(period):
+        rclpy.spin_once(node, timeout_sec=period)
+        return rclpy.ok()
     try:
-        while rclpy.ok() and not stop.is_set():
-            rclpy.spin_once(node, timeout_sec=0.1)
-    except (KeyboardInterrupt, ExternalShutdownException):
+        run_until_signalled(spin)
+    except ExternalShutdownException:
         pass
     finally:
-        signal.signal(signal.SIGTERM, previous)
         node.destroy_node()
         rclpy.try_shutdown()
