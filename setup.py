@@ -43,6 +43,7 @@ setup(
     entry_points={
         'console_scripts': [
             'dh_kinematics_node = dh_kinematics.ros.entry:node',
+            'dh_kinematics_managed_node = dh_kinematics.ros.entry:managed_node',
             'sim_arm = dh_kinematics.ros.entry:sim_arm',
             'dh_kinematics = dh_kinematics.cli.entry:run',
         ],

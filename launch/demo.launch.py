@@ -47,7 +47,7 @@ def _sim_arm_and_rviz(context):
     actions = [Node(
         package='dh_kinematics', executable='sim_arm', name='sim_arm',
         namespace=settings.namespace, output='screen', on_exit=end_launch,
-        parameters=[str(settings.params_file), dict(sim_arm, **clock)])]
+        parameters=[*map(str, settings.params_files), dict(sim_arm, **clock)])]
     if rviz is not None:
         namespace = settings.namespace.strip('/')
         description = [('/robot_description', f'/{namespace}/robot_description')]

@@ -18,12 +18,15 @@ Launch the dh_kinematics node on a built-in model or on a parameter file of your
 
     ros2 launch dh_kinematics dh_kinematics.launch.py robot:=panda
     ros2 launch dh_kinematics dh_kinematics.launch.py params_file:=/path/to/my_arm.yaml \
-        namespace:=left frame_prefix:=left/
+        namespace:=left frame_prefix:=left/ joint_limits_file:=/path/to/joint_limits.yaml \
+        xyz:='0 0.5 0.8' rpy:='0 0 1.5708' tf_max_rate:=100 managed:=true
 
 The model is checked before the node starts, as the node reads it: a bad file (a typo, a list
 ROS cannot read, a file keyed for another node) stops the launch with one message naming the
-file and the parameter. The node subscribes to ``joint_states`` in its namespace. It is
-required: if it exits, the launch ends (with code 1 when the node failed).
+file and the parameter; so is every argument. The node subscribes to ``joint_states`` in its
+namespace. It is required: if it exits, the launch ends (with code 1 when the node failed).
+With ``managed:=true`` it is the lifecycle node ``dh_kinematics_managed_node``, which publishes
+once configured and activated (``ros2 lifecycle set``).
 """
 
 from dh_kinematics.ros import launch_config
@@ -36,11 +39,11 @@ from launch_ros.actions import Node
 def _node(context):
     launch_config.check_arguments(context.argv, launch_config.NODE_ARGUMENTS, __file__)
     settings = launch_config.node_settings(context.launch_configurations)
+    executable = 'dh_kinematics_managed_node' if settings.managed else 'dh_kinematics_node'
     return [Node(
-        package='dh_kinematics', executable='dh_kinematics_node', name=launch_config.NODE_NAME,
-        namespace=settings.namespace, output='screen', on_exit=end_launch, parameters=[
-            str(settings.params_file),
-            {'frame_prefix': settings.frame_prefix, 'use_sim_time': settings.use_sim_time}])]
+        package='dh_kinematics', executable=executable, name=launch_config.NODE_NAME,
+        namespace=settings.namespace, output='screen', on_exit=end_launch,
+        parameters=launch_config.node_parameters(settings))]
 
 
 def generate_launch_description():

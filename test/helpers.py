@@ -27,6 +27,7 @@ import json
 import math
 import os
 import pathlib
+import shutil
 import struct
 import subprocess
 import sys
@@ -641,6 +642,16 @@ def vendor_arm(file):
     return (VENDOR_URDF / file).read_text(encoding='utf-8'), entry
 
 
+def vendor_model(file, folder):
+    """Import a vendor arm (arms.json: base to tip) with ``from-urdf``; return the model file."""
+    text, entry = vendor_arm(file)
+    urdf = folder / 'vendor.urdf'
+    urdf.write_text(text, encoding='utf-8')
+    model = folder / 'vendor.yaml'
+    run_cli('from-urdf', urdf, '--base', entry['base'], '--tip', entry['tip'], '-o', model)
+    return model
+
+
 def pin_jacobian(urdf_text, joint_names, q, frame):
     """Return pinocchio's [v; w] Jacobian of ``frame`` (world-aligned) for ``q`` by joint name."""
     model = pin.buildModelFromXML(urdf_text)
@@ -650,3 +661,47 @@ def pin_jacobian(urdf_text, joint_names, q, frame):
                                  pin.ReferenceFrame.LOCAL_WORLD_ALIGNED)
     return np.reshape(J, (6, -1))[:, [model.joints[model.getJointId(name)].idx_v
                                       for name in joint_names]]
+
+
+def check_urdf_command():
+    """Return (urdfdom's check_urdf, the environment it needs), or skip where it is absent."""
+    found = shutil.which('check_urdf')
+    if found:
+        return found, {}
+    prefix = pin and next((path for path in pathlib.Path(pin.__file__).parents
+                           if path.name == 'cmeel.prefix'), None)  # urdfdom from PyPI
+    if prefix is not None and (prefix / 'bin' / 'check_urdf').exists():
+        return str(prefix / 'bin' / 'check_urdf'), {'LD_LIBRARY_PATH': str(prefix / 'lib')}
+    pytest.skip('urdfdom check_urdf not found')
+
+
+def skip_unless_installed():
+    """Skip the calling module unless dh_kinematics is installed in an ament prefix."""
+    try:
+        from ament_index_python.packages import get_package_share_directory
+        get_package_share_directory('dh_kinematics')
+    except (ImportError, LookupError, OSError, ValueError):
+        pytest.skip('dh_kinematics is not installed in an ament prefix (colcon build, then '
+                    'source the workspace)', allow_module_level=True)
+
+
+def launch_of(launch_file, arguments, exit_codes):
+    """
+    Return a launch of one of the package's launch files for launch_pytest.
+
+    ``arguments`` are its launch arguments; each process's exit code goes into ``exit_codes``
+    by process name.
+    """
+    import launch_pytest
+    from launch import LaunchDescription
+    from launch.actions import IncludeLaunchDescription, RegisterEventHandler
+    from launch.event_handlers import OnProcessExit
+    from launch.launch_description_sources import PythonLaunchDescriptionSource
+    return LaunchDescription([
+        RegisterEventHandler(OnProcessExit(on_exit=lambda event, _: exit_codes.__setitem__(
+            event.action.process_details['name'], event.returncode))),
+        IncludeLaunchDescription(
+            PythonLaunchDescriptionSource(str(PACKAGE / 'launch' / launch_file)),
+            launch_arguments=arguments.items()),
+        launch_pytest.actions.ReadyToTest(),
+    ])

@@ -25,31 +25,22 @@ or launch_ros is missing, or where dh_kinematics is not installed in an ament pr
 
 import os
 
-from helpers import PACKAGE
+from helpers import launch_of, PACKAGE, skip_unless_installed
 import numpy as np
 import pytest
 
 launch_pytest = pytest.importorskip('launch_pytest')
 pytest.importorskip('launch_ros')
 
-from ament_index_python.packages import get_package_share_directory  # noqa: E402,I100
 from dh_kinematics.core.rotations import rotation_to_quaternion  # noqa: E402,I100
 from dh_kinematics.ros import launch_config  # noqa: E402
-from launch import LaunchDescription  # noqa: E402
-from launch.actions import IncludeLaunchDescription, RegisterEventHandler  # noqa: E402
-from launch.event_handlers import OnProcessExit  # noqa: E402
-from launch.launch_description_sources import PythonLaunchDescriptionSource  # noqa: E402
 from rclpy.qos import QoSProfile, ReliabilityPolicy  # noqa: E402,I100
 from ros_probe import Probe, stamp_ns  # noqa: E402,I100
 from sensor_msgs.msg import JointState  # noqa: E402
 
 pytestmark = pytest.mark.ros
 
-try:
-    get_package_share_directory('dh_kinematics')
-except (LookupError, OSError, ValueError):
-    pytest.skip('dh_kinematics is not installed in an ament prefix (colcon build, then source '
-                'the workspace)', allow_module_level=True)
+skip_unless_installed()
 
 NAMESPACE, PREFIX = 'arm', 'left/'
 CHAIN = launch_config.load_model(PACKAGE / 'config' / 'panda.yaml')
@@ -59,15 +50,8 @@ EXIT_CODES = {}
 @launch_pytest.fixture(scope='module')
 def demo():
     """Return the demo with the Panda in namespace ``arm`` and frame prefix ``left/``."""
-    return LaunchDescription([
-        RegisterEventHandler(OnProcessExit(on_exit=lambda event, _: EXIT_CODES.__setitem__(
-            event.action.process_details['name'], event.returncode))),
-        IncludeLaunchDescription(
-            PythonLaunchDescriptionSource(str(PACKAGE / 'launch' / 'demo.launch.py')),
-            launch_arguments={'robot': 'panda', 'namespace': NAMESPACE,
-                              'frame_prefix': PREFIX, 'overshoot': '0.2'}.items()),
-        launch_pytest.actions.ReadyToTest(),
-    ])
+    return launch_of('demo.launch.py', {'robot': 'panda', 'namespace': NAMESPACE,
+                                        'frame_prefix': PREFIX, 'overshoot': '0.2'}, EXIT_CODES)
 
 
 @pytest.fixture(scope='module')

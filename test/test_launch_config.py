@@ -18,6 +18,7 @@
 import re
 
 from helpers import PACKAGE
+import numpy as np
 import pytest
 import yaml
 
@@ -35,8 +36,9 @@ def test_builtin_models_are_the_config_files():
 
 def test_every_argument_has_a_default_and_a_description():
     arguments = dict(launch_config.NODE_ARGUMENTS, **launch_config.DEMO_ARGUMENTS)
-    assert sorted(arguments) == ['frame_prefix', 'namespace', 'overshoot', 'params_file',
-                                 'rate', 'robot', 'rviz', 'use_sim_time']
+    assert sorted(arguments) == ['frame_prefix', 'joint_limits_file', 'managed', 'namespace',
+                                 'overshoot', 'params_file', 'rate', 'robot', 'rpy', 'rviz',
+                                 'tf_max_rate', 'use_sim_time', 'xyz']
     for name, (default, description) in arguments.items():
         assert isinstance(default, str), name
         assert description.endswith('.') and len(description) > 20, name
@@ -47,6 +49,49 @@ def test_node_settings_defaults():
     assert settings.params_file.name == 'puma560.yaml'
     assert settings.chain.name == 'puma560'
     assert (settings.frame_prefix, settings.namespace, settings.use_sim_time) == ('', '', False)
+
+
+def test_the_arguments_users_set_reach_the_node_checked(tmp_path):
+    limits = tmp_path / 'ur5_joint_limits.yaml'
+    limits.write_text((PACKAGE / 'config' / 'ur5_joint_limits.yaml').read_text().replace(
+        'has_acceleration_limits: false\n        max_acceleration: 0.0',
+        'has_acceleration_limits: true\n        max_acceleration: 8.0', 1))
+    settings = launch_config.node_settings({
+        'robot': 'ur5', 'joint_limits_file': str(limits),
+        'xyz': '0 0.5 0.8', 'rpy': '[0, 0, 1.5]', 'tf_max_rate': '100', 'managed': 'true'})
+    assert [path.name for path in settings.params_files] == ['ur5.yaml', 'ur5_joint_limits.yaml']
+    assert settings.overrides == {'tf.max_rate': 100.0, 'base.xyz': [0.0, 0.5, 0.8],
+                                  'base.rpy': [0.0, 0.0, 1.5]}
+    assert settings.managed
+    np.testing.assert_allclose(settings.chain.base[:3, 3], [0.0, 0.5, 0.8])
+    # The joint limits file's limits are the model's, as the node merges the two files.
+    assert settings.chain.links[0].acceleration_limit == 8.0
+    plain = launch_config.node_settings({'robot': 'ur5'})
+    assert (plain.params_files, plain.overrides, plain.managed) == (
+        [plain.params_file], {}, False)
+
+
+@pytest.mark.parametrize('configurations, message', [
+    ({'xyz': '1 2'}, r"^xyz: must be three finite numbers, as '0.0 0.0 0.5', got '1 2'"),
+    ({'xyz': '0 0 nan'}, '^xyz: must be three finite numbers'),
+    ({'xyz': '1e9 0 0'}, r'^xyz: must be within \+-1000 m'),
+    ({'rpy': '0 0 1e9'}, r'^rpy: must be within \+-2 pi'),
+    ({'tf_max_rate': '0.0001'}, r'^tf_max_rate: must be 0 \(every message\) or within'),
+    ({'tf_max_rate': 'fast'}, '^tf_max_rate: must be a finite number'),
+    ({'joint_limits_file': '/no/such.yaml'}, "^joint_limits_file: no such file, got '/no/such"),
+    ({'managed': 'maybe'}, "^managed: must be true or false, got 'maybe'"),
+])
+def test_a_bad_user_argument_is_named(configurations, message):
+    with pytest.raises(ValueError, match=message):
+        launch_config.node_settings(dict(configurations, robot='ur5'))
+
+
+def test_a_joint_limits_file_is_checked_as_the_node_reads_it(tmp_path):
+    limits = tmp_path / 'joint_limits.yaml'
+    limits.write_text((PACKAGE / 'config' / 'ur5_joint_limits.yaml').read_text().replace(
+        'max_velocity: 3.141592653589793', 'max_velocity: -3.1', 1))
+    with pytest.raises(ValueError, match=str(limits)):
+        launch_config.node_settings({'robot': 'ur5', 'joint_limits_file': str(limits)})
 
 
 def test_params_file_replaces_robot(tmp_path):
@@ -168,7 +213,7 @@ def test_launch_files_are_installed_with_the_configs():
     setup = (PACKAGE / 'setup.py').read_text()
     assert "glob('launch/*.launch.py')" in setup and "glob('config/*.rviz')" in setup
     assert sorted(path.name for path in (PACKAGE / 'launch').glob('*.launch.py')) == [
-        'demo.launch.py', 'dh_kinematics.launch.py']
+        'control.launch.py', 'demo.launch.py', 'dh_kinematics.launch.py']
 
 
 def test_the_diagnostic_analyzers_match_the_status_names_of_each_namespace():
@@ -194,11 +239,11 @@ def test_the_robot_argument_names_every_built_in_model():
 
 def test_an_unknown_launch_argument_stops_the_launch_naming_it():
     # Issue 41 (12): tf_max_rate:=30 was silently ignored, though a wrong argument stops the
-    # launch.
+    # launch (issue 46 made it an argument: tf_rate is not).
     command_line = ['ros2', 'launch', 'dh_kinematics', 'dh_kinematics.launch.py']
-    with pytest.raises(ValueError, match=r'^tf_max_rate: no such launch argument; '
-                       r'dh_kinematics.launch.py takes robot, '):
-        launch_config.check_arguments(['robot:=ur5', 'tf_max_rate:=30'],
+    with pytest.raises(ValueError, match=r'^tf_rate: no such launch argument \(did you mean '
+                       r'tf_max_rate\?\); dh_kinematics.launch.py takes robot, '):
+        launch_config.check_arguments(['robot:=ur5', 'tf_rate:=30'],
                                       launch_config.NODE_ARGUMENTS,
                                       '/x/share/dh_kinematics/launch/dh_kinematics.launch.py',
                                       command_line)
@@ -213,3 +258,43 @@ def test_an_unknown_launch_argument_stops_the_launch_naming_it():
     launch_config.check_arguments(['rate:=50'], launch_config.NODE_ARGUMENTS,
                                   'dh_kinematics.launch.py',
                                   ['ros2', 'launch', 'dh_kinematics', 'demo.launch.py'])
+
+
+def test_the_control_launch_checks_its_arguments_and_writes_the_controllers(monkeypatch):
+    monkeypatch.setattr(launch_config, 'installed', lambda package: True)
+    settings, controllers, controller = launch_config.control_settings(
+        {'robot': 'ur5', 'initial_configuration': 'home', 'namespace': 'left'})
+    assert controller == 'joint_trajectory_controller'
+    assert settings.overrides == {'ros2_control.plugin': 'mock',
+                                  'ros2_control.initial_configuration': 'home'}
+    manager = controllers['/**/controller_manager']['ros__parameters']
+    assert manager['joint_trajectory_controller']['type'] == (
+        'joint_trajectory_controller/JointTrajectoryController')
+    own = controllers['/**/joint_trajectory_controller']['ros__parameters']
+    assert own['joints'] == list(settings.chain.joint_names)
+    assert own['state_interfaces'] == ['position', 'velocity']  # the UR5 has velocity limits
+    _, controllers, _ = launch_config.control_settings(
+        {'robot': 'puma560', 'controller': 'forward_position_controller'})
+    assert controllers['/**/forward_position_controller']['ros__parameters'][
+        'interface_name'] == 'position'
+
+
+@pytest.mark.parametrize('configurations, message', [
+    ({'controller': 'pid'}, '^controller: must be one of joint_trajectory_controller, '),
+    ({'plugin': 'a b'}, "^plugin: must be '' \\(none\\), 'mock' or a hardware plugin"),
+    ({'initial_configuration': 'nope'}, '^initial_configuration: must name one of the '
+     r'configurations \(home, qz\)'),
+    ({'update_rate': '0'}, r'^update_rate: must be within \[1, 10000\]'),
+])
+def test_a_bad_control_argument_is_named(monkeypatch, configurations, message):
+    monkeypatch.setattr(launch_config, 'installed', lambda package: True)
+    with pytest.raises(ValueError, match=message):
+        launch_config.control_settings(dict(configurations, robot='ur5'))
+
+
+def test_the_control_launch_says_what_to_install(monkeypatch):
+    monkeypatch.setattr(launch_config, 'installed',
+                        lambda package: package != 'controller_manager')
+    with pytest.raises(ValueError, match='^control.launch.py needs the ROS package '
+                       'controller_manager, which is not installed: apt install '):
+        launch_config.control_settings({'robot': 'ur5'})

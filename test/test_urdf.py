@@ -26,8 +26,6 @@ body itself: an independent check of :func:`core.dynamics.payload.fold`.
 import io
 import math
 import os
-import pathlib
-import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 import zlib
@@ -35,8 +33,8 @@ import zlib
 from dh_kinematics import Chain, Link
 from dh_kinematics.core.urdf import writer
 from helpers import (
-    CHAINS, expected_world_poses, for_each_arm, needs_pin, optional, PACKAGE, pin,
-    pin_configuration, run_cli)
+    CHAINS, check_urdf_command, expected_world_poses, for_each_arm, needs_pin, optional,
+    PACKAGE, pin, pin_configuration, run_cli)
 import numpy as np
 import pytest
 
@@ -90,20 +88,9 @@ def test_yourdfpy_agrees_on_every_frame(name, chain):
                                        atol=1e-12, err_msg=frame)
 
 
-def _check_urdf():
-    found = shutil.which('check_urdf')
-    if found:
-        return found, {}
-    prefix = pin and next((path for path in pathlib.Path(pin.__file__).parents
-                           if path.name == 'cmeel.prefix'), None)  # urdfdom from PyPI
-    if prefix is not None and (prefix / 'bin' / 'check_urdf').exists():
-        return str(prefix / 'bin' / 'check_urdf'), {'LD_LIBRARY_PATH': str(prefix / 'lib')}
-    pytest.skip('urdfdom check_urdf not found')
-
-
 @for_each_arm(CHAINS[:4] + CHAINS[4:24])
 def test_urdfdom_check_urdf_accepts_it(name, chain, tmp_path):
-    command, env = _check_urdf()
+    command, env = check_urdf_command()
     path = tmp_path / 'arm.urdf'
     path.write_text(chain.to_urdf())
     result = subprocess.run([command, str(path)], capture_output=True, text=True, timeout=60,

@@ -34,7 +34,7 @@ import subprocess
 import sys
 import threading
 
-from helpers import (CLI_COMMAND, needs_vendor, optional, PACKAGE, run_cli, vendor_arm)
+from helpers import CLI_COMMAND, needs_vendor, optional, PACKAGE, run_cli, vendor_model
 import numpy as np
 from processes import read_line, spawn
 import pytest
@@ -187,11 +187,7 @@ def test_the_scene_draws_every_frame_where_fkine_puts_it(server, name):
 @needs_viser
 @needs_vendor
 def test_an_imported_vendor_arm_is_drawn_where_fkine_puts_it(server, tmp_path):
-    text, entry = vendor_arm('kinova_gen3_7dof.urdf')
-    urdf = tmp_path / 'arm.urdf'
-    urdf.write_text(text, encoding='utf-8')
-    model = tmp_path / 'arm.yaml'
-    run_cli('from-urdf', urdf, '--base', entry['base'], '--tip', entry['tip'], '-o', model)
+    model = vendor_model('kinova_gen3_7dof.urdf', tmp_path)
     chain, given = models.load(model)[::2]
     page = _teach(server, chain, given, models.settings(given))
     for q in chain.random_q(5, np.random.default_rng(4501)):
@@ -363,11 +359,7 @@ def test_the_page_moves_the_arm_by_its_sliders_buttons_and_gizmo(tmp_path):
 @needs_browser
 @needs_vendor
 def test_the_page_shows_an_imported_vendor_arm(tmp_path):
-    text, entry = vendor_arm('franka_fr3.urdf')
-    urdf = tmp_path / 'arm.urdf'
-    urdf.write_text(text, encoding='utf-8')
-    model = tmp_path / 'arm.yaml'
-    run_cli('from-urdf', urdf, '--base', entry['base'], '--tip', entry['tip'], '-o', model)
+    model = vendor_model('franka_fr3.urdf', tmp_path)
     chain = models.load(model)[0]
     process, url = _view(model)
     browser = _Browser(url)

@@ -78,16 +78,16 @@ def extra_line(chain):
     return text
 
 
-def configuration(chain, given, values, name, degrees, field='Q'):
+def configuration(chain, given, values, name, degrees, field='Q', name_field='--q-name'):
     """
     Return the joint values from the command line (rad or m; deg for revolute with --deg).
 
-    ``field`` names the option in messages.
+    ``field`` names the values' option in messages, ``name_field`` the name's.
     """
     if name is not None:
         named = params.configurations(given, chain.n)
         if name not in named:
-            raise ValueError(f'--q-name: no configuration {name!r} in the file (it has '
+            raise ValueError(f'{name_field}: no configuration {name!r} in the file (it has '
                              f'{", ".join(sorted(named)) or "none"}; add configurations.{name})')
         return named[name]
     if not values:

@@ -240,9 +240,13 @@ class Chain:
         """Return the same arm in standard DH (:mod:`.kinematics.conventions`); or itself."""
         return conventions.converted(self, 'standard')
 
-    def to_urdf(self, prefix='', path=None, xacro=False):
-        """Return the URDF, or a xacro macro (text; :mod:`.urdf.writer`); write it to ``path``."""
-        return writer.to_urdf(self, prefix, path, xacro)
+    def to_urdf(self, prefix='', path=None, xacro=False, control=None):
+        """
+        Return the URDF, or a xacro macro (text; :mod:`.urdf.writer`); write it to ``path``.
+
+        ``control``: a :data:`~.urdf.ros2_control.Hardware` adds its ``<ros2_control>`` block.
+        """
+        return writer.to_urdf(self, prefix, path, xacro, control)
 
     # Kinematics -------------------------------------------------------------------------
 

@@ -152,6 +152,12 @@ NODE = _in_order((
                   maximum=86400.0),
     ParameterSpec('publish_robot_description', 'bool', 'Publish the URDF of the model on '
                   'robot_description (false where another node owns it).', default=True),
+    ParameterSpec('ros2_control.plugin', 'string', 'Add a <ros2_control> block to the '
+                  "published URDF for this hardware plugin: 'mock' "
+                  "(mock_components/GenericSystem) or package/Class; '' for none.", default=''),
+    ParameterSpec('ros2_control.initial_configuration', 'string', 'The named configuration '
+                  "(configurations.<name>) the block's joints start at; '' for each joint's 0 "
+                  'within its limits.', default=''),
     ParameterSpec('tf.max_rate', 'double', 'Publish /tf at most this often per joint, Hz, '
                   "always the newest message (robot_state_publisher's publish_frequency); 0 "
                   'publishes every message, else 0.001 to 1e6. The limits still see every '

@@ -31,6 +31,7 @@ from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.model_file.parameter_file import flatten
 from dh_kinematics.core.model_file.params import configurations, file_fields, model_values
+from dh_kinematics.core.urdf import ros2_control
 from dh_kinematics.node_logic import tf_rate
 from dh_kinematics.node_logic.monitors import arm, effort, motion, safety
 from dh_kinematics.parameters.specs import (
@@ -204,10 +205,34 @@ def checked(given, setting_specs, node_name='node'):
         safety.check_settings(chain, settings)
     if 'tf.max_rate' in settings:
         tf_rate.check_rate(settings['tf.max_rate'])
+    if 'ros2_control.plugin' in settings:
+        control_hardware(chain, settings, model)
     values, specs = _model_values(chain, model)
     values.update(settings)
     specs = {spec.name: spec for spec in specs + tuple(setting_specs)}
     return Parameters(chain, settings, values, specs)
+
+
+def control_hardware(chain, settings, values):
+    """
+    Return the hardware of the URDF's ``<ros2_control>`` block, or None where none is set.
+
+    From ``ros2_control.plugin`` and ``ros2_control.initial_configuration`` (a name among the
+    ``configurations`` in ``values``); raises :class:`InvalidFieldError` naming either.
+    """
+    plugin = ros2_control.check_plugin(settings['ros2_control.plugin'])
+    field = 'ros2_control.initial_configuration'
+    name = settings[field]
+    if not name:
+        return None if plugin is None else ros2_control.hardware(chain, plugin)
+    if plugin is None:
+        raise InvalidFieldError(field, name, 'needs ros2_control.plugin: no block is written')
+    named = configurations(values, chain.n)
+    if name not in named:
+        raise InvalidFieldError(field, name, f'must name one of the configurations '
+                                f'({", ".join(sorted(named)) or "none"}): add '
+                                f'configurations.{name}')
+    return ros2_control.hardware(chain, plugin, named[name], field)
 
 
 def changed(parameters, changes):

@@ -75,6 +75,11 @@ def node():
     _run('dh_kinematics.ros.node')
 
 
+def managed_node():
+    """Run the dh_kinematics node as a managed node: ``dh_kinematics_managed_node``."""
+    _run('dh_kinematics.ros.managed_node')
+
+
 def sim_arm():
     """Run sim_arm."""
     _run('dh_kinematics.ros.sim_arm')

@@ -21,15 +21,21 @@ Pure Python (no launch or rclpy import), so it is tested without ROS. Built-in m
 """
 
 from collections import namedtuple
+import contextlib
+import math
 import os
 import pathlib
 import sys
+import tempfile
 
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.checks import InvalidFieldError
-from dh_kinematics.core.model_file.params import file_fields, suggestion
+from dh_kinematics.core.model_file import parameter_file
+from dh_kinematics.core.model_file.params import file_fields, in_file, suggestion
 from dh_kinematics.core.names import check_prefixed
-from dh_kinematics.parameters.specs import SIM_ARM
+from dh_kinematics.node_logic.tf_rate import check_rate
+from dh_kinematics.parameters import validation
+from dh_kinematics.parameters.specs import NODE, SIM_ARM
 
 NODE_NAME = 'dh_kinematics'
 _TRUE, _FALSE = ('true', '1', 'yes', 'on'), ('false', '0', 'no', 'off')
@@ -43,6 +49,16 @@ NODE_ARGUMENTS = {
                      'as in robot_state_publisher (e.g. left/).'),
     'namespace': ('', 'Namespace of the node: it subscribes to <namespace>/joint_states.'),
     'use_sim_time': ('false', 'Use the /clock topic as the clock (true or false).'),
+    'joint_limits_file': ('', 'A second parameter file merged over the model as the node merges '
+                          'them, such as a ros2_control or MoveIt joint_limits.yaml.'),
+    'tf_max_rate': ('0.0', 'Publish /tf at most this often per joint, Hz (the tf.max_rate '
+                    'parameter; 0 publishes every message).'),
+    'xyz': ('', "Where the arm's base stands in the world, m: 'x y z' (base.xyz; the "
+            "model's own when empty)."),
+    'rpy': ('', "The base's orientation in the world, rad: 'roll pitch yaw' (base.rpy; the "
+            "model's own when empty)."),
+    'managed': ('false', 'Start the node as a managed (lifecycle) node, which publishes only '
+                'once configured and activated (true or false).'),
 }
 """Arguments of dh_kinematics.launch.py: name -> (default value, description)."""
 
@@ -53,9 +69,31 @@ DEMO_ARGUMENTS = {
 }
 """Arguments demo.launch.py adds: name -> (default value, description)."""
 
-NodeSettings = namedtuple('NodeSettings', 'params_file chain frame_prefix namespace use_sim_time')
-NodeSettings.__doc__ = """The node's launch settings: parameter file (Path), model (Chain),
-frame prefix, namespace (str) and use_sim_time (bool)."""
+CONTROL_ARGUMENTS = {
+    'plugin': ('mock', "The hardware plugin of the URDF's <ros2_control> block: mock "
+               '(mock_components/GenericSystem) or package/Class.'),
+    'initial_configuration': ('', 'The named configuration the joints start at '
+                              "(configurations.<name>; each joint's 0 within its limits when "
+                              'empty).'),
+    'controller': ('joint_trajectory_controller', 'The controller spawned beside the '
+                   'joint_state_broadcaster: joint_trajectory_controller or '
+                   'forward_position_controller.'),
+    'update_rate': ('100', "The controller manager's update rate, Hz."),
+}
+"""Arguments control.launch.py adds: name -> (default value, description)."""
+CONTROLLERS = {
+    'joint_trajectory_controller': 'joint_trajectory_controller/JointTrajectoryController',
+    'forward_position_controller': 'forward_command_controller/ForwardCommandController',
+}
+"""The controllers control.launch.py can spawn, with their plugin types."""
+
+NodeSettings = namedtuple('NodeSettings', 'params_file chain frame_prefix namespace use_sim_time '
+                          'params_files overrides managed')
+NodeSettings.__doc__ = """The node's launch settings: the model's parameter file (Path), the
+model (Chain, as the node builds it from every file and override), frame prefix, namespace
+(str), use_sim_time (bool), every parameter file in order (Paths: the model's, then the joint
+limits'), the parameters the arguments set (dict: ``tf.max_rate``, ``base.xyz``, ``base.rpy``
+where given) and whether the node is managed (bool)."""
 
 
 def config_dir():
@@ -174,11 +212,99 @@ def node_settings(configurations):
         return configurations.get(name, NODE_ARGUMENTS[name][0])
 
     path = model_file(value('robot'), value('params_file'))
-    chain = load_model(path, value('namespace'))
+    namespace = value('namespace')
+    chain = load_model(path, namespace)
     with file_fields():
         prefix = check_prefixed(chain, value('frame_prefix'))
-    return NodeSettings(path, chain, prefix, value('namespace'),
-                        parse_bool('use_sim_time', value('use_sim_time')))
+    paths, overrides = [path], {}
+    if value('joint_limits_file'):
+        limits = pathlib.Path(value('joint_limits_file')).expanduser().absolute()
+        if not limits.is_file():
+            raise InvalidFieldError('joint_limits_file', value('joint_limits_file'),
+                                    'no such file')
+        paths.append(limits)
+    rate = parse_float('tf_max_rate', value('tf_max_rate'), 0.0, 1e6)
+    try:
+        check_rate(rate)
+    except InvalidFieldError as error:
+        raise error.renamed('tf_max_rate') from None
+    if rate:
+        overrides['tf.max_rate'] = rate
+    for argument, parameter in (('xyz', 'base.xyz'), ('rpy', 'base.rpy')):
+        if value(argument).strip():
+            overrides[parameter] = parse_vector(argument, value(argument))
+    if len(paths) > 1 or overrides:  # the node's own check of every file and override
+        chain = _checked_chain(paths, namespace, overrides)
+    return NodeSettings(path, chain, prefix, namespace,
+                        parse_bool('use_sim_time', value('use_sim_time')), paths, overrides,
+                        parse_bool('managed', value('managed')))
+
+
+def _checked_chain(paths, namespace, overrides, names=None):
+    """
+    Return the model as the node builds it from ``paths`` merged and ``overrides``.
+
+    An error in an override names its launch argument (``names``: parameter -> argument).
+    """
+    documents = [(path, parameter_file.read(path)) for path in paths]
+    given = dict(parameter_file.merged(documents, node_name(namespace)), **overrides)
+    try:
+        with in_file(paths[-1]) if len(paths) > 1 else contextlib.nullcontext():
+            return validation.checked(given, NODE, node_name(namespace)).chain
+    except InvalidFieldError as error:
+        field = error.field.rsplit(': ', 1)[-1]
+        arguments = dict(ARGUMENT_NAMES, **(names or {}))
+        if field in arguments and field in overrides:
+            raise error.renamed(arguments[field]) from None
+        raise
+
+
+ARGUMENT_NAMES = {'base.xyz': 'xyz', 'base.rpy': 'rpy', 'tf.max_rate': 'tf_max_rate'}
+"""The node's parameters that dh_kinematics.launch.py's arguments set: parameter -> argument."""
+CONTROL_NAMES = {'ros2_control.plugin': 'plugin',
+                 'ros2_control.initial_configuration': 'initial_configuration'}
+"""The node's parameters that control.launch.py's arguments set: parameter -> argument."""
+
+
+def node_parameters(settings):
+    """
+    Return the node's ``parameters`` for launch_ros: every file, then what the arguments set.
+
+    The arguments' values go into a parameter file of their own (``/**``), written here:
+    launch_ros writes a dict's lists as Python tuples, which rcl cannot read.
+    """
+    values = dict(settings.overrides, frame_prefix=settings.frame_prefix,
+                  use_sim_time=settings.use_sim_time)
+    with tempfile.NamedTemporaryFile('w', prefix='dh_kinematics_arguments_', suffix='.yaml',
+                                     delete=False) as stream:
+        stream.write(yaml_text({'/**': {'ros__parameters': values}}))
+    return [str(path) for path in settings.params_files] + [stream.name]
+
+
+def yaml_text(document):
+    """Return a parameter file's text (PyYAML's safe dump: plain lists, no Python tags)."""
+    import yaml
+    return yaml.safe_dump(document, sort_keys=False)
+
+
+def parse_vector(name, text):
+    """
+    Return the three numbers a launch argument spells: ``'x y z'``, ``'x,y,z'`` or ``'[x, y, z]'``.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument ``name``, unless ``text`` holds three finite numbers.
+
+    """
+    parts = str(text).strip().strip('[]').replace(',', ' ').split()
+    try:
+        numbers = [float(part) for part in parts]
+    except ValueError:
+        numbers = []
+    if len(numbers) != 3 or not all(math.isfinite(number) for number in numbers):
+        raise InvalidFieldError(name, text, "must be three finite numbers, as '0.0 0.0 0.5'")
+    return numbers
 
 
 def demo_settings(configurations):
@@ -215,6 +341,76 @@ def demo_settings(configurations):
         rviz = ['-d', str(rviz_config()),
                 '-f', fixed_frame(settings.chain, settings.frame_prefix)]
     return settings, sim_arm, rviz
+
+
+def control_settings(configurations):
+    """
+    Resolve and check everything control.launch.py needs before it starts any process.
+
+    Returns
+    -------
+    settings : NodeSettings
+        As :func:`node_settings`, with the node's ``ros2_control.*`` parameters in
+        ``overrides``.
+    controllers : dict
+        The controller manager's and the controller's parameters (:func:`controllers`), by
+        node key.
+    controller : str
+        The controller to spawn beside the joint_state_broadcaster.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument that is wrong, or the packages ros2_control needs and lacks.
+
+    """
+    def value(name):
+        return configurations.get(name, CONTROL_ARGUMENTS[name][0])
+
+    settings = node_settings(configurations)
+    overrides = {'ros2_control.plugin': value('plugin'),
+                 'ros2_control.initial_configuration': value('initial_configuration')}
+    chain = _checked_chain(settings.params_files, settings.namespace,
+                           dict(settings.overrides, **overrides), CONTROL_NAMES)
+    controller = value('controller')
+    if controller not in CONTROLLERS:
+        raise InvalidFieldError('controller', controller, f'must be one of '
+                                f'{", ".join(CONTROLLERS)}')
+    rate = parse_float('update_rate', value('update_rate'), 1.0, 10000.0)
+    for package in ('controller_manager', 'joint_state_broadcaster',
+                    CONTROLLERS[controller].split('/')[0]):
+        if not installed(package):
+            raise ValueError(f'control.launch.py needs the ROS package {package}, which is not '
+                             'installed: apt install ros-$ROS_DISTRO-ros2-control '
+                             'ros-$ROS_DISTRO-ros2-controllers')
+    settings = settings._replace(chain=chain, overrides=dict(settings.overrides, **overrides))
+    return settings, controllers(chain, controller, rate), controller
+
+
+def controllers(chain, controller, update_rate):
+    """
+    Return the controller manager's parameter file (as a dict) for ``chain``.
+
+    The ``joint_state_broadcaster`` and ``controller`` (a key of :data:`CONTROLLERS`) on every
+    joint's position; the trajectory controller also reads the velocities where every joint
+    has a velocity state interface (a velocity limit).
+    """
+    joints = list(chain.joint_names)
+    states = ['position'] + ['velocity'] * all(
+        link.velocity_limit is not None for link in chain.links)
+    if controller == 'joint_trajectory_controller':
+        own = {'joints': joints, 'command_interfaces': ['position'],
+               'state_interfaces': states}
+    else:
+        own = {'joints': joints, 'interface_name': 'position'}
+    return {  # keys that reach the nodes in any namespace
+        '/**/controller_manager': {'ros__parameters': {
+            'update_rate': int(round(update_rate)),
+            'joint_state_broadcaster': {
+                'type': 'joint_state_broadcaster/JointStateBroadcaster'},
+            controller: {'type': CONTROLLERS[controller]}}},
+        f'/**/{controller}': {'ros__parameters': own},
+    }
 
 
 def installed(package):

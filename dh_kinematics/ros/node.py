@@ -37,6 +37,7 @@ from dh_kinematics.node_logic import frames
 from dh_kinematics.node_logic.joint_states import JointStatesFlow, Usual, Wanted
 from dh_kinematics.node_logic.schedule import tick_s
 from dh_kinematics.parameters.specs import NODE
+from dh_kinematics.parameters.validation import control_hardware
 from dh_kinematics.ros import entry, messages
 from dh_kinematics.ros.main import guard_clock, quiet_at_shutdown, run
 from dh_kinematics.ros.parameters import checked_change, declare
@@ -64,18 +65,24 @@ DESCRIPTION_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                              history=HistoryPolicy.KEEP_LAST)
 
 
-class DhKinematicsNode(Node):
-    """Publish TF, torques, efforts and diagnostics for a DH arm from joint_states."""
+class Wiring:
+    """
+    The node's message path, on any rclpy node once it has a checked model.
 
-    def __init__(self, node_name='dh_kinematics', **kwargs):
-        super().__init__(node_name, start_parameter_services=False, **kwargs)
-        self._parameter_service = whole_parameter_services(self)
-        guard_clock(self)
+    :meth:`_wire` makes the publishers, the ``joint_states`` subscription and the timer and
+    publishes the static frames and the URDF; :meth:`_unwire` takes them down again, but for
+    ``/diagnostics`` (the managed node says there what state it is in).
+    """
+
+    _config = _diagnostics = _timer = _joint_states = None
+
+    def _wire(self, config):
+        """Start publishing for ``config`` (a :data:`parameters.validation.Parameters`)."""
         self._clock = self.get_clock()
         # Whether the clock is sim time (use_sim_time), read again every tick.
         self._sim_time = self._clock.ros_time_is_active
-        self._config = declare(self, NODE)
-        self._flow = JointStatesFlow(self._config.chain.joint_names, messages.read_joint_state,
+        self._config = config
+        self._flow = JointStatesFlow(config.chain.joint_names, messages.read_joint_state,
                                      self.get_logger().warning, monotonic_ns())
         self._tf = self.create_publisher(TFMessage, '/tf', TF_QOS)
         self._tf_static = self.create_publisher(TFMessage, '/tf_static', TF_STATIC_QOS)
@@ -92,21 +99,31 @@ class DhKinematicsNode(Node):
             self._tf, self._friction, self._manipulability, self._safety))
         self._subscribers = None
         self._unwatched = True  # whether /tf or the friction has no subscriber
-        self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
+        if self._diagnostics is None:
+            self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
         self._description = self.create_publisher(String, 'robot_description', DESCRIPTION_QOS)
         self._timer = None
-        self._take(self._config)
-        joint_states = self.create_subscription(
+        self._take(config)
+        self._joint_states = self.create_subscription(
             # A copy: rclpy writes the qos_overrides parameters into the profile it is given.
             JointState, 'joint_states', self._on_joint_states, copy.copy(JOINT_STATES_QOS),
             raw=True,
             qos_overriding_options=QoSOverridingOptions.with_default_policies())
-        chain, names = self._config.chain, self._frames
+        chain, names = config.chain, self._frames
         self.get_logger().info(
             f'{chain.name or "arm"}: {chain.n} joints, frames {names[0]} -> {names[1]} .. '
-            f'{names[-1]} (prefix {self._config.settings["frame_prefix"]!r}), joint_states '
-            f'from {joint_states.topic_name}')
+            f'{names[-1]} (prefix {config.settings["frame_prefix"]!r}), joint_states '
+            f'from {self._joint_states.topic_name}')
         self._warn_unusual()
+
+    def _unwire(self):
+        """Stop publishing: no subscription, timer or publisher is left but /diagnostics."""
+        self.destroy_subscription(self._joint_states)
+        self.destroy_timer(self._timer)
+        self._joint_states = self._timer = None
+        for publisher in (self._tf, self._tf_static, self._friction) + self._efforts + (
+                self._manipulability, self._safety, self._description):
+            self.destroy_publisher(publisher)
 
     @property
     def config(self):
@@ -141,7 +158,8 @@ class DhKinematicsNode(Node):
         static = frames.static_frames(chain, prefix)
         self._tf_static.publish(messages.tf_message(static, self.get_clock().now().to_msg()))
         if config.settings['publish_robot_description']:
-            self._description.publish(String(data=chain.to_urdf(prefix)))
+            control = control_hardware(chain, config.settings, config.values)
+            self._description.publish(String(data=chain.to_urdf(prefix, control=control)))
         if changed:
             self.get_logger().info(f'model updated: {", ".join(changed)}')
             self._warn_unusual()
@@ -157,6 +175,9 @@ class DhKinematicsNode(Node):
         Checked as a whole (:func:`parameters.checked_change`); rclpy's own parameters pass
         to rclpy, which refuses only unsetting one or giving it another type.
         """
+        if self._config is None:  # a managed node before configure, or after cleanup
+            return SetParametersResult(successful=False, reason='the node has no model: '
+                                       'configure it first (ros2 lifecycle set <node> configure)')
         try:
             config, declared, names = checked_change(self, self._config, parameter_list)
         except ValueError as error:
@@ -234,6 +255,16 @@ class DhKinematicsNode(Node):
         self._diagnostics.publish(messages.diagnostic_array(
             statuses, self.get_fully_qualified_name(),
             self._config.chain.name or self.get_name(), messages.stamp(now_ns)))
+
+
+class DhKinematicsNode(Wiring, Node):
+    """Publish TF, torques, efforts and diagnostics for a DH arm from joint_states."""
+
+    def __init__(self, node_name='dh_kinematics', **kwargs):
+        super().__init__(node_name, start_parameter_services=False, **kwargs)
+        self._parameter_service = whole_parameter_services(self)
+        guard_clock(self)
+        self._wire(declare(self, NODE))
 
 
 def main(args=None):

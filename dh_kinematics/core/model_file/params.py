@@ -91,8 +91,9 @@ JOINT_FIELDS = ('type', 'a', 'alpha', 'beta', 'd', 'theta', 'offset', 'flip', 'q
 except ``type``, which is Link's ``joint``."""
 NODE_SETTINGS = ('frame_prefix', 'diagnostics.warn_margin', 'diagnostics.stale_timeout',
                  'diagnostics.period', 'diagnostics.hysteresis', 'future_stamp_tolerance',
-                 'publish_robot_description', 'tf.max_rate', 'effort.warn', 'effort.error',
-                 'effort.hold', 'effort.hysteresis', 'effort.acceleration_cutoff',
+                 'publish_robot_description', 'ros2_control.plugin',
+                 'ros2_control.initial_configuration', 'tf.max_rate', 'effort.warn',
+                 'effort.error', 'effort.hold', 'effort.hysteresis', 'effort.acceleration_cutoff',
                  'limits.warn_fraction', 'limits.hysteresis', 'tool_speed_limit',
                  'singularity.enabled',
                  'singularity.warn', 'singularity.error', 'singularity.hysteresis',

@@ -48,6 +48,7 @@ from dh_kinematics.core.escaping import xacro_attribute, xml_attribute
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.kinematics.dh_transforms import dh_transforms, fixed_transforms
 from dh_kinematics.core.rotations import matrix_to_rpy
+from dh_kinematics.core.urdf import ros2_control
 import numpy as np
 
 DEFAULT_EFFORT = 1000.0
@@ -149,7 +150,7 @@ def macro_name(chain):
     return name if name[0].isalpha() or name[0] == '_' else f'arm_{name}'
 
 
-def to_urdf(chain, prefix='', path=None, xacro=False):
+def to_urdf(chain, prefix='', path=None, xacro=False, control=None):
     """
     Return the URDF of ``chain`` (text), or a xacro macro of it; see the module docstring.
 
@@ -165,6 +166,8 @@ def to_urdf(chain, prefix='', path=None, xacro=False):
         Write a xacro macro ``<xacro:NAME prefix="..." parent="..."/>`` (NAME:
         :func:`macro_name`) instead: every link and joint name takes ``${prefix}``, and the
         world frame is the ``parent`` link, which the macro does not define.
+    control : ros2_control.Hardware, optional
+        Add a ``<ros2_control>`` block for this hardware (:mod:`core.urdf.ros2_control`).
 
     Raises
     ------
@@ -232,6 +235,8 @@ def to_urdf(chain, prefix='', path=None, xacro=False):
              '</link>'
              for name, parts in geometry.items() if not (xacro and name == world)]
     robot = xml_attribute(chain.name or 'arm')
+    if control is not None:
+        joints.append(ros2_control.block(chain, control, joint_prefix))
     body = '\n  '.join(links + joints)
     if xacro:
         text = ('<?xml version="1.0"?>\n<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
