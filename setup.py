@@ -32,6 +32,7 @@ setup(
     ],
     install_requires=['setuptools', 'numpy'],
     extras_require={'yaml': ['PyYAML'], 'plot': ['matplotlib'], 'view': ['viser', 'yourdfpy'],
+                    'symbolic': ['sympy'],
                     'test': ['pytest', 'hypothesis']},
     zip_safe=True,
     maintainer='dh_kinematics maintainers',

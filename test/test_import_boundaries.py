@@ -28,6 +28,8 @@ The layers' import boundaries: what core/, node_logic/ and ros/ may import.
   ``collisions.py``, viser and the viewer only in ``view.py``;
 - ``viewer/``: the browser view: the core, the node logic, viser and yourdfpy; ROS only in
   ``follow.py``;
+- ``formulas/``: the formulas of a chain: the core and SymPy (``cli/show.py`` imports it
+  for ``--symbolic``);
 - ``ros/``: anything; the only layer that speaks ROS.
 
 Every import statement is checked, at module level and inside functions, and a fresh
@@ -53,6 +55,7 @@ ALLOWED = {
                           'dh_kinematics.parameters', 'dh_kinematics.cli'},
     'viewer': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic',
                              'dh_kinematics.viewer', 'viser', 'yourdfpy'},
+    'formulas': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.formulas', 'sympy'},
     '': {'importlib'},  # the package's own __init__: names imported on first use
 }
 
@@ -75,7 +78,7 @@ def _allowed(module, allowed):
 
 EXEMPT = {'cli/monitor.py', 'cli/description_topic.py', 'viewer/follow.py',  # ROS
           'cli/plot.py', 'cli/calibration_report.py', 'cli/collisions.py',  # matplotlib, pin
-          'cli/view.py'}  # viser, the viewer
+          'cli/view.py', 'cli/show.py'}  # viser and the viewer, SymPy and the formulas
 
 
 def _layer_files(layer):
@@ -88,7 +91,7 @@ def _layer_files(layer):
 def test_the_layers_are_the_package():
     assert sorted(path.name for path in SOURCE.iterdir()
                   if path.suffix == '.py' or (path / '__init__.py').exists()) == [
-        '__init__.py', 'cli', 'core', 'node_logic', 'parameters', 'ros', 'viewer']
+        '__init__.py', 'cli', 'core', 'formulas', 'node_logic', 'parameters', 'ros', 'viewer']
 
 
 BELOW_CHAIN = ('kinematics', 'dynamics', 'ik', 'model_file')

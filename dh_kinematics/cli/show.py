@@ -12,11 +12,20 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""``dh_kinematics show``: the DH table as the toolbox prints it, and the dynamics."""
+"""
+``dh_kinematics show``: the DH table as the toolbox prints it, and the dynamics.
+
+With ``--symbolic`` (SymPy, the ``symbolic`` extra) it prints each link's transform and the
+tool's pose as formulas in the joint variables (:mod:`dh_kinematics.formulas`), as text or LaTeX,
+with chosen parameters kept as symbols (``--keep a2,d4``) to show where each length enters.
+"""
 
 from dh_kinematics.cli import arguments
 from dh_kinematics.cli.models import load
 from dh_kinematics.core import display
+
+SYMPY_MISSING = ('show --symbolic needs SymPy, which is not installed: pip install sympy (or apt '
+                 'install python3-sympy)')
 
 
 def add_parser(commands):
@@ -26,14 +35,47 @@ def add_parser(commands):
     command.add_argument('--deg', action='store_true', help='angles in degrees')
     command.add_argument('--dyn', action='store_true', help="each link's dynamics too")
     arguments.precision_argument(command, 6, 'the dynamics')
+    command.add_argument('--symbolic', action='store_true', help="each link's transform and "
+                         "the tool's pose as formulas (SymPy)")
+    command.add_argument('--latex', action='store_true', help='with --symbolic: as LaTeX')
+    command.add_argument('--joints', default='q', metavar='NAME', help='with --symbolic: the '
+                         'joint variables are NAME1 .. NAMEn (q by default)')
+    command.add_argument('--keep', default='', metavar='P,P', help='with --symbolic: '
+                         'parameters kept as symbols, such as a2,d4 (a, alpha, d, theta, '
+                         'offset, beta, m and the joint number)')
     return command
 
 
 def run(args, out):
     """Print the DH table as the toolbox prints it; with --dyn, each link's dynamics."""
     chain = load(args.file)[0]
+    if args.symbolic:
+        return _formulas(chain, args, out)
+    if args.latex or args.keep or args.joints != 'q':
+        raise ValueError('--latex, --keep and --joints: only with --symbolic')
     out.write(display.chain_table(chain, args.deg) + '\n')
     if args.dyn:
         for name, link in zip(chain.joint_names, chain.links):
             out.write(f'\n{name}:\n{display.link_dynamics(link, args.precision)}\n')
+    return 0
+
+
+def _formulas(chain, args, out):
+    """Print each link's A(q) and the tool's pose as formulas."""
+    try:
+        from dh_kinematics.formulas.chain import SymbolicChain
+        from dh_kinematics.formulas.export import text
+    except ImportError:
+        raise ValueError(SYMPY_MISSING) from None
+    keep = [name.strip() for name in args.keep.split(',') if name.strip()]
+    arm = SymbolicChain(chain, keep=keep, joints=args.joints)
+    convention = 'modified' if chain.mdh else 'standard'
+    out.write(f'{chain.name or "arm"}: {chain.n} joints, {convention} DH, joint variables '
+              f'{", ".join(map(str, arm.q))} (rad or m); lengths in m\n')
+    frames = (chain.base_frame,) + chain.link_frames
+    for j in range(chain.n):
+        out.write(f'\nA{j + 1}: {frames[j]} -> {frames[j + 1]} ({chain.joint_names[j]})\n')
+        out.write(text(arm.A(j), args.latex) + '\n')
+    out.write(f'\nT: {chain.world_frame} -> {chain.tool_frame}\n')
+    out.write(text(arm.fkine(), args.latex) + '\n')
     return 0

@@ -1,0 +1,141 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+The formulas (``dh_kinematics.formulas``, SymPy) against the numeric core and the toolbox.
+
+Every symbolic result, evaluated at seeded random joint values (and rates), equals the core's to
+1e-12 on the shipped arms and 20 random ones (standard and modified, prismatic joints,
+offsets, flips, Hayati's beta, base, tool, payload). The Puma 560's forward kinematics equals
+roboticstoolbox-python's symbolic model's term by term (skipped where the toolbox is missing).
+"""
+
+import sys
+
+from helpers import CHAINS, optional, PACKAGE, run_cli
+import numpy as np
+import pytest
+
+sympy = optional('sympy')
+pytestmark = pytest.mark.skipif(sympy is None, reason='SymPy (the symbolic extra) is missing')
+ARMS = [(name, chain) for name, chain in CHAINS if not name.startswith(('random', 'hayati'))]
+ARMS += [(name, chain) for name, chain in CHAINS if name.startswith(('random', 'hayati'))][:20]
+
+
+def _symbolic(chain, **options):
+    from dh_kinematics.formulas import SymbolicChain
+    return SymbolicChain(chain, **options)
+
+
+@pytest.mark.slow  # SymPy builds a seven-joint arm's dynamics in up to a minute
+@pytest.mark.parametrize('name, chain', ARMS, ids=[name for name, _ in ARMS])
+def test_every_formula_evaluates_to_the_cores_numbers(name, chain):
+    from dh_kinematics.formulas import to_function
+    arm = _symbolic(chain, simplify=False)
+    rng = np.random.default_rng(4700)
+    links = [to_function(arm.A(j), arm.q) for j in range(chain.n)]
+    poses = to_function(arm.fkine_all(), arm.q)
+    tool = to_function(arm.fkine(), arm.q)
+    jacobian = to_function(arm.jacob0(), arm.q)
+    gravity = to_function(arm.gravload(), arm.q)
+    torques = to_function(arm.rne(), arm.q, arm.qd, arm.qdd)
+    for q in chain.random_q(3, rng):
+        qd, qdd = rng.uniform(-1.0, 1.0, (2, chain.n))
+        np.testing.assert_allclose([link(q) for link in links], chain.link_transforms(q),
+                                   rtol=0, atol=1e-12)
+        np.testing.assert_allclose(poses(q), chain.fkine_all(q), rtol=0, atol=1e-12)
+        np.testing.assert_allclose(tool(q), chain.fkine(q), rtol=0, atol=1e-12)
+        np.testing.assert_allclose(jacobian(q), chain.jacob0(q), rtol=0, atol=1e-12)
+        expected = chain.gravload(q)
+        np.testing.assert_allclose(np.ravel(gravity(q)), expected, rtol=1e-12,
+                                   atol=1e-12 * max(1.0, np.abs(expected).max()))
+        expected = chain.rne(q, qd, qdd)
+        np.testing.assert_allclose(np.ravel(torques(q, qd, qdd)), expected, rtol=1e-12,
+                                   atol=1e-12 * max(1.0, np.abs(expected).max()))
+
+
+def test_a_two_link_arm_reads_as_the_lecture_writes_it():
+    from dh_kinematics import Chain, Link
+    arm = _symbolic(Chain([Link(a=1.0, name='shoulder'), Link(a=0.5, name='elbow')]))
+    q1, q2 = arm.q
+    T, J = arm.fkine(), arm.jacob0()
+    assert str(T[0, 3]) == 'cos(q1) + 0.5*cos(q1 + q2)'  # sums of angles, not products
+    assert str(T[1, 3]) == 'sin(q1) + 0.5*sin(q1 + q2)'
+    assert T[0, 0] == sympy.cos(q1 + q2) and T[2, 2] == 1
+    assert [sympy.nsimplify(value) for value in J[:, 1]] == [
+        -sympy.sin(q1 + q2) / 2, sympy.cos(q1 + q2) / 2, 0, 0, 0, 1]
+
+
+def test_pi_over_2_stays_exact_and_no_rounding_shows():
+    arm = _symbolic(dict(CHAINS)['puma560'])
+    A1 = arm.A(0)
+    assert A1[1, 1] == 0 and A1[2, 1] == 1  # cos(pi/2), sin(pi/2)
+    assert all(abs(number) > 1e-3 for matrix in (A1, arm.fkine())
+               for number in matrix.atoms(sympy.Float))
+    assert sympy.sstr(A1[2, 3], full_prec=False) == '0.67183'  # as the datasheet wrote it
+
+
+def test_kept_parameters_are_symbols_where_each_length_enters():
+    chain = dict(CHAINS)['puma560']
+    arm = _symbolic(chain, keep=('a2', 'd4'), simplify=False)
+    a2, d4 = arm.parameters['a2'], arm.parameters['d4']
+    T = arm.fkine()
+    assert {a2, d4} <= T.free_symbols
+    assert a2 in arm.A(1).free_symbols and a2 not in arm.A(0).free_symbols
+    q = np.array([0.1, -0.4, 0.3, 0.2, -0.5, 0.6])
+    values = dict(zip(arm.q, q), a2=chain.links[1].a, d4=chain.links[3].d)
+    numeric = np.array(T.subs({sympy.Symbol(k, real=True) if isinstance(k, str) else k: v
+                               for k, v in values.items()}).evalf(), dtype=float)
+    np.testing.assert_allclose(numeric, chain.fkine(q), atol=1e-12)
+    L = sympy.Symbol('L', positive=True)
+    assert L in _symbolic(chain, values={'a3': L}).A(2).free_symbols
+    with pytest.raises(ValueError, match="keep: 'b2' is not a parameter of a joint 1 to 6"):
+        _symbolic(chain, keep=('b2',))
+    with pytest.raises(ValueError, match="keep: 'a7' is not a parameter"):
+        _symbolic(chain, keep=('a7',))
+
+
+def test_the_puma_matches_roboticstoolbox_pythons_symbolic_model():
+    rtb = optional('roboticstoolbox')
+    if rtb is None:
+        pytest.skip('roboticstoolbox-python is not installed (make bench installs it)')
+    ours = _symbolic(dict(CHAINS)['puma560'])
+    theirs = rtb.models.DH.Puma560(symbolic=True).fkine(ours.q).A
+    T = ours.fkine()
+    for i in range(3):
+        for j in range(4):
+            difference = sympy.expand(sympy.expand_trig(T[i, j] - theirs[i, j]))
+            assert all(abs(float(c)) < 1e-12
+                       for c in difference.as_coefficients_dict().values()), (i, j, difference)
+
+
+def test_show_prints_the_formulas_as_text_or_latex():
+    path = PACKAGE / 'config' / 'puma560.yaml'
+    out, _ = run_cli('show', path, '--symbolic', '--keep', 'a2,d4', '--joints', 'theta')
+    assert out.startswith('puma560: 6 joints, standard DH, joint variables theta1, theta2')
+    assert 'A2: link1 -> link2 (joint2)' in out and 'a₂⋅cos(θ₂)' in out
+    assert 'T: world -> tool0' in out
+    out, _ = run_cli('show', path, '--symbolic', '--latex')
+    assert '\\cos{\\left(q_{1} \\right)}' in out and '0.67183' in out
+    _, err = run_cli('show', path, '--latex', code=1)
+    assert '--latex, --keep and --joints: only with --symbolic' in err
+    _, err = run_cli('show', path, '--symbolic', '--keep', 'z9', code=1)
+    assert "keep: 'z9' is not a parameter" in err
+
+
+def test_show_without_sympy_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, 'dh_kinematics.formulas.chain', None)
+    _, err = run_cli('show', PACKAGE / 'config' / 'puma560.yaml', '--symbolic', code=1)
+    assert 'show --symbolic needs SymPy, which is not installed: pip install sympy' in err
