@@ -139,3 +139,23 @@ def test_show_without_sympy_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, 'dh_kinematics.formulas.chain', None)
     _, err = run_cli('show', PACKAGE / 'config' / 'puma560.yaml', '--symbolic', code=1)
     assert 'show --symbolic needs SymPy, which is not installed: pip install sympy' in err
+
+
+def test_kept_dynamic_parameters_enter_the_torques():
+    from dh_kinematics.formulas import to_function
+    chain = dict(CHAINS)['puma560']
+    arm = _symbolic(chain, keep=('r2', 'I2', 'Jm2', 'G2', 'B2', 'm3'), simplify=False)
+    tau = arm.rne()
+    names = {str(symbol) for symbol in tau.free_symbols}
+    assert {'r2x', 'I2xy', 'I2zz', 'Jm2', 'G2', 'B2', 'm3'} <= names
+    numeric, link = chain.dynamic_constants.rne_links, chain.links[1]
+    values = dict(zip(arm.parameters['r2'], numeric[1].r))
+    values.update(zip(arm.parameters['I2'], np.ravel(numeric[1].inertia)))
+    values.update({arm.parameters['Jm2']: link.Jm, arm.parameters['G2']: link.G,
+                   arm.parameters['B2']: link.B, arm.parameters['m3']: numeric[2].m})
+    kept = list(values)
+    torques = to_function(tau, arm.q, arm.qd, arm.qdd, kept)
+    rng = np.random.default_rng(4701)
+    q, qd, qdd = chain.random_q(1, rng)[0], *rng.uniform(-1.0, 1.0, (2, chain.n))
+    np.testing.assert_allclose(np.ravel(torques(q, qd, qdd, [values[k] for k in kept])),
+                               chain.rne(q, qd, qdd), rtol=1e-12, atol=1e-12)

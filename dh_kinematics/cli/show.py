@@ -42,7 +42,7 @@ def add_parser(commands):
                          'joint variables are NAME1 .. NAMEn (q by default)')
     command.add_argument('--keep', default='', metavar='P,P', help='with --symbolic: '
                          'parameters kept as symbols, such as a2,d4 (a, alpha, d, theta, '
-                         'offset, beta, m and the joint number)')
+                         'offset, beta and the joint number)')
     return command
 
 

@@ -40,9 +40,10 @@ from dh_kinematics.core.rotations import matrix_to_rpy
 from dh_kinematics.formulas.exact import cleaned, exact
 import sympy
 
-KEPT = ('a', 'alpha', 'd', 'theta', 'offset', 'beta', 'm')
+KEPT = ('a', 'alpha', 'd', 'theta', 'offset', 'beta', 'm', 'r', 'I', 'Jm', 'G', 'B')
 """The per-joint parameters that may stay symbols: ``<name><joint number from 1>``."""
-_KEEP = re.compile(r'(a|alpha|d|theta|offset|beta|m)([1-9][0-9]*)')
+_KEEP = re.compile(r'(a|alpha|d|theta|offset|beta|m|r|I|Jm|G|B)([1-9][0-9]*)')
+_GEOMETRY = ('a', 'alpha', 'd', 'theta', 'offset', 'beta')
 _ANGLES = ('alpha', 'theta', 'offset', 'beta')
 
 
@@ -73,7 +74,11 @@ class SymbolicChain:
     chain : Chain
         The model.
     keep : sequence of str
-        Parameters left as symbols, as ``a2``, ``d4``, ``alpha1``, ``m3`` (:data:`KEPT`).
+        Parameters left as symbols, as ``a2``, ``d4``, ``alpha1``, ``m3`` (:data:`KEPT`):
+        ``r2`` is the centre of mass ``(r2x, r2y, r2z)``, ``I2`` the inertia about it (``I2xx``
+        .. ``I2zz``, symmetric), ``Jm2``, ``G2`` and ``B2`` the motor's inertia, gear ratio and
+        viscous friction. A kept ``r`` or ``I`` of the last link replaces its mass properties
+        with the payload folded in.
     values : dict, optional
         Parameters given as SymPy expressions, by the same names.
     joints : str
@@ -105,7 +110,7 @@ class SymbolicChain:
         self.parameters = {}
         for name in keep:
             self._check_name(name, 'keep', n)
-            self.parameters[name] = sympy.Symbol(name, real=True)
+            self.parameters[name] = _symbols(name)
         for name in given:
             self._check_name(name, 'values', n)
         self._given = dict(self.parameters, **given)
@@ -128,8 +133,18 @@ class SymbolicChain:
             return self._given[key]
         return exact(number, angle=name in _ANGLES)
 
+    def _vector(self, name, j, numbers):
+        """Return a kept or given vector or matrix parameter, else the numbers made exact."""
+        key = f'{name}{j + 1}'
+        if key in self._given:
+            return sympy.Matrix(self._given[key]).tolist() if name == 'I' else list(
+                sympy.Matrix(self._given[key]))
+        if name == 'I':
+            return [[exact(value) for value in row] for row in numbers]
+        return [exact(value) for value in numbers]
+
     def _link(self, j, link):
-        value = {name: self._value(name, j, getattr(link, name)) for name in KEPT if name != 'm'}
+        value = {name: self._value(name, j, getattr(link, name)) for name in _GEOMETRY}
         sign = -1 if link.flip else 1
         joint = self.q[j] * sign + value['offset']
         theta, d = (value['theta'], joint) if link.isprismatic() else (joint, value['d'])
@@ -216,8 +231,8 @@ class SymbolicChain:
             alpha, beta = value['alpha'], value['beta']
             constants.append(LinkConstants(
                 numeric.prismatic, sign, value['a'], sympy.cos(alpha), sympy.sin(alpha),
-                self._value('m', j, numeric.m), tuple(map(exact, numeric.r)),
-                tuple(tuple(map(exact, row)) for row in numeric.inertia), sympy.cos(beta),
+                self._value('m', j, numeric.m), tuple(self._vector('r', j, numeric.r)),
+                tuple(map(tuple, self._vector('I', j, numeric.inertia))), sympy.cos(beta),
                 sympy.sin(beta)))
         return constants
 
@@ -253,12 +268,23 @@ class SymbolicChain:
         tau = [cleaned(sympy.sympify(t)) for t in tau]
         if qd is not None:
             for j, link in enumerate(chain.links):
-                gain = abs(exact(link.G))
-                tau[j] += gain ** 2 * exact(link.Jm) * qdd[j]
+                gain = abs(self._value('G', j, link.G))
+                tau[j] += gain ** 2 * self._value('Jm', j, link.Jm) * qdd[j]
                 if friction:
-                    tau[j] -= _friction(qd[j], gain, exact(link.B), exact(link.Tc[0]),
-                                        exact(link.Tc[1]))
+                    tau[j] -= _friction(qd[j], gain, self._value('B', j, link.B),
+                                        exact(link.Tc[0]), exact(link.Tc[1]))
         return sympy.Matrix(tau)
+
+
+def _symbols(name):
+    """Return a kept parameter's symbol: a vector for ``r``, a symmetric matrix for ``I``."""
+    if name.startswith('r'):
+        return sympy.Matrix(sympy.symbols(f'{name}x {name}y {name}z', real=True))
+    if name.startswith('I'):
+        xx, yy, zz, xy, xz, yz = sympy.symbols(
+            f'{name}xx {name}yy {name}zz {name}xy {name}xz {name}yz', real=True)
+        return sympy.Matrix([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
+    return sympy.Symbol(name, real=True)
 
 
 def _friction(qd, gain, B, tc_pos, tc_neg):
