@@ -36,15 +36,25 @@ MAX_SAMPLES = 100_000
 """The most configurations ``moveit --samples`` draws (1 MB of them for 7 joints)."""
 
 
-def samples(text):
-    """Return a count of sampled configurations, 0 to MAX_SAMPLES."""
+def _whole(text, low, high, meaning):
+    """Return the whole number ``text`` spells, ``low`` to ``high``; else say ``meaning``."""
     try:
         value = int(text)
     except ValueError:
-        value = -1
-    if not 0 <= value <= MAX_SAMPLES:
-        raise argparse.ArgumentTypeError(f'{text!r}: 0 to {MAX_SAMPLES} configurations')
+        value = low - 1
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f'{text!r}: {meaning}')
     return value
+
+
+def samples(text):
+    """Return a count of sampled configurations, 0 to MAX_SAMPLES."""
+    return _whole(text, 0, MAX_SAMPLES, f'0 to {MAX_SAMPLES} configurations')
+
+
+def port(text):
+    """Return a TCP port, 1 to 65535."""
+    return _whole(text, 1, 65535, 'a port from 1 to 65535')
 
 
 def period(text):
@@ -59,13 +69,7 @@ def precision(text):
     """Return significant digits, 1 to 17, or None for full."""
     if text == 'full':
         return None
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if not 1 <= value <= 17:
-        raise argparse.ArgumentTypeError(f'{text!r}: 1 to 17 significant digits, or full')
-    return value
+    return _whole(text, 1, 17, '1 to 17 significant digits, or full')
 
 
 def precision_argument(parser, default, what):

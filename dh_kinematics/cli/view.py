@@ -24,12 +24,11 @@ system instead: its ``robot_description``, ``joint_states`` and ``/diagnostics``
 otherwise; the address is printed. Needs the ``view`` extra (viser and yourdfpy).
 """
 
-import argparse
 import contextlib
 import io
 import sys
 
-from dh_kinematics.cli import models
+from dh_kinematics.cli import arguments, models
 
 VIEWER_MISSING = ('view needs viser and yourdfpy, which are not installed: pip install '
                   '"dh_kinematics[view]" (or pip install viser yourdfpy)')
@@ -49,22 +48,11 @@ def add_parser(commands):
     command.add_argument('--host', default='127.0.0.1', help='the address to serve on '
                          '(127.0.0.1 by default: this machine only; 0.0.0.0 for every '
                          'interface)')
-    command.add_argument('--port', type=port, default=8080, help='the port (8080 by default; '
-                         'the next free one when taken)')
+    command.add_argument('--port', type=arguments.port, default=8080, help='the port (8080 '
+                         'by default; the next free one when taken)')
     command.add_argument('--deg', action='store_true', help='revolute joint values and '
                          'angles in degrees')
     return command
-
-
-def port(text):
-    """Return a TCP port, 1 to 65535."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f'{text!r}: a port from 1 to 65535')
-    return value
 
 
 def viser_server(host, port_number):
