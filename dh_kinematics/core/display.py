@@ -93,10 +93,15 @@ def link_dynamics(link, digits=2):
 
 def transform_line(label, T, degrees=False, digits=6):
     """Return ``label: xyz=[...] m, rpy=[...] rad`` (or deg) for a transform."""
+    return f'{label}: {pose_text(T, degrees, digits)}'
+
+
+def pose_text(T, degrees=False, digits=6):
+    """Return ``xyz=[...] m, rpy=[...] rad`` (or deg) for a transform."""
     xyz = ', '.join(format_number(v, digits) for v in T[:3, 3])
     rpy = ', '.join(format_number(math.degrees(v) if degrees else v, digits)
                     for v in matrix_to_rpy(T[:3, :3]))
-    return f'{label}: xyz=[{xyz}] m, rpy=[{rpy}] {"deg" if degrees else "rad"}'
+    return f'xyz=[{xyz}] m, rpy=[{rpy}] {"deg" if degrees else "rad"}'
 
 
 def chain_table(chain, degrees=False):

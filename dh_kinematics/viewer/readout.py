@@ -115,11 +115,6 @@ class Readout:
                       f'{result.orientation_error:.3g} rad from the target)')
 
 
-def pose_text(T, degrees=False):
-    """Return a pose as the CLI prints it: ``xyz=[...] m, rpy=[...] rad`` (or deg)."""
-    return display.transform_line('', T, degrees).lstrip(': ')
-
-
 def joint_text(chain, q, degrees=False):
     """Return the joint values as the CLI prints them, each with its unit."""
     parts = []

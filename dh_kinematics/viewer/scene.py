@@ -60,6 +60,20 @@ def look(server, centre, length):
         client.camera.position, client.camera.look_at = position, look_at
 
 
+def place(node, T):
+    """Pose a scene node (a frame, a gizmo) at ``T``, shape (4, 4), in its parent's frame."""
+    node.wxyz = transforms.SO3.from_matrix(T[:3, :3]).wxyz
+    node.position = T[:3, 3]
+
+
+def pose_of(node):
+    """Return a scene node's pose in its parent's frame, shape (4, 4)."""
+    T = np.eye(4)
+    T[:3, :3] = transforms.SO3(np.asarray(node.wxyz)).as_matrix()
+    T[:3, 3] = node.position
+    return T
+
+
 def moved_by(urdf):
     """Return, per actuated joint name, the links it moves up to the next actuated joint."""
     joint_of = {joint.child: joint for joint in urdf.joint_map.values()}
@@ -128,9 +142,7 @@ class ArmScene:
                 cfg[k] = positions[name]
         urdf.update_cfg(cfg)
         for link, frame in self._frames.items():
-            T = urdf.get_transform(link)
-            frame.wxyz = transforms.SO3.from_matrix(T[:3, :3]).wxyz
-            frame.position = T[:3, 3]
+            place(frame, urdf.get_transform(link))
 
     def colour(self, levels):
         """Colour the links each joint moves by its level (joint name -> 0 to 3)."""
@@ -141,11 +153,7 @@ class ArmScene:
 
     def pose(self, link):
         """Return a link's pose as drawn (root frame), shape (4, 4)."""
-        frame = self._frames[link]
-        T = np.eye(4)
-        T[:3, :3] = transforms.SO3(np.asarray(frame.wxyz)).as_matrix()
-        T[:3, 3] = frame.position
-        return T
+        return pose_of(self._frames[link])
 
     def colours(self, joint):
         """Return the set of RGB colours, 0-255, that the visuals a joint moves are drawn in."""

@@ -28,12 +28,12 @@ import math
 import threading
 import time
 
+from dh_kinematics.core.display import pose_text
 from dh_kinematics.core.model_file import params
 from dh_kinematics.node_logic.monitors.levels import LEVEL_NAMES
-from dh_kinematics.viewer.readout import joint_text, pose_text, Readout, yaml_line
-from dh_kinematics.viewer.scene import ArmScene, load_urdf, look
+from dh_kinematics.viewer.readout import joint_text, Readout, yaml_line
+from dh_kinematics.viewer.scene import ArmScene, load_urdf, look, place, pose_of
 import numpy as np
-from viser import transforms
 
 UNLIMITED = {'R': (-math.pi, math.pi), 'P': (-1.0, 1.0)}
 """A slider's range for a joint without limits: a turn, or a metre either way."""
@@ -151,14 +151,10 @@ class TeachPage:
             speed += f' ({LEVEL_NAMES[reading.speed_level]})'
         self.speed.value = speed
         if follow_tool:
-            self.target.wxyz = transforms.SO3.from_matrix(T[:3, :3]).wxyz
-            self.target.position = T[:3, 3]
+            place(self.target, T)
 
     def _solve(self):
-        T = np.eye(4)
-        T[:3, :3] = transforms.SO3(np.asarray(self.target.wxyz)).as_matrix()
-        T[:3, 3] = self.target.position
-        q, message = self._readout.solve(T, self.q)
+        q, message = self._readout.solve(pose_of(self.target), self.q)
         if q is not None:
             self.move(q, follow_tool=False)
         self.ik.value = message  # last: the page has moved when it says so
