@@ -40,8 +40,7 @@ from launch_ros.actions import Node
 
 
 def _arm(context):
-    arguments = dict(launch_config.NODE_ARGUMENTS, **launch_config.CONTROL_ARGUMENTS)
-    launch_config.check_arguments(context.argv, arguments, __file__)
+    launch_config.check_arguments(context.argv, __file__)
     settings, controllers, controller = launch_config.control_settings(
         context.launch_configurations)
     with tempfile.NamedTemporaryFile('w', prefix='dh_kinematics_controllers_', suffix='.yaml',
@@ -65,9 +64,7 @@ def _arm(context):
 
 def generate_launch_description():
     """Declare the arguments, then start the node, the controller manager and the spawners."""
-    arguments = dict(launch_config.NODE_ARGUMENTS, **launch_config.CONTROL_ARGUMENTS)
-    arguments.pop('managed')
     return LaunchDescription([
         DeclareLaunchArgument(name, default_value=default, description=description)
-        for name, (default, description) in arguments.items()
+        for name, (default, description) in launch_config.launch_arguments(__file__).items()
     ] + [OpaqueFunction(function=_arm)])

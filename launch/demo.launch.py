@@ -37,7 +37,7 @@ from launch_ros.actions import Node
 
 
 def _check(context):
-    launch_config.check_arguments(context.argv, launch_config.DEMO_ARGUMENTS, __file__)
+    launch_config.check_arguments(context.argv, __file__)
     launch_config.demo_settings(context.launch_configurations)
 
 
@@ -62,7 +62,7 @@ def generate_launch_description():
     node_launch = pathlib.Path(__file__).resolve().parent / 'dh_kinematics.launch.py'
     return LaunchDescription([
         DeclareLaunchArgument(name, default_value=default, description=description)
-        for name, (default, description) in launch_config.DEMO_ARGUMENTS.items()
+        for name, (default, description) in launch_config.launch_arguments(__file__).items()
     ] + [
         OpaqueFunction(function=_check),
         IncludeLaunchDescription(PythonLaunchDescriptionSource(str(node_launch))),

@@ -37,7 +37,7 @@ from launch_ros.actions import Node
 
 
 def _node(context):
-    launch_config.check_arguments(context.argv, launch_config.NODE_ARGUMENTS, __file__)
+    launch_config.check_arguments(context.argv, __file__)
     settings = launch_config.node_settings(context.launch_configurations)
     executable = 'dh_kinematics_managed_node' if settings.managed else 'dh_kinematics_node'
     return [Node(
@@ -50,5 +50,5 @@ def generate_launch_description():
     """Declare the arguments and start the node."""
     return LaunchDescription([
         DeclareLaunchArgument(name, default_value=default, description=description)
-        for name, (default, description) in launch_config.NODE_ARGUMENTS.items()
+        for name, (default, description) in launch_config.launch_arguments(__file__).items()
     ] + [OpaqueFunction(function=_node)])

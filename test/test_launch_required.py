@@ -15,75 +15,63 @@
 """
 The node and sim_arm are required processes: when one ends, the launch ends with its outcome.
 
-The demo runs in a LaunchService of its own process, as ``ros2 launch`` runs it. Skips where
-launch or launch_ros is missing, or dh_kinematics is not installed in an ament prefix.
+The demo under ``ros2 launch``, as a user runs it; one of its processes is ended from outside.
+A process that the launch's own Ctrl-C ends while it starts is no failure.
 """
 
 import re
 import signal
 import subprocess
-import sys
+from types import SimpleNamespace
 
-from processes import spawn
+from helpers import needs
 import pytest
-from ros_fixtures import DEADLINE_S, handles_sigterm, poll_until, read_line
-
-pytest.importorskip('launch')
-pytest.importorskip('launch_ros')
-
-from ament_index_python.packages import get_package_share_directory  # noqa: E402,I100
+from ros_fixtures import handles_sigterm, Launch, poll_until
 
 pytestmark = pytest.mark.ros
 
-try:
-    SHARE = get_package_share_directory('dh_kinematics')
-except (LookupError, OSError, ValueError):
-    pytest.skip('dh_kinematics is not installed in an ament prefix (colcon build, then source '
-                'the workspace)', allow_module_level=True)
 
-LAUNCH = """
-import sys
-from launch import LaunchService
-from launch.actions import IncludeLaunchDescription
-from launch.launch_description_sources import PythonLaunchDescriptionSource
-service = LaunchService()
-service.include_launch_description(IncludeLaunchDescription(
-    PythonLaunchDescriptionSource(sys.argv[1]), launch_arguments={'robot': 'panda'}.items()))
-sys.exit(service.run())
-"""
-
-
-def _launch_until_both_started():
-    process = spawn(
-        [sys.executable, '-c', LAUNCH, f'{SHARE}/launch/demo.launch.py'],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    pids, lines = {}, []
+def _launch_until_both_started(ros2):
+    launch = Launch(ros2, 'dh_kinematics', 'demo.launch.py', 'robot:=panda')
+    pids = {}
     while len(pids) < 2:
-        line = read_line(process, DEADLINE_S, process.stdout)
-        assert line, 'the launch ended or said nothing: ' + ''.join(lines)
-        lines.append(line)
-        started = re.search(r'\[(dh_kinematics_node|sim_arm)-\d+\]: process started with pid '
-                            r'\[(\d+)\]', line)
-        if started:
-            pids[started.group(1)] = int(started.group(2))
-    return process, pids
+        started = launch.wait_for(r'\[(dh_kinematics_node|sim_arm)-\d+\]: process started with '
+                                  r'pid \[(\d+)\]', 'both processes started')
+        pids[started.group(1)] = int(started.group(2))
+    return launch, pids
 
 
 @pytest.mark.parametrize('sig, code', [(signal.SIGTERM, 0), (signal.SIGKILL, 1)])
 @pytest.mark.parametrize('name', ['dh_kinematics_node', 'sim_arm'])
-def test_when_a_required_process_ends_the_launch_ends(name, sig, code):
-    process, pids = _launch_until_both_started()
+def test_when_a_required_process_ends_the_launch_ends(ros2, name, sig, code):
+    launch, pids = _launch_until_both_started(ros2)
     try:
         for pid in pids.values():  # past the interpreter's start: the process's handler is in
             poll_until(lambda: handles_sigterm(pid), f'a signal handler in process {pid}')
         subprocess.run(['kill', f'-{sig.value}', str(pids[name])], check=True)
-        output, _ = process.communicate(timeout=DEADLINE_S)
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert process.returncode == code, output
+        returncode, output = launch.stop(sig=None)
+    assert returncode == code, output
     if code:
         assert re.search(rf'{name}-\d+ exited with code -9; the launch ends', output), output
     other = ({'dh_kinematics_node', 'sim_arm'} - {name}).pop()
     assert re.search(rf'\[{other}-\d+\]: process has finished cleanly', output), output
+
+
+@needs('launch', 'a ROS 2 install (apt install ros-$ROS_DISTRO-launch)')
+@pytest.mark.parametrize('code, shutting_down, fails', [
+    (0, False, False), (1, False, True), (-signal.SIGINT, False, True),
+    (-signal.SIGINT, True, False), (-signal.SIGTERM, True, False), (-signal.SIGKILL, True, True),
+    (1, True, True)])
+def test_a_required_process_fails_the_launch_unless_the_launchs_own_stop_ended_it(
+        code, shutting_down, fails):
+    from dh_kinematics.ros.launch_actions import end_launch
+    event = SimpleNamespace(action=SimpleNamespace(process_details={'name': 'sim_arm-2'}),
+                            returncode=code)
+    context = SimpleNamespace(is_shutdown=shutting_down)
+    if fails:
+        with pytest.raises(RuntimeError, match=rf'^sim_arm-2 exited with code {code}; '):
+            end_launch(event, context)
+    else:
+        action, = end_launch(event, context)
+        assert type(action).__name__ == 'Shutdown'

@@ -14,7 +14,12 @@
 
 """Launch actions shared by the launch files (imports launch; the checks are launch_config)."""
 
+import signal
+
 from launch.actions import Shutdown
+
+STOPPED_BY_LAUNCH = (0, -signal.SIGINT, -signal.SIGTERM)
+"""Exit codes of a process that the launch's own shutdown ended: no failure."""
 
 
 def end_launch(event, context):
@@ -22,9 +27,12 @@ def end_launch(event, context):
     ``on_exit`` of a required process: when it ends, the launch ends, with its outcome.
 
     An exit code other than 0 makes ``ros2 launch`` exit with code 1 (launch's code for a
-    failure); code 0 ends the launch normally.
+    failure); code 0 ends the launch normally. Once the launch is shutting down (Ctrl-C), a
+    process that the launch's SIGINT or SIGTERM ended (one still starting, before its own
+    handler was in) has not failed either.
     """
     name = event.action.process_details['name']
-    if event.returncode != 0:
-        raise RuntimeError(f'{name} exited with code {event.returncode}; the launch ends')
+    code = event.returncode
+    if code != 0 and not (context.is_shutdown and code in STOPPED_BY_LAUNCH):
+        raise RuntimeError(f'{name} exited with code {code}; the launch ends')
     return [Shutdown(reason=f'{name} ended')]

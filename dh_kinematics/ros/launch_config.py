@@ -87,6 +87,22 @@ CONTROLLERS = {
 }
 """The controllers control.launch.py can spawn, with their plugin types."""
 
+LAUNCH_FILES = {
+    'dh_kinematics.launch.py': NODE_ARGUMENTS,
+    'demo.launch.py': dict(NODE_ARGUMENTS, **DEMO_ARGUMENTS),
+    # The controller manager needs the description at once: no managed node.
+    'control.launch.py': dict({name: value for name, value in NODE_ARGUMENTS.items()
+                               if name != 'managed'}, **CONTROL_ARGUMENTS),
+}
+"""Every argument each launch file takes, its included file's among them: name -> (default
+value, description). What a file declares and what it checks a command line against."""
+
+
+def launch_arguments(launch_file):
+    """Return the arguments ``launch_file`` (a path or a name) takes: :data:`LAUNCH_FILES`."""
+    return LAUNCH_FILES[os.path.basename(str(launch_file))]
+
+
 NodeSettings = namedtuple('NodeSettings', 'params_file chain frame_prefix namespace use_sim_time '
                           'params_files overrides managed')
 NodeSettings.__doc__ = """The node's launch settings: the model's parameter file (Path), the
@@ -166,16 +182,17 @@ def load_model(path, namespace=''):
     return Chain.from_yaml(path, node_name=node_name(namespace))
 
 
-def check_arguments(argv, declared, launch_file, command_line=None):
+def check_arguments(argv, launch_file, command_line=None):
     """
-    Refuse a ``name:=value`` argument of ``ros2 launch`` that ``launch_file`` does not declare.
+    Refuse a ``name:=value`` argument of ``ros2 launch`` that ``launch_file`` does not take.
 
-    ``argv`` is the launch's arguments (``LaunchContext.argv``), ``declared`` the names the
-    file declares. Launch itself ignores an unknown argument; this stops the launch with one
-    line naming it. Only for the file ``ros2 launch`` was given (its name is on
-    ``command_line``, ``sys.argv`` by default): a file another one includes sees the
-    arguments of the file that includes it.
+    ``argv`` is the launch's arguments (``LaunchContext.argv``); what the file takes is
+    :func:`launch_arguments`, its included file's arguments among them. Launch itself ignores
+    an unknown argument; this stops the launch with one line naming it. Only for the file
+    ``ros2 launch`` was given (its name is on ``command_line``, ``sys.argv`` by default): a
+    file another one includes sees the arguments of the file that includes it.
     """
+    declared = launch_arguments(launch_file)
     command_line = sys.argv if command_line is None else command_line
     if os.path.basename(launch_file) not in {os.path.basename(str(arg)) for arg in command_line}:
         return
