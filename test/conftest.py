@@ -12,12 +12,20 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""pytest's hooks for the suite: the seeded hypothesis profile and the shared fixtures."""
+"""pytest's hooks for the suite: ROS kept on loopback, the seeded hypothesis profile, fixtures."""
+
+import os
+import subprocess
 
 from helpers import chain_from_reference, load_reference, MODELS
 from hypothesis import settings
 import processes
 import pytest
+
+# Every node a test starts, in this process or another, talks on loopback only, on a domain of
+# its own unless the run was given one (CI gives each distribution's run its own).
+os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+os.environ.setdefault('ROS_DOMAIN_ID', str(100 + os.getpid() % 100))
 
 # Property-based tests draw from a fixed seed: every run tries the same examples.
 settings.register_profile('seeded', derandomize=True, database=None, print_blob=True)
@@ -36,3 +44,16 @@ def _no_process_outlives_its_test():
     """Kill what a test started and left running (a failed one, typically)."""
     yield
     processes.reap()
+
+
+@pytest.fixture(scope='session')
+def ros2():
+    """
+    Return the ``ros2`` command, where dh_kinematics is built and sourced (``ros2_command``).
+
+    The ros2 daemon a command started on this run's domain is stopped at the end.
+    """
+    from ros_fixtures import ros2_command
+    command = ros2_command()
+    yield command
+    subprocess.run([command, 'daemon', 'stop'], capture_output=True, timeout=60)

@@ -72,8 +72,18 @@ def optional(module):
         return None
 
 
+def needs(module, install):
+    """Return a marker: skip a test where ``module`` does not import, saying what to install."""
+    return pytest.mark.skipif(optional(module) is None,
+                              reason=f'{module} is not installed: {install}')
+
+
 pin = optional('pinocchio')
-needs_pin = pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not installed')
+needs_pin = pytest.mark.skipif(pin is None, reason='pinocchio (pin) is not installed: '
+                               'pip install pin, or apt install ros-$ROS_DISTRO-pinocchio')
+needs_matplotlib = needs('matplotlib', 'pip install matplotlib, or apt install '
+                         'python3-matplotlib')
+needs_yourdfpy = needs('yourdfpy', 'pip install yourdfpy')
 
 
 def run_cli(*args, code=0, cwd=None):
@@ -631,8 +641,10 @@ def plain_rank(arm, q, orientation, step=1e-6, tolerance=1e-6):
 
 VENDOR_URDF = PACKAGE.parent / 'shared' / 'vendor-urdf'
 """Real vendors' URDFs (never committed here); tests that read them skip where absent."""
-needs_vendor = pytest.mark.skipif(not (VENDOR_URDF / 'arms.json').exists(),
-                                  reason='../shared/vendor-urdf is not here')
+needs_vendor = pytest.mark.skipif(
+    not (VENDOR_URDF / 'arms.json').exists(),
+    reason="needs vendors' URDFs (franka_description, ur_description, kortex_description and "
+    'others, expanded with xacro), which this package does not ship')
 
 
 def vendor_arm(file):
@@ -664,7 +676,7 @@ def pin_jacobian(urdf_text, joint_names, q, frame):
 
 
 def check_urdf_command():
-    """Return (urdfdom's check_urdf, the environment it needs), or skip where it is absent."""
+    """Return (urdfdom's check_urdf, the environment it needs), or None where it is absent."""
     found = shutil.which('check_urdf')
     if found:
         return found, {}
@@ -672,36 +684,9 @@ def check_urdf_command():
                            if path.name == 'cmeel.prefix'), None)  # urdfdom from PyPI
     if prefix is not None and (prefix / 'bin' / 'check_urdf').exists():
         return str(prefix / 'bin' / 'check_urdf'), {'LD_LIBRARY_PATH': str(prefix / 'lib')}
-    pytest.skip('urdfdom check_urdf not found')
+    return None
 
 
-def skip_unless_installed():
-    """Skip the calling module unless dh_kinematics is installed in an ament prefix."""
-    try:
-        from ament_index_python.packages import get_package_share_directory
-        get_package_share_directory('dh_kinematics')
-    except (ImportError, LookupError, OSError, ValueError):
-        pytest.skip('dh_kinematics is not installed in an ament prefix (colcon build, then '
-                    'source the workspace)', allow_module_level=True)
-
-
-def launch_of(launch_file, arguments, exit_codes):
-    """
-    Return a launch of one of the package's launch files for launch_pytest.
-
-    ``arguments`` are its launch arguments; each process's exit code goes into ``exit_codes``
-    by process name.
-    """
-    import launch_pytest
-    from launch import LaunchDescription
-    from launch.actions import IncludeLaunchDescription, RegisterEventHandler
-    from launch.event_handlers import OnProcessExit
-    from launch.launch_description_sources import PythonLaunchDescriptionSource
-    return LaunchDescription([
-        RegisterEventHandler(OnProcessExit(on_exit=lambda event, _: exit_codes.__setitem__(
-            event.action.process_details['name'], event.returncode))),
-        IncludeLaunchDescription(
-            PythonLaunchDescriptionSource(str(PACKAGE / 'launch' / launch_file)),
-            launch_arguments=arguments.items()),
-        launch_pytest.actions.ReadyToTest(),
-    ])
+needs_check_urdf = pytest.mark.skipif(
+    check_urdf_command() is None, reason="urdfdom's check_urdf is not installed: apt install "
+    'liburdfdom-tools, or pip install cmeel-urdfdom')

@@ -31,8 +31,20 @@ _SPAWNED = []
 
 
 def spawn(command, **kwargs):
-    """Start ``command`` like ``subprocess.Popen``, in a new session; remember it."""
-    process = subprocess.Popen(command, start_new_session=True, **kwargs)
+    """
+    Start ``command`` like ``subprocess.Popen``, in a new session; remember it.
+
+    It takes SIGINT as a terminal's Ctrl-C (then ``preexec_fn``, if given, runs): a test run
+    started in the background from a script (CI's) ignores SIGINT, and its children would
+    inherit that.
+    """
+    then = kwargs.pop('preexec_fn', None)
+
+    def prepare():
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if then is not None:
+            then()
+    process = subprocess.Popen(command, start_new_session=True, preexec_fn=prepare, **kwargs)
     _SPAWNED.append(process)
     return process
 

@@ -21,6 +21,10 @@ to it has its own context and thread. Before a test sends anything, every topic 
 has matched both ways.
 """
 
+import importlib.util
+import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -29,6 +33,7 @@ import time
 
 from helpers import pose_transform
 from processes import read_line, spawn  # noqa: F401 (read_line for the tests)
+import pytest
 from ros_probe import DEADLINE_S, Probe, RESEND_S, stamp_ns  # noqa: F401 (for the tests)
 
 from dh_kinematics.ros.main import run  # noqa: E402,I100
@@ -229,3 +234,67 @@ def interrupt(process, sig=signal.SIGINT, timeout=DEADLINE_S):
         _, err = process.communicate()
         return None, err
     return process.returncode, err
+
+
+def ros2_command():
+    """
+    Return the ``ros2`` command of a ROS 2 install on which dh_kinematics is built and sourced.
+
+    Skips where there is no ``ros2`` with its launch verb. Where dh_kinematics is not in the
+    ament index, skips, but fails when colcon runs the tests (colcon sets ``COLCON=1`` for
+    what it runs): ``colcon test`` on a package that ``ros2 launch`` cannot find must not pass.
+    """
+    command = shutil.which('ros2')
+    if command is None or importlib.util.find_spec('ros2launch') is None:
+        pytest.skip('needs a sourced ROS 2 install with ros2 launch (apt install '
+                    'ros-$ROS_DISTRO-ros2launch)')
+    try:
+        from ament_index_python.packages import get_package_share_directory
+        get_package_share_directory('dh_kinematics')
+    except (LookupError, OSError, ValueError):
+        message = ('dh_kinematics is not in the ament index: colcon build, then source '
+                   'install/setup.bash')
+        if os.environ.get('COLCON') == '1':
+            pytest.fail(f'{message}. colcon test runs the tests of a package that ros2 launch '
+                        'and ros2 run cannot find (a package.xml that catkin_pkg cannot read '
+                        'makes colcon build a plain Python package)', pytrace=False)
+        pytest.skip(message)
+    return command
+
+
+class Launch:
+    """``ros2 launch`` as a user runs it, in a process of its own; its output read as it comes."""
+
+    def __init__(self, ros2, *arguments):
+        self.process = spawn([ros2, 'launch', *map(str, arguments)], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT)
+        self.output = ''
+
+    def wait_for(self, pattern, what):
+        """Read the output until a line matches ``pattern``; return the match."""
+        while True:
+            line = read_line(self.process, DEADLINE_S, self.process.stdout)
+            self.output += line
+            found = re.search(pattern, line)
+            if found:
+                return found
+            assert line.endswith('\n'), (f'{what}: the launch ended, or said nothing for '
+                                         f'{DEADLINE_S} s:\n{self.output}')
+
+    def stop(self, sig=signal.SIGINT):
+        """
+        End it with ``sig`` (Ctrl-C's) unless it ended; return (exit code, all it said).
+
+        With ``sig`` None, wait for it to end by itself (``--show-args``, a refused argument).
+        """
+        if sig is not None and self.process.poll() is None:
+            self.process.send_signal(sig)
+        try:
+            rest, _ = self.process.communicate(timeout=DEADLINE_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            rest, _ = self.process.communicate()
+            self.output += rest.decode(errors='replace')
+            return None, self.output
+        self.output += rest.decode(errors='replace')
+        return self.process.returncode, self.output

@@ -16,31 +16,24 @@
 The probe: a node that publishes joint_states and records what the node under test publishes.
 
 It has its own rclpy context (a DDS participant of its own, as a separate process would have)
-and its own spinning thread; its DDS traffic stays on loopback. Waiting is always on a condition
-with a deadline, never a sleep; a deadline is how long a failing run waits before it says so,
-not a bound on how fast anything must be.
+and its own spinning thread; its DDS traffic stays on loopback (conftest.py sets that). Waiting
+is always on a condition with a deadline, never a sleep; a deadline is how long a failing run
+waits before it says so, not a bound on how fast anything must be.
 """
 
-import os
 import threading
 import time
 
+from dh_kinematics.ros.main import spin
+from diagnostic_msgs.msg import DiagnosticArray
 import numpy as np
-import pytest
+from rcl_interfaces.srv import SetParameters, SetParametersAtomically
+import rclpy
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from sensor_msgs.msg import JointState
+from tf2_msgs.msg import TFMessage
 
-rclpy = pytest.importorskip('rclpy')
-pytest.importorskip('tf2_msgs.msg')
-
-from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402,I100
-from dh_kinematics.ros.main import spin  # noqa: E402,I100
-from rcl_interfaces.srv import SetParameters, SetParametersAtomically  # noqa: E402,I100
-from rclpy.executors import SingleThreadedExecutor  # noqa: E402,I100
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
-from sensor_msgs.msg import JointState  # noqa: E402
-from tf2_msgs.msg import TFMessage  # noqa: E402
-
-os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-os.environ.setdefault('ROS_DOMAIN_ID', str(100 + os.getpid() % 100))
 DEADLINE_S = 30.0
 # A message not seen within this is sent again (with a new stamp). On loopback a joint_states
 # message takes about a millisecond; this only matters when one is lost (best effort).

@@ -393,7 +393,7 @@ def test_a_failed_fit_writes_nothing_and_never_the_input_model(tmp_path):
 
 @pytest.mark.ros
 def test_the_calibrated_model_starts_the_node_whose_tf_is_the_true_arms(tmp_path):
-    ros_fixtures = pytest.importorskip('ros_fixtures')
+    import ros_fixtures
     model = PACKAGE / 'config' / 'ur5.yaml'
     rng = np.random.default_rng(6)
     true, _ = _tracker_files(tmp_path, rng, model)

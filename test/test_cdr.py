@@ -17,19 +17,16 @@
 
 
 from dh_kinematics.node_logic import cdr
+from dh_kinematics.node_logic.frames import Frames
 from dh_kinematics.node_logic.message_template import Template
+from dh_kinematics.ros import messages as ros_messages
 from helpers import joint_state_cdr
 from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest
-
-serialization = pytest.importorskip('rclpy.serialization')
-pytest.importorskip('tf2_msgs.msg')
-
-from dh_kinematics.node_logic.frames import Frames  # noqa: E402,I100
-from dh_kinematics.ros import messages as ros_messages  # noqa: E402
-from sensor_msgs.msg import JointState  # noqa: E402
-from tf2_msgs.msg import TFMessage  # noqa: E402
+from rclpy import serialization
+from sensor_msgs.msg import JointState
+from tf2_msgs.msg import TFMessage
 
 pytestmark = pytest.mark.ros
 

@@ -27,6 +27,7 @@ from dh_kinematics import Chain, Link
 from helpers import CHAINS, PACKAGE, run_cli, world_poses
 import numpy as np
 import pytest
+import yaml
 
 
 def _rot(axis, angle):
@@ -60,7 +61,6 @@ def test_a_link_is_its_elementary_transforms_with_ry_beta_after_rx_alpha(convent
 
 
 def test_beta_goes_through_the_model_file_the_table_and_check(tmp_path):
-    yaml = pytest.importorskip('yaml')
     params = Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml').to_params()
     params['elbow_joint']['beta'] = 0.002
     chain = Chain.from_params(params)
@@ -81,7 +81,7 @@ def test_beta_goes_through_the_model_file_the_table_and_check(tmp_path):
 
 @pytest.mark.ros
 def test_the_node_publishes_a_hayati_arms_tf(tmp_path):
-    ros_fixtures = pytest.importorskip('ros_fixtures')
+    import ros_fixtures
     chain = dict(CHAINS)['hayati3']
     path = tmp_path / 'arm.yaml'
     chain.to_yaml(path)

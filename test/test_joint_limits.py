@@ -20,7 +20,7 @@ import subprocess
 
 from dh_kinematics import Chain, Link
 from dh_kinematics.core.model_file.parameter_file import flatten
-from helpers import CLI_COMMAND, PACKAGE
+from helpers import CLI_COMMAND, needs_yourdfpy, PACKAGE
 import numpy as np
 from processes import run_module, spawn
 import pytest
@@ -111,8 +111,9 @@ def test_a_limit_switched_off_is_no_limit_and_integers_are_numbers():
     assert (links[1].acceleration_limit, links[1].deceleration_limit) == (5.0, 7.5)
 
 
+@needs_yourdfpy
 def test_soft_limits_reach_the_urdf_as_a_safety_controller():
-    yourdfpy = pytest.importorskip('yourdfpy')
+    import yourdfpy
     params = dict(_params('puma560'), **{
         'joint_limits.joint2.has_soft_limits': True,
         'joint_limits.joint2.soft_lower_limit': -0.7,
@@ -146,7 +147,7 @@ def test_the_new_fields_are_checked_like_the_others():
 
 @pytest.mark.ros
 def test_the_node_takes_both_files_and_refuses_a_disagreement(tmp_path):
-    ros_fixtures = pytest.importorskip('ros_fixtures')
+    import ros_fixtures
     files = ['--params-file', str(CONFIG / 'panda.yaml'), '--params-file',
              str(CONFIG / 'panda_joint_limits.yaml')]
     node = ros_fixtures.NodeThread(ros_fixtures.DhKinematicsNode, 'dh_kinematics', files)

@@ -34,7 +34,7 @@ from dh_kinematics.cli import moveit_files
 from dh_kinematics.core.urdf import moveit
 from dh_kinematics.core.urdf.importer import from_urdf
 from helpers import (
-    CHAINS, for_each_arm, needs_pin, optional, PACKAGE, pin, pin_configuration, run_cli,
+    CHAINS, for_each_arm, needs, needs_pin, PACKAGE, pin, pin_configuration, run_cli,
     urdf_joints, vendor_arm, VENDOR_URDF)
 import numpy as np
 import pytest
@@ -263,12 +263,11 @@ def _config_package(tmp_path, chain):
     return package
 
 
+@needs('moveit_configs_utils', 'apt install ros-$ROS_DISTRO-moveit-configs-utils')
 @pytest.mark.parametrize('name, chain', _planning_chains(),
                          ids=[name for name, _ in _planning_chains()])
 def test_moveit_configs_builder_loads_the_generated_files(name, chain, tmp_path, monkeypatch):
-    builder = optional('moveit_configs_utils')
-    if builder is None:
-        pytest.skip('moveit_configs_utils (and launch, launch_ros) are not installed')
+    import moveit_configs_utils as builder
     package = _config_package(tmp_path, chain)
     monkeypatch.setenv('AMENT_PREFIX_PATH', os.pathsep.join(
         [str(tmp_path / 'prefix'), os.environ.get('AMENT_PREFIX_PATH', '')]))

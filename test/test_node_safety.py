@@ -22,8 +22,7 @@ from helpers import PACKAGE
 import numpy as np
 import pytest
 
-pytest.importorskip('rclpy')
-from ros_fixtures import Running  # noqa: E402, I100
+from ros_fixtures import Running
 
 pytestmark = pytest.mark.ros
 

@@ -19,15 +19,13 @@ These fail when an rclpy upgrade removes what a shim of ``ros/rclpy_compat.py`` 
 the upgrade shows here rather than as a silent fallback in the field.
 """
 
+from dh_kinematics.ros import rclpy_compat
 import pytest
-
-rclpy = pytest.importorskip('rclpy')
-
-from dh_kinematics.ros import rclpy_compat  # noqa: E402,I100
-from rclpy.parameter import Parameter  # noqa: E402
-from rclpy.parameter_service import ParameterService  # noqa: E402
-from rclpy.serialization import serialize_message  # noqa: E402
-from std_msgs.msg import String  # noqa: E402
+import rclpy
+from rclpy.parameter import Parameter
+from rclpy.parameter_service import ParameterService
+from rclpy.serialization import serialize_message
+from std_msgs.msg import String
 
 pytestmark = pytest.mark.ros
 

@@ -30,7 +30,8 @@ import sys
 import xml.etree.ElementTree as ET
 
 from helpers import (
-    CHAINS, check_urdf_command, needs_vendor, optional, PACKAGE, pin, run_cli, vendor_model)
+    CHAINS, check_urdf_command, needs_check_urdf, needs_vendor, optional, PACKAGE, pin, run_cli,
+    vendor_model)
 import numpy as np
 import pytest
 
@@ -39,10 +40,6 @@ from dh_kinematics.core.urdf import ros2_control
 
 yourdfpy = optional('yourdfpy')
 xacro = optional('xacro')
-PARSER = os.environ.get('ROS2_CONTROL_PARSER')
-"""A program that runs ros2_control's own parse_control_resources_from_urdf on a URDF file and
-prints what it read (``system``, ``param``, ``joint``, ``command``, ``state`` lines), or exits 1
-with its error: built on the rig from hardware_interface's sources; the test skips without it."""
 SYSTEM_CHILDREN = ('hardware', 'properties', 'joint', 'sensor', 'gpio', 'transmission')
 
 
@@ -138,6 +135,7 @@ def _other_engines_read(text, chain, tmp_path):
 
 @pytest.mark.parametrize('name, chain', CHAINS[:5] + CHAINS[5:25:4], ids=[
     name for name, _ in CHAINS[:5] + CHAINS[5:25:4]])
+@needs_check_urdf
 def test_the_block_follows_the_parsers_rules_and_the_urdf_still_reads(name, chain, tmp_path):
     control = ros2_control.hardware(chain, ros2_control.MOCK)
     text = chain.to_urdf(control=control)
@@ -147,6 +145,7 @@ def test_the_block_follows_the_parsers_rules_and_the_urdf_still_reads(name, chai
 
 
 @needs_vendor
+@needs_check_urdf
 def test_an_imported_vendor_arm_gets_a_block_the_parser_reads(tmp_path):
     model = vendor_model('kuka_iiwa14.urdf', tmp_path)
     out, _ = run_cli('urdf', model, '--ros2-control', 'kuka_drivers/KukaHardware')
@@ -155,16 +154,10 @@ def test_an_imported_vendor_arm_gets_a_block_the_parser_reads(tmp_path):
         'kuka_drivers/KukaHardware')
     _agrees_with_the_urdf(out, chain, np.clip(np.zeros(chain.n), *np.asarray(chain.qlim).T))
     _other_engines_read(out, chain, tmp_path)
-    if PARSER:  # ros2_control's own parser, where the rig built it
-        (tmp_path / 'controlled.urdf').write_text(out)
-        parsed = subprocess.run([PARSER, str(tmp_path / 'controlled.urdf')], capture_output=True,
-                                text=True, timeout=60)
-        assert parsed.returncode == 0, parsed.stderr
-        assert [line.split()[1] for line in parsed.stdout.splitlines()
-                if line.startswith('joint ')] == list(chain.joint_names)
 
 
-@pytest.mark.skipif(xacro is None, reason='xacro is not installed')
+@pytest.mark.skipif(xacro is None, reason='xacro is not installed: pip install xacro, or '
+                    'apt install ros-$ROS_DISTRO-xacro')
 def test_the_xacro_macro_carries_it_with_its_prefix(tmp_path):
     path = PACKAGE / 'config' / 'ur5.yaml'
     out, _ = run_cli('urdf', path, '--xacro', '--ros2-control', '--initial', 'home')
@@ -228,35 +221,3 @@ def test_the_node_publishes_the_block_when_told_and_drops_it_when_told():
         assert ET.fromstring(second.data).find('ros2_control') is None
     finally:
         run.stop()
-
-
-@pytest.mark.skipif(not PARSER, reason='ROS2_CONTROL_PARSER (the parser of ros2_control, built '
-                    'on the rig) is not given')
-@pytest.mark.parametrize('name', ['ur5', 'panda', 'puma560', 'puma560_mdh', 'stanford'])
-def test_ros2_controls_own_parser_reads_the_block(name, tmp_path):
-    path = PACKAGE / 'config' / f'{name}.yaml'
-    chain, _, given = models.load(path)
-    urdf = tmp_path / 'arm.urdf'
-    run_cli('urdf', path, '--ros2-control', '-o', urdf)
-    result = subprocess.run([PARSER, str(urdf)], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    lines = [line.split() for line in result.stdout.splitlines()]
-    assert lines[0] == ['system', chain.name, 'system', ros2_control.MOCK]
-    joints = [words[1] for words in lines if words[0] == 'joint']
-    assert joints == list(chain.joint_names)
-    commands = [words[1:] for words in lines if words[0] == 'command']
-    expected = []
-    for link in chain.links:
-        expected.append(['position'] + ([] if link.qlim is None else [
-            repr(float(value)) for value in link.qlim]))
-        for kind, limit in (('velocity', link.velocity_limit), ('effort', link.effort_limit)):
-            if limit is not None:
-                expected.append([kind, repr(-limit), repr(limit)])
-    assert commands == expected
-    initial = ros2_control.hardware(chain, ros2_control.MOCK).initial
-    positions = [float(words[2]) for words in lines if words[:2] == ['state', 'position']]
-    assert positions == list(initial)
-    # And it refuses what it should: the URDF without the block.
-    run_cli('urdf', path, '-o', urdf)
-    refused = subprocess.run([PARSER, str(urdf)], capture_output=True, text=True, timeout=60)
-    assert refused.returncode == 1 and "no 'ros2_control' tag found" in refused.stderr

@@ -16,11 +16,10 @@
 
 import sys
 
+from dh_kinematics.ros import main as ros_main
 import pytest
 
 pytestmark = pytest.mark.ros
-
-ros_main = pytest.importorskip('dh_kinematics.ros.main')
 
 
 class _Context:

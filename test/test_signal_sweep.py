@@ -50,19 +50,23 @@ OFFSETS_S = [k / 100 for k in range(51)]
 PARALLEL = 4
 
 
-def _executable(name):
-    """Return the installed console script ``name`` (a venv's bin, or a ROS install's lib)."""
-    found = shutil.which(name, path=os.path.dirname(sys.executable))
-    if found is None:
-        try:
-            from ament_index_python.packages import get_package_prefix
-            candidate = os.path.join(get_package_prefix('dh_kinematics'), 'lib',
-                                     'dh_kinematics', name)
-            found = candidate if os.access(candidate, os.X_OK) else None
-        except (ImportError, LookupError, ValueError):
-            pass
-    if found is None:
-        pytest.skip(f'{name} is not installed (pip install -e . or colcon build)')
+@pytest.fixture(scope='module')
+def scripts():
+    """Return the installed console scripts, by name (a venv's bin, or a ROS install's lib)."""
+    found = {}
+    for name in ('dh_kinematics_node', 'sim_arm'):
+        found[name] = shutil.which(name, path=os.path.dirname(sys.executable))
+        if found[name] is None:
+            try:
+                from ament_index_python.packages import get_package_prefix
+                candidate = os.path.join(get_package_prefix('dh_kinematics'), 'lib',
+                                         'dh_kinematics', name)
+                found[name] = candidate if os.access(candidate, os.X_OK) else None
+            except (ImportError, LookupError, ValueError):
+                pass
+        if found[name] is None:
+            pytest.skip(f'{name} is not installed: pip install -e . (make test does), or '
+                        'colcon build')
     return found
 
 
@@ -83,8 +87,8 @@ def _run(command, sig, offset, second):
 
 @pytest.mark.slow
 @pytest.mark.parametrize('name', ['dh_kinematics_node', 'sim_arm'])
-def test_a_signal_at_any_moment_exits_0_without_a_traceback(name):
-    command = [_executable(name), '--ros-args', '--params-file', PANDA]
+def test_a_signal_at_any_moment_exits_0_without_a_traceback(name, scripts):
+    command = [scripts[name], '--ros-args', '--params-file', PANDA]
     cases = [(sig, offset, None if k % 2 == 0 else (k * 37) % 200 / 1000)
              for sig in (signal.SIGINT, signal.SIGTERM) for k, offset in enumerate(OFFSETS_S)]
     with ThreadPoolExecutor(PARALLEL) as pool:
@@ -95,7 +99,7 @@ def test_a_signal_at_any_moment_exits_0_without_a_traceback(name):
 
 
 @pytest.mark.parametrize('sig', [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_while_the_largest_file_is_read_exits_0(tmp_path, sig):
+def test_a_signal_while_the_largest_file_is_read_exits_0(tmp_path, sig, scripts):
     # Just under parameter_file.MAX_BYTES: the longest read a file can make (about 1 s).
     text = (PACKAGE / 'config' / 'panda.yaml').read_text() + 'other:\n  ros__parameters:\n'
     rows, size = [], len(text)
@@ -105,7 +109,7 @@ def test_a_signal_while_the_largest_file_is_read_exits_0(tmp_path, sig):
     path = tmp_path / 'large.yaml'
     path.write_text(text + ''.join(rows))
     assert MAX_BYTES - 100 < path.stat().st_size <= MAX_BYTES
-    command = [_executable('dh_kinematics_node'), '--ros-args', '--params-file', str(path)]
+    command = [scripts['dh_kinematics_node'], '--ros-args', '--params-file', str(path)]
     code, err = _run(command, sig, 0.0, None)
     assert code == 0 and 'Traceback' not in err and 'FATAL' not in err, (code, err)
 

@@ -40,7 +40,6 @@ def test_each_joint_goes_out_at_most_once_per_interval_by_stamp():
 
 @pytest.mark.ros
 def test_a_violation_between_two_published_tf_messages_is_flagged():
-    pytest.importorskip('rclpy')
     from ros_fixtures import Running
 
     config = PACKAGE / 'config' / 'puma560.yaml'

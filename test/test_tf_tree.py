@@ -35,8 +35,8 @@ from dh_kinematics.core.rotations import (
 from dh_kinematics.node_logic.frames import joint_children, joint_frames, static_frames
 from dh_kinematics.node_logic.joint_math import StreamMath
 from helpers import (
-    CHAINS, expected_world_poses, for_each_arm, needs_pin, optional, PACKAGE, pin, pose_transform,
-    ur_description_urdf, urdf_joints, with_random_frames, world_poses)
+    CHAINS, expected_world_poses, for_each_arm, needs, needs_pin, optional, PACKAGE, pin,
+    pose_transform, ur_description_urdf, urdf_joints, with_random_frames, world_poses)
 import numpy as np
 import pytest
 
@@ -143,10 +143,11 @@ def test_a_bad_extra_frame_is_refused_naming_its_field(frames, message):
 
 
 @pytest.mark.ros
+@needs('tf2_ros', 'a ROS 2 install (apt install ros-$ROS_DISTRO-tf2-ros)')
 @for_each_arm(CASES[:24])
 def test_tf2_looks_up_every_pair_of_frames_as_before(name, chain):
-    tf2_ros = pytest.importorskip('tf2_ros')  # a ROS install's (the rig's); not on PyPI
     from geometry_msgs.msg import TransformStamped
+    import tf2_ros
     from rclpy.time import Time
 
     rng = np.random.default_rng(zlib.crc32(name.encode()))

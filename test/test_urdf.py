@@ -33,10 +33,11 @@ import zlib
 from dh_kinematics import Chain, Link
 from dh_kinematics.core.urdf import writer
 from helpers import (
-    CHAINS, check_urdf_command, expected_world_poses, for_each_arm, needs_pin, optional,
-    PACKAGE, pin, pin_configuration, run_cli)
+    CHAINS, check_urdf_command, expected_world_poses, for_each_arm, needs_check_urdf, needs_pin,
+    needs_yourdfpy, optional, PACKAGE, pin, pin_configuration, run_cli)
 import numpy as np
 import pytest
+import yaml
 
 yourdfpy = optional('yourdfpy')
 
@@ -74,7 +75,7 @@ def test_pinocchio_agrees_on_every_frame_and_the_dynamics(name, chain):
                                    rigid.rne(q, qd, qdd), atol=1e-9)
 
 
-@pytest.mark.skipif(yourdfpy is None, reason='yourdfpy is not installed')
+@needs_yourdfpy
 @for_each_arm(CHAINS)
 def test_yourdfpy_agrees_on_every_frame(name, chain):
     robot = yourdfpy.URDF.load(io.StringIO(chain.to_urdf('p/')), load_meshes=False,
@@ -88,6 +89,7 @@ def test_yourdfpy_agrees_on_every_frame(name, chain):
                                        atol=1e-12, err_msg=frame)
 
 
+@needs_check_urdf
 @for_each_arm(CHAINS[:4] + CHAINS[4:24])
 def test_urdfdom_check_urdf_accepts_it(name, chain, tmp_path):
     command, env = check_urdf_command()
@@ -149,7 +151,6 @@ def test_the_guide_export_command_writes_the_urdf(tmp_path):
 
 
 def test_the_rviz_config_draws_the_robot_model_from_robot_description():
-    yaml = pytest.importorskip('yaml')
     config = yaml.safe_load((PACKAGE / 'config' / 'dh_kinematics.rviz').read_text())
     displays = {d['Class']: d for d in config['Visualization Manager']['Displays']}
     model = displays['rviz_default_plugins/RobotModel']
