@@ -25,7 +25,8 @@ from helpers import PACKAGE
 from lifecycle_msgs.msg import Transition
 from lifecycle_msgs.srv import ChangeState, GetState
 import pytest
-from ros_fixtures import matched_both_ways, NodeThread, Probe
+from rclpy.parameter import Parameter
+from ros_fixtures import matched_both_ways, NodeThread, Probe, SimArm
 
 from dh_kinematics.ros.managed_node import DhKinematicsManagedNode  # noqa: I100
 from dh_kinematics.ros.node import DESCRIPTION_QOS  # noqa: I100
@@ -54,6 +55,16 @@ class Managed:
         request = ChangeState.Request()
         request.transition.id = transition
         return self.probe.call(ChangeState, f'{NODE}/change_state', request).success
+
+    def go(self, transition, state):
+        """
+        Make a transition and check the state it leads to.
+
+        Not the answer's success: a lost answer is asked again, and the second call of a
+        transition already made is refused.
+        """
+        self.change(transition)
+        assert self.state() == state
 
     def arm_status(self, text, after=None):
         """Wait for the node's summary status starting with ``text``; return its message."""
@@ -112,4 +123,48 @@ def test_a_bad_model_fails_configure_and_leaves_it_unconfigured(tmp_path):
         assert run.state() == 'unconfigured'
         run.arm_status('unconfigured')
     finally:
+        run.stop()
+
+
+def test_a_parameter_set_while_inactive_is_checked_and_used_on_activate():
+    run = Managed(UR5)
+    try:
+        refused, = run.probe.set_parameters(NODE, [Parameter('tf.max_rate', value=25.0)], True)
+        assert not refused.successful and 'configure it first' in refused.reason
+        run.go(Transition.TRANSITION_CONFIGURE, 'inactive')
+        bad, = run.probe.set_parameters(NODE, [Parameter('tf.max_rate', value=-1.0)], True)
+        assert not bad.successful and bad.reason.startswith('tf.max_rate: ')
+        good, = run.probe.set_parameters(NODE, [Parameter('tf.max_rate', value=25.0)], True)
+        assert good.successful, good.reason
+        run.go(Transition.TRANSITION_ACTIVATE, 'active')
+        assert run.thread.node.config.settings['tf.max_rate'] == 25.0
+    finally:
+        run.stop()
+
+
+CYCLES = 20
+"""Lifecycle cycles under a stream: the node died within 3 to 6 before issue 57's fix."""
+
+
+def test_every_transition_is_safe_while_joint_states_stream_at_1_khz():
+    # Issue 57: a deactivate under a live stream let a joint_states message the executor had
+    # already taken reach the destroyed publishers (RCLError: publisher pointer is invalid),
+    # which ended the node.
+    run = Managed(UR5)
+    sim = NodeThread(SimArm, 'sim_arm', ['--params-file', str(UR5), '-p', 'rate:=1000.0'])
+    try:
+        for _ in range(CYCLES):
+            run.go(Transition.TRANSITION_CONFIGURE, 'inactive')
+            with run.probe.condition:
+                mark = (run.probe.messages['tf'] or [None])[-1]
+            run.go(Transition.TRANSITION_ACTIVATE, 'active')
+            run.probe.wait_for('tf', lambda message: True, after=mark)  # the stream is in
+            run.go(Transition.TRANSITION_DEACTIVATE, 'inactive')
+            run.go(Transition.TRANSITION_CLEANUP, 'unconfigured')
+        run.go(Transition.TRANSITION_CONFIGURE, 'inactive')
+        run.go(Transition.TRANSITION_ACTIVATE, 'active')
+        run.go(Transition.TRANSITION_ACTIVE_SHUTDOWN, 'finalized')
+        assert run.thread.thread.is_alive()
+    finally:
+        assert sim.stop() == 0
         run.stop()

@@ -21,7 +21,7 @@ from dh_kinematics.node_logic.schedule import TICK_S
 from helpers import PACKAGE, run_cli
 from processes import run_module
 import pytest
-from ros_fixtures import interrupt, read_line, refused_start, Running, start_node
+from ros_fixtures import interrupt, Probe, read_line, refused_start, Running, start_node
 import yaml
 
 from dh_kinematics.ros.node import DhKinematicsNode  # noqa: I100
@@ -317,14 +317,28 @@ def test_the_tick_follows_a_diagnostics_period_shorter_than_tick_s():
         run.stop()
 
 
-def test_unusual_values_are_warned_about_at_start_up(tmp_path):
+def test_unusual_values_are_warned_about_at_start_up_and_after_a_change_only_the_new(tmp_path):
     path = _edited(tmp_path, '      qlim: [-1.7628, 1.7628]', '      qlim: [-100.0, 100.0]')
     process = start_node('dh_kinematics.ros.node', ['--params-file', path])
     line = read_line(process)  # the warning follows the start-up line
-    code, err = interrupt(process)
+    probe = Probe()
+    try:
+        assert ('[WARN]' in line and 'unusual model value: panda_joint2.qlim: [-100.0, 100.0] '
+                'is beyond +-4 pi rad; radians are expected (degrees?)') in line, line
+        # Issue 57: every ros2 param set warned of the model's unusual values again.
+        for change in ([Parameter('diagnostics.period', value=2.0)],
+                       [Parameter('panda_joint3.qlim', value=[-100.0, 100.0])]):
+            result, = probe.set_parameters('/dh_kinematics', change, atomically=True)
+            assert result.successful, result.reason
+        lines = [read_line(process)]
+        while 'unusual model value' not in lines[-1]:
+            assert lines[-1].endswith('\n'), ''.join(lines)
+            lines.append(read_line(process))
+        assert 'panda_joint3.qlim' in lines[-1], ''.join(lines)
+    finally:
+        probe.close()
+        code, err = interrupt(process)
     assert code == 0, err
-    assert ('[WARN]' in line and 'unusual model value: panda_joint2.qlim: [-100.0, 100.0] is '
-            'beyond +-4 pi rad; radians are expected (degrees?)') in line, line + err
 
 
 def test_the_parameter_reference_is_what_the_node_declares(tmp_path):

@@ -27,6 +27,9 @@ bring-up sequences its nodes (``ros2 lifecycle set /dh_kinematics configure``, t
 - ``deactivate`` stops it (no subscription, timer or publisher is left but /diagnostics);
 - ``cleanup`` drops the model; a later ``configure`` checks the declared values again.
 
+A parameter change is checked and applied as the plain node's is while active; while inactive
+it is checked against the model and used on ``activate``; unconfigured, it is refused.
+
 In every state but active, ``/diagnostics`` carries one status, ``<node>: arm``, at the
 diagnostics period, STALE, saying which state and what comes next.
 """
@@ -110,6 +113,18 @@ class DhKinematicsManagedNode(Wiring, LifecycleNode):
             self._unwire()
             self._config = None
         return TransitionCallbackReturn.SUCCESS
+
+    def _checked_config(self):
+        """Return the model in use while active, the checked one while inactive, else None."""
+        return self._config if self._state == 'active' else self._checked
+
+    def _use(self, config, names):
+        """Use a change at once while active; while inactive, keep it for ``activate``."""
+        if self._state == 'active':
+            self._take(config, names)
+        else:
+            self._checked = config
+            self.get_logger().info(f'model updated: {", ".join(names)} (used on activate)')
 
     def _enter(self, name):
         self._state = name

@@ -71,10 +71,11 @@ class Wiring:
 
     :meth:`_wire` makes the publishers, the ``joint_states`` subscription and the timer and
     publishes the static frames and the URDF; :meth:`_unwire` takes them down again, but for
-    ``/diagnostics`` (the managed node says there what state it is in).
+    ``/diagnostics`` (the managed node says there what state it is in). The executor may still
+    run a message or a tick it took before :meth:`_unwire`: the callbacks then do nothing.
     """
 
-    _config = _diagnostics = _timer = _joint_states = None
+    _config = _diagnostics = _flow = _timer = _joint_states = None
 
     def _wire(self, config):
         """Start publishing for ``config`` (a :data:`parameters.validation.Parameters`)."""
@@ -142,6 +143,7 @@ class Wiring:
 
     def _take(self, config, changed=()):
         """Use checked parameters: the flow, the messages, the static frames and the URDF."""
+        before = self._config
         self._config = config
         chain, prefix = config.chain, config.settings['frame_prefix']
         self._frames = frame_names(chain, prefix)
@@ -162,11 +164,13 @@ class Wiring:
             self._description.publish(String(data=chain.to_urdf(prefix, control=control)))
         if changed:
             self.get_logger().info(f'model updated: {", ".join(changed)}')
-            self._warn_unusual()
+            self._warn_unusual(bounds.model_warnings(before.chain))
 
-    def _warn_unusual(self):
+    def _warn_unusual(self, said=()):
+        """Warn of each unusual model value, but those ``said`` already (before a change)."""
         for note in bounds.model_warnings(self._config.chain):
-            self.get_logger().warning(f'unusual model value: {note}')
+            if note not in said:
+                self.get_logger().warning(f'unusual model value: {note}')
 
     def set_parameters_atomically(self, parameter_list):
         """
@@ -175,21 +179,33 @@ class Wiring:
         Checked as a whole (:func:`parameters.checked_change`); rclpy's own parameters pass
         to rclpy, which refuses only unsetting one or giving it another type.
         """
-        if self._config is None:  # a managed node before configure, or after cleanup
+        current = self._checked_config()
+        if current is None:  # a managed node before configure, or after cleanup
             return SetParametersResult(successful=False, reason='the node has no model: '
                                        'configure it first (ros2 lifecycle set <node> configure)')
         try:
-            config, declared, names = checked_change(self, self._config, parameter_list)
+            config, declared, names = checked_change(self, current, parameter_list)
         except ValueError as error:
-            self._flow.warn('refused', f'parameter change refused: {error}', monotonic_ns(),
-                            counts=False)
+            text = f'parameter change refused: {error}'
+            if self._flow is None:
+                self.get_logger().warning(text)
+            else:
+                self._flow.warn('refused', text, monotonic_ns(), counts=False)
             return SetParametersResult(successful=False, reason=str(error))
         if not declared:
             return SetParametersResult(successful=True)
         result = super().set_parameters_atomically(declared)
         if result.successful and names:
-            self._take(config, names)
+            self._use(config, names)
         return result
+
+    def _checked_config(self):
+        """Return the checked parameters a change is checked against; None without a model."""
+        return self._config
+
+    def _use(self, config, names):
+        """Use the checked parameters of a change that named ``names``."""
+        self._take(config, names)
 
     def set_parameters(self, parameter_list):
         """Set the parameters as one change (see :meth:`set_parameters_atomically`)."""
@@ -204,6 +220,8 @@ class Wiring:
     @quiet_at_shutdown
     def _on_joint_states(self, data):
         """Take one serialized JointState; publish its TF and friction, and maybe diagnostics."""
+        if self._joint_states is None:  # queued before a deactivate took the wiring down
+            return
         now_ns = self._now_ns()
         if self._unwatched:  # a subscriber may have come since the tick: ask now
             self._check_subscribers()
@@ -233,6 +251,8 @@ class Wiring:
     @quiet_at_shutdown
     def _on_tick(self):
         # No arguments: some executors pass a TimerInfo to callbacks that take one.
+        if self._joint_states is None:  # as in _on_joint_states
+            return
         self._sim_time = self._clock.ros_time_is_active
         now_ns = self._now_ns()
         self._check_subscribers()
