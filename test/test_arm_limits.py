@@ -88,7 +88,7 @@ def test_the_tool_speed_is_judged_with_the_joints_fraction_and_hysteresis():
     assert levels == [OK, WARN, ERROR, ERROR, WARN, OK]
     limits.update(q, [0.3 / unit, 0.0, 0.0])
     status, = limits.statuses()
-    assert status.message == 'tcp at 0.3 m/s, above limit 0.25 by 0.05'
+    assert status.message == 'tcp at 0.3 m/s (above limit 0.25 by 0.05)'
     assert dict(status.values)['frame'] == 'tcp'
 
 

@@ -63,24 +63,48 @@ CASES = {'frame_speed': ('safety.frame_speed_limits.link2', 1),
          'contact': ('safety.contact.body_region', 1)}
 
 
-@pytest.mark.parametrize('task', list(CASES))
-def test_each_level_rises_past_its_limit_and_clears_past_the_hysteresis(task):
-    name, power = CASES[task]
+def _at_the_limit(task):
+    """Return the task's monitor alone and the joint rates at which its value is the limit."""
+    name, _ = CASES[task]
     if task == 'contact':
         safety = _monitor(**{name: 'hands_fingers'})
         reference = _value(task, safety.measure(Q, QD, EFFORTS))
-        base = QD / reference  # the tool at the permitted speed
-    else:
-        reference = _value(task, _monitor(**{name: 1.0}).measure(Q, QD, EFFORTS))
-        safety, base = _monitor(**{name: reference}), QD
+        return safety, QD / reference  # the tool at the permitted speed
+    reference = _value(task, _monitor(**{name: 1.0}).measure(Q, QD, EFFORTS))
+    return _monitor(**{name: reference}), QD
+
+
+@pytest.mark.parametrize('task', list(CASES))
+def test_each_level_rises_past_its_limit_and_clears_past_the_hysteresis(task):
+    safety, base = _at_the_limit(task)
     assert safety.active and list(safety.levels) == [task]
     seen = []
     for ratio in RATIOS:
-        safety.update(Q, base * ratio ** (1.0 / power), EFFORTS)
+        safety.update(Q, base * ratio ** (1.0 / CASES[task][1]), EFFORTS)
         seen.append(safety.levels[task])
     assert seen == LEVELS
     status, = safety.statuses()
     assert status.task == task and status.level == OK
+
+
+@pytest.mark.parametrize('task', list(CASES))
+def test_a_value_just_past_its_limit_reads_above_it_and_just_short_99_percent(task):
+    safety, base = _at_the_limit(task)
+    for ratio, level, words in ((1.002, ERROR, 'above limit '), (0.998, ERROR, '99% of limit ')):
+        safety.update(Q, base * ratio ** (1.0 / CASES[task][1]), EFFORTS)
+        status, = safety.statuses()
+        assert status.level == level and words in status.message, status.message
+        assert '100%' not in status.message
+
+
+@pytest.mark.parametrize('task', list(CASES))
+def test_an_arm_that_stops_past_a_limit_is_judged_again_at_rest(task):
+    safety, base = _at_the_limit(task)
+    safety.update(Q, base * 1.5, EFFORTS)
+    assert safety.levels[task] == ERROR
+    safety.update(Q, np.zeros(3), EFFORTS)  # at rest nothing moves: every figure is 0
+    status, = safety.statuses()
+    assert status.level == OK, status.message
 
 
 def test_the_planes_level_rises_near_and_past_a_plane_and_clears_back_by_the_hysteresis():
@@ -117,7 +141,19 @@ def test_the_tool_direction_is_judged_with_the_planes():
                          'safety.tool_direction.limit': 0.5})
     safety.update(Q, QD)
     assert safety.levels == {'planes': ERROR}
-    assert safety.statuses()[0].message == 'tool 3.14 rad from its direction (628% of limit 0.5)'
+    assert safety.statuses()[0].message == ('tool 3.14 rad from its direction (above limit 0.5 '
+                                            'by 2.64)')
+
+
+def test_power_is_the_size_of_what_the_joints_give_or_take_back():
+    # Braking (the efforts against the rates) gives power back: the same size, watched alike.
+    safety = _monitor(**{'safety.power_limit': 10.0})
+    for qd in (QD, -QD):
+        safety.update(Q, qd, EFFORTS)
+        by_hand = abs(sum(effort * rate for effort, rate in zip(EFFORTS, qd)))
+        assert safety.topic_values()[safety.labels.index('power')] == pytest.approx(by_hand)
+        status, = safety.statuses()
+        assert status.message == f'{by_hand:.3g} W ({round(10.0 * by_hand)}% of limit 10)'
 
 
 def test_power_without_efforts_is_said_not_judged():

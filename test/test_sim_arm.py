@@ -136,7 +136,7 @@ def test_the_demo_flags_the_collision_a_velocity_a_singularity_and_the_safety_li
     wanted = {'collision': lambda line: 'joint2: ' in line and 'effort residual +25 N m' in line,
               'safety': lambda line: line.startswith('safety: momentum '),
               'contact': lambda line: line.strip().startswith('contact: tool0 at ')
-              and 'permitted against hands_fingers' in line,
+              and ' against hands_fingers: ' in line,
               'velocity': lambda line: line.strip().startswith('joint1: velocity ')
               and 'rad/s above limit' in line,
               'singularity': lambda line: line.strip().startswith('singularity: ')

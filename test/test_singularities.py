@@ -73,7 +73,10 @@ def _ur5_poses():
 
 def _stanford_poses():
     return [('stanford', 'wrist', [0.3, 0.5, 0.6, 0.2, 0.0, 0.1], 4, 'rad'),
-            ('stanford', 'elbow', [0.3, 0.5, 0.0, 0.2, 0.6, 0.1], 2, 'm'),  # the boom at 0
+            # The boom at 0 puts the wrist centre on axis 2, which meets axis 1 (d2 runs along
+            # axis 2 itself): so it is in the plane of axes 1 and 2 too, a shoulder singularity
+            # as well, and both are named, whichever measure rounds smaller.
+            ('stanford', 'elbow, shoulder', [0.3, 0.5, 0.0, 0.2, 0.6, 0.1], 2, 'm'),
             ('stanford', 'shoulder', [0.3, 0.0, 0.6, 0.2, 0.6, 0.1], 1, 'rad')]
 
 
@@ -116,7 +119,7 @@ def _assert_singular_by_pinocchio(urdf_text, joint_names, q, frame, rank):
 
 @needs_pin
 @pytest.mark.parametrize('name, kind, q, joint, unit', POSES,
-                         ids=[f'{p[0]}-{p[1] or "rank"}' for p in POSES])
+                         ids=[f'{p[0]}-{(p[1] or "rank").replace(", ", "+")}' for p in POSES])
 def test_each_textbook_singularity_is_an_error_named_by_its_kind(name, kind, q, joint, unit):
     chain = _chain(name)
     rank = manipulability.generic_ranks(chain)[2]
@@ -126,15 +129,17 @@ def test_each_textbook_singularity_is_an_error_named_by_its_kind(name, kind, q, 
     if kind is None:
         assert status.message.startswith('near a singularity: condition number ')
     else:
-        assert status.message.startswith(f'{kind} singularity: ')
+        kinds = kind.split(', ')
+        sentences = status.message.split('; ')
+        assert [sentence.split(' singularity: ')[0] for sentence in sentences] == kinds
         assert dict(status.values)['kind'] == kind
-        if kind != 'shoulder':
+        if kinds[0] != 'shoulder':
             assert status.message.startswith(
-                f'{kind} singularity: {chain.joint_names[joint]} at {q[joint]:.4g} {unit}')
+                f'{kinds[0]} singularity: {chain.joint_names[joint]} at {q[joint]:.4g} {unit}')
 
 
 @pytest.mark.parametrize('name, kind, q, joint, unit', POSES,
-                         ids=[f'{p[0]}-{p[1] or "rank"}' for p in POSES])
+                         ids=[f'{p[0]}-{(p[1] or "rank").replace(", ", "+")}' for p in POSES])
 def test_on_a_path_into_a_singularity_warn_comes_before_error(name, kind, q, joint, unit):
     chain = _chain(name)
     limits = _monitor(chain)

@@ -40,7 +40,7 @@ arm's alignments are not singularities by themselves):
 
 The wrist point is where the last two joint axes meet (a spherical wrist's centre; the UR's
 joint 5 and 6 axes), else the tool point. Each measure is 0 at its singularity and of order 1
-away from it; the smallest, where below :data:`NAMED`, names the singularity.
+away from it; each below :data:`NAMED` is named (two at once where a pose is both).
 """
 
 from collections import namedtuple
@@ -123,13 +123,20 @@ class Kinds:
 
     def named(self, q):
         """
-        Return the :data:`Kind` whose measure is smallest at ``q`` (rad or m), or None.
+        Return the :data:`Kind` the arm is at or near at ``q`` (rad or m), or None.
 
-        None where the arm names no kind, or none is below :data:`NAMED`.
+        Every kind whose measure is below :data:`NAMED` is named, in the order wrist, elbow,
+        shoulder, whatever their measures: a pose can be two at once (the Stanford arm's boom
+        at 0 puts the wrist point on joint 2's axis, which lies in the shoulder's plane), and
+        which of two measures near 0 is the smaller is rounding. The kinds are joined by
+        ``', '`` (``'elbow, shoulder'``), the sentences by ``'; '``; the measure is the
+        smallest. None where the arm names no kind, or none is below :data:`NAMED`.
         """
-        kinds = self.kinds(q)
-        best = min(kinds, key=lambda kind: kind.measure, default=None)
-        return best if best is not None and best.measure < NAMED else None
+        near = [kind for kind in self.kinds(q) if kind.measure < NAMED]
+        if not near:
+            return None
+        return Kind(', '.join(kind.kind for kind in near), min(kind.measure for kind in near),
+                    '; '.join(kind.message for kind in near))
 
     def kinds(self, q):
         """Return every named kind's :data:`Kind` at configuration ``q``."""

@@ -39,7 +39,7 @@ from dh_kinematics.core.display import format_number
 from dh_kinematics.core.kinematics import manipulability, singularities
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK
 from dh_kinematics.node_logic.monitors.motion import ratio_level, threshold_level
-from dh_kinematics.node_logic.monitors.tasks import Status
+from dh_kinematics.node_logic.monitors.tasks import against_limit, Status
 
 MEASURES = ('sigma_translation', 'condition_translation', 'sigma_rotation',
             'condition_rotation', 'sigma', 'condition', 'sigma_scaled', 'condition_scaled')
@@ -204,12 +204,9 @@ class ArmLimits:
             tool = self._chain.tool_frame
             if speed != speed:
                 message = f'{tool}: no speed yet'
-            elif speed > limit:
-                message = (f'{tool} at {format_number(speed, 3)} m/s, above limit '
-                           f'{format_number(limit, 3)} by {format_number(speed - limit, 3)}')
             else:
-                message = (f'{tool} at {format_number(speed, 3)} m/s ({speed / limit:.0%} of '
-                           f'limit {format_number(limit, 3)})')
+                message = (f'{tool} at {format_number(speed, 3)} m/s '
+                           f'({against_limit(speed, limit)})')
             statuses.append(Status('tool_speed', level, message, (
                 ('frame', tool), ('speed', format_number(speed)),
                 ('limit', format_number(limit)))))

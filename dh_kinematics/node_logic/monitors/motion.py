@@ -54,6 +54,7 @@ from operator import le
 from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.display import format_number
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
+from dh_kinematics.node_logic.monitors.tasks import against_limit
 
 QUANTITIES = ('velocity', 'acceleration', 'jerk', 'effort')
 
@@ -329,12 +330,10 @@ class MotionLimits:
     def _text(self, j, name, limit):
         unit = self._unit(j, name)
         value = self.latest[name][j]
-        size = abs(value)
-        if size > limit:
-            return (f'{name} {format_number(value, 3)} {unit} above limit '
-                    f'{format_number(limit, 3)} by {format_number(size - limit, 3)}')
-        return (f'{name} {format_number(value, 3)} {unit} at {size / limit:.0%} of limit '
-                f'{format_number(limit, 3)}')
+        shown = f'{name} {format_number(value, 3)} {unit}'
+        if abs(value) > limit:
+            return f'{shown} {against_limit(abs(value), limit)}'
+        return f'{shown} at {against_limit(abs(value), limit)}'
 
     def _soft_text(self, j):
         (lower, upper), _ = self._soft[j]

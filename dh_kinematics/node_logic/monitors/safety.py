@@ -57,7 +57,7 @@ from dh_kinematics.core.safety.planes import check_plane, signed_distances, tilt
 from dh_kinematics.core.safety.points import check_frame, FramePoints, LinkPoints
 from dh_kinematics.node_logic.monitors.levels import OK
 from dh_kinematics.node_logic.monitors.motion import ratio_level, threshold_level
-from dh_kinematics.node_logic.monitors.tasks import Status
+from dh_kinematics.node_logic.monitors.tasks import against_limit, Status
 import numpy as np
 
 FRAME_SPEEDS, PLANES = 'safety.frame_speed_limits.', 'safety.planes.'
@@ -242,7 +242,7 @@ class Safety:
                 levels[task] = ratio_level(value / self._limits[task], levels[task], warn,
                                            band)
         if 'power' in levels and values['power'] == values['power']:
-            levels['power'] = ratio_level(abs(values['power']) / self._limits['power'],
+            levels['power'] = ratio_level(values['power'] / self._limits['power'],
                                           levels['power'], warn, band)
         if 'stopping' in levels:
             ratios = [values[name] / self._limits[name] for name in (
@@ -261,10 +261,12 @@ class Safety:
                 level = max(level, ratio_level(values['tool_direction'] / self._tilt_limit,
                                                levels['planes'], warn, band))
             levels['planes'] = level
-        allowed = values.get('contact_speed')
-        if 'contact' in levels and allowed is not None and allowed == allowed:
-            levels['contact'] = ratio_level(values['tool_speed'] / allowed, levels['contact'],
-                                            warn, band)
+        allowed, speed = values.get('contact_speed'), values['tool_speed']
+        if 'contact' in levels and allowed is not None:
+            # At rest the reflected mass has no direction (NaN), and no contact is too fast.
+            ratio = speed / allowed if speed > 0.0 else 0.0
+            if ratio == ratio:
+                levels['contact'] = ratio_level(ratio, levels['contact'], warn, band)
         return levels != before
 
     def _stop_settled(self, time, qd):
@@ -305,8 +307,8 @@ class Safety:
         points = [out[4 + 6 * k:10 + 6 * k] for k in range(speeds + planar + 1)]  # p, v each
         if speeds:
             values['frame_speed'] = [math.hypot(*point[3:]) for point in points[:speeds]]
-        values['power'] = math.nan if efforts is None else math.fsum(
-            effort * rate for effort, rate in zip(efforts, qd))
+        values['power'] = math.nan if efforts is None else abs(math.fsum(
+            effort * rate for effort, rate in zip(efforts, qd)))
         if self._deceleration is not None:
             values['stopping_time'] = time = max(
                 abs(rate) / limit for rate, limit in zip(qd, self._deceleration))
@@ -409,32 +411,32 @@ class Safety:
             pairs = list(zip(self._speed_points.frames, values['frame_speed'],
                              self._speed_limits))
             frame, speed, limit = max(pairs, key=lambda pair: pair[1] / pair[2])
-            return Status(task, level, f'{frame} at {shown(speed)} m/s ({speed / limit:.0%} of '
-                          f'limit {shown(limit)})', tuple(
+            return Status(task, level, f'{frame} at {shown(speed)} m/s '
+                          f'({against_limit(speed, limit)})', tuple(
                               (f'{name} (m/s)', format_number(value)) for name, value, _ in pairs))
         if task in ('momentum', 'kinetic_energy'):
             unit = {'momentum': 'kg m/s', 'kinetic_energy': 'J'}[task]
             value = float(np.linalg.norm(values[task])) if task == 'momentum' else values[task]
             limit = self._limits[task]
-            return Status(task, level, f'{shown(value)} {unit} ({value / limit:.0%} of limit '
-                          f'{shown(limit)})', ((f'value ({unit})', format_number(value)),
-                                               (f'limit ({unit})', format_number(limit))))
+            return Status(task, level, f'{shown(value)} {unit} ({against_limit(value, limit)})',
+                          ((f'value ({unit})', format_number(value)),
+                           (f'limit ({unit})', format_number(limit))))
         if task == 'power':
             value, limit = values['power'], self._limits['power']
             if value != value:
                 return Status(task, level, 'not judged: joint_states carries no efforts (power '
                               "needs every joint's effort)", (('limit (W)',
                                                               format_number(limit)),))
-            return Status(task, level, f'{shown(value)} W ({abs(value) / limit:.0%} of limit '
-                          f'{shown(limit)})', (('value (W)', format_number(value)),
-                                               ('limit (W)', format_number(limit))))
+            return Status(task, level, f'{shown(value)} W ({against_limit(value, limit)})',
+                          (('value (W)', format_number(value)),
+                           ('limit (W)', format_number(limit))))
         if task == 'stopping':
             time, distance = values['stopping_time'], values['stopping_distance']
             parts = [(time, self._limits['stopping_time'], 's', 'stop in'),
                      (distance, self._limits['stopping_distance'], 'm', 'tool travels')]
             message = ', '.join(
                 f'{words} {shown(value)} {unit}' + (
-                    '' if limit is None else f' ({value / limit:.0%} of limit {shown(limit)})')
+                    '' if limit is None else f' ({against_limit(value, limit)})')
                 for value, limit, unit, words in parts)
             return Status(task, level, message, (
                 ('stopping time (s)', format_number(time)),
@@ -444,8 +446,8 @@ class Safety:
         speed, allowed = values['tool_speed'], values['contact_speed']
         region = self._region.name
         message = (f'{self._chain.tool_frame} at rest' if allowed != allowed else
-                   f'{self._chain.tool_frame} at {shown(speed)} m/s, {speed / allowed:.0%} of '
-                   f'{shown(allowed)} m/s permitted against {region} (reflected mass '
+                   f'{self._chain.tool_frame} at {shown(speed)} m/s against {region}: '
+                   f'{against_limit(speed, allowed)} m/s (reflected mass '
                    f'{shown(values["reflected_mass"])} kg)')
         return Status(task, level, message, (
             ('body region', region), ('tool speed (m/s)', format_number(speed)),
@@ -467,8 +469,8 @@ class Safety:
         if 'tool_direction' in values:
             angle = values['tool_direction']
             limit = self._tilt_limit
-            parts.append(f'tool {_shown(angle)} rad from its direction ({angle / limit:.0%} of '
-                         f'limit {_shown(limit)})')
+            parts.append(f'tool {_shown(angle)} rad from its direction '
+                         f'({against_limit(angle, limit)})')
             pairs.append(('tool direction (rad)', format_number(angle)))
         return Status('planes', level, '; '.join(parts), tuple(pairs))
 

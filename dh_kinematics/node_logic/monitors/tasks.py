@@ -33,6 +33,20 @@ Status = namedtuple('Status', 'task level message values')
 Status.__doc__ = """One diagnostic status: task name, level, message and (key, value) strings."""
 
 
+def against_limit(size, limit):
+    """
+    Say where a size stands against its limit (both >= 0, one unit): ``'96% of limit 2.5'``.
+
+    Past the limit, by how much: ``'above limit 25 by 0.1'``. Only the limit itself reads
+    100%: a size short of it reads 99% at most, and one past it never as a share.
+    """
+    if size > limit:
+        return (f'above limit {format_number(limit, 3)} by '
+                f'{format_number(size - limit, 3)}')
+    share = round(100.0 * size / limit)
+    return f'{share if size == limit else min(share, 99)}% of limit {format_number(limit, 3)}'
+
+
 def joint_status(cache, j, level, lower, upper, margin, now_ns, efforts=None, motion=None):
     """
     Describe joint ``j`` at limit level ``level``: a message and key/values (SI units).
