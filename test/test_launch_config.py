@@ -134,7 +134,7 @@ def test_a_bad_model_file_stops_the_launch_naming_the_parameter(tmp_path):
     (lambda text: text.replace('      qlim: [-2.79', '      qlimit: [-2.79', 1),
      'joint1.qlimit: is not a joint field'),
     (lambda text: text.replace('      B: 0.00148', '      B: [0, 0.0]', 1),
-     'line 36: joint1.B: a list mixes types'),
+     'line 41: joint1.B: a list mixes types'),
 ])
 def test_the_launch_checks_the_file_as_the_node_reads_it(tmp_path, edit, message):
     path = tmp_path / 'arm.yaml'
@@ -244,20 +244,35 @@ def test_an_unknown_launch_argument_stops_the_launch_naming_it():
     with pytest.raises(ValueError, match=r'^tf_rate: no such launch argument \(did you mean '
                        r'tf_max_rate\?\); dh_kinematics.launch.py takes robot, '):
         launch_config.check_arguments(['robot:=ur5', 'tf_rate:=30'],
-                                      launch_config.NODE_ARGUMENTS,
                                       '/x/share/dh_kinematics/launch/dh_kinematics.launch.py',
                                       command_line)
     with pytest.raises(ValueError, match=r'^robt: no such launch argument \(did you mean '
                        r'robot\?\)'):
-        launch_config.check_arguments(['robt:=ur5'], launch_config.NODE_ARGUMENTS,
-                                      'dh_kinematics.launch.py', command_line)
-    launch_config.check_arguments(['robot:=ur5', 'frame_prefix:=a/'],
-                                  launch_config.NODE_ARGUMENTS, 'dh_kinematics.launch.py',
+        launch_config.check_arguments(['robt:=ur5'], 'dh_kinematics.launch.py', command_line)
+    launch_config.check_arguments(['robot:=ur5', 'frame_prefix:=a/'], 'dh_kinematics.launch.py',
                                   command_line)
     # Included by demo.launch.py, it sees the demo's arguments: the demo checks those.
-    launch_config.check_arguments(['rate:=50'], launch_config.NODE_ARGUMENTS,
-                                  'dh_kinematics.launch.py',
+    launch_config.check_arguments(['rate:=50'], 'dh_kinematics.launch.py',
                                   ['ros2', 'launch', 'dh_kinematics', 'demo.launch.py'])
+
+
+def test_each_launch_file_takes_its_included_files_arguments():
+    # Issue 57: demo.launch.py refused robot:=, params_file:=, namespace:= and xyz:=, which it
+    # passes on to dh_kinematics.launch.py; control.launch.py took managed:= and ignored it.
+    node = list(launch_config.NODE_ARGUMENTS)
+    takes = {'dh_kinematics.launch.py': node,
+             'demo.launch.py': node + ['rviz', 'rate', 'overshoot'],
+             'control.launch.py': [name for name in node if name != 'managed'] + [
+                 'plugin', 'initial_configuration', 'controller', 'update_rate']}
+    for launch_file, names in takes.items():
+        command_line = ['ros2', 'launch', 'dh_kinematics', launch_file]
+        assert list(launch_config.launch_arguments(f'/x/launch/{launch_file}')) == names
+        launch_config.check_arguments([f'{name}:=x' for name in names], launch_file,
+                                      command_line)
+    with pytest.raises(ValueError, match=r'^managed: no such launch argument; '
+                       r'control.launch.py takes robot, '):
+        launch_config.check_arguments(['managed:=true'], 'control.launch.py',
+                                      ['ros2', 'launch', 'dh_kinematics', 'control.launch.py'])
 
 
 def test_the_control_launch_checks_its_arguments_and_writes_the_controllers(monkeypatch):
