@@ -30,7 +30,7 @@ from dh_kinematics.core.ik.ikine import pose_errors
 from dh_kinematics.core.rotations import matrix_to_rpy
 from helpers import (
     _rotation, CHAINS, closed_form_arm, DATA, for_each_arm, needs_pin, PACKAGE, pin,
-    pin_configuration, run_cli)
+    pin_configuration, pin_jacobian, run_cli)
 import numpy as np
 import pytest
 
@@ -317,6 +317,27 @@ def test_the_command_prints_the_solutions_and_the_limits_they_come_near():
     q[5] = 6.2  # 0.0832 rad from the upper limit, 2 pi
     near = run_cli('ik', model, *_pose_arguments(ur5, q), '--q0', *map(str, q))[0]
     assert near.splitlines()[-1].endswith('wrist_3_joint 0.0832 rad from upper')
+
+
+@needs_pin
+def test_a_redundant_arm_reaches_a_pose_along_a_continuum_and_the_command_says_so():
+    # Issue 57: ik --all on the Panda printed "80 solutions": samples of its self-motion.
+    panda = SHIPPED['panda']
+    q = [0.1, -0.5, 0.2, -2.0, 0.1, 1.5, 0.7]
+    text = run_cli('ik', PACKAGE / 'config' / 'panda.yaml', *_pose_arguments(panda, q),
+                   '--all')[0]
+    assert ('a continuum of solutions within the limits (1 degree of self-motion: 7 joints '
+            'for 6 pose components); ') in text
+    rows = [[float(v) for v in line.split()[1:10]] for line in text.splitlines()[4:]]
+    assert len(rows) > 1
+    urdf = panda.to_urdf()
+    for row in rows:  # each reaches the pose where pinocchio's Jacobian leaves a joint free
+        assert row[7] <= EXACT and row[8] <= EXACT
+        s = np.linalg.svd(pin_jacobian(urdf, panda.joint_names, row[:7], panda.tool_frame),
+                          compute_uv=False)
+        assert len(s) == 7 - 1 and s[-1] > 1e-3 * s[0]  # rank 6 of 7 columns: a null space
+    ur5 = run_cli('ik', PACKAGE / 'config' / 'ur5.yaml', '--xyz', '0.4', '0.1', '0.3')[0]
+    assert 'continuum' not in ur5 and 'solutions within the limits' in ur5
 
 
 def test_the_command_exits_1_without_a_solution_and_refuses_bad_input():

@@ -17,7 +17,9 @@
 
 It prints where the solutions came from (a closed form, or the numerical search and why), then
 the solution nearest the start (every solution with ``--all``): its joint values, its position
-and orientation errors, and each joint within 5 % of its range of a limit. No solution within
+and orientation errors, and each joint within 5 % of its range of a limit. An arm with more
+joints than the pose has components (a 7-joint arm) reaches it at a continuum of
+configurations: it says so, and ``--all`` prints those its restarts found. No solution within
 the limits is exit 1 (one line on stderr), with the closest pose the search reached printed.
 """
 
@@ -26,6 +28,7 @@ import sys
 from dh_kinematics.cli import arguments, models
 from dh_kinematics.core import bounds, display
 from dh_kinematics.core.ik.ikine import pose_errors
+from dh_kinematics.core.kinematics import manipulability
 from dh_kinematics.core.rotations import xyz_rpy_to_transform
 import numpy as np
 
@@ -86,11 +89,30 @@ def run(args, out):
         return 1
     count = len(result.solutions)
     shown = result.solutions if args.all else result.solutions[:1]
-    out.write(f'{count} solution{"" if count == 1 else "s"} within the limits'
-              + ('' if args.all or count == 1 else ' (--all prints them); nearest the start:')
-              + '\n')
+    free = self_motion(chain, args.mask)
+    if free:  # a continuum: the search's restarts sample it
+        out.write(f'a continuum of solutions within the limits ({free} degree'
+                  f'{"" if free == 1 else "s"} of self-motion: {chain.n} joints for '
+                  f'{chain.n - free} pose components); '
+                  + (f"{count} of them, from the search's restarts:" if args.all else
+                     '--all samples it; nearest the start:') + '\n')
+    else:
+        out.write(f'{count} solution{"" if count == 1 else "s"} within the limits'
+                  + ('' if args.all or count == 1 else ' (--all prints them); nearest the '
+                     'start:') + '\n')
     _table(chain, shown, T, args.mask, args.deg, out)
     return 0
+
+
+def self_motion(chain, mask=None):
+    """
+    Return how many degrees of self-motion the arm has for a target: joints past the pose's.
+
+    The pose components are those ``mask`` weighs (all six by default), as many as the arm's
+    Jacobian reaches: a 7-joint arm has 1, and reaches a pose at a continuum of configurations.
+    """
+    components = 6 if mask is None else sum(1 for weight in mask if weight > 0.0)
+    return max(0, chain.n - min(components, manipulability.generic_ranks(chain)[2]))
 
 
 def _table(chain, solutions, T, mask, degrees, out):
