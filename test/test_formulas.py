@@ -22,14 +22,15 @@ offsets, flips, Hayati's beta, base, tool, payload). The Puma 560's forward kine
 roboticstoolbox-python's symbolic model's term by term (skipped where the toolbox is missing).
 """
 
+import re
 import sys
 
-from helpers import CHAINS, optional, PACKAGE, run_cli
+from helpers import CHAINS, needs, optional, PACKAGE, run_cli
 import numpy as np
 import pytest
 
 sympy = optional('sympy')
-pytestmark = pytest.mark.skipif(sympy is None, reason='SymPy (the symbolic extra) is missing')
+pytestmark = needs('sympy', 'pip install sympy, or apt install python3-sympy')
 ARMS = [(name, chain) for name, chain in CHAINS if not name.startswith(('random', 'hayati'))]
 ARMS += [(name, chain) for name, chain in CHAINS if name.startswith(('random', 'hayati'))][:20]
 
@@ -107,10 +108,9 @@ def test_kept_parameters_are_symbols_where_each_length_enters():
         _symbolic(chain, keep=('a7',))
 
 
+@needs('roboticstoolbox', 'pip install roboticstoolbox-python (make bench installs it)')
 def test_the_puma_matches_roboticstoolbox_pythons_symbolic_model():
-    rtb = optional('roboticstoolbox')
-    if rtb is None:
-        pytest.skip('roboticstoolbox-python is not installed (make bench installs it)')
+    import roboticstoolbox as rtb
     ours = _symbolic(dict(CHAINS)['puma560'])
     theirs = rtb.models.DH.Puma560(symbolic=True).fkine(ours.q).A
     T = ours.fkine()
@@ -129,10 +129,42 @@ def test_show_prints_the_formulas_as_text_or_latex():
     assert 'T: world -> tool0' in out
     out, _ = run_cli('show', path, '--symbolic', '--latex')
     assert '\\cos{\\left(q_{1} \\right)}' in out and '0.67183' in out
+    # Issue 57: the headings were plain text among the LaTeX. Now a comment, or an equation.
+    lines = [line for line in out.splitlines() if line]
+    assert all(re.match(r'% |[A-Za-z]_\{\w+\} = \S', line) for line in lines), lines
+    assert 'A_{6} = ' in out and 'r_{11} = ' in out and 'p_{z} = ' in out
     _, err = run_cli('show', path, '--latex', code=1)
     assert '--latex, --keep and --joints: only with --symbolic' in err
     _, err = run_cli('show', path, '--symbolic', '--keep', 'z9', code=1)
     assert "keep: 'z9' is not a parameter" in err
+
+
+@pytest.mark.parametrize('name', ['panda', 'puma560'])
+def test_show_prints_the_tool_pose_entry_by_entry_in_lines_a_terminal_holds(name):
+    # Issue 57: the Panda's tool pose was one line of 3,379 characters, after 50 s of silence.
+    out, _ = run_cli('show', PACKAGE / 'config' / f'{name}.yaml', '--symbolic')
+    assert max(len(line) for line in out.splitlines()) <= 99
+    pose = out.split('(rotation r11 .. r33, position px .. pz, m)\n', 1)[1]
+    entries = re.findall(r'^(\w+) =\n(.*?)(?=^\w+ =\n|\Z)', pose, re.M | re.S)
+    assert [entry for entry, _ in entries] == [
+        'r11', 'r12', 'r13', 'px', 'r21', 'r22', 'r23', 'py', 'r31', 'r32', 'r33', 'pz']
+    chain = dict(CHAINS)[name]
+    q = np.random.default_rng(57).uniform(-1.0, 1.0, chain.n)
+    names = {f'q{j + 1}': value for j, value in enumerate(q)}
+    values = [float(sympy.sympify(' '.join(formula.split())).subs(names))
+              for _, formula in entries]  # the printed text, read back
+    np.testing.assert_allclose(np.reshape(values, (3, 4)), chain.fkine(q)[:3], atol=1e-12)
+
+
+def test_only_parallel_joint_axes_are_worth_simplifying():
+    # A pose is linear in each joint's sine and cosine: trigsimp can only form angle sums,
+    # which need two revolute joints turning about parallel axes. The Panda has none.
+    for name, sums in (('panda', False), ('puma560', True), ('ur5', True), ('stanford', False)):
+        arm = _symbolic(dict(CHAINS)[name])
+        unsimplified = _symbolic(dict(CHAINS)[name], simplify=False)
+        assert (arm.fkine() != unsimplified.fkine()) == sums, name
+        assert any(isinstance(argument, sympy.Add) for function in arm.fkine().atoms(
+            sympy.cos) for argument in function.args) == sums, name
 
 
 def test_show_without_sympy_says_what_to_install(monkeypatch):

@@ -16,8 +16,9 @@
 ``dh_kinematics show``: the DH table as the toolbox prints it, and the dynamics.
 
 With ``--symbolic`` (SymPy, the ``symbolic`` extra) it prints each link's transform and the
-tool's pose as formulas in the joint variables (:mod:`dh_kinematics.formulas`), as text or LaTeX,
-with chosen parameters kept as symbols (``--keep a2,d4``) to show where each length enters.
+tool's pose, entry by entry, as formulas in the joint variables (:mod:`dh_kinematics.formulas`),
+as text or LaTeX, with chosen parameters kept as symbols (``--keep a2,d4``) to show where each
+length enters.
 """
 
 from dh_kinematics.cli import arguments
@@ -60,8 +61,20 @@ def run(args, out):
     return 0
 
 
+WIDTH = 99
+"""Text formulas wrap at this many columns."""
+ENTRIES = [[f'r{i}{j}' for j in (1, 2, 3)] + [f'p{axis}'] for i, axis in zip((1, 2, 3), 'xyz')]
+"""The tool pose's entries as the textbooks name them: rotation r11 .. r33, position px .. pz."""
+
+
 def _formulas(chain, args, out):
-    """Print each link's A(q) and the tool's pose as formulas."""
+    """
+    Print each link's A(q) as a matrix, then the tool's pose entry by entry, as it comes.
+
+    A pose entry of a long arm runs to thousands of characters: one to a block, wrapped at
+    :data:`WIDTH` columns (or one LaTeX equation a line), each written as soon as it is built.
+    With ``--latex`` every line is LaTeX: the headings are comments (``%``).
+    """
     try:
         from dh_kinematics.formulas.chain import SymbolicChain
         from dh_kinematics.formulas.export import text
@@ -69,13 +82,25 @@ def _formulas(chain, args, out):
         raise ValueError(SYMPY_MISSING) from None
     keep = [name.strip() for name in args.keep.split(',') if name.strip()]
     arm = SymbolicChain(chain, keep=keep, joints=args.joints)
+    heading = '% ' if args.latex else ''
     convention = 'modified' if chain.mdh else 'standard'
-    out.write(f'{chain.name or "arm"}: {chain.n} joints, {convention} DH, joint variables '
-              f'{", ".join(map(str, arm.q))} (rad or m); lengths in m\n')
+    out.write(f'{heading}{chain.name or "arm"}: {chain.n} joints, {convention} DH, joint '
+              f'variables {", ".join(map(str, arm.q))} (rad or m); lengths in m\n')
     frames = (chain.base_frame,) + chain.link_frames
     for j in range(chain.n):
-        out.write(f'\nA{j + 1}: {frames[j]} -> {frames[j + 1]} ({chain.joint_names[j]})\n')
-        out.write(text(arm.A(j), args.latex) + '\n')
-    out.write(f'\nT: {chain.world_frame} -> {chain.tool_frame}\n')
-    out.write(text(arm.fkine(), args.latex) + '\n')
+        out.write(f'\n{heading}A{j + 1}: {frames[j]} -> {frames[j + 1]} '
+                  f'({chain.joint_names[j]})\n')
+        out.write((f'A_{{{j + 1}}} = ' if args.latex else '') + text(arm.A(j), args.latex)
+                  + '\n')
+    out.write(f'\n{heading}T: {chain.world_frame} -> {chain.tool_frame}, entry by entry '
+              '(rotation r11 .. r33, position px .. pz, m)\n')
+    out.flush()
+    T = arm.fkine()
+    for i, row in enumerate(ENTRIES):
+        for j, name in enumerate(row):
+            if args.latex:
+                out.write(f'{name[0]}_{{{name[1:]}}} = {text(T[i, j], True)}\n')
+            else:
+                out.write(f'{name} =\n{text(T[i, j], width=WIDTH)}\n')
+            out.flush()
     return 0

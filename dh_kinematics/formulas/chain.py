@@ -37,7 +37,9 @@ import re
 
 from dh_kinematics.core.dynamics.rne import LinkConstants, rigid_body_torques
 from dh_kinematics.core.rotations import matrix_to_rpy
+from dh_kinematics.core.safety.points import joint_axes
 from dh_kinematics.formulas.exact import cleaned, exact
+import numpy as np
 import sympy
 
 KEPT = ('a', 'alpha', 'd', 'theta', 'offset', 'beta', 'm', 'r', 'I', 'Jm', 'G', 'B')
@@ -45,6 +47,8 @@ KEPT = ('a', 'alpha', 'd', 'theta', 'offset', 'beta', 'm', 'r', 'I', 'Jm', 'G', 
 _KEEP = re.compile(r'(a|alpha|d|theta|offset|beta|m|r|I|Jm|G|B)([1-9][0-9]*)')
 _GEOMETRY = ('a', 'alpha', 'd', 'theta', 'offset', 'beta')
 _ANGLES = ('alpha', 'theta', 'offset', 'beta')
+PARALLEL = 1e-12
+"""Joint axes whose unit directions' cross product is below this are parallel."""
 
 
 def rot(axis, angle):
@@ -85,7 +89,10 @@ class SymbolicChain:
         The joint variables' name: ``q`` gives ``q1 .. qn`` (and ``qd1``, ``qdd1`` ..).
     simplify : bool
         Simplify each transform and the Jacobian once composed (``trigsimp``: ``sin(q2 +
-        q3)``; seconds for a six-joint arm, a few minutes for the Panda's Jacobian); the
+        q3)``; seconds for a six-joint arm), where two revolute joints turn about axes that
+        stay parallel (or a kept angle may make them so). Elsewhere it cannot shorten them:
+        a pose is linear in each joint's sine and cosine, so only such angle sums form (the
+        Panda has none: 43 s of trigsimp on its pose gave the same 6,135 characters). The
         dynamics are left as the recursion builds them (:func:`sympy.simplify` them where
         wanted: minutes on a six-joint arm). False for formulas only to evaluate.
 
@@ -114,11 +121,23 @@ class SymbolicChain:
         for name in given:
             self._check_name(name, 'values', n)
         self._given = dict(self.parameters, **given)
-        self._simplify = simplify
+        self._simplify = simplify and self._angle_sums_form()
         self._rows = [self._link(j, link) for j, link in enumerate(chain.links)]
         self._base = self._pose(chain.base)
         self._tool = self._pose(chain.tool)
         self._composed = None
+
+    def _angle_sums_form(self):
+        """Tell whether two revolute joints turn about axes parallel at every configuration."""
+        if any(_KEEP.fullmatch(name).group(1) in _ANGLES for name in self._given):
+            return True  # a kept or given angle may make axes parallel
+        chain = self.chain
+        z, _ = joint_axes(chain, chain.fkine_all(np.zeros(chain.n)))
+        revolute = [j for j, link in enumerate(chain.links) if link.isrevolute()]
+        # Past the next revolute joint, an axis moves with it: only the next one can stay
+        # parallel (prismatic joints between turn nothing).
+        return any(np.linalg.norm(np.cross(z[i], z[j])) < PARALLEL
+                   for i, j in zip(revolute, revolute[1:]))
 
     @staticmethod
     def _check_name(name, field, n):

@@ -20,6 +20,8 @@ Formulas into code: a plain numpy function of the joint variables, and text or L
 takes a number or an array (a batch), and the result has the expression's shape.
 """
 
+import textwrap
+
 import sympy
 
 
@@ -35,8 +37,18 @@ def to_function(expression, *arguments):
     return function
 
 
-def text(expression, latex=False):
-    """Return an expression or matrix as text a terminal shows (or as LaTeX with ``latex``)."""
+def text(expression, latex=False, width=None):
+    """
+    Return an expression or matrix as text a terminal shows (or as LaTeX with ``latex``).
+
+    Drawn in two dimensions, unless ``width`` is given: then on lines, as Python writes it
+    (``0.4318*cos(q1)*cos(q2)``), broken between terms at ``width`` columns, the lines after the
+    first indented (drawn formulas broken across lines cannot be read).
+    """
     if latex:
         return sympy.latex(expression, full_prec=False)
-    return sympy.pretty(expression, use_unicode=True, wrap_line=False, full_prec=False)
+    if width is None:
+        return sympy.pretty(expression, use_unicode=True, wrap_line=False, full_prec=False)
+    return textwrap.fill(sympy.sstr(expression, full_prec=False), width,
+                         subsequent_indent='    ', break_long_words=False,
+                         break_on_hyphens=False)
