@@ -196,6 +196,57 @@ def test_an_imported_vendor_arm_is_drawn_where_fkine_puts_it(server, tmp_path):
         _drawn_poses_agree(page, chain, q)
 
 
+@needs_viser
+@pytest.mark.parametrize('name', SHIPPED)
+def test_the_first_camera_shows_the_whole_arm_filling_the_view(server, name):
+    # Issue 57: the UR5 was small and far in the first view.
+    chain, given, settings = _model(name)
+    page = _teach(server, chain, given, settings)
+    camera = server.initial_camera
+    position, look_at = np.asarray(camera.position), np.asarray(camera.look_at)
+    ahead = (look_at - position) / np.linalg.norm(look_at - position)
+    points = np.vstack([chain.fkine_all(page.q)[:, :3, 3], chain.fkine(page.q)[:3, 3]])
+    rays = points - position
+    angles = np.arccos(np.clip(rays @ ahead / np.linalg.norm(rays, axis=1), -1.0, 1.0))
+    assert angles.max() < camera.fov / 2  # every frame in view...
+    assert angles.max() > camera.fov / 4  # ...and the arm not a speck in its middle
+
+
+@needs_viser
+@pytest.mark.parametrize('name', SHIPPED)
+def test_each_label_names_the_frames_at_its_place_and_none_overlap(name):
+    # Issue 57: frames with one origin (a DH link with a = d = 0, flange at tool0) had their
+    # names drawn over each other.
+    from dh_kinematics.viewer.scene import label_groups, load_urdf
+    chain = _model(name)[0]
+    urdf = load_urdf(chain.to_urdf())
+    named = ((chain.world_frame, chain.base_frame) + chain.link_frames + (chain.tool_frame,)
+             + tuple(frame.name for frame in chain.frames))
+    labels = label_groups(urdf, named)
+    texts = [text.split(', ') for _, text in labels]
+    assert sorted(sum(texts, [])) == sorted(set(named))
+    for q in chain.random_q(5, np.random.default_rng(4502)):
+        urdf.update_cfg(dict(zip(chain.joint_names, q)))
+        where = {link: urdf.get_transform(link)[:3, 3] for link in named}  # yourdfpy's
+        places = np.array([where[link] for link, _ in labels])
+        gaps = np.linalg.norm(places[:, None] - places[None], axis=2)
+        assert gaps[np.triu_indices(len(places), 1)].min() > 1e-6
+        for (link, _), group in zip(labels, texts):
+            for other in group:
+                np.testing.assert_allclose(where[other], where[link], atol=1e-9)
+
+
+@needs_viser
+def test_the_tool_speed_of_a_slider_moved_by_a_rounding_is_0(server):
+    # Issue 57: the page read 1.7e-18 m/s with the arm at rest.
+    chain, given, settings = _model('ur5')
+    page = _teach(server, chain, given, settings)
+    page.move(np.zeros(chain.n))
+    for value in (1e-15, 2e-15):  # as a browser's slider sends back values it rounded
+        page.sliders[0].value = value
+    assert page.speed.value.startswith('0.000 m/s'), page.speed.value
+
+
 def _send_as_the_browser(port, message):
     """Send one message over viser's websocket, as its client does (msgpack, subprotocol)."""
     import msgspec

@@ -32,12 +32,16 @@ import time
 from dh_kinematics.core.display import format_number
 from dh_kinematics.node_logic.monitors.levels import OK
 from dh_kinematics.viewer.history import History
-from dh_kinematics.viewer.scene import ArmScene, LEVEL_COLOURS, load_urdf, look
+from dh_kinematics.viewer.scene import ArmScene, floor, LEVEL_COLOURS, load_urdf, look
 from dh_kinematics.viewer.signals import run_until_signalled
 import numpy as np
 
 QUANTITIES = ('velocity', 'effort', 'effort residual', 'singularity', 'tool speed')
 """What the plot can show, per joint or for the arm (SI units, condition number)."""
+UNITS = {'velocity': 'rad/s (m/s: prismatic)', 'effort': 'N m (N: prismatic)',
+         'effort residual': 'N m (N: prismatic)', 'singularity': 'condition number (no unit)',
+         'tool speed': 'm/s'}
+"""The unit of each plotted quantity: the plot's value axis says it."""
 BUTTON_OK = (134, 142, 150)
 """A joint's button colour while OK; other levels take :data:`scene.LEVEL_COLOURS`."""
 SERIES_COLOURS = ('#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2',
@@ -91,8 +95,15 @@ class FollowPage:
                 self._scene.remove()
             for button in self._buttons.values():
                 button.remove()
-            extent = float(np.max(urdf.scene.extents)) if urdf.scene.geometry else 1.0
-            look(self._server, np.zeros(3), extent)
+            if urdf.scene.geometry:
+                low, high = urdf.scene.bounds
+            else:  # no visuals: the links' origins
+                origins = np.array([urdf.get_transform(link)[:3, 3] for link in urdf.link_map])
+                low, high = origins.min(axis=0), origins.max(axis=0)
+            low, high = np.minimum(low, 0.0), np.maximum(high, 0.0)  # the world's origin too
+            extent = max(float(np.max(high - low)), 0.2)
+            floor(self._server, extent)
+            look(self._server, low, high)
             links = [link for link in urdf.link_map if not link.endswith('_axis')]
             self._scene = ArmScene(self._server, urdf, links, 0.1 * extent)
             self._prismatic = {joint.name for joint in urdf.actuated_joints
@@ -185,7 +196,8 @@ class FollowPage:
                 for k, name in enumerate(names))
             self._plot = gui.add_uplot(data=(t,) + tuple(values), series=series,
                                        title=quantity, aspect=1.6,
-                                       scales={'x': {'time': False}})
+                                       scales={'x': {'time': False}},
+                                       axes=({'label': 't (s)'}, {'label': UNITS[quantity]}))
             self._plotted = (quantity, names)
         else:
             self._plot.data = (t,) + tuple(values)

@@ -51,13 +51,50 @@ def load_urdf(text, directory=None):
         raise ValueError(f'robot_description: not a URDF yourdfpy can read: {error}') from None
 
 
-def look(server, centre, length):
-    """Point the page's camera (every client's, and a new one's) at an arm of ``length`` m."""
-    position = tuple(centre + length * np.array([0.9, -0.9, 0.7]))
-    look_at = tuple(centre + [0.0, 0.0, 0.2 * length])
-    server.initial_camera.position, server.initial_camera.look_at = position, look_at
+def look(server, low, high):
+    """
+    Point the page's camera (every client's, and a new one's) at the box ``low`` .. ``high``.
+
+    The box (world, m) is what the arm spans; the camera looks at it from the front right and
+    above, as near as lets the box fill most of the view left of the page's panel (the right
+    third of a wide window): the point it looks at lies right of the box's middle.
+    """
+    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    size = max(float(np.linalg.norm(high - low)), 0.2)
+    middle = 0.5 * (low + high)
+    away = np.array([0.9, -0.9, 0.6])  # from the box to the camera
+    right = np.cross(-away, [0.0, 0.0, 1.0])
+    look_at = middle + 0.25 * size * right / np.linalg.norm(right)
+    position = tuple(look_at + 0.9 * size * away)
+    server.initial_camera.position, server.initial_camera.look_at = position, tuple(look_at)
     for client in server.get_clients().values():
-        client.camera.position, client.camera.look_at = position, look_at
+        client.camera.position, client.camera.look_at = position, tuple(look_at)
+
+
+def floor(server, length):
+    """Draw the world's grid under an arm of ``length`` m: cells of 0.1 m (0.5 m past 2 m)."""
+    server.scene.add_grid('/world', width=2.0 * length, height=2.0 * length,
+                          cell_size=0.1 if length < 2.0 else 0.5)
+
+
+def label_groups(urdf, named):
+    """
+    Return one label per place among the ``named`` links: (the link it hangs on, its text).
+
+    Links joined by a joint with no translation share their origin at every configuration
+    (a DH link with a = d = 0, a frame such as ``flange`` at ``tool0``): one label names them
+    all (``link4, link5``), so no two labels are drawn over each other.
+    """
+    joint_of = {joint.child: joint for joint in urdf.joint_map.values()}
+    groups = {}
+    for link in named:
+        if link not in urdf.link_map:
+            continue
+        place, joint = link, joint_of.get(link)
+        while joint is not None and np.allclose(joint.origin[:3, 3], 0.0, atol=1e-12):
+            place, joint = joint.parent, joint_of.get(joint.parent)
+        groups.setdefault(place, []).append(link)
+    return [(links[0], ', '.join(links)) for links in groups.values()]
 
 
 def place(node, T):
@@ -111,9 +148,8 @@ class ArmScene:
         self._frames = {link: scene.add_frame(
             f'/arm/{link}', show_axes=link in named, axes_length=length,
             axes_radius=0.04 * length) for link in urdf.link_map}
-        for link in named:
-            if link in self._frames:
-                scene.add_label(f'/arm/{link}/name', link, font_screen_scale=0.7)
+        for link, text in label_groups(urdf, named):
+            scene.add_label(f'/arm/{link}/name', text, font_screen_scale=0.7)
         self._meshes = {}  # link -> [(mesh handle, its own colour)]
         for node in graph.nodes_geometry:
             link = graph.transforms.parents[node]

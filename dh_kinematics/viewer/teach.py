@@ -32,7 +32,7 @@ from dh_kinematics.core.display import pose_text
 from dh_kinematics.core.model_file import params
 from dh_kinematics.node_logic.monitors.levels import LEVEL_NAMES
 from dh_kinematics.viewer.readout import joint_text, Readout, yaml_line
-from dh_kinematics.viewer.scene import ArmScene, load_urdf, look, place, pose_of
+from dh_kinematics.viewer.scene import ArmScene, floor, load_urdf, look, place, pose_of
 import numpy as np
 
 UNLIMITED = {'R': (-math.pi, math.pi), 'P': (-1.0, 1.0)}
@@ -145,8 +145,9 @@ class TeachPage:
                  for name, level in zip(chain.joint_names, reading.levels) if level]
         self.levels.value = ', '.join(named) or 'every joint OK'
         self.singularity.value = reading.singularity
+        # To the millimetre per second: the rate of a slider moved by a rounding is no speed.
         speed = ('-' if reading.speed != reading.speed
-                 else f'{reading.speed:.3g} m/s')
+                 else f'{reading.speed:.3f} m/s')
         if reading.speed_level is not None:
             speed += f' ({LEVEL_NAMES[reading.speed_level]})'
         self.speed.value = speed
@@ -195,11 +196,12 @@ def serve(server, chain, given, settings, degrees, out):
     urdf = load_urdf(chain.to_urdf())
     named = ((chain.world_frame, chain.base_frame) + chain.link_frames + (chain.tool_frame,)
              + tuple(frame.name for frame in chain.frames))
-    server.scene.add_grid('/world', width=2.0 * length, height=2.0 * length,
-                          cell_size=0.1 if length < 2.0 else 0.5)
-    look(server, chain.base[:3, 3], length)
+    floor(server, length)
     scene = ArmScene(server, urdf, named, 0.12 * length)
     page = TeachPage(server, Readout(chain, settings), scene,
                      params.configurations(given, chain.n), degrees, out)
     page.move(page.q)
+    points = np.vstack([chain.fkine_all(page.q)[:, :3, 3], chain.fkine(page.q)[:3, 3],
+                        np.zeros(3)])  # the arm where it starts, and the world's origin
+    look(server, points.min(axis=0), points.max(axis=0))
     return page
