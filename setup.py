@@ -26,6 +26,7 @@ setup(
     data_files=[
         ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
         ('share/' + package_name, ['package.xml']),
+        ('bin', ['scripts/dh_kinematics']),  # on PATH in a sourced workspace (see the file)
         (os.path.join('share', package_name, 'config'),
          glob('config/*.yaml') + glob('config/*.rviz')),
         (os.path.join('share', package_name, 'launch'), glob('launch/*.launch.py')),

@@ -64,7 +64,8 @@ def optional(module):
     Return ``module`` imported, or None where it is not installed.
 
     Not importorskip at module level: launch_testing's pytest plugin, on a ROS install, turns a
-    module-level skip into an empty collection for the modules after it.
+    module-level skip into an empty collection for every module (a test skips by a marker,
+    :func:`needs`, or a fixture).
     """
     try:
         return importlib.import_module(module)

@@ -17,7 +17,7 @@ Processes that tests start: each in a session of its own, and none outlives its 
 
 A node left running by a failed test would publish into the next run that picks the same
 ROS_DOMAIN_ID; so every process started through :func:`spawn` is killed, with everything it
-started (a LaunchService's nodes), when the test ends (conftest calls :func:`reap`).
+started (a launch's nodes), when the test ends (conftest calls :func:`reap`).
 """
 
 import os

@@ -26,9 +26,12 @@ parser.
 """
 
 import importlib
+import os
 import pathlib
 import re
 import shlex
+import shutil
+import signal
 import subprocess
 import sys
 
@@ -37,6 +40,7 @@ from dh_kinematics.cli import main
 from helpers import CLI_COMMAND, PACKAGE
 from processes import spawn
 import pytest
+import yaml
 
 DOCUMENTS = [PACKAGE / 'README.md', PACKAGE / 'CONTRIBUTING.md', PACKAGE / 'bench' / 'README.md'] \
     + sorted((PACKAGE / 'doc').glob('*.md'))
@@ -103,24 +107,39 @@ def reader_folder(tmp_path, monkeypatch):
     return tmp_path
 
 
-@pytest.mark.parametrize('path', sorted({path for path, _ in SHELL}), ids=str)
+def _lines_that_run_here(path):
+    return [line for document, block in SHELL if document == path for line in block
+            if line.split()[0] in RUN_HERE and not line.startswith(SERVERS)]
+
+
+# ROS's xacro: a ROS install's, or the venv's from PyPI.
+XACRO = shutil.which('xacro', path=os.path.dirname(sys.executable)) or shutil.which('xacro')
+needs_xacro = pytest.mark.skipif(XACRO is None, reason='xacro is not installed: pip install '
+                                 'xacro, or apt install ros-$ROS_DISTRO-xacro')
+
+
+@pytest.mark.parametrize('path', [
+    pytest.param(path, marks=[needs_xacro] * any(
+        line.startswith('xacro ') for line in _lines_that_run_here(path)))
+    for path in sorted({path for path, _ in SHELL})], ids=str)
 def test_commands_that_run_here_exit_0(path, reader_folder):
-    pytest.importorskip('yaml')
-    function = 'dh_kinematics() { ' + ' '.join(map(shlex.quote, CLI_COMMAND)) + ' "$@"; }'
-    # A reader's python3 has the package: a sourced workspace's, or the activated venv's.
-    function += f'\npython3() {{ {shlex.quote(sys.executable)} "$@"; }}'
-    lines = [line for document, block in SHELL if document == path for line in block
-             if line.split()[0] in RUN_HERE and not line.startswith(SERVERS)]
-    if any(line.startswith('xacro ') for line in lines):  # ROS's xacro, from PyPI here
-        script = pathlib.Path(sys.executable).with_name('xacro')
-        if not script.exists():
-            pytest.skip('xacro is not installed')
-        function += f'\nxacro() {{ {shlex.quote(str(script))} "$@"; }}'
-    for line in lines:
-        process = spawn(['bash', '-c', f'{function}\n{line}'], cwd=reader_folder,
-                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        out, err = process.communicate(timeout=120)
-        assert process.returncode == 0, (line, out, err)
+    for line in _lines_that_run_here(path):
+        _exits_0(line, reader_folder)
+
+
+def _exits_0(line, folder):
+    """Run a command line as a reader's shell runs it, in ``folder``; return its output."""
+    # A reader's dh_kinematics and python3 have the package: a sourced workspace's, or the
+    # activated venv's.
+    functions = ('dh_kinematics() { ' + ' '.join(map(shlex.quote, CLI_COMMAND)) + ' "$@"; }\n'
+                 f'python3() {{ {shlex.quote(sys.executable)} "$@"; }}\n')
+    if XACRO is not None:
+        functions += f'xacro() {{ {shlex.quote(XACRO)} "$@"; }}\n'
+    process = spawn(['bash', '-c', functions + line], cwd=folder, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, text=True)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0, (line, out, err)
+    return out + err
 
 
 @pytest.mark.parametrize('index', range(len(PYTHON)))
@@ -141,7 +160,7 @@ def test_yaml_snippet_is_a_model_the_core_reads(index, tmp_path):
 @pytest.mark.ros
 @pytest.mark.parametrize('index', range(len(YAML)))
 def test_yaml_snippet_is_a_model_the_node_reads(index, tmp_path):
-    ros_fixtures = pytest.importorskip('ros_fixtures')
+    import ros_fixtures
     path = tmp_path / 'my_arm.yaml'
     path.write_text(YAML[index][1])
     node = ros_fixtures.NodeThread(ros_fixtures.DhKinematicsNode, 'dh_kinematics',
@@ -153,7 +172,6 @@ def test_yaml_snippet_is_a_model_the_node_reads(index, tmp_path):
 
 
 def test_to_params_is_plain_python_and_to_yaml_round_trips(tmp_path):
-    yaml = pytest.importorskip('yaml')
     for name in ('panda', 'puma560', 'puma560_mdh', 'stanford'):
         chain = Chain.from_yaml(PACKAGE / 'config' / f'{name}.yaml')
         params = chain.to_params()
@@ -177,14 +195,92 @@ def test_every_command_is_in_the_readme_the_cli_guide_and_the_cli_docstring():
     assert re.findall(r'``([\w-]+)``', docstring.split('\n\n')[1].split(':')[0]) == commands
 
 
-def test_setup_py_and_package_xml_describe_the_package_alike():
-    described = re.search(r'<description>(.*?)</description>', (
-        PACKAGE / 'package.xml').read_text(), re.S).group(1)
-    setup = re.search(r"description=((?:'[^']*'\s*)+),", (PACKAGE / 'setup.py').read_text())
-    text = ''.join(re.findall(r"'([^']*)'", setup.group(1)))
-    assert ' '.join(described.split()) == ' '.join(text.split())
-
-
 def test_the_readme_stays_short():
     # What works and how to run it; the tables and the details live in doc/.
     assert len((PACKAGE / 'README.md').read_text().splitlines()) <= 300
+
+
+# The README's ROS commands, run for real ---------------------------------------------------
+
+NODE_LINES = ('ros2 launch ', 'ros2 run dh_kinematics dh_kinematics_node ')
+"""Lines that start the node: it keeps running while the block's next lines run beside it."""
+
+
+def _model_of(line, folder):
+    """Return the model a line that starts the node runs: params_file, --params-file or robot."""
+    from dh_kinematics.ros import launch_config
+    words = shlex.split(line.replace('$PWD', str(folder)))
+    given = dict(word.split(':=', 1) for word in words if ':=' in word)
+    if '--params-file' in words:
+        return Chain.from_yaml(folder / words[words.index('--params-file') + 1])
+    return Chain.from_yaml(launch_config.model_file(given.get('robot', 'puma560'),
+                                                    given.get('params_file', '')))
+
+
+def _start(line, folder, probe):
+    """
+    Start a line that starts the node, and wait until it runs: None where it is refused.
+
+    Up means the node's /tf (from sim_arm's stream, or from joint_states sent here), or, for
+    a managed node, its status saying it waits to be configured. What needs a package this
+    machine lacks (RViz, ros2_control) must be refused, naming what to install.
+    """
+    from dh_kinematics.ros import launch_config
+    needs = [package for word, package in (('rviz:=true', 'rviz2'),
+                                           ('control.launch.py', 'controller_manager'))
+             if word in line and not launch_config.installed(package)]
+    for key in ('tf', 'tf_static', 'diagnostics'):
+        probe.clear(key)
+    process = spawn(['bash', '-c', f'exec {line}'], cwd=folder, stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT, text=True)
+    if needs:
+        out, _ = process.communicate(timeout=120)
+        assert process.returncode == 1, (line, out)
+        assert f'{needs[0]}' in out and 'not installed' in out and 'apt install' in out, out
+        return None
+    if 'managed:=true' in line:
+        probe.wait_for('diagnostics', lambda message: any(
+            status.message.startswith('unconfigured') for status in message.status))
+    elif 'demo.launch.py' in line:
+        probe.wait_for('tf', lambda message: True)
+    else:
+        chain = _model_of(line, folder)
+        probe.wait_for('tf_static', lambda message: True)
+        probe.send_until_seen(chain.joint_names, [0.0] * chain.n)
+    return process
+
+
+def _stop(process, line, ros2, folder):
+    """End a node line as Ctrl-C does; the ros2 daemon too, lest it still list the node after."""
+    if process is not None:
+        os.killpg(process.pid, signal.SIGINT)  # a terminal's Ctrl-C: its whole process group
+        out, _ = process.communicate(timeout=60)
+        assert process.returncode == 0, (line, out)
+        _exits_0(f'{ros2} daemon stop', folder)
+
+
+@pytest.mark.ros
+def test_the_readmes_ros_commands_run_as_it_says(ros2, reader_folder):
+    from ros_probe import DEADLINE_S, Probe
+    probe = Probe()
+    try:
+        for path, lines in SHELL:  # every block, in order: later ones read what earlier wrote
+            if path != pathlib.Path('README.md'):
+                continue
+            running = command = None
+            for line in lines:
+                if line.startswith(NODE_LINES) and '--show-args' not in line:
+                    _stop(running, command, ros2, reader_folder)
+                    running, command = _start(line, reader_folder, probe), line
+                elif line.split()[0] in RUN_HERE + ('ros2',) and not line.startswith(SERVERS):
+                    if running is not None and '/dh_kinematics' in line:
+                        # Found as the ros2 commands find nodes: through the ros2 daemon (the
+                        # first command of a run starts it, and answers without it).
+                        probe.wait_until(lambda: '/dh_kinematics\n' in _exits_0(
+                            f'{ros2} daemon start > /dev/null; {ros2} node list',
+                            reader_folder), "the ros2 daemon's node list names it", DEADLINE_S)
+                    said = _exits_0(line, reader_folder)
+                    assert not re.search(r'failed|Traceback|Exception', said), (line, said)
+            _stop(running, command, ros2, reader_folder)
+    finally:
+        probe.close()
