@@ -127,13 +127,17 @@ def test_commands_that_run_here_exit_0(path, reader_folder):
         _exits_0(line, reader_folder)
 
 
-def _exits_0(line, folder):
-    """Run a command line as a reader's shell runs it, in ``folder``; return its output."""
-    # A reader's dh_kinematics and python3 have the package: a sourced workspace's, or the
-    # activated venv's.
-    functions = ('dh_kinematics() { ' + ' '.join(map(shlex.quote, CLI_COMMAND)) + ' "$@"; }\n'
-                 f'python3() {{ {shlex.quote(sys.executable)} "$@"; }}\n')
-    if XACRO is not None:
+def _exits_0(line, folder, sourced=False):
+    """
+    Run a command line as a reader's shell runs it, in ``folder``; return its output.
+
+    A reader's dh_kinematics and python3 have the package: the activated venv's (this
+    interpreter's, here), or with ``sourced`` those a sourced workspace puts on PATH.
+    """
+    functions = '' if sourced else (
+        'dh_kinematics() { ' + ' '.join(map(shlex.quote, CLI_COMMAND)) + ' "$@"; }\n'
+        f'python3() {{ {shlex.quote(sys.executable)} "$@"; }}\n')
+    if XACRO is not None and not sourced:
         functions += f'xacro() {{ {shlex.quote(XACRO)} "$@"; }}\n'
     process = spawn(['bash', '-c', functions + line], cwd=folder, stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE, text=True)
@@ -279,7 +283,7 @@ def test_the_readmes_ros_commands_run_as_it_says(ros2, reader_folder):
                         probe.wait_until(lambda: '/dh_kinematics\n' in _exits_0(
                             f'{ros2} daemon start > /dev/null; {ros2} node list',
                             reader_folder), "the ros2 daemon's node list names it", DEADLINE_S)
-                    said = _exits_0(line, reader_folder)
+                    said = _exits_0(line, reader_folder, sourced=True)
                     assert not re.search(r'failed|Traceback|Exception', said), (line, said)
             _stop(running, command, ros2, reader_folder)
     finally:

@@ -170,3 +170,19 @@ def test_an_argument_a_launch_file_does_not_take_stops_it_naming_it(ros2, launch
 
 def test_the_environment_keeps_dds_on_loopback():
     assert os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] == 'LOCALHOST'
+
+
+def test_colcon_test_fails_on_a_package_ros_cannot_find_and_elsewhere_it_skips(monkeypatch,
+                                                                               tmp_path):
+    # Issue 57: colcon built the package as plain Python and its launch tests skipped, so
+    # colcon test-result read green. Run by colcon (it sets COLCON=1), they fail instead.
+    import ros_fixtures
+    monkeypatch.setenv('AMENT_PREFIX_PATH', str(tmp_path))  # a prefix without the package
+    monkeypatch.setattr(ros_fixtures.shutil, 'which', lambda name: f'/opt/ros/bin/{name}')
+    monkeypatch.setattr(ros_fixtures.importlib.util, 'find_spec', lambda name: name)
+    monkeypatch.setenv('COLCON', '1')
+    with pytest.raises(pytest.fail.Exception, match='dh_kinematics is not in the ament index'):
+        ros_fixtures.ros2_command()
+    monkeypatch.delenv('COLCON')
+    with pytest.raises(pytest.skip.Exception, match='colcon build, then source'):
+        ros_fixtures.ros2_command()

@@ -58,7 +58,7 @@ def test_when_a_required_process_ends_the_launch_ends(ros2, name, sig, code):
     assert re.search(rf'\[{other}-\d+\]: process has finished cleanly', output), output
 
 
-@needs('launch', 'a ROS 2 install (apt install ros-$ROS_DISTRO-launch)')
+@needs('launch.actions', 'a ROS 2 install (apt install ros-$ROS_DISTRO-launch)')
 @pytest.mark.parametrize('code, shutting_down, fails', [
     (0, False, False), (1, False, True), (-signal.SIGINT, False, True),
     (-signal.SIGINT, True, False), (-signal.SIGTERM, True, False), (-signal.SIGKILL, True, True),

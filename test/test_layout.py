@@ -99,3 +99,45 @@ def test_every_test_that_touches_ros_is_marked_so():
                      and not whole and not _marked(functions[name], 'ros')
                      and _touches_ros(source, functions, name)]
     assert not unmarked, unmarked
+
+
+SKIPS = ('skip', 'importorskip', 'skipif')
+
+
+def _skip_calls(tree):
+    """Yield every call of pytest.skip, importorskip or skipif in a module, and where it is."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and ast.unparse(node.func).split('.')[-1] in SKIPS:
+            yield node
+
+
+def test_no_test_module_skips_at_module_level():
+    # Issue 57: under colcon's pytest with launch_testing's plugin, one module-level skip ended
+    # the collection of every module (2,091 tests read '1 skipped'). A test skips by a marker
+    # or a fixture; a module-level call would run at import.
+    found = []
+    for path in sorted((PACKAGE / 'test').glob('*.py')):
+        tree = ast.parse(path.read_text())
+        module_level = [node for node in tree.body
+                        if not isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+        found += [f'{path.name}:{call.lineno}' for node in module_level
+                  for call in _skip_calls(node)
+                  if ast.unparse(call.func).split('.')[-1] != 'skipif']
+        found += [f'{path.name}:{call.lineno}' for call in _skip_calls(tree)
+                  if any(keyword.arg == 'allow_module_level' for keyword in call.keywords)]
+    assert not found, found
+
+
+def test_skip_reasons_name_what_a_user_can_install():
+    # Issue 57: reasons named ../shared/vendor-urdf and ROS2_CONTROL_PARSER, which no user has.
+    bad = []
+    for path in sorted((PACKAGE / 'test').glob('*.py')):
+        for call in _skip_calls(ast.parse(path.read_text())):
+            said = call.args[:1] if ast.unparse(call.func).endswith('.skip') else []
+            texts = [ast.unparse(argument) for argument in said] + [
+                ast.unparse(keyword.value) for keyword in call.keywords
+                if keyword.arg == 'reason']
+            bad += [f'{path.name}:{call.lineno}: {text}' for text in texts
+                    if re.search(r'\.\./|shared/|\b(?!ROS_DISTRO\b)[A-Z][A-Z0-9]*_[A-Z0-9_]{3,}\b',
+                                 text)]
+    assert not bad, bad
