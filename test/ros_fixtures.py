@@ -262,11 +262,16 @@ def ros2_command():
     return command
 
 
-class Launch:
-    """``ros2 launch`` as a user runs it, in a process of its own; its output read as it comes."""
+class Foreground:
+    """
+    A command as a terminal's foreground job runs it: its output read as it comes.
 
-    def __init__(self, ros2, *arguments):
-        self.process = spawn([ros2, 'launch', *map(str, arguments)], stdout=subprocess.PIPE,
+    ``stop`` is Ctrl-C: SIGINT to its whole process group (``ros2 launch`` and its nodes, ``ros2
+    run`` and its node), as a terminal sends it.
+    """
+
+    def __init__(self, command, cwd=None):
+        self.process = spawn([str(word) for word in command], cwd=cwd, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT)
         self.output = ''
 
@@ -278,8 +283,8 @@ class Launch:
             found = re.search(pattern, line)
             if found:
                 return found
-            assert line.endswith('\n'), (f'{what}: the launch ended, or said nothing for '
-                                         f'{DEADLINE_S} s:\n{self.output}')
+            assert line.endswith('\n'), (f'{what}: it ended, or said nothing for {DEADLINE_S} '
+                                         f's:\n{self.output}')
 
     def stop(self, sig=signal.SIGINT):
         """
@@ -288,7 +293,7 @@ class Launch:
         With ``sig`` None, wait for it to end by itself (``--show-args``, a refused argument).
         """
         if sig is not None and self.process.poll() is None:
-            self.process.send_signal(sig)
+            os.killpg(self.process.pid, sig)
         try:
             rest, _ = self.process.communicate(timeout=DEADLINE_S)
         except subprocess.TimeoutExpired:
@@ -298,3 +303,8 @@ class Launch:
             return None, self.output
         self.output += rest.decode(errors='replace')
         return self.process.returncode, self.output
+
+
+def launch(ros2, *arguments):
+    """Start ``ros2 launch`` with ``arguments`` (:class:`Foreground`)."""
+    return Foreground([ros2, 'launch', *arguments])

@@ -31,7 +31,6 @@ import pathlib
 import re
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 
@@ -235,11 +234,11 @@ def _start(line, folder, probe):
              if word in line and not launch_config.installed(package)]
     for key in ('tf', 'tf_static', 'diagnostics'):
         probe.clear(key)
-    process = spawn(['bash', '-c', f'exec {line}'], cwd=folder, stdout=subprocess.PIPE,
-                    stderr=subprocess.STDOUT, text=True)
+    from ros_fixtures import Foreground
+    running = Foreground(['bash', '-c', f'exec {line}'], cwd=folder)
     if needs:
-        out, _ = process.communicate(timeout=120)
-        assert process.returncode == 1, (line, out)
+        code, out = running.stop(sig=None)
+        assert code == 1, (line, out)
         assert f'{needs[0]}' in out and 'not installed' in out and 'apt install' in out, out
         return None
     if 'managed:=true' in line:
@@ -251,15 +250,14 @@ def _start(line, folder, probe):
         chain = _model_of(line, folder)
         probe.wait_for('tf_static', lambda message: True)
         probe.send_until_seen(chain.joint_names, [0.0] * chain.n)
-    return process
+    return running
 
 
-def _stop(process, line, ros2, folder):
-    """End a node line as Ctrl-C does; the ros2 daemon too, lest it still list the node after."""
-    if process is not None:
-        os.killpg(process.pid, signal.SIGINT)  # a terminal's Ctrl-C: its whole process group
-        out, _ = process.communicate(timeout=60)
-        assert process.returncode == 0, (line, out)
+def _stop(running, line, ros2, folder):
+    """End a node line with Ctrl-C; the ros2 daemon too, lest it still list the node after."""
+    if running is not None:
+        code, out = running.stop()
+        assert code == 0, (line, out)
         _exits_0(f'{ros2} daemon stop', folder)
 
 

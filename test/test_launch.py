@@ -33,7 +33,7 @@ from helpers import PACKAGE
 import numpy as np
 import pytest
 from rclpy.qos import QoSProfile, ReliabilityPolicy
-from ros_fixtures import Launch
+from ros_fixtures import launch
 from ros_probe import Probe, stamp_ns
 from sensor_msgs.msg import JointState
 
@@ -100,14 +100,14 @@ def test_the_demo_in_a_namespace_publishes_what_the_model_says_and_ends_cleanly(
     probe = Probe(f'/{NAMESPACE}')
     probe.record('joint_states', JointState, f'/{NAMESPACE}/joint_states',
                  QoSProfile(depth=100, reliability=ReliabilityPolicy.BEST_EFFORT))
-    launch = Launch(ros2, 'dh_kinematics', 'demo.launch.py', 'robot:=panda',
-                    f'namespace:={NAMESPACE}', f'frame_prefix:={PREFIX}', 'overshoot:=0.2')
+    running = launch(ros2, 'dh_kinematics', 'demo.launch.py', 'robot:=panda',
+                     f'namespace:={NAMESPACE}', f'frame_prefix:={PREFIX}', 'overshoot:=0.2')
     try:
         for check in (_check_tf, _check_tf_static, _check_friction, _check_diagnostics):
             check(probe)
     finally:
         probe.close()
-        code, output = launch.stop()
+        code, output = running.stop()
     assert code == 0, output
     for name in ('dh_kinematics_node', 'sim_arm'):
         assert re.search(rf'\[{name}-\d+\]: process has finished cleanly', output), output
@@ -115,8 +115,8 @@ def test_the_demo_in_a_namespace_publishes_what_the_model_says_and_ends_cleanly(
 
 def _shown_arguments(ros2, launch_file):
     """Return the arguments ``ros2 launch --show-args`` lists, with their defaults."""
-    launch = Launch(ros2, 'dh_kinematics', launch_file, '--show-args')
-    code, output = launch.stop(sig=None)
+    running = launch(ros2, 'dh_kinematics', launch_file, '--show-args')
+    code, output = running.stop(sig=None)
     assert code == 0, output
     return dict(re.findall(r"^    '(\w+)':\n.*\n        \(default: '(.*)'\)$", output, re.M))
 
@@ -135,16 +135,16 @@ VALUES = {'robot': 'panda', 'params_file': PACKAGE / 'config' / 'ur5.yaml',
 def test_a_launch_file_takes_every_argument_it_lists(ros2, launch_file):
     shown = _shown_arguments(ros2, launch_file)
     assert list(shown) == list(launch_config.launch_arguments(launch_file))
-    launch = Launch(ros2, 'dh_kinematics', launch_file,
-                    *[f'{name}:={VALUES[name]}' for name in shown])
+    running = launch(ros2, 'dh_kinematics', launch_file,
+                     *[f'{name}:={VALUES[name]}' for name in shown])
     refused = False
     try:
-        started = launch.wait_for(rf'{STARTED}|Caught exception in launch', 'a start')
+        started = running.wait_for(rf'{STARTED}|Caught exception in launch', 'a start')
         refused = not started.group(1)  # it ends by itself
         if not refused:  # the node took every parameter the arguments gave it
-            launch.wait_for(r'\[left\.dh_kinematics\]: \w+: \d+ joints, frames ', 'the node up')
+            running.wait_for(r'\[left\.dh_kinematics\]: \w+: \d+ joints, frames ', 'the node up')
     finally:
-        code, output = launch.stop(None if refused else signal.SIGINT)
+        code, output = running.stop(None if refused else signal.SIGINT)
     assert 'no such launch argument' not in output, output
     if refused:  # only the ros2_control packages may be missing, and named
         assert launch_file == 'control.launch.py' and code == 1, output
@@ -163,7 +163,7 @@ def test_a_launch_file_takes_every_argument_it_lists(ros2, launch_file):
 ])
 def test_an_argument_a_launch_file_does_not_take_stops_it_naming_it(ros2, launch_file,
                                                                     argument, words):
-    code, output = Launch(ros2, 'dh_kinematics', launch_file, argument).stop(sig=None)
+    code, output = launch(ros2, 'dh_kinematics', launch_file, argument).stop(sig=None)
     assert code == 1 and words in output, output
     assert not re.search(STARTED, output), output
 

@@ -27,7 +27,7 @@ from lifecycle_msgs.msg import Transition
 from lifecycle_msgs.srv import ChangeState
 import numpy as np
 import pytest
-from ros_fixtures import Launch
+from ros_fixtures import launch
 from ros_probe import Probe
 
 pytestmark = pytest.mark.ros
@@ -41,9 +41,9 @@ def _arm_says(probe, text):
 
 def test_the_managed_node_waits_then_stands_where_the_arguments_put_it(ros2):
     probe = Probe()
-    launch = Launch(ros2, 'dh_kinematics', 'dh_kinematics.launch.py', 'robot:=ur5',
-                    'managed:=true', 'xyz:=0.1 0.5 0.8', 'rpy:=0 0 1.5', 'tf_max_rate:=50',
-                    f'joint_limits_file:={PACKAGE / "config" / "ur5_joint_limits.yaml"}')
+    running = launch(ros2, 'dh_kinematics', 'dh_kinematics.launch.py', 'robot:=ur5',
+                     'managed:=true', 'xyz:=0.1 0.5 0.8', 'rpy:=0 0 1.5', 'tf_max_rate:=50',
+                     f'joint_limits_file:={PACKAGE / "config" / "ur5_joint_limits.yaml"}')
     try:
         _arm_says(probe, 'unconfigured: no model read yet')
         assert not probe.messages['tf_static']
@@ -55,7 +55,7 @@ def test_the_managed_node_waits_then_stands_where_the_arguments_put_it(ros2):
             t.child_frame_id == 'base_link' for t in message.transforms))
     finally:
         probe.close()
-        code, output = launch.stop()
+        code, output = running.stop()
     base = next(t for t in static.transforms if t.header.frame_id == 'world')
     translation = base.transform.translation
     np.testing.assert_allclose([translation.x, translation.y, translation.z], [0.1, 0.5, 0.8])

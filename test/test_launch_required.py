@@ -26,31 +26,31 @@ from types import SimpleNamespace
 
 from helpers import needs
 import pytest
-from ros_fixtures import handles_sigterm, Launch, poll_until
+from ros_fixtures import handles_sigterm, launch, poll_until
 
 pytestmark = pytest.mark.ros
 
 
 def _launch_until_both_started(ros2):
-    launch = Launch(ros2, 'dh_kinematics', 'demo.launch.py', 'robot:=panda')
+    running = launch(ros2, 'dh_kinematics', 'demo.launch.py', 'robot:=panda')
     pids = {}
     while len(pids) < 2:
-        started = launch.wait_for(r'\[(dh_kinematics_node|sim_arm)-\d+\]: process started with '
-                                  r'pid \[(\d+)\]', 'both processes started')
+        started = running.wait_for(r'\[(dh_kinematics_node|sim_arm)-\d+\]: process started with '
+                                   r'pid \[(\d+)\]', 'both processes started')
         pids[started.group(1)] = int(started.group(2))
-    return launch, pids
+    return running, pids
 
 
 @pytest.mark.parametrize('sig, code', [(signal.SIGTERM, 0), (signal.SIGKILL, 1)])
 @pytest.mark.parametrize('name', ['dh_kinematics_node', 'sim_arm'])
 def test_when_a_required_process_ends_the_launch_ends(ros2, name, sig, code):
-    launch, pids = _launch_until_both_started(ros2)
+    running, pids = _launch_until_both_started(ros2)
     try:
         for pid in pids.values():  # past the interpreter's start: the process's handler is in
             poll_until(lambda: handles_sigterm(pid), f'a signal handler in process {pid}')
         subprocess.run(['kill', f'-{sig.value}', str(pids[name])], check=True)
     finally:
-        returncode, output = launch.stop(sig=None)
+        returncode, output = running.stop(sig=None)
     assert returncode == code, output
     if code:
         assert re.search(rf'{name}-\d+ exited with code -9; the launch ends', output), output
