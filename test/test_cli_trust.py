@@ -231,3 +231,14 @@ def test_check_refuses_a_rate_cap_the_node_refuses(tmp_path):
                                               'ros__parameters:\n    tf.max_rate: 1.0e-300\n', 1))
     _, err = run('check', model, code=1)
     assert 'tf.max_rate: must be 0 (every message) or within [0.001, 1e+06] Hz' in err
+
+
+@pytest.mark.parametrize('value', ['.nan', '-.inf', '0.0'])
+def test_check_refuses_a_safety_limit_that_is_no_limit(tmp_path, value):
+    # Issue 58 (1): NaN or -inf switched the momentum and tool direction statuses off, silently.
+    for name in ('safety.momentum_limit', 'safety.tool_direction.limit'):
+        model = tmp_path / 'limit.yaml'
+        model.write_text(PUMA.read_text().replace(
+            'ros__parameters:\n', f'ros__parameters:\n    {name}: {value}\n', 1))
+        _, err = run('check', model, code=1)
+        assert f'{name}: must be > 0, or .inf for off' in err

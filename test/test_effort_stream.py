@@ -24,7 +24,7 @@ import math
 
 from dh_kinematics import Chain, Link
 from dh_kinematics.node_logic.joint_states import JointStatesFlow, Wanted
-from dh_kinematics.node_logic.monitors.effort import check_settings, EffortMonitor
+from dh_kinematics.node_logic.monitors.effort import EffortMonitor
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, STALE, WARN
 from dh_kinematics.node_logic.rate_estimate import RateEstimate
 from dh_kinematics.node_logic.sweep import sweep
@@ -193,13 +193,15 @@ def test_thresholds_are_per_joint_and_inf_is_off():
 
 @pytest.mark.parametrize('settings, message', [
     ({'effort.warn': [1.0, 2.0, 3.0]}, 'effort.warn: must hold 1 value'),
-    ({'effort.warn': [0.0]}, r'effort.warn: every value must be > 0'),
-    ({'effort.error': [-1.0, 5.0]}, r'effort.error: every value must be > 0'),
-    ({'effort.warn': [10.0], 'effort.error': [5.0, 20.0]}, 'below its effort.warn'),
+    ({'effort.warn': [0.0]}, r'effort.warn: must be > 0'),
+    ({'effort.error': [-1.0, 5.0]}, r'effort.error: must be > 0'),
+    ({'effort.warn': [math.nan]}, r'effort.warn: must be > 0, or .inf for off'),
+    ({'effort.error': [-math.inf]}, r'effort.error: must be > 0, or .inf for off'),
+    ({'effort.warn': [10.0], 'effort.error': [5.0] + [20.0] * 5}, 'below its effort.warn'),
 ])
 def test_bad_thresholds_are_refused_naming_the_parameter(settings, message):
     with pytest.raises(ValueError, match=message):
-        check_settings(dict(DEFAULTS, **settings), 2)
+        validation.checked(dict(PUMA.to_params(), **settings), NODE)
 
 
 def test_the_node_parameters_check_the_thresholds_against_the_model():

@@ -17,9 +17,10 @@
 import math
 
 from dh_kinematics import Chain, Link
+from dh_kinematics.core.model_file.parameter_file import flatten
 from dh_kinematics.node_logic.joint_states import (
     JointStatesFlow, LOG_EVERY_S, NONE_WANTED, NOTHING, Outcome)
-from dh_kinematics.node_logic.monitors.levels import OK, STALE
+from dh_kinematics.node_logic.monitors.levels import ERROR, OK, STALE
 from dh_kinematics.node_logic.monitors.tasks import MessageRate
 from dh_kinematics.parameters import validation
 from dh_kinematics.parameters.specs import NODE
@@ -240,3 +241,38 @@ def test_the_jerk_limit_is_judged_from_the_estimate(jerk_limit, level):
     assert worst == level
     if level:
         assert seen.message.startswith('jerk ') and 'rad/s^3 above limit 100' in seen.message
+
+
+def test_implausible_rates_make_what_needs_rates_stale_and_planes_are_judged_on():
+    # Issue 58 (2): with velocities of 1e150 every safety status stayed OK "no configuration
+    # and joint rates yet", the planes too, though they need only positions.
+    chain = Chain([Link(a=0.5, m=2.0, r=(-0.25, 0.0, 0.0), I=(0.01, 0.01, 0.01), name='a'),
+                   Link(a=0.4, m=1.0, r=(-0.2, 0.0, 0.0), I=(0.01, 0.01, 0.01), name='b')])
+    settings = dict(SETTINGS, **{'safety.momentum_limit': 5.0, 'tool_speed_limit': 2.0,
+                                 'safety.planes.wall': [-1.0, 0.0, 0.0, -0.8],
+                                 'safety.plane_frames': ['tool0'],
+                                 'diagnostics.stale_timeout': 3600.0})
+    flow = JointStatesFlow(chain.joint_names, None, lambda text: None, 0)
+    flow.configure(chain, validation.checked(dict(flatten(chain.to_params()), **settings),
+                                             NODE).settings)
+
+    def send(k, q, qd):
+        stamp = SECOND + k * SECOND // 100
+        flow.handle(joint_state_cdr(stamp, ['a', 'b'], q, qd), stamp, stamp)
+        return {s.task: s for s in flow.statuses(stamp, stamp)}
+
+    watched = ('momentum', 'planes', 'tool_speed')
+    first = send(0, [1.0, 0.0], [])  # no velocities: differenced from the second message on
+    assert [first[task].level for task in watched] == [STALE, OK, STALE], first
+    assert 'no velocity of a, b yet' in first['momentum'].message
+    judged = send(1, [1.0, 0.0], [0.0, 0.0])
+    assert [judged[task].level for task in watched] == [OK, OK, OK], judged
+    # The tool 0.9 m out along x, past the wall at x = 0.8, velocities of 1e150 rad/s.
+    blind = send(2, [0.0, 0.0], [1e150, 0.0])
+    assert blind['planes'].level == ERROR and 'tool0 -0.1 m from plane wall' in (
+        blind['planes'].message), blind['planes']
+    for task in ('momentum', 'tool_speed'):
+        assert blind[task].level == STALE and 'no velocity of a yet' in blind[task].message
+    assert blind['arm'].level == ERROR
+    again = send(3, [0.0, 0.0], [0.1, 0.0])
+    assert [again[task].level for task in watched] == [OK, ERROR, OK], again

@@ -159,6 +159,13 @@ def test_safety_settings_change_at_run_time_wholly_or_not_at_all(ur5):
             Parameter('safety.frame_speed_limits.link2', value=1.0)])
         assert not result.successful
         assert 'safety.frame_speed_limits.link2: no such parameter' in result.reason
+        for name, value in (('safety.momentum_limit', math.nan),
+                            ('safety.momentum_limit', -math.inf),
+                            ('safety.tool_direction.limit', -math.inf)):  # issue 58 (1)
+            result, = run.probe.set_parameters('/dh_kinematics', [Parameter(name, value=value)])
+            assert not result.successful and f'{name}: must be > 0, or .inf for off' in (
+                result.reason)
+        assert list(run.node.flow.limits.safety.levels) == ['frame_speed', 'momentum']
         result, = run.probe.set_parameters('/dh_kinematics', [
             Parameter('safety.contact.body_region', value='face')])
         assert not result.successful and 'permits no transient contact' in result.reason

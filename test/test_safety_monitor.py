@@ -15,6 +15,7 @@
 """The safety monitor's levels and texts, without ROS: each limit crossed both ways, dithered."""
 
 import math
+import re
 
 from dh_kinematics import Chain, InvalidFieldError, Link
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
@@ -212,8 +213,6 @@ def test_nothing_is_watched_by_default_and_the_topic_names_every_value():
 @pytest.mark.parametrize('settings, match', [
     ({'safety.frame_speed_limits.gripper': 1.0}, r'safety\.frame_speed_limits\.gripper: must '
      r'be a frame of the arm'),
-    ({'safety.frame_speed_limits.tcp': 0.0}, r'safety\.frame_speed_limits\.tcp: must be > 0'),
-    ({'safety.momentum_limit': -1.0}, r'safety\.momentum_limit: must be > 0'),
     ({'safety.planes.floor': [0.0, 0.0, 1.0]}, r'safety\.planes\.floor: must be \[nx, ny, nz, '
      r'offset\]'),
     ({'safety.planes.floor': [0.0, 0.0, 0.0, 1.0]}, r'safety\.planes\.floor\.normal: must be '
@@ -232,6 +231,30 @@ def test_nothing_is_watched_by_default_and_the_topic_names_every_value():
 def test_bad_settings_are_refused_naming_the_field(settings, match):
     with pytest.raises(InvalidFieldError, match=match):
         _monitor(**settings)
+
+
+@pytest.mark.parametrize('value', [math.nan, -math.inf, 0.0, -1.0])
+def test_no_value_but_inf_switches_a_limit_off(value):
+    # Issue 58 (1): NaN and -inf passed every check and the status was simply gone.
+    from dh_kinematics.core.model_file.parameter_file import flatten
+    from dh_kinematics.parameters import validation
+
+    model = flatten(ARM.to_params())
+    limits = [spec.name for spec in NODE if spec.limit] + ['safety.frame_speed_limits.tcp']
+    assert len(limits) == 10
+    for name in limits:
+        given = [value] if name.startswith('effort.') else value
+        with pytest.raises(InvalidFieldError, match=rf'^{re.escape(name)}: must be'):
+            validation.checked(dict(model, **{name: given}), NODE)
+    watched = validation.checked(dict(model, **{'safety.momentum_limit': 1.0}), NODE)
+    off = validation.checked(dict(model, **{'safety.momentum_limit': math.inf}), NODE)
+    assert [list(_configured(p.settings).levels) for p in (watched, off)] == [['momentum'], []]
+
+
+def _configured(settings):
+    safety = Safety()
+    safety.configure(ARM, settings)
+    return safety
 
 
 def test_a_stop_needs_every_joints_deceleration_and_energy_needs_masses():

@@ -61,6 +61,8 @@ def _number(value):
 
 
 def _range(spec):
+    if spec.limit:
+        return '> 0, or .inf (off)'
     if spec.minimum is None and spec.maximum is None:
         return ''
     if spec.maximum in (None, HUGE):

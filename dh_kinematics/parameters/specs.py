@@ -29,10 +29,12 @@ from dh_kinematics.core.model_file.params import (
     NODE_SETTINGS, SIM_ARM_SETTINGS)
 
 ParameterSpec = namedtuple('ParameterSpec', 'name kind description default minimum maximum '
-                                            'read_only')
-ParameterSpec.__new__.__defaults__ = (None, None, None, False)
+                                            'read_only limit')
+ParameterSpec.__new__.__defaults__ = (None, None, None, False, False)
 ParameterSpec.__doc__ = """One parameter: kind is 'string', 'string_array', 'double',
-'double_array', 'bool' or 'dynamic' (any type, checked by the core)."""
+'double_array', 'bool' or 'dynamic' (any type, checked by the core). A ``limit`` (a double or
+each item of a double array) is > 0 and finite, or ``.inf`` for off: NaN and -inf are refused,
+never taken as off."""
 
 HUGE = sys.float_info.max
 
@@ -164,9 +166,9 @@ NODE = _in_order((
                   'message.', default=0.0, minimum=0.0, maximum=1e6),
     ParameterSpec('effort.warn', 'double_array', 'WARN when |measured - expected effort| of a '
                   'joint passes this, N m or N: 1 value (every joint) or 1 per joint; .inf '
-                  'is off.', default=[math.inf]),
+                  'is off.', default=[math.inf], limit=True),
     ParameterSpec('effort.error', 'double_array', 'ERROR when |measured - expected effort| '
-                  'passes this, N m or N; as effort.warn.', default=[math.inf]),
+                  'passes this, N m or N; as effort.warn.', default=[math.inf], limit=True),
     ParameterSpec('effort.hold', 'double', 'A residual must stay past a threshold this long '
                   'before the level rises, s.', default=0.1, minimum=0.0, maximum=60.0),
     ParameterSpec('effort.hysteresis', 'double', 'An effort level clears only once the '
@@ -183,7 +185,7 @@ NODE = _in_order((
                   'threshold that raised it.', default=0.05, minimum=0.0, maximum=0.99),
     ParameterSpec('tool_speed_limit', 'double', "Largest linear speed of the tool frame's "
                   'origin, m/s (ISO 10218-1 reduced speed: 0.25); .inf is off.',
-                  default=math.inf),
+                  default=math.inf, limit=True),
     ParameterSpec('singularity.enabled', 'bool', 'Judge the condition number of the '
                   "Jacobian scaled by the arm's characteristic length (the wrist's, elbow's "
                   "and shoulder's singularities all) on every message.", default=False),
@@ -197,16 +199,18 @@ NODE = _in_order((
                   'condition number is this fraction below the threshold that raised it.',
                   default=0.1, minimum=0.0, maximum=0.99),
     ParameterSpec('safety.momentum_limit', 'double', "Largest size of the arm's linear "
-                  'momentum, kg m/s (UR: 3 kg m/s accuracy); .inf is off.', default=math.inf),
+                  'momentum, kg m/s (UR: 3 kg m/s accuracy); .inf is off.',
+                  default=math.inf, limit=True),
     ParameterSpec('safety.kinetic_energy_limit', 'double', 'Largest kinetic energy of the arm '
-                  'and its motors, 1/2 qd^T M qd, J; .inf is off.', default=math.inf),
+                  'and its motors, 1/2 qd^T M qd, J; .inf is off.', default=math.inf, limit=True),
     ParameterSpec('safety.power_limit', 'double', 'Largest |sum effort x velocity| of the '
-                  "joints, W, from joint_states' efforts; .inf is off.", default=math.inf),
+                  "joints, W, from joint_states' efforts; .inf is off.",
+                  default=math.inf, limit=True),
     ParameterSpec('safety.stopping_time_limit', 'double', 'Largest time of a category-1 stop '
                   'on the path from the present state, each joint braking at most at its '
-                  'deceleration limit, s; .inf is off.', default=math.inf),
+                  'deceleration limit, s; .inf is off.', default=math.inf, limit=True),
     ParameterSpec('safety.stopping_distance_limit', 'double', "Largest path of the tool frame's "
-                  'origin during that stop, m; .inf is off.', default=math.inf),
+                  'origin during that stop, m; .inf is off.', default=math.inf, limit=True),
     ParameterSpec('safety.plane_frames', 'string_array', 'Frames whose origins are judged '
                   'against every plane of safety.planes.<name>.', default=['']),
     ParameterSpec('safety.plane_margin', 'double', 'WARN when a frame or tool sphere comes this '
@@ -218,7 +222,8 @@ NODE = _in_order((
     ParameterSpec('safety.tool_direction.axis', 'double_array', "The direction the tool's z "
                   'axis keeps to, world frame.', default=[0.0, 0.0, -1.0]),
     ParameterSpec('safety.tool_direction.limit', 'double', "Largest angle between the tool's z "
-                  'axis and safety.tool_direction.axis, rad; .inf is off.', default=math.inf),
+                  'axis and safety.tool_direction.axis, rad; .inf is off.',
+                  default=math.inf, limit=True),
     ParameterSpec('safety.contact.body_region', 'string', 'Judge the tool speed against the '
                   'speed at which it may meet this body region in a transient contact '
                   "(ISO/TS 15066 Annex A: hands_fingers, chest...); '' is off.", default=''),
@@ -237,7 +242,7 @@ def named_setting_specs(given):
         if name.startswith(NAMED_SETTINGS[0]):
             specs.append(ParameterSpec(name, 'double', 'Largest linear speed of the frame '
                                        f'{name[len(NAMED_SETTINGS[0]):]!r}, m/s.',
-                                       minimum=0.0, maximum=HUGE))
+                                       minimum=0.0, maximum=HUGE, limit=True))
         elif name.startswith(NAMED_SETTINGS[1]):
             specs.append(ParameterSpec(name, 'double_array', 'A safety plane n . x = offset, '
                                        '[nx, ny, nz, offset] (world frame, m): the side the '

@@ -136,6 +136,9 @@ def check_value(spec, value):
     if spec.minimum is not None and not spec.minimum <= value <= spec.maximum:
         raise InvalidFieldError(spec.name, value,
                                 f'must be within [{spec.minimum:g}, {spec.maximum:g}]')
+    if spec.limit and not all(item == math.inf or 0.0 < item < math.inf
+                              for item in (value if isinstance(value, list) else [value])):
+        raise InvalidFieldError(spec.name, value, 'must be > 0, or .inf for off')
     return value
 
 

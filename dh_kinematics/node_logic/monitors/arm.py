@@ -37,8 +37,10 @@ import math
 from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.display import format_number
 from dh_kinematics.core.kinematics import manipulability, singularities
-from dh_kinematics.node_logic.monitors.levels import ERROR, OK
+from dh_kinematics.node_logic.monitors.levels import ERROR, OK, STALE
 from dh_kinematics.node_logic.monitors.motion import ratio_level, threshold_level
+from dh_kinematics.node_logic.monitors.sample import (
+    NOTHING_YET, unknown_positions, unknown_rates)
 from dh_kinematics.node_logic.monitors.tasks import against_limit, Status
 
 MEASURES = ('sigma_translation', 'condition_translation', 'sigma_rotation',
@@ -49,10 +51,7 @@ _UNMEASURED = (math.nan,) * (len(MEASURES) - 2)  # all but the judged two, where
 
 
 def check_settings(settings):
-    """Refuse a tool speed limit that is not > 0, or an ERROR condition number below WARN's."""
-    if not settings['tool_speed_limit'] > 0.0:  # NaN too
-        raise InvalidFieldError('tool_speed_limit', settings['tool_speed_limit'],
-                                'must be > 0 (m/s; .inf for off)')
+    """Refuse an ERROR condition number below WARN's."""
     if settings['singularity.error'] < settings['singularity.warn']:
         raise InvalidFieldError('singularity.error', settings['singularity.error'],
                                 f'must not be below singularity.warn '
@@ -82,7 +81,8 @@ class ArmLimits:
         self._chain = self._q = self._qd = self._reference = None
         self._stale = False
         self.measures, self.speed = (math.nan,) * len(MEASURES), math.nan
-        self.levels = {'tool_speed': OK, 'singularity': OK}
+        self.levels = {'tool_speed': STALE, 'singularity': STALE}
+        self._unjudged = dict.fromkeys(self.levels, NOTHING_YET)
 
     def configure(self, chain, settings):
         """
@@ -108,7 +108,8 @@ class ArmLimits:
         self._q = self._qd = self._reference = None
         self._stale = False
         self.measures, self.speed = (math.nan,) * len(MEASURES), math.nan
-        self.levels = {'tool_speed': OK, 'singularity': OK}
+        self.levels = {'tool_speed': STALE, 'singularity': STALE}
+        self._unjudged = dict.fromkeys(self.levels, NOTHING_YET)
 
     def update(self, q, qd=None, measure=False):
         """
@@ -124,6 +125,9 @@ class ArmLimits:
         before = dict(self.levels)
         self._q, self._qd, J = q, qd, None
         self._stale = not measure
+        self._unjudged.pop('singularity', None)
+        if qd is not None:
+            self._unjudged.pop('tool_speed', None)
         if measure:
             J = self._chain.jacob0(q)
             self.measures = self._conditioning.measures(J)
@@ -141,7 +145,7 @@ class ArmLimits:
                     self._hysteresis)
         if self.watch_singularity:
             previous = self.levels['singularity']
-            if measure or not self._settled(q, previous):
+            if measure or previous == STALE or not self._settled(q, previous):
                 if not measure:
                     J = self._chain.jacob0(q) if J is None else J
                     self.measures = _UNMEASURED + self._conditioning.judged(J)
@@ -180,12 +184,19 @@ class ArmLimits:
         :attr:`measured` tells whether the measures are this message's: not while a joint's
         position is unknown (the sample has no configuration).
         """
-        q = sample.configuration
+        q, before = sample.configuration, dict(self.levels)
         self.measured = q is not None
         if q is None:
-            return False
+            self._unjudged = dict.fromkeys(self.levels, unknown_positions())
+        elif None in sample.rates.qd:
+            self._unjudged['tool_speed'] = unknown_rates(sample, self._chain)
+        self.levels.update(dict.fromkeys(self._unjudged, STALE))
+        if q is None:
+            return self.levels != before
         qd = sample.rates.qd
-        return self.update(q, None if None in qd else qd, sample.measure)
+        moved = self.update(q, None if None in qd else qd, sample.measure)
+        self.levels.update(dict.fromkeys(self._unjudged, STALE))
+        return moved or self.levels != before
 
     def _singularity_level(self, previous):
         condition = self.measures[-1]
@@ -202,8 +213,8 @@ class ArmLimits:
         if self.watch_speed:
             level, speed, limit = self.levels['tool_speed'], self.speed, self._speed_limit
             tool = self._chain.tool_frame
-            if speed != speed:
-                message = f'{tool}: no speed yet'
+            if 'tool_speed' in self._unjudged:
+                message = self._unjudged['tool_speed']
             else:
                 message = (f'{tool} at {format_number(speed, 3)} m/s '
                            f'({against_limit(speed, limit)})')
@@ -218,8 +229,8 @@ class ArmLimits:
         level, condition = self.levels['singularity'], self.measures[-1]
         warn, error = self._thresholds
         kind = None
-        if condition != condition:
-            message = 'no configuration yet'
+        if 'singularity' in self._unjudged:
+            message = self._unjudged['singularity']
         else:
             shown = format_number(condition, 4)
             if level == OK:

@@ -40,12 +40,10 @@ import numpy as np
 
 
 def per_joint(name, values, n):
-    """Return ``values`` (1 or n positive numbers, inf for off) as n floats; else refuse them."""
+    """Return ``values`` (1 or n checked limits, inf for off) as n floats; else refuse them."""
     if len(values) not in (1, n):
         raise InvalidFieldError(name, len(values), f'must hold 1 value (every joint) or {n} '
                                 '(one per joint)')
-    if not all(value > 0.0 for value in values):  # NaN fails too
-        raise InvalidFieldError(name, values, 'every value must be > 0 (N m or N; .inf for off)')
     return _every_joint(values, n)
 
 

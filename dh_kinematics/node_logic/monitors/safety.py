@@ -42,6 +42,10 @@ A ratio to a limit is WARN above ``limits.warn_fraction`` and ERROR above 1, wit
 ``limits.hysteresis``; a plane's level clears once ``diagnostics.hysteresis`` (m) back. The
 joint rates are the message's velocities, or the differenced positions
 (:class:`RateEstimate`). Nothing here runs while all of it is off.
+
+What cannot be judged is STALE and says why, never OK: every status before the first
+configuration and while a joint's position is unknown; every one but ``planes`` (positions
+alone) while a joint's rate is unknown (a first message, a gap, an implausible velocity).
 """
 
 import math
@@ -55,8 +59,10 @@ from dh_kinematics.core.safety.energy import Kinetics
 from dh_kinematics.core.safety.motion import compile_motion
 from dh_kinematics.core.safety.planes import check_plane, signed_distances, tilt
 from dh_kinematics.core.safety.points import check_frame, FramePoints, LinkPoints
-from dh_kinematics.node_logic.monitors.levels import OK
+from dh_kinematics.node_logic.monitors.levels import OK, STALE
 from dh_kinematics.node_logic.monitors.motion import ratio_level, threshold_level
+from dh_kinematics.node_logic.monitors.sample import (
+    NOTHING_YET, unknown_positions, unknown_rates)
 from dh_kinematics.node_logic.monitors.tasks import against_limit, Status
 import numpy as np
 
@@ -128,7 +134,7 @@ class Safety:
     def __init__(self):
         self.active = self.measured = False
         self.levels = {}
-        self._values = {}
+        self._values, self._unjudged = {}, {}
 
     def configure(self, chain, settings):
         """Take the model and the node's settings (SI units); raise InvalidFieldError."""
@@ -136,19 +142,13 @@ class Safety:
         self._warn, self._band = settings['limits.warn_fraction'], settings['limits.hysteresis']
         self._plane_band = settings['diagnostics.hysteresis']
         speeds = _named(settings, FRAME_SPEEDS)
-        for frame, limit in speeds.items():
+        for frame in speeds:
             check_frame(chain, frame, FRAME_SPEEDS + frame)
-            if not limit > 0.0:
-                raise InvalidFieldError(FRAME_SPEEDS + frame, limit, 'must be > 0 (m/s)')
         self._speed_limits = list(speeds.values())
         self._speed_points = (FramePoints(chain, list(speeds), 'safety.frame_speed_limits')
                               if speeds else None)
         limits = {name: _finite(settings, f'safety.{name}_limit') for name in (
             'momentum', 'kinetic_energy', 'power', 'stopping_time', 'stopping_distance')}
-        for name, limit in limits.items():
-            if limit is not None and not limit > 0.0:
-                raise InvalidFieldError(f'safety.{name}_limit', limit, 'must be > 0, or .inf '
-                                        'for off')
         self._limits = limits
         stopping_on = limits['stopping_time'] is not None or (
             limits['stopping_distance'] is not None)
@@ -167,9 +167,6 @@ class Safety:
                                   _finite(settings, 'safety.tool_direction.limit'))
         self._axis = check_plane('tool_direction', axis, 0.0, 'safety').normal if (
             self._tilt_limit is not None) else None
-        if self._tilt_limit is not None and not self._tilt_limit > 0.0:
-            raise InvalidFieldError('safety.tool_direction.limit', self._tilt_limit,
-                                    'must be > 0 (rad), or .inf for off')
         region = settings['safety.contact.body_region']
         self._region = contact.check_body_region(region) if region else None
         self._kinetics = Kinetics(chain)
@@ -197,9 +194,9 @@ class Safety:
             'power': limits['power'] is not None, 'stopping': stopping_on,
             'planes': bool(self._planes) or self._tilt_limit is not None,
             'contact': self._region is not None}
-        self.levels = {task: OK for task in TASKS if watched[task]}
+        self.levels = {task: STALE for task in TASKS if watched[task]}
         self.active = bool(self.levels)
-        self._values = {}
+        self._values, self._unjudged = {}, dict.fromkeys(self.levels, NOTHING_YET)
         self.measured = False
 
     @property
@@ -211,17 +208,33 @@ class Safety:
         return self._labels
 
     def judge(self, sample):
-        """Judge a :data:`Sample`'s whole configuration and rates; tell whether a level moved."""
+        """
+        Judge a :data:`Sample`'s whole configuration and rates; tell whether a level moved.
+
+        What cannot be judged on this message is STALE and says why (never OK): everything
+        while a joint's position is unknown, everything but the planes (positions alone) while
+        a joint's rate is.
+        """
         q, qd = sample.configuration, sample.rates.qd
         self.measured = q is not None and None not in qd
-        if not self.measured:
-            return False
-        update, efforts = sample.update, None
-        if len(update.efforts) == len(q):  # every joint's effort, in the message's order
-            efforts = [0.0] * len(q)
-            for j, value in zip(update.efforts, update.effort):
-                efforts[j] = value
-        return self.update(q, qd, efforts)
+        if self.measured:
+            update, efforts = sample.update, None
+            if len(update.efforts) == len(q):  # every joint's effort, in the message's order
+                efforts = [0.0] * len(q)
+                for j, value in zip(update.efforts, update.effort):
+                    efforts[j] = value
+            return self.update(q, qd, efforts)
+        before = dict(self.levels)
+        if q is None:
+            self._unjudged = dict.fromkeys(self.levels, unknown_positions())
+        else:
+            self._unjudged = dict.fromkeys(self.levels, unknown_rates(sample, self._chain))
+            if 'planes' in self.levels:
+                del self._unjudged['planes']
+                self._values = self.measure(q, [0.0] * len(q))  # the rates: no part of it
+                self._judge_planes(self._values, self.levels)
+        self.levels.update(dict.fromkeys(self._unjudged, STALE))
+        return self.levels != before
 
     def update(self, q, qd, efforts=None):
         """
@@ -229,9 +242,12 @@ class Safety:
 
         Returns whether a level moved.
         """
-        before = dict(self.levels)
+        before, levels = dict(self.levels), self.levels
+        for task in self._unjudged:  # judged anew: no level to clear
+            levels[task] = OK
+        self._unjudged = {}
         values = self._values = self.measure(q, qd, efforts, quick=True)
-        levels, warn, band = self.levels, self._warn, self._band
+        warn, band = self._warn, self._band
         if 'frame_speed' in levels:
             ratio = max(speed / limit
                         for speed, limit in zip(values['frame_speed'], self._speed_limits))
@@ -252,15 +268,7 @@ class Safety:
             levels['stopping'] = ratio_level(max(ratios, default=0.0), levels['stopping'], warn,
                                              band)
         if 'planes' in levels:
-            level = OK
-            if self._planes:
-                nearest = -float(values['plane_distances'].min())
-                level = threshold_level(nearest, levels['planes'], -self._margin, 0.0,
-                                        -self._margin - self._plane_band, -self._plane_band)
-            if self._tilt_limit is not None:
-                level = max(level, ratio_level(values['tool_direction'] / self._tilt_limit,
-                                               levels['planes'], warn, band))
-            levels['planes'] = level
+            self._judge_planes(values, levels)
         allowed, speed = values.get('contact_speed'), values['tool_speed']
         if 'contact' in levels and allowed is not None:
             # At rest the reflected mass has no direction (NaN), and no contact is too fast.
@@ -268,6 +276,18 @@ class Safety:
             if ratio == ratio:
                 levels['contact'] = ratio_level(ratio, levels['contact'], warn, band)
         return levels != before
+
+    def _judge_planes(self, values, levels):
+        """Judge the planes and the tool's direction: from the positions alone."""
+        level, previous = OK, levels['planes'] if levels['planes'] != STALE else OK
+        if self._planes:
+            nearest = -float(values['plane_distances'].min())
+            level = threshold_level(nearest, previous, -self._margin, 0.0,
+                                    -self._margin - self._plane_band, -self._plane_band)
+        if self._tilt_limit is not None:
+            level = max(level, ratio_level(values['tool_direction'] / self._tilt_limit,
+                                           previous, self._warn, self._band))
+        levels['planes'] = level
 
     def _stop_settled(self, time, qd):
         """
@@ -404,8 +424,8 @@ class Safety:
 
     def _status(self, task, values):
         level = self.levels[task]
-        if not values:
-            return Status(task, level, 'no configuration and joint rates yet', ())
+        if task in self._unjudged:
+            return Status(task, level, self._unjudged[task], ())
         shown = _shown
         if task == 'frame_speed':
             pairs = list(zip(self._speed_points.frames, values['frame_speed'],

@@ -23,6 +23,11 @@ model or the settings, ``judge(sample)`` once per message (True when a level mov
 
 from collections import namedtuple
 
+from dh_kinematics.node_logic.rate_estimate import MAX_RATE
+
+NOTHING_YET = 'not judged: no joint_states yet'
+"""What a status that needs the arm's state says before it has it (STALE)."""
+
 Sample = namedtuple('Sample', 'update rates configuration efforts measure safety',
                     defaults=(False,))
 Sample.__doc__ = """One accepted message, for the monitors to judge.
@@ -44,3 +49,15 @@ measure : bool
 safety : bool
     Whether ``~/safety`` wants the safety values whether watched or not.
 """
+
+
+def unknown_positions():
+    """Say why nothing is judged: a joint's position is unknown (STALE)."""
+    return "not judged: a joint's position is unknown or not finite (see the joint's status)"
+
+
+def unknown_rates(sample, chain):
+    """Say why what needs the joint rates is not judged on ``sample``: which rates are unknown."""
+    names = [name for name, rate in zip(chain.joint_names, sample.rates.qd) if rate is None]
+    return (f'not judged: no velocity of {", ".join(names)} yet (one was not finite or beyond '
+            f'{MAX_RATE:g} rad/s or m/s, or came after a gap)')
