@@ -164,3 +164,20 @@ def test_random_q_draws_within_the_limits_and_a_turn_or_a_metre_without():
     assert (-0.5 <= q[:, 0]).all() and (q[:, 0] <= 0.25).all()
     assert np.abs(q[:, 1]).max() <= np.pi and np.abs(q[:, 2]).max() <= 1.0
     np.testing.assert_array_equal(q, chain.random_q(1000, np.random.default_rng(0)))
+
+
+@pytest.mark.parametrize('convention', ['standard', 'modified'])
+def test_a_chain_of_hundreds_of_links_has_kinematics_and_dynamics(convention):
+    # Seen in issue 58: 250 links nested the compiled sums past Python's 200 brackets
+    # (SyntaxError: too many nested parentheses); a long description in view --follow needs it.
+    from helpers import plain_arm, plain_tool_poses
+    rng = np.random.default_rng(5801)
+    n = 250
+    chain = Chain([Link(a=rng.uniform(0.0, 0.1), alpha=rng.uniform(-1.0, 1.0),
+                        d=rng.uniform(0.0, 0.05), offset=rng.uniform(-1.0, 1.0), m=0.1,
+                        r=[0.01, 0.0, 0.0], I=[1e-4] * 3, convention=convention, name=f'j{k}')
+                   for k in range(n)])
+    q = rng.uniform(-1.0, 1.0, n)
+    np.testing.assert_allclose(chain.fkine(q), plain_tool_poses(plain_arm(chain), q)[0],
+                               atol=1e-9)
+    assert np.isfinite(chain.rne(q, q, q)).all() and np.isfinite(chain.jacob0(q)).all()

@@ -54,7 +54,7 @@ ALLOWED = {
     'cli': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic',
                           'dh_kinematics.parameters', 'dh_kinematics.cli'},
     'viewer': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic',
-                             'dh_kinematics.viewer', 'viser', 'yourdfpy'},
+                             'dh_kinematics.viewer', 'viser', 'websockets', 'yourdfpy'},
     'formulas': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.formulas', 'sympy'},
     '': {'importlib'},  # the package's own __init__: names imported on first use
 }

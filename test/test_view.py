@@ -23,6 +23,7 @@ Chromium (Debian's ``chromium`` and Playwright; skipped where either is missing)
 its own controls, and following a node.
 """
 
+import io
 import math
 import os
 import pathlib
@@ -40,7 +41,8 @@ from processes import read_line, spawn
 import pytest
 import yaml
 
-from dh_kinematics.cli import models  # noqa: I100
+from dh_kinematics import Chain, Link  # noqa: I100
+from dh_kinematics.cli import models
 from dh_kinematics.core.display import pose_text
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
 from dh_kinematics.viewer.history import History
@@ -219,7 +221,7 @@ def test_each_label_names_the_frames_at_its_place_and_none_overlap(name):
     # names drawn over each other.
     from dh_kinematics.viewer.scene import label_groups, load_urdf
     chain = _model(name)[0]
-    urdf = load_urdf(chain.to_urdf())
+    urdf = load_urdf(chain.to_urdf()).urdf
     named = ((chain.world_frame, chain.base_frame) + chain.link_frames + (chain.tool_frame,)
              + tuple(frame.name for frame in chain.frames))
     labels = label_groups(urdf, named)
@@ -287,6 +289,205 @@ def test_dragging_the_gizmo_solves_from_the_present_configuration(server):
     _drag(server.get_port(), page, far)
     assert page.ik.value.startswith('no solution') and 'out of reach' in page.ik.value
     np.testing.assert_array_equal(page.q, before)  # the arm stays
+
+
+# A description from anyone on the domain --------------------------------------------------
+
+BRANCHED = """<robot name="branched">
+  <link name="base"><visual><geometry><box size="0.2 0.2 0.1"/></geometry></visual></link>
+  <link name="upper"><visual><origin xyz="0.15 0 0"/>
+    <geometry><cylinder radius="0.03" length="0.3"/></geometry></visual></link>
+  <link name="left"/><link name="right"/><link name="tip"/>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/>
+    <origin xyz="0 0 0.1" rpy="0.1 0.2 0.3"/><axis xyz="0 1 1"/>
+    <limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
+  <joint name="left_finger" type="prismatic"><parent link="upper"/><child link="left"/>
+    <origin xyz="0.3 0.02 0"/><axis xyz="0 1 0"/>
+    <limit lower="0" upper="0.04" effort="1" velocity="1"/></joint>
+  <joint name="right_finger" type="prismatic"><parent link="upper"/><child link="right"/>
+    <origin xyz="0.3 -0.02 0"/><axis xyz="0 -1 0"/>
+    <limit lower="0" upper="0.04" effort="1" velocity="1"/>
+    <mimic joint="left_finger" multiplier="0.5" offset="0.01"/></joint>
+  <joint name="tool" type="fixed"><parent link="left"/><child link="tip"/>
+    <origin xyz="0.05 0 0" rpy="0 1.5 0"/></joint>
+</robot>
+"""
+
+
+def _follow_page(server):
+    from dh_kinematics.viewer.follow import FollowPage
+    return FollowPage(server, False, '/robot_description')
+
+
+@needs_viser
+def test_a_branched_description_with_a_mimic_joint_is_posed_as_yourdfpy_poses_it(server):
+    import yourdfpy
+    page = _follow_page(server)
+    page.describe(BRANCHED)
+    truth = yourdfpy.URDF.load(io.StringIO(BRANCHED))
+    for shoulder, finger in ((0.0, 0.0), (0.7, 0.03), (-1.9, 0.01)):
+        page.joint_states(1.0, ['shoulder', 'left_finger'], [shoulder, finger])
+        page.refresh(1.0)
+        truth.update_cfg({'shoulder': shoulder, 'left_finger': finger})
+        for link in truth.link_map:
+            np.testing.assert_allclose(page.scene.pose(link), truth.get_transform(link),
+                                       atol=1e-12)
+
+
+@needs_viser
+@pytest.mark.parametrize('size', ['nan nan nan', 'inf 1 1', '1 -1 1'])
+def test_a_description_with_a_size_no_urdf_has_is_refused_on_the_page(server, size):
+    # Issue 58 (3): <box size="nan nan nan"/> on the domain ended view --follow ("Camera
+    # position must be finite"). Refused naming it; the arm drawn before stays.
+    page = _follow_page(server)
+    page.describe(BRANCHED)
+    camera = tuple(server.initial_camera.position)
+    page.describe(BRANCHED.replace('0.2 0.2 0.1', size))
+    assert page.status.value.startswith("robot_description: link 'base' visual box: size=")
+    assert tuple(server.initial_camera.position) == camera
+    page.joint_states(1.0, ['shoulder'], [0.5])
+    page.refresh(1.0)
+    assert page.status.value.startswith('robot_description')
+
+
+@needs_viser
+def test_a_long_description_is_drawn_in_one_walk_of_its_tree(server, monkeypatch):
+    # Issue 58 (4): each link's pose was a product along its path from the root (numpy's
+    # multi_dot orders a chain of n matrices in n^3): 120 links took 3.7 s a refresh, 250
+    # about 70 s. bench/bench_view.py times it.
+    from trimesh.scene.transforms import SceneGraph
+    chain = Chain([Link(a=0.05, alpha=0.3, d=0.01, name=f'j{k}') for k in range(250)])
+    longest = []
+    get = SceneGraph.get
+
+    def counted(graph, frame_to, frame_from=None):
+        path = graph.transforms.shortest_path(frame_from or graph.base_frame, frame_to)
+        longest.append(len(path) - 1)
+        return get(graph, frame_to, frame_from)
+
+    page = _follow_page(server)
+    monkeypatch.setattr(SceneGraph, 'get', counted)
+    page.describe(chain.to_urdf())
+    q = np.random.default_rng(4503).uniform(-1.0, 1.0, chain.n)
+    page.joint_states(1.0, chain.joint_names, q)
+    page.refresh(1.0)
+    monkeypatch.undo()
+    assert max(longest) <= 2  # a link to its visual, through the visual's own frame at most
+    np.testing.assert_allclose(page.scene.pose(chain.tool_frame), chain.fkine(q), atol=1e-9)
+
+
+def test_a_signal_ends_a_busy_step_at_once():
+    # Issue 58 (4): while a step was busy (drawing a large description) Ctrl-C waited for it.
+    from dh_kinematics.viewer.signals import run_until_signalled
+    done, total = [], 50_000_000
+
+    def busy(period):
+        os.kill(os.getpid(), signal.SIGINT)
+        for k in range(total):
+            done.append(k) if k % 1_000_000 == 0 else None
+        return True
+
+    run_until_signalled(busy)
+    assert len(done) < total // 1_000_000
+
+
+def _handshake(port, host, origin=None):
+    """Open viser's websocket as a browser does, raw; return the HTTP status line's code."""
+    lines = ['GET / HTTP/1.1', f'Host: {host}', 'Upgrade: websocket', 'Connection: Upgrade',
+             'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Version: 13',
+             f'Sec-WebSocket-Protocol: viser-v{viser.__version__}']
+    if origin is not None:
+        lines.append(f'Origin: {origin}')
+    with socket.create_connection(('127.0.0.1', port)) as connection:
+        connection.sendall(('\r\n'.join(lines) + '\r\n\r\n').encode())
+        status = connection.makefile('rb').readline().decode()
+    return int(status.split()[1])
+
+
+@needs_viser
+def test_the_websocket_is_only_for_the_page_itself(server):
+    # Issue 58 (5): a page of any site open in the user's browser could read and move the arm.
+    port = server.get_port()
+    own = f'localhost:{port}'
+    assert _handshake(port, own, f'http://{own}') == 101
+    assert _handshake(port, f'127.0.0.1:{port}', f'http://127.0.0.1:{port}') == 101
+    assert _handshake(port, f'[::1]:{port}', f'http://[::1]:{port}') == 101
+    assert _handshake(port, own) == 101  # no Origin: no browser page (a script here)
+    assert _handshake(port, own, 'http://evil.example') == 403
+    assert _handshake(port, own, f'http://localhost:{port + 1}') == 403
+    assert _handshake(port, own, 'null') == 403  # a sandboxed page or a file
+    # A name of the attacker's rebound to 127.0.0.1: Origin and Host agree, yet not here.
+    assert _handshake(port, f'evil.example:{port}', f'http://evil.example:{port}') == 403
+
+
+@pytest.mark.parametrize('host', ['', ' ', 'a b', 'x_y', 'http://localhost'])
+def test_the_host_is_an_address(host):
+    # Issue 58 (6): --host '' bound every interface and printed http://:PORT/.
+    _, err = run_cli('view', PACKAGE / 'config' / 'ur5.yaml', '--host', host, code=2)
+    assert 'not an address; give 127.0.0.1' in err
+
+
+@needs_viser
+def test_serving_beyond_this_machine_says_the_page_has_no_authentication():
+    # Issue 58 (6): --host 0.0.0.0 gave no word that anyone reaching the port drives the page.
+    process = spawn(CLI_COMMAND + ['view', str(PACKAGE / 'config' / 'ur5.yaml'), '--host',
+                                   '0.0.0.0', '--port', str(_free_port())],
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = read_line(process, stream=process.stdout)
+        warning = read_line(process, stream=process.stderr)
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=60)
+    assert re.match(r'serving the arm at http://0\.0\.0\.0:\d+/ \(bound to 0\.0\.0\.0', line)
+    assert warning.startswith('warning: the page has no authentication: anyone who reaches')
+
+
+@needs_viser
+def test_a_slider_takes_no_value_its_range_does_not_hold(server):
+    # Issue 58 (8): a slider set to NaN gave a traceback per message and printed [nan, ...];
+    # one at 1e308 on a +-2 pi joint was shown and printed as 1e+308. What the websocket sets
+    # reaches the page's callback as this assignment does.
+    chain, given, settings = _model('ur5')
+    out = io.StringIO()
+    page = _teach(server, chain, given, settings, out)
+    page.move([0.1, -1.0, 1.2, 0.0, 0.5, 0.0])
+    before = page.tool.value
+    page.sliders[1].value = math.nan
+    assert page.sliders[1].value == -1.0 and page.tool.value == before
+    page.sliders[2].value = 1e308
+    page.sliders[3].value = -math.inf
+    upper = chain.qlim[2][1]
+    np.testing.assert_allclose(page.q, [0.1, -1.0, upper, 0.0, 0.5, 0.0])
+    assert page.tool.value == pose_text(chain.fkine(page.q))
+    page.print_yaml()
+    assert yaml.safe_load(out.getvalue())['here'] == page.q.tolist()
+
+
+@needs_viser
+@pytest.mark.parametrize('wxyz, position', [([0.0, 0.0, 0.0, 0.0], [0.4, 0.1, 0.3]),
+                                            ([1.0, 0.0, 0.0, 0.0], [math.nan, 0.1, 0.3]),
+                                            ([math.inf, 0.0, 0.0, 0.0], [0.4, 0.1, 0.3])])
+def test_an_ik_target_that_is_no_pose_is_refused_and_the_gizmo_goes_back(
+        server, wxyz, position):
+    # Issue 58 (8): a NaN target or the quaternion (0, 0, 0, 0) gave a traceback and the page
+    # kept saying "solved" for the old target.
+    chain, given, settings = _model('ur5')
+    page = _teach(server, chain, given, settings)
+    q = page.q
+    _drag(server.get_port(), page, chain.fkine(q + 0.1))
+    assert page.ik.value.startswith('solved')
+    q = page.q
+    done = threading.Event()
+    page.ik.on_update(lambda _: done.set())
+    _send_as_the_browser(server.get_port(), {
+        'type': 'TransformControlsUpdateMessage', 'name': '/ik_target', 'owner': '',
+        'wxyz': wxyz, 'position': position})
+    assert done.wait(60), 'the page never took the drag'
+    assert page.ik.value.startswith('no target: its position or orientation is not finite')
+    np.testing.assert_array_equal(page.q, q)
+    from dh_kinematics.viewer.scene import pose_of
+    np.testing.assert_allclose(pose_of(page.target), chain.fkine(q), atol=1e-9)
 
 
 # The page in headless Chromium ------------------------------------------------------------

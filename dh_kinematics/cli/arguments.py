@@ -15,6 +15,8 @@
 """The command line's shared argument types and groups (argparse)."""
 
 import argparse
+import ipaddress
+import re
 
 PROG = 'dh_kinematics'
 MODEL_FILE = 'the model file (a ROS 2 parameter file)'
@@ -52,9 +54,28 @@ def samples(text):
     return _whole(text, 0, MAX_SAMPLES, f'0 to {MAX_SAMPLES} configurations')
 
 
+_HOST_LABEL = re.compile(r'[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?')
+
+
 def port(text):
     """Return a TCP port, 1 to 65535."""
     return _whole(text, 1, 65535, 'a port from 1 to 65535')
+
+
+def host(text):
+    """Return an address to serve on: an IP address or a host name, never empty."""
+    name = text.strip()
+    try:
+        ipaddress.ip_address(name.strip('[]'))
+        return name.strip('[]')
+    except ValueError:
+        pass
+    labels = name.rstrip('.').split('.')
+    if not name or len(name) > 253 or not all(_HOST_LABEL.fullmatch(label) for label in labels):
+        raise argparse.ArgumentTypeError(
+            f'{text!r}: not an address; give 127.0.0.1 (this machine only, the default), an '
+            "address or name of this machine's interface, or 0.0.0.0 (every interface)")
+    return name
 
 
 def period(text):

@@ -45,9 +45,10 @@ def add_parser(commands):
                          "robot_description and joint_states; '/' by default")
     command.add_argument('--node', default='dh_kinematics', help='with --follow: the node '
                          'whose /diagnostics colour the joints')
-    command.add_argument('--host', default='127.0.0.1', help='the address to serve on '
-                         '(127.0.0.1 by default: this machine only; 0.0.0.0 for every '
-                         'interface)')
+    command.add_argument('--host', type=arguments.host, default='127.0.0.1', help='the '
+                         'address to serve on (127.0.0.1 by default: this machine only; '
+                         '0.0.0.0 for every interface, with no authentication: a warning '
+                         'says so)')
     command.add_argument('--port', type=arguments.port, default=8080, help='the port (8080 '
                          'by default; the next free one when taken)')
     command.add_argument('--deg', action='store_true', help='revolute joint values and '
@@ -62,8 +63,9 @@ def viser_server(host, port_number):
         import yourdfpy  # noqa: F401 (the scene's: refused here, in one line)
     except ImportError:
         raise ValueError(VIEWER_MISSING) from None
+    from dh_kinematics.viewer.origin import is_loopback, own_origin_only
     try:
-        with contextlib.redirect_stdout(io.StringIO()):  # viser's banner: ours is one line
+        with contextlib.redirect_stdout(io.StringIO()), own_origin_only(is_loopback(host)):
             server = viser.ViserServer(host=host, port=port_number, verbose=False)
     except OSError as error:
         raise ValueError(f'--host {host} --port {port_number}: cannot serve there: '
@@ -101,9 +103,16 @@ def run(args, out):
 
 
 def _say_where(server, host, out):
-    shown = 'localhost' if host in ('127.0.0.1', 'localhost', '::1') else host
-    out.write(f'serving the arm at http://{shown}:{server.get_port()}/ (bound to {host}; '
-              'Ctrl-C stops)\n')
+    from dh_kinematics.viewer.origin import is_loopback
+    loopback = is_loopback(host)
+    shown = 'localhost' if loopback else f'[{host}]' if ':' in host else host
+    port = server.get_port()
+    out.write(f'serving the arm at http://{shown}:{port}/ (bound to {host}; Ctrl-C stops)\n')
+    if not loopback:
+        sys.stderr.write(f'warning: the page has no authentication: anyone who reaches port '
+                         f'{port} of {host} sees the arm and moves its sliders; serve on '
+                         '127.0.0.1 and reach it through an SSH tunnel (ssh -L) where others '
+                         'share the network\n')
     out.flush()
 
 

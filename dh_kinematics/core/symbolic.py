@@ -298,11 +298,17 @@ def _needed(lines, returned):
     return kept[::-1]
 
 
+MAX_NESTING = 50
+"""The deepest brackets an inlined value's expression reaches (module :func:`_inlined`)."""
+
+
 def _inlined(lines, returned):
     """
     Write each value used once into the expression that uses it; return (lines, returned).
 
-    Fewer names to store and load; every operation keeps its operands, so its result.
+    Fewer names to store and load; every operation keeps its operands, so its result. A
+    value whose expression would nest deeper than :data:`MAX_NESTING` brackets keeps its name
+    (Python's parser refuses 200: the sums along a long chain of links nest one per link).
     """
     uses = {}
     for source in [expression for _, expression in lines] + [returned]:
@@ -315,8 +321,20 @@ def _inlined(lines, returned):
 
     for name, expression in lines:
         expression = substitute(expression)
-        if uses.get(name) == 1:
+        if uses.get(name) == 1 and _nesting(expression) < MAX_NESTING:
             inline[name] = f'({expression})'
         else:
             kept.append((name, expression))
     return kept, substitute(returned)
+
+
+def _nesting(expression):
+    """Return how deep the brackets of ``expression`` nest."""
+    depth = deepest = 0
+    for character in expression:
+        if character in '([':
+            depth += 1
+            deepest = max(deepest, depth)
+        elif character in ')]':
+            depth -= 1
+    return deepest

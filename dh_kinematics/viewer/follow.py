@@ -62,12 +62,17 @@ class FollowPage:
     where : str
         What the page waits for, shown until the description comes.
 
+    Attributes
+    ----------
+    scene : ArmScene or None
+        The arm as drawn; None until a description comes.
+
     """
 
     def __init__(self, server, degrees, where):
         self._server, self._degrees = server, degrees
         self._lock = threading.Lock()
-        self._scene = None
+        self.scene = None
         self._buttons = {}
         self._prismatic = set()
         self.positions, self.levels = {}, {}
@@ -84,28 +89,32 @@ class FollowPage:
         self._plotted = None  # (quantity, names) the plot was made for
 
     def describe(self, text):
-        """Take a URDF (``robot_description``): draw the arm, a button per joint."""
+        """
+        Take a URDF (``robot_description``): draw the arm, a button per joint.
+
+        A description the package would not read is refused on the page, naming why; the
+        arm drawn before stays.
+        """
         try:
-            urdf = load_urdf(text)
+            description = load_urdf(text)
         except ValueError as error:
             self.status.value = str(error)
             return
+        urdf = description.urdf
         with self._lock:
-            if self._scene is not None:
-                self._scene.remove()
+            if self.scene is not None:
+                self.scene.remove()
             for button in self._buttons.values():
                 button.remove()
-            if urdf.scene.geometry:
-                low, high = urdf.scene.bounds
-            else:  # no visuals: the links' origins
-                origins = np.array([urdf.get_transform(link)[:3, 3] for link in urdf.link_map])
-                low, high = origins.min(axis=0), origins.max(axis=0)
+            links = [link for link in urdf.link_map if not link.endswith('_axis')]
+            self.scene = ArmScene(self._server, description, links, 0.1)
+            self.scene.show({})
+            low, high = self.scene.bounds()
             low, high = np.minimum(low, 0.0), np.maximum(high, 0.0)  # the world's origin too
             extent = max(float(np.max(high - low)), 0.2)
             floor(self._server, extent)
             look(self._server, low, high)
-            links = [link for link in urdf.link_map if not link.endswith('_axis')]
-            self._scene = ArmScene(self._server, urdf, links, 0.1 * extent)
+            self.scene.axes(0.1 * extent)
             self._prismatic = {joint.name for joint in urdf.actuated_joints
                                if joint.type == 'prismatic'}
             with self._joints:
@@ -162,10 +171,10 @@ class FollowPage:
     def refresh(self, now):
         """Show the latest values: the arm's pose and colours, the buttons, the plot."""
         with self._lock:
-            if self._scene is None:
+            if self.scene is None:
                 return
-            self._scene.show(self.positions)
-            self._scene.colour({name: self.levels.get(name, OK) for name in self._buttons})
+            self.scene.show(self.positions)
+            self.scene.colour({name: self.levels.get(name, OK) for name in self._buttons})
             for name, button in self._buttons.items():
                 level = self.levels.get(name, OK)
                 button.color = LEVEL_COLOURS[level] if level else BUTTON_OK

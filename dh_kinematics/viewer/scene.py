@@ -24,8 +24,10 @@ joint) by its level: as the URDF draws them while OK, amber at WARN, red at ERRO
 STALE.
 """
 
+from collections import namedtuple
 import io
 
+from dh_kinematics.core.urdf import reader
 import numpy as np
 from viser import transforms
 import yourdfpy
@@ -36,19 +38,32 @@ PLAIN = (170, 170, 170)
 """A visual's colour where the URDF gives none."""
 
 
+Description = namedtuple('Description', 'urdf tree')
+Description.__doc__ = """A URDF to draw: yourdfpy's (its visuals, meshes loaded) and the
+package's :data:`core.urdf.reader.Tree` (its joints, checked), of the same text."""
+
+
 def load_urdf(text, directory=None):
     """
-    Read URDF ``text`` with its visuals; raise ValueError naming what is wrong.
+    Read URDF ``text`` with its visuals into a :data:`Description`; raise ValueError naming why.
 
-    ``directory`` is where relative mesh paths start (the URDF file's folder).
+    The text is checked first as the package reads every URDF (:func:`reader.parse`: at most
+    50 MB, a tree, every number finite, a visual's sizes too), so that no description, whoever
+    publishes it, reaches the scene with a NaN or a loop. ``directory`` is where relative mesh
+    paths start (the URDF file's folder).
     """
+    try:
+        tree = reader.parse(text)
+    except ValueError as error:
+        raise ValueError(f'robot_description: {error}') from None
     handler = (None if directory is None else
                (lambda name: yourdfpy.filename_handler_magic(name, dir=directory)))
     try:
-        return yourdfpy.URDF.load(io.StringIO(text), build_scene_graph=True, load_meshes=True,
+        urdf = yourdfpy.URDF.load(io.StringIO(text), build_scene_graph=True, load_meshes=True,
                                   filename_handler=handler)
     except Exception as error:  # noqa: B902 (lxml's, yourdfpy's, trimesh's own errors)
         raise ValueError(f'robot_description: not a URDF yourdfpy can read: {error}') from None
+    return Description(urdf, tree)
 
 
 def look(server, low, high):
@@ -104,9 +119,10 @@ def place(node, T):
 
 
 def pose_of(node):
-    """Return a scene node's pose in its parent's frame, shape (4, 4)."""
+    """Return a scene node's pose in its parent's frame, shape (4, 4) (its quaternion unit)."""
     T = np.eye(4)
-    T[:3, :3] = transforms.SO3(np.asarray(node.wxyz)).as_matrix()
+    wxyz = np.asarray(node.wxyz, dtype=float)
+    T[:3, :3] = transforms.SO3(wxyz / np.linalg.norm(wxyz)).as_matrix()
     T[:3, 3] = node.position
     return T
 
@@ -125,6 +141,21 @@ def moved_by(urdf):
     return moved
 
 
+def walk(tree):
+    """
+    Return the joints of a :data:`reader.Tree` parents first (names): one walk from its roots.
+
+    A link's pose is then its parent's times its joint's motion, each computed once: the
+    poses of every link cost time linear in the links.
+    """
+    order, links = [], [link for link in tree.links if link not in tree.parent_joint]
+    while links:
+        joints = [name for link in links for name in reader.children(tree, link)]
+        order += joints
+        links = [tree.joints[name].child for name in joints]
+    return order
+
+
 class ArmScene:
     """
     A URDF drawn under ``/arm`` in a viser server's scene.
@@ -133,7 +164,7 @@ class ArmScene:
     ----------
     server : viser.ViserServer
         Where to draw.
-    urdf : yourdfpy.URDF
+    description : Description
         The arm, loaded with its visuals (:func:`load_urdf`).
     named : sequence of str
         The links whose axes and names are shown (the model's frames).
@@ -142,8 +173,8 @@ class ArmScene:
 
     """
 
-    def __init__(self, server, urdf, named, length):
-        self.urdf = urdf
+    def __init__(self, server, description, named, length):
+        urdf, self._tree = description
         scene, graph = server.scene, urdf.scene.graph
         self._frames = {link: scene.add_frame(
             f'/arm/{link}', show_axes=link in named, axes_length=length,
@@ -151,18 +182,32 @@ class ArmScene:
         for link, text in label_groups(urdf, named):
             scene.add_label(f'/arm/{link}/name', text, font_screen_scale=0.7)
         self._meshes = {}  # link -> [(mesh handle, its own colour)]
+        self._corners = {}  # link -> the corners of its visuals' box, link frame, shape (8, 4)
         for node in graph.nodes_geometry:
             link = graph.transforms.parents[node]
-            T_link_visual = graph.get(frame_to=node, frame_from=link)[0]
-            mesh = urdf.scene.geometry[graph[node][1]].copy()
+            T_link_visual, geometry = graph.get(frame_to=node, frame_from=link)  # one edge
+            mesh = urdf.scene.geometry[geometry].copy()
             mesh.apply_transform(T_link_visual)
             colour = _colour_of(mesh)
             handle = scene.add_mesh_simple(
                 f'/arm/{link}/{node}', np.asarray(mesh.vertices, dtype=np.float32),
                 np.asarray(mesh.faces, dtype=np.uint32), color=colour)
             self._meshes.setdefault(link, []).append((handle, colour))
+            if len(mesh.vertices):
+                self._corners.setdefault(link, []).append(_corners(mesh.bounds))
         self._moved = moved_by(urdf)
         self.joint_names = tuple(urdf.actuated_joint_names)
+        self._order = walk(self._tree)
+        self._mimic = {joint.name: (joint.mimic.joint, joint.mimic.multiplier or 1.0,
+                                    joint.mimic.offset or 0.0)
+                       for joint in urdf.robot.joints if joint.mimic is not None}
+        self._values = dict.fromkeys(self.joint_names, 0.0)
+        self._poses = {}
+
+    def axes(self, length):
+        """Draw the shown axes ``length`` m long."""
+        for frame in self._frames.values():
+            frame.axes_length, frame.axes_radius = length, 0.04 * length
 
     def remove(self):
         """Take the arm out of the scene."""
@@ -171,14 +216,32 @@ class ArmScene:
 
     def show(self, positions):
         """Pose every link for joint values by name (rad or m); a joint not given keeps its."""
-        urdf = self.urdf
-        cfg = urdf.cfg.copy()
-        for k, name in enumerate(self.joint_names):
-            if name in positions:
-                cfg[k] = positions[name]
-        urdf.update_cfg(cfg)
+        values = self._values
+        values.update((name, positions[name]) for name in self.joint_names if name in positions)
+        self._poses = poses = {link: np.eye(4) for link in self._tree.links
+                               if link not in self._tree.parent_joint}
+        for name in self._order:
+            joint = self._tree.joints[name]
+            q = values.get(name, 0.0)
+            if name in self._mimic:
+                leader, multiplier, offset = self._mimic[name]
+                q = values.get(leader, 0.0) * multiplier + offset
+            poses[joint.child] = poses[joint.parent] @ reader.joint_motion(joint, q)
         for link, frame in self._frames.items():
-            place(frame, urdf.get_transform(link))
+            place(frame, poses[link])
+
+    def bounds(self):
+        """
+        Return the box the arm spans as shown, (low, high), root frame, m.
+
+        Its visuals' corners; the links' origins where it has none.
+        """
+        points = [(self._poses[link] @ np.vstack(corners).T)[:3].T
+                  for link, corners in self._corners.items()]
+        if not points:
+            points = [np.array([T[:3, 3] for T in self._poses.values()])]
+        points = np.vstack(points)
+        return points.min(axis=0), points.max(axis=0)
 
     def colour(self, levels):
         """Colour the links each joint moves by its level (joint name -> 0 to 3)."""
@@ -195,6 +258,12 @@ class ArmScene:
         """Return the set of RGB colours, 0-255, that the visuals a joint moves are drawn in."""
         return {tuple(int(c) for c in mesh.color) for link in self._moved.get(joint, ())
                 for mesh, _ in self._meshes.get(link, ())}
+
+
+def _corners(bounds):
+    """Return the 8 corners of an axis-aligned box ``[low, high]``, homogeneous, shape (8, 4)."""
+    (x0, y0, z0), (x1, y1, z1) = bounds
+    return np.array([[x, y, z, 1.0] for x in (x0, x1) for y in (y0, y1) for z in (z0, z1)])
 
 
 def _colour_of(mesh):

@@ -79,6 +79,7 @@ class TeachPage:
             self.sliders = [self._slider(gui, name, link, scale)
                             for name, link, scale in zip(chain.joint_names, chain.links,
                                                          self._scale)]
+        self._shown = [slider.value for slider in self.sliders]  # the last values judged
         with gui.add_folder('Readout'):
             self.tool = gui.add_text(chain.tool_frame, '', multiline=True, disabled=True)
             self.joints = gui.add_text('joints', '', multiline=True, disabled=True)
@@ -131,11 +132,31 @@ class TeachPage:
         if self._busy:
             return
         with self._lock:
+            self._within_range()
             self._show(True, time.monotonic())
+
+    def _within_range(self):
+        """
+        Put every slider back within its range: what a client sends is not trusted.
+
+        A value past the range is clamped to it; one not finite keeps the slider's last value.
+        The page then shows what is judged.
+        """
+        self._busy = True
+        try:
+            for k, slider in enumerate(self.sliders):
+                value = float(slider.value)
+                kept = (min(max(value, slider.min), slider.max) if math.isfinite(value)
+                        else self._shown[k])
+                if kept != value:
+                    slider.value = kept
+        finally:
+            self._busy = False
 
     def _show(self, follow_tool, seconds):
         chain, reading = self.chain, self._readout.update(self.q, seconds)
         self.reading = reading
+        self._shown = [slider.value for slider in self.sliders]
         self.scene.show(dict(zip(chain.joint_names, reading.q)))
         self.scene.colour(dict(zip(chain.joint_names, reading.levels)))
         T = reading.T_world_tool
@@ -155,6 +176,14 @@ class TeachPage:
             place(self.target, T)
 
     def _solve(self):
+        wxyz, position = np.asarray(self.target.wxyz), np.asarray(self.target.position)
+        if not (np.isfinite(wxyz).all() and np.isfinite(position).all()
+                and np.linalg.norm(wxyz) > 1e-6):
+            with self._lock:
+                place(self.target, self.reading.T_world_tool)  # back at the tool
+            self.ik.value = ('no target: its position or orientation is not finite, or its '
+                             'quaternion is 0; the gizmo is back at the tool')
+            return
         q, message = self._readout.solve(pose_of(self.target), self.q)
         if q is not None:
             self.move(q, follow_tool=False)
@@ -193,11 +222,11 @@ def serve(server, chain, given, settings, degrees, out):
 
     """
     length = reach(chain)
-    urdf = load_urdf(chain.to_urdf())
+    description = load_urdf(chain.to_urdf())
     named = ((chain.world_frame, chain.base_frame) + chain.link_frames + (chain.tool_frame,)
              + tuple(frame.name for frame in chain.frames))
     floor(server, length)
-    scene = ArmScene(server, urdf, named, 0.12 * length)
+    scene = ArmScene(server, description, named, 0.12 * length)
     page = TeachPage(server, Readout(chain, settings), scene,
                      params.configurations(given, chain.n), degrees, out)
     page.move(page.q)

@@ -17,7 +17,8 @@ Read a URDF into its tree of links and joints, in SI units, refusing what is not
 
 Only what a DH model can use or must report is read: each joint's type, parent, child, origin,
 axis, ``<limit>``, ``<safety_controller>``, ``<dynamics>`` and ``<mimic>``; each link's
-``<inertial>`` and whether it has ``<visual>`` or ``<collision>`` elements. Defaults are the
+``<inertial>`` and the kinds of its ``<visual>`` and ``<collision>`` geometry, whose sizes,
+scales and origins are checked (finite, sizes not negative) though not kept. Defaults are the
 URDF specification's (origin at the identity, axis ``1 0 0``, no limits). A xacro file is
 refused with the command that expands it.
 """
@@ -101,11 +102,27 @@ def _inertial(link, where):
     return Inertial(m, T[:3, 3], R @ I @ R.T)
 
 
-def _geometry(link):
+_SIZES = {'box': (('size', 3),), 'cylinder': (('radius', 1), ('length', 1)),
+          'sphere': (('radius', 1),), 'capsule': (('radius', 1), ('length', 1))}
+"""The sizes of each URDF shape (m): attribute and count; each finite and >= 0."""
+
+
+def _geometry(link, where):
+    """Return the kinds of a link's geometry; refuse a size, scale or origin not a number."""
     kinds = []
     for part in link.findall('visual') + link.findall('collision'):
+        place = f'{where} {part.tag}'
+        _origin(part, place)
         shape = part.find('geometry')
-        kinds += [child.tag for child in ([] if shape is None else shape)]
+        for child in ([] if shape is None else shape):
+            kinds.append(child.tag)
+            for attribute, count in _SIZES.get(child.tag, ()):
+                sizes = _numbers(child, attribute, count, f'{place} {child.tag}')
+                if (sizes < 0.0).any():
+                    raise ValueError(f'{place} {child.tag}: {attribute}={child.get(attribute)!r}'
+                                     ' must not be negative (m)')
+            if child.tag == 'mesh':
+                _numbers(child, 'scale', 3, f'{place} mesh', [1.0] * 3)
     return tuple(sorted(set(kinds)))
 
 
@@ -177,7 +194,8 @@ def parse(text):
         name = element.get('name')
         if not name or name in links:
             raise ValueError(f'link {name!r}: {"named twice" if name else "has no name"}')
-        links[name] = Link(name, _inertial(element, f'link {name!r}'), _geometry(element))
+        links[name] = Link(name, _inertial(element, f'link {name!r}'),
+                           _geometry(element, f'link {name!r}'))
     for element in root.findall('joint'):
         joint = _joint(element)
         if not joint.name or joint.name in joints:
