@@ -186,6 +186,15 @@ def test_ctrl_c_is_one_line_and_code_130(tmp_path):
     assert err == 'dh_kinematics from-urdf: interrupted\n', err
 
 
+def test_a_reader_that_leaves_early_ends_the_command_quietly():
+    # Seen in issue 57: dh_kinematics show ... | head ended with "error: : Broken pipe".
+    process = spawn(CLI_COMMAND + ['show', str(PUMA), '--dyn'], stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, text=True)
+    process.stdout.close()  # no reader left before it writes a line
+    err = process.stderr.read()
+    assert process.wait(timeout=120) == 141 and err == '', err
+
+
 @pytest.mark.parametrize('args, message', [
     (['from-urdf', '--topic', '/a b', '--base', 'a', '--tip', 'b', '-o', 'x.yaml'],
      "--topic '/a b': not a topic name ROS takes"),

@@ -22,9 +22,11 @@ offsets, flips, Hayati's beta, base, tool, payload). The Puma 560's forward kine
 roboticstoolbox-python's symbolic model's term by term (skipped where the toolbox is missing).
 """
 
+import io
 import re
 import sys
 
+from dh_kinematics import Chain, Link
 from helpers import CHAINS, needs, optional, PACKAGE, run_cli
 import numpy as np
 import pytest
@@ -106,6 +108,44 @@ def test_kept_parameters_are_symbols_where_each_length_enters():
         _symbolic(chain, keep=('b2',))
     with pytest.raises(ValueError, match="keep: 'a7' is not a parameter"):
         _symbolic(chain, keep=('a7',))
+
+
+@pytest.mark.parametrize('joints, keep', [('a', 'a2'), ('d', 'd1'), ('m', 'm3'),
+                                          ('alpha', 'alpha2'), ('theta', 'theta6')])
+def test_a_joint_variable_and_a_kept_parameter_are_never_one_symbol(joints, keep):
+    # Issue 58 (7): --joints a --keep a2 made both one symbol (a2*cos(a2)), exit 0.
+    chain = dict(CHAINS)['puma560']
+    with pytest.raises(ValueError, match=rf"joints: '{joints}' names a joint variable {keep}, "
+                       rf"as keep names '{keep}'"):
+        _symbolic(chain, keep=(keep,), joints=joints)
+    _, err = run_cli('show', PACKAGE / 'config' / 'puma560.yaml', '--symbolic', '--joints',
+                     joints, '--keep', keep, code=1)
+    assert err.count('\n') == 1 and 'one symbol for both' in err
+    assert {str(s) for s in _symbolic(chain, keep=('a2', 'r2', 'I2'), joints='r').q} == {
+        f'r{j}' for j in range(1, 7)}  # r2's symbols are r2x, r2y, r2z: no clash
+
+
+def test_show_writes_each_entry_of_the_pose_once_it_is_simplified(tmp_path, monkeypatch):
+    # Issue 58 (9): a 7-joint arm with parallel axes was silent for over a minute after the
+    # link matrices: the whole pose was simplified before its first entry was written.
+    from dh_kinematics.cli.main import main
+    chain = Chain([Link(a=0.3, qlim=(-3.0, 3.0), name=f'j{k}') for k in range(4)])
+    path = tmp_path / 'planar.yaml'
+    chain.to_yaml(path)
+    calls, seen = [], {}
+    trigsimp = sympy.trigsimp
+    monkeypatch.setattr(sympy, 'trigsimp', lambda e, **kw: calls.append(1) or trigsimp(e, **kw))
+
+    class Out(io.StringIO):
+
+        def write(self, text):
+            if text.startswith(('\nT: ', 'r11 =', 'pz =')):
+                seen[text[:3]] = len(calls)
+            return super().write(text)
+
+    assert main(['show', str(path), '--symbolic'], out=Out()) == 0
+    before = seen['\nT:']  # the link matrices'
+    assert seen == {'\nT:': before, 'r11': before + 1, 'pz ': before + 12}
 
 
 @needs('roboticstoolbox', 'pip install roboticstoolbox-python (make bench installs it)')

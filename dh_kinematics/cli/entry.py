@@ -15,16 +15,22 @@
 """
 The ``dh_kinematics`` executable: Ctrl-C at any moment ends it with code 130 and one line.
 
+A reader that leaves early (``dh_kinematics show ... | head``) ends it quietly, with code 141
+as ``cat`` would.
+
 Only the standard library is imported here; the command (and numpy with it) is imported inside
 the guard, so that an interrupt while it loads is one line too, as while it runs. A file being
 written when the interrupt comes is left as it was (:mod:`core.files`).
 """
 
+import os
 import signal
 import sys
 
 INTERRUPTED = 128 + signal.SIGINT
 """The exit code after Ctrl-C, as a shell gives it."""
+READER_GONE = 128 + signal.SIGPIPE
+"""The exit code when the output's reader has gone (``| head``), as ``cat`` gives it."""
 
 
 def main(argv=None):
@@ -39,6 +45,9 @@ def main(argv=None):
         sys.stderr.write(f'dh_kinematics{" " + str(command) if command else ""}: '
                          'interrupted\n')
         return INTERRUPTED
+    except BrokenPipeError:  # show ... | head: the reader has what it wanted; no error line
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # none at exit either
+        return READER_GONE
 
 
 def run():

@@ -75,6 +75,8 @@ def main(argv=None, out=None):
     args = parse(argv)
     try:
         return args.run(args, out or sys.stdout)
+    except BrokenPipeError:  # the reader left: the executable's to end quietly (cli.entry)
+        raise
     except ValueError as error:  # InvalidFieldError included
         sys.stderr.write(f'{PROG} {args.command}: error: {error}\n')
     except OSError as error:  # one the command did not name itself

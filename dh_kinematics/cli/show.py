@@ -95,12 +95,11 @@ def _formulas(chain, args, out):
     out.write(f'\n{heading}T: {chain.world_frame} -> {chain.tool_frame}, entry by entry '
               '(rotation r11 .. r33, position px .. pz, m)\n')
     out.flush()
-    T = arm.fkine()
-    for i, row in enumerate(ENTRIES):
-        for j, name in enumerate(row):
-            if args.latex:
-                out.write(f'{name[0]}_{{{name[1:]}}} = {text(T[i, j], True)}\n')
-            else:
-                out.write(f'{name} =\n{text(T[i, j], width=WIDTH)}\n')
-            out.flush()
+    for i, j, entry in arm.fkine_entries():
+        name = ENTRIES[i][j]
+        if args.latex:
+            out.write(f'{name[0]}_{{{name[1:]}}} = {text(entry, True)}\n')
+        else:
+            out.write(f'{name} =\n{text(entry, width=WIDTH)}\n')
+        out.flush()
     return 0

@@ -115,9 +115,16 @@ class SymbolicChain:
         self.qdd = sympy.symbols(f'{joints}dd1:{n + 1}', real=True)
         given = dict(values or {})
         self.parameters = {}
+        variables = {str(symbol) for symbol in self.q + self.qd + self.qdd}
         for name in keep:
             self._check_name(name, 'keep', n)
             self.parameters[name] = _symbols(name)
+            clash = sorted(str(symbol) for symbol in self.parameters[name].free_symbols
+                           if str(symbol) in variables)
+            if clash:
+                raise ValueError(f'joints: {joints!r} names a joint variable {clash[0]}, as '
+                                 f'keep names {name!r}: one symbol for both would make every '
+                                 'formula wrong; choose another name for the joints (q)')
         for name in given:
             self._check_name(name, 'values', n)
         self._given = dict(self.parameters, **given)
@@ -175,8 +182,10 @@ class SymbolicChain:
 
     def _tidy(self, matrix):
         """Simplify (where asked), then make whole-number floats the arithmetic left exact."""
-        matrix = matrix.applyfunc(sympy.trigsimp) if self._simplify else matrix
-        return matrix.applyfunc(cleaned)
+        return matrix.applyfunc(self._tidy_entry)
+
+    def _tidy_entry(self, expression):
+        return cleaned(sympy.trigsimp(expression) if self._simplify else expression)
 
     def A(self, j):
         """
@@ -220,6 +229,18 @@ class SymbolicChain:
     def fkine(self):
         """Return ``T_world_tool``, the tool's pose in the world (sympy.Matrix, 4x4)."""
         return self._tidy(self._poses()[-1])
+
+    def fkine_entries(self):
+        """
+        Yield ``(i, j, T_world_tool[i, j])`` over the top three rows, each entry as it is done.
+
+        The entries of :meth:`fkine`, simplified one at a time: a long arm's take seconds each,
+        so that a caller can show each as it comes.
+        """
+        T = self._poses()[-1]
+        for i in range(3):
+            for j in range(4):
+                yield i, j, self._tidy_entry(T[i, j])
 
     def jacob0(self):
         """
