@@ -245,9 +245,13 @@ def test_a_known_base_and_the_masks_hold_what_they_say():
     for noise in (-1, 0.0, 1e-300, 1e308, math.nan):
         with pytest.raises(ValueError, match=r'noise: must be within \[1e-09, 0.05\] m'):
             fit.calibrate(nominal, data, noise=noise)
-    for weight in (-1.0, 1e308, math.nan, math.inf):
-        with pytest.raises(ValueError, match=r'orientation_weight: must be within \[0, 1000\]'):
+    for weight in (-1.0, 0.0, 1e308, math.nan, math.inf):  # 0: issue 58 (9), divided by it
+        with pytest.raises(ValueError, match=r'orientation_weight: must be within \(0, 1000\]'):
             fit.calibrate(nominal, data, orientation_weight=weight)
+    # Issue 58 (9): a mask leaving nothing free ended in numpy's "cannot reshape array".
+    with pytest.raises(ValueError, match=r"free, fixed: \['base\.\*'\] less \['base\.\*'\] "
+                       'leaves no parameter to estimate'):
+        fit.calibrate(nominal, data, free=['base.*'], fixed=['base.*'])
 
 
 def test_a_fit_far_from_the_given_noise_or_the_nominal_model_fails():

@@ -73,7 +73,7 @@ def test_the_moveit_group_and_robot_name_stay_what_they_are(tmp_path):
         model = tmp_path / 'model.yaml'
         Chain.from_params(params).to_yaml(model)
         out_dir = tmp_path / 'moveit'
-        group = 'arm\n  kinematics_solver: evil/Plugin\nother'
+        group = 'left_arm2'
         run('moveit', model, '-o', out_dir, '--group', group, '--samples', '0')
         written = sorted(os.listdir(out_dir))
         assert all('/' not in file and file not in ('.', '..') for file in written)
@@ -85,6 +85,25 @@ def test_the_moveit_group_and_robot_name_stay_what_they_are(tmp_path):
         srdf = next(file for file in written if file.endswith('.srdf'))
         from xml.etree import ElementTree
         assert ElementTree.parse(out_dir / srdf).getroot().find('group').get('name') == group
+
+
+@pytest.mark.parametrize('group', ['', 'arm\n  kinematics_solver: evil/Plugin\nother',
+                                   '2arm', 'arm.left', 'tool', 'a\u0663'])
+def test_a_moveit_group_is_a_name_moveit_reads(tmp_path, group):
+    # Issue 58 (9): --group '' wrote <group name=""> and a '' key into kinematics.yaml.
+    _, err = run('moveit', UR5, '-o', tmp_path / 'moveit', '--group', group, code=1)
+    assert f'group: {group!r} must be a letter, then letters, digits or _' in err
+    assert not (tmp_path / 'moveit').exists()
+
+
+def test_a_plugin_name_is_ascii_as_pluginlib_reads_it(tmp_path):
+    # Issue 58 (9): a ros2_control plugin name with an Arabic-Indic digit was written.
+    model = tmp_path / 'control.yaml'
+    model.write_text(PUMA.read_text().replace(
+        'ros__parameters:\n', 'ros__parameters:\n    ros2_control.plugin: a\u0663/B\n', 1),
+        encoding='utf-8')
+    _, err = run('check', model, code=1)
+    assert "ros2_control.plugin: must be '' (none), 'mock' or a hardware plugin class" in err
 
 
 @pytest.mark.skipif(xacro is None, reason='xacro is not installed')

@@ -435,3 +435,23 @@ def test_the_whole_turn_rule_is_one_rule_for_floats_and_arrays():
             found & inside & inside_start].all()
     missing = ~found[20:]  # no turn reaches inside: the limits are narrower than a turn
     assert (upper[20:][missing] - lower[20:][missing] < turns.TURN).all()
+
+
+@pytest.mark.parametrize('start', [1e6, -1e6, 1e5, 12345.6])
+def test_a_solution_far_out_is_as_good_as_it_says(start):
+    # Issue 58 (9): from q0 = 1e6 the Puma without limits reported success and 3e-16 rad, but
+    # the joint values given (near 1e6, where floats are 1.2e-10 apart) missed by 3.4e-10 rad.
+    from helpers import plain_arm, plain_tool_poses
+    chain = _unlimited(SHIPPED['puma560'])
+    rng = np.random.default_rng(5809)
+    targets = chain.fkine(chain.random_q(4, rng))
+    q0 = np.full(chain.n, start)
+    results = [chain.ikine(T, q0=q0) for T in targets] + chain.ikine(targets, q0=q0)
+    for T, result in zip(np.concatenate([targets, targets]), results):
+        assert result.success
+        reached = plain_tool_poses(plain_arm(chain), result.q)[0]  # an independent model
+        position = np.linalg.norm(reached[:3, 3] - T[:3, 3])
+        angle = 2.0 * np.arcsin(np.linalg.norm(reached[:3, :3] - T[:3, :3]) / (2 * math.sqrt(2)))
+        assert position <= 1e-10 and angle <= 1e-10, (position, angle)
+        assert abs(result.position_error - position) < 1e-11
+        assert abs(result.orientation_error - angle) < 1e-11

@@ -142,6 +142,19 @@ def test_a_parameter_set_while_inactive_is_checked_and_used_on_activate():
         run.stop()
 
 
+def test_after_shutdown_the_status_and_the_parameters_say_it_is_finalized():
+    # Issue 58 (9): after shutdown the status still said "activate starts it".
+    run = Managed(UR5)
+    try:
+        run.go(Transition.TRANSITION_CONFIGURE, 'inactive')
+        run.go(Transition.TRANSITION_INACTIVE_SHUTDOWN, 'finalized')
+        run.arm_status('finalized: shut down, nothing runs')
+        refused, = run.probe.set_parameters(NODE, [Parameter('tf.max_rate', value=25.0)], True)
+        assert not refused.successful and 'shut down (finalized)' in refused.reason
+    finally:
+        run.stop()
+
+
 CYCLES = 20
 """Lifecycle cycles under a stream: the node died within 3 to 6 before issue 57's fix."""
 

@@ -82,6 +82,7 @@ def run(args, out):
     chain, _, given = load(args.file)
     if args.samples < 0:
         raise ValueError(f'--samples: must be 0 or more, got {args.samples}')
+    moveit.check_group(args.group)  # before the folder is made
     states = params.configurations(given, chain.n)
     rng = np.random.default_rng(args.seed)
     count = max(args.samples, ACCELERATION_SAMPLES)

@@ -108,7 +108,7 @@ class SymbolicChain:
     def __init__(self, chain, keep=(), values=None, joints='q', simplify=True):
         self.chain = chain
         n = chain.n
-        if not re.fullmatch(r'[A-Za-z_]\w*', joints):
+        if not re.fullmatch(r'[A-Za-z_]\w*', joints, re.ASCII):
             raise ValueError(f'joints: must be a name such as q, got {joints!r}')
         self.q = sympy.symbols(f'{joints}1:{n + 1}', real=True)
         self.qd = sympy.symbols(f'{joints}d1:{n + 1}', real=True)

@@ -51,6 +51,7 @@ from rclpy.lifecycle import LifecycleNode, TransitionCallbackReturn
 STATE_TEXTS = {
     'unconfigured': 'unconfigured: no model read yet (configure reads it)',
     'inactive': 'inactive: the model is checked, nothing is published (activate starts it)',
+    'finalized': 'finalized: shut down, nothing runs (start the node again to use it)',
 }
 """The arm's status in each state but active (where the monitors say it)."""
 STATE_PERIOD_S = 1.0
@@ -108,15 +109,23 @@ class DhKinematicsManagedNode(Wiring, LifecycleNode):
         return TransitionCallbackReturn.SUCCESS
 
     def on_shutdown(self, state):
-        """Stop whatever runs."""
+        """Stop whatever runs; the status says so."""
         if self._timer is not None:
             self._unwire()
             self._config = None
+        self._checked = None
+        self._enter('finalized')
         return TransitionCallbackReturn.SUCCESS
 
     def _checked_config(self):
         """Return the model in use while active, the checked one while inactive, else None."""
         return self._config if self._state == 'active' else self._checked
+
+    def _no_model(self):
+        """Say why a parameter cannot change: no model yet, or none any more."""
+        if self._state == 'finalized':
+            return 'the node is shut down (finalized): start it again to change its parameters'
+        return 'the node has no model: configure it first (ros2 lifecycle set <node> configure)'
 
     def _use(self, config, names):
         """Use a change at once while active; while inactive, keep it for ``activate``."""

@@ -180,9 +180,8 @@ class Wiring:
         to rclpy, which refuses only unsetting one or giving it another type.
         """
         current = self._checked_config()
-        if current is None:  # a managed node before configure, or after cleanup
-            return SetParametersResult(successful=False, reason='the node has no model: '
-                                       'configure it first (ros2 lifecycle set <node> configure)')
+        if current is None:  # a managed node before configure, after cleanup or shutdown
+            return SetParametersResult(successful=False, reason=self._no_model())
         try:
             config, declared, names = checked_change(self, current, parameter_list)
         except ValueError as error:
@@ -206,6 +205,10 @@ class Wiring:
     def _use(self, config, names):
         """Use the checked parameters of a change that named ``names``."""
         self._take(config, names)
+
+    def _no_model(self):
+        """Say why a parameter cannot change while :meth:`_checked_config` is None."""
+        return 'the node has no model'
 
     def set_parameters(self, parameter_list):
         """Set the parameters as one change (see :meth:`set_parameters_atomically`)."""

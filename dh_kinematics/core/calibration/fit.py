@@ -350,7 +350,8 @@ def calibrate(chain, data, base_known=False, free=None, fixed=(), noise=None,
         repeatability): what the rank is judged against, and a fit that leaves more than FAR
         times it fails. Estimated from the fit when not given.
     orientation_weight : float
-        m/rad of an orientation residual against a position one.
+        m/rad of an orientation residual against a position one; > 0 (measurements without
+        orientations fit the positions alone).
     max_iterations : int
         Of Levenberg-Marquardt.
 
@@ -363,10 +364,9 @@ def calibrate(chain, data, base_known=False, free=None, fixed=(), noise=None,
     ------
     ValueError
         For measurements the chain cannot have made (:func:`core.calibration.measurements.check`),
-        a mask that names no parameter, a noise outside [NOISE_MIN, MAX_CORRECTION] m, an
-        orientation
-        weight outside [0, WEIGHT_MAX] m/rad, or too few distinct configurations to identify
-        what the arm can give.
+        a mask that names no parameter or leaves none free, a noise outside [NOISE_MIN,
+        MAX_CORRECTION] m, an orientation weight outside (0, WEIGHT_MAX] m/rad, or too few
+        distinct configurations to identify what the arm can give.
 
     Examples
     --------
@@ -391,8 +391,9 @@ def calibrate(chain, data, base_known=False, free=None, fixed=(), noise=None,
         raise ValueError(f'noise: must be within [{NOISE_MIN:g}, {top:g}] m (a standard '
                          f'deviation per coordinate), got {noise!r}')
     if not (isinstance(orientation_weight, (int, float))
-            and 0.0 <= orientation_weight <= WEIGHT_MAX):
-        raise ValueError(f'orientation_weight: must be within [0, {WEIGHT_MAX:g}] m per rad, '
+            and 0.0 < orientation_weight <= WEIGHT_MAX):
+        raise ValueError(f'orientation_weight: must be within (0, {WEIGHT_MAX:g}] m per rad '
+                         '(to fit the positions alone, leave out the qx, qy, qz, qw columns), '
                          f'got {orientation_weight!r}')
     orientation = data.quaternion is not None
     names = parameter_names(chain, orientation, not base_known)
@@ -401,6 +402,9 @@ def calibrate(chain, data, base_known=False, free=None, fixed=(), noise=None,
     if unknown:
         raise ValueError(f'{unknown[0]!r} names no parameter (parameters: {", ".join(names)})')
     candidates = [names.index(name) for name in _selected(names, free, fixed)]
+    if not candidates:
+        raise ValueError(f'free, fixed: {list(free or ["*"])} less {list(fixed)} leaves no '
+                         'parameter to estimate')
     first, _ = measured.distinct(q)
     weight, count = orientation_weight, len(q)
     base = chain.base.copy()

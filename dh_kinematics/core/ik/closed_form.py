@@ -28,7 +28,7 @@ import math
 import operator
 
 from dh_kinematics.core.ik.compiled import SIZE
-from dh_kinematics.core.ik.numerical import norms
+from dh_kinematics.core.ik.numerical import FAR, norms
 from dh_kinematics.core.ik.result import IKResult
 import numpy as np
 
@@ -86,6 +86,9 @@ class ClosedForm:
         q, pose = rows[inside, :6], pose[inside]
         position, orientation = rows[inside, 6], rows[inside, 7]
         iterations = np.zeros(m, dtype=int)
+        for k in np.nonzero(np.abs(q).max(axis=1) > FAR)[0].tolist():
+            q[k], position[k], orientation[k] = search.measured_far(
+                T[pose[k]], q[k].tolist(), position[k], orientation[k], tol)
         for k in np.nonzero((position > tol) | (orientation > tol))[0].tolist():
             attempt = search.solve(T[pose[k]], q[k], tol, POLISH_ITERATIONS)
             iterations[pose[k]] += attempt.iterations
@@ -144,6 +147,7 @@ class ClosedForm:
             if math.isnan(sum(q)):  # no whole turn brings it within the limits
                 outside += 1
                 continue
+            q, position, orientation = search.measured_far(T, q, position, orientation, tol)
             if position > tol or orientation > tol:
                 attempt = search.solve(T, np.array(q), tol, POLISH_ITERATIONS)
                 iterations += attempt.iterations

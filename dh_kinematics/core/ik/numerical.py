@@ -41,6 +41,9 @@ import numpy as np
 STALL = 10
 # The damping of a joint held at a limit: its step vanishes (rad or m, against J^T J's O(1)).
 HOLD = 1e12
+FAR = 1e4
+"""Beyond this many rad a joint's value rounds its angle by 1e-12 rad or more (the spacing of
+floats at 1e4 is 1.8e-12; at 1e6, 1.2e-10): a solution turned so far is measured where it is."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,25 @@ class Search:
             if within(error, tol):
                 return q, error
         return attempt.q, attempt.error
+
+    def measured_far(self, T_target, q, position, orientation, tol):
+        """
+        Return a closed form's solution ``q`` (a list) and its errors, measured where it is.
+
+        The errors given are its principal angles' (a whole turn changes no pose): where a
+        joint was turned beyond :data:`FAR` rad, the rounding of its value may not keep
+        ``tol``, so the errors are measured at ``q``; past ``tol``, the principal angles come
+        back with infinite errors, for the caller to polish (a turn so far is not taken, as
+        :meth:`at_nearest_turn` does).
+        """
+        if max(map(abs, q)) <= FAR:
+            return q, position, orientation
+        position, orientation = norms(self.error(T_target, np.array(q)))
+        if position <= tol and orientation <= tol:
+            return q, position, orientation
+        principal = [value - TURN * round(value / TURN) if revolute else value
+                     for value, revolute in zip(q, self._revolute)]
+        return principal, math.inf, math.inf
 
     def into_limits(self, q):
         """Return ``q`` with every joint inside its limits: whole turns first, then clipping."""

@@ -54,6 +54,7 @@ from dh_kinematics.core.urdf import writer
 import numpy as np
 
 DEFAULT_GROUP = 'arm'
+_GROUP = re.compile(r'[A-Za-z][A-Za-z0-9_]*', re.ASCII)
 KDL = 'kdl_kinematics_plugin/KDLKinematicsPlugin'
 ACCELERATION_DEFAULT = {'revolute': 5.0, 'prismatic': 1.0}
 """A joint's acceleration limit where the model cannot give one, rad/s^2 or m/s^2."""
@@ -137,6 +138,20 @@ def adjacent_pairs(urdf_links, urdf_joints, with_geometry):
     return pairs
 
 
+def check_group(group):
+    """
+    Return a planning group's name, or raise ValueError naming it.
+
+    MoveIt reads ``kinematics.yaml`` as ROS parameters keyed by the group: a letter, then
+    letters, digits or ``_``. ``tool`` is the end effector's own group.
+    """
+    if not isinstance(group, str) or not _GROUP.fullmatch(group) or group == 'tool':
+        raise ValueError(f'group: {group!r} must be a letter, then letters, digits or _ (a ROS '
+                         "parameter's name, in kinematics.yaml), and not 'tool' (the end "
+                         "effector's group)")
+    return group
+
+
 def srdf(chain, states=None, disabled=(), group=DEFAULT_GROUP, prefix=''):
     """
     Return the SRDF of ``chain`` (text).
@@ -156,6 +171,7 @@ def srdf(chain, states=None, disabled=(), group=DEFAULT_GROUP, prefix=''):
         The URDF's prefix (the node's ``frame_prefix``).
 
     """
+    group = check_group(group)
     base, tool = prefix + chain.base_frame, prefix + chain.tool_frame
     lines = ['<?xml version="1.0"?>',
              f'<robot name={xml_attribute(chain.name or "arm")}>',
@@ -285,9 +301,9 @@ def kinematics_yaml(group=DEFAULT_GROUP):
     """Return ``kinematics.yaml``: the KDL solver for ``group``."""
     import yaml
 
-    return yaml.safe_dump({group: {'kinematics_solver': KDL,
-                                   'kinematics_solver_search_resolution': 0.005,
-                                   'kinematics_solver_timeout': 0.005}}, sort_keys=False)
+    solver = {'kinematics_solver': KDL, 'kinematics_solver_search_resolution': 0.005,
+              'kinematics_solver_timeout': 0.005}
+    return yaml.safe_dump({check_group(group): solver}, sort_keys=False)
 
 
 def file_stem(chain):

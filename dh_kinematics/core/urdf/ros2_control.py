@@ -43,7 +43,7 @@ MOCK = 'mock_components/GenericSystem'
 """ros2_control's mock hardware (package mock_components, in hardware_interface)."""
 MOCK_PARAMETERS = (('calculate_dynamics', 'false'),)
 """The mock's hardware parameters written: each state follows its command."""
-_PLUGIN = re.compile(r'[A-Za-z_]\w*(/|::)[A-Za-z_]\w*(::[A-Za-z_]\w*)*')
+_PLUGIN = re.compile(r'[A-Za-z_]\w*(/|::)[A-Za-z_]\w*(::[A-Za-z_]\w*)*', re.ASCII)
 
 Hardware = namedtuple('Hardware', 'plugin parameters initial')
 Hardware.__doc__ = """The hardware a ``<ros2_control>`` block names: the plugin's class name,
