@@ -48,9 +48,9 @@ SOURCE = PACKAGE / 'dh_kinematics'
 THIRD_PARTY = {'numpy', 'yaml'}
 ALLOWED = {
     'core': THIRD_PARTY | {'dh_kinematics.core'},
-    'node_logic': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic'},
-    'parameters': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic',
-                                 'dh_kinematics.parameters'},
+    'parameters': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.parameters'},
+    'node_logic': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.parameters',
+                                 'dh_kinematics.node_logic'},
     'cli': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic',
                           'dh_kinematics.parameters', 'dh_kinematics.cli'},
     'viewer': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic',

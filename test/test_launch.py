@@ -27,6 +27,7 @@ import os
 import re
 import signal
 
+from dh_kinematics import Chain
 from dh_kinematics.core.rotations import rotation_to_quaternion
 from dh_kinematics.ros import launch_config
 from helpers import PACKAGE
@@ -40,7 +41,7 @@ from sensor_msgs.msg import JointState
 pytestmark = pytest.mark.ros
 
 NAMESPACE, PREFIX = 'arm', 'left/'
-CHAIN = launch_config.load_model(PACKAGE / 'config' / 'panda.yaml')
+CHAIN = Chain.from_yaml(PACKAGE / 'config' / 'panda.yaml')
 STARTED = r'\[(dh_kinematics_node|dh_kinematics_managed_node|sim_arm)-\d+\]: process started'
 
 

@@ -229,25 +229,28 @@ def test_nothing_is_watched_by_default_and_the_topic_names_every_value():
     ({'safety.contact.body_region': 'knee'}, r'safety\.contact\.body_region: must be one of'),
 ])
 def test_bad_settings_are_refused_naming_the_field(settings, match):
+    # Where every door checks them (parameters.validation): the monitor takes what passed.
     with pytest.raises(InvalidFieldError, match=match):
-        _monitor(**settings)
+        _checked(ARM, **settings)
+
+
+def _checked(chain, **settings):
+    from dh_kinematics.core.model_file.parameter_file import flatten
+    from dh_kinematics.parameters import validation
+    return validation.checked(dict(flatten(chain.to_params()), **settings), NODE)
 
 
 @pytest.mark.parametrize('value', [math.nan, -math.inf, 0.0, -1.0])
 def test_no_value_but_inf_switches_a_limit_off(value):
     # Issue 58 (1): NaN and -inf passed every check and the status was simply gone.
-    from dh_kinematics.core.model_file.parameter_file import flatten
-    from dh_kinematics.parameters import validation
-
-    model = flatten(ARM.to_params())
     limits = [spec.name for spec in NODE if spec.limit] + ['safety.frame_speed_limits.tcp']
     assert len(limits) == 10
     for name in limits:
         given = [value] if name.startswith('effort.') else value
         with pytest.raises(InvalidFieldError, match=rf'^{re.escape(name)}: must be'):
-            validation.checked(dict(model, **{name: given}), NODE)
-    watched = validation.checked(dict(model, **{'safety.momentum_limit': 1.0}), NODE)
-    off = validation.checked(dict(model, **{'safety.momentum_limit': math.inf}), NODE)
+            _checked(ARM, **{name: given})
+    watched = _checked(ARM, **{'safety.momentum_limit': 1.0})
+    off = _checked(ARM, **{'safety.momentum_limit': math.inf})
     assert [list(_configured(p.settings).levels) for p in (watched, off)] == [['momentum'], []]
 
 
@@ -261,9 +264,9 @@ def test_a_stop_needs_every_joints_deceleration_and_energy_needs_masses():
     bare = Chain([Link(a=0.5, name='j1'), Link(a=0.4, name='j2')])
     with pytest.raises(InvalidFieldError, match=r'j1\.deceleration_limit: is needed for the '
                        r'stopping time'):
-        Safety().configure(bare, dict(DEFAULTS, **{'safety.stopping_distance_limit': 1.0}))
+        _checked(bare, **{'safety.stopping_distance_limit': 1.0})
     with pytest.raises(InvalidFieldError, match="needs the links' masses"):
-        Safety().configure(bare, dict(DEFAULTS, **{'safety.kinetic_energy_limit': 1.0}))
+        _checked(bare, **{'safety.kinetic_energy_limit': 1.0})
 
 
 def test_the_ur5_preset_is_what_a_ur_user_sets():

@@ -15,36 +15,24 @@
 """A model file for the commands: loaded as the node loads it, printed, written."""
 
 import math
-import os
 
 from dh_kinematics.core import bounds, display, files
-from dh_kinematics.core.model_file import joint_limits, parameter_file, params
-from dh_kinematics.parameters import startup, validation as checks
+from dh_kinematics.core.model_file import joint_limits, params
+from dh_kinematics.parameters import validation as checks
+from dh_kinematics.parameters.files import NODE_NAME, read
 from dh_kinematics.parameters.specs import NODE
 import numpy as np
-
-NODE_NAME = '/dh_kinematics'
-NODE_EXECUTABLE = 'dh_kinematics_node'
 
 
 def load(paths):
     """
     Read and check model files exactly as the node does; return (chain, warnings, values).
 
-    The node's path: each file read as rcl reads it (one-line errors), the blocks that reach
-    ``/dh_kinematics`` merged in order (a later file overrides an earlier one, as several
-    ``--params-file`` arguments do), then every parameter checked as a whole
-    (:func:`checks.checked`). ``paths`` is one path or a list. Raises ValueError with the
-    node's message.
+    :func:`parameters.files.read`: the files merged as rcl merges them for
+    ``/dh_kinematics``, every parameter checked as a whole. ``paths`` is one path or a list.
+    Raises ValueError with the node's message.
     """
-    paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-    documents = [(path, parameter_file.read(path)) for path in paths]  # as the node's start
-    given = parameter_file.merged(documents, NODE_NAME)
-    try:
-        checked = checks.checked(given, NODE, NODE_NAME)
-    except checks.NoModelError:
-        argv = ['--ros-args'] + [arg for path in paths for arg in ('--params-file', str(path))]
-        raise ValueError(startup.no_model_message(NODE_NAME, argv, NODE_EXECUTABLE)) from None
+    given, checked = read(paths)
     warnings = [f'unusual model value: {note}' for note in bounds.model_warnings(checked.chain)]
     return checked.chain, warnings, given
 

@@ -23,21 +23,8 @@ newer configuration. Each joint keeps its own time, so joints that arrive in sep
 the torques and the diagnostics still take every message. 0 Hz publishes every message.
 """
 
-from dh_kinematics.core.checks import InvalidFieldError
-
 NEVER = -2 ** 63
 """The stamp (ns) of a joint not yet published: before any stamp."""
-MIN_RATE = 1e-3
-"""The lowest cap but 0, Hz (one /tf message in 1000 s); below, the interval overflows."""
-MAX_RATE = 1e6
-"""The highest cap, Hz (an interval of 1 us)."""
-
-
-def check_rate(max_rate):
-    """Refuse a ``tf.max_rate`` (Hz) that is neither 0 nor within [MIN_RATE, MAX_RATE]."""
-    if max_rate != 0.0 and not MIN_RATE <= max_rate <= MAX_RATE:
-        raise InvalidFieldError('tf.max_rate', max_rate, f'must be 0 (every message) or within '
-                                f'[{MIN_RATE:g}, {MAX_RATE:g}] Hz')
 
 
 class TfRate:
@@ -62,8 +49,7 @@ class TfRate:
         return self._interval_ns > 0
 
     def configure(self, max_rate):
-        """Set the cap, Hz (0: none; else within [MIN_RATE, MAX_RATE]); forget the past."""
-        check_rate(max_rate)
+        """Set the cap, Hz (0: none; else checked: :func:`parameters.rules.check_tf_rate`)."""
         self._interval_ns = round(1e9 / max_rate) if max_rate > 0.0 else 0
         self.reset()
 

@@ -26,14 +26,12 @@ default), so that ``ros2 param dump`` gives a file that starts an identical node
 from collections import namedtuple
 import math
 
-from dh_kinematics.core import names
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.model_file.parameter_file import flatten
-from dh_kinematics.core.model_file.params import configurations, file_fields, model_values
+from dh_kinematics.core.model_file.params import configurations, model_values
 from dh_kinematics.core.urdf import ros2_control
-from dh_kinematics.node_logic import tf_rate
-from dh_kinematics.node_logic.monitors import arm, effort, motion, safety
+from dh_kinematics.parameters import rules
 from dh_kinematics.parameters.specs import (
     configuration_spec, frame_specs, joint_specs, mesh_specs, MODEL, named_setting_specs)
 
@@ -194,20 +192,7 @@ def checked(given, setting_specs, node_name='node'):
     if not model:
         raise NoModelError(f'no model parameters reached node {node_name!r}', node_name)
     chain = Chain.from_params(model)
-    if 'frame_prefix' in settings:  # the names published with it: ROS's rule, no two alike
-        with file_fields():
-            names.check_prefixed(chain, settings['frame_prefix'])
-    if 'effort.warn' in settings:
-        effort.check_settings(settings, chain.n)
-    if 'limits.warn_fraction' in settings:
-        motion.check_settings(settings['limits.warn_fraction'],
-                              settings['limits.hysteresis'])
-    if 'tool_speed_limit' in settings:
-        arm.check_settings(settings)
-    if 'safety.momentum_limit' in settings:
-        safety.check_settings(chain, settings)
-    if 'tf.max_rate' in settings:
-        tf_rate.check_rate(settings['tf.max_rate'])
+    rules.check(chain, settings)
     if 'ros2_control.plugin' in settings:
         control_hardware(chain, settings, model)
     values, specs = _model_values(chain, model)

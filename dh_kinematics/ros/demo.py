@@ -33,6 +33,7 @@ import sys
 import time
 
 from dh_kinematics.node_logic.monitors.levels import LEVEL_NAMES
+from dh_kinematics.parameters import files
 from dh_kinematics.parameters.specs import SIM_ARM
 from dh_kinematics.ros import launch_config
 
@@ -281,7 +282,7 @@ def main(argv=None):
 
     try:
         params = str(launch_config.model_file(args.robot, args.params_file))
-        chain = launch_config.load_model(params)
+        chain = files.read(params)[1].chain
     except ValueError as error:
         parser.error(str(error))
     joint = chain.joint_names[min(1, chain.n - 1)]

@@ -21,21 +21,16 @@ Pure Python (no launch or rclpy import), so it is tested without ROS. Built-in m
 """
 
 from collections import namedtuple
-import contextlib
 import math
 import os
 import pathlib
 import sys
 import tempfile
 
-from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.checks import InvalidFieldError
-from dh_kinematics.core.model_file import parameter_file
-from dh_kinematics.core.model_file.params import file_fields, in_file, suggestion
-from dh_kinematics.core.names import check_prefixed
-from dh_kinematics.node_logic.tf_rate import check_rate
-from dh_kinematics.parameters import validation
-from dh_kinematics.parameters.specs import NODE, SIM_ARM
+from dh_kinematics.core.model_file.params import suggestion
+from dh_kinematics.parameters import files
+from dh_kinematics.parameters.specs import SIM_ARM
 
 NODE_NAME = 'dh_kinematics'
 _TRUE, _FALSE = ('true', '1', 'yes', 'on'), ('false', '0', 'no', 'off')
@@ -171,17 +166,6 @@ def node_name(namespace=''):
     return '/'.join(['', *namespace.strip('/').split('/'), NODE_NAME]).replace('//', '/')
 
 
-def load_model(path, namespace=''):
-    """
-    Read and check the model the node will load from ``path``; return the Chain.
-
-    As the node reads it: the blocks that reach the node in ``namespace`` (``/**``,
-    ``/**/dh_kinematics``, its full name), merged; a typo, a list rcl cannot read or a file keyed
-    for another node is refused, naming the file.
-    """
-    return Chain.from_yaml(path, node_name=node_name(namespace))
-
-
 def check_arguments(argv, launch_file, command_line=None):
     """
     Refuse a ``name:=value`` argument of ``ros2 launch`` that ``launch_file`` does not take.
@@ -230,10 +214,7 @@ def node_settings(configurations):
 
     path = model_file(value('robot'), value('params_file'))
     namespace = value('namespace')
-    chain = load_model(path, namespace)
-    with file_fields():
-        prefix = check_prefixed(chain, value('frame_prefix'))
-    paths, overrides = [path], {}
+    paths, overrides = [path], {'frame_prefix': value('frame_prefix')}
     if value('joint_limits_file'):
         limits = pathlib.Path(value('joint_limits_file')).expanduser().absolute()
         if not limits.is_file():
@@ -241,38 +222,32 @@ def node_settings(configurations):
                                     'no such file')
         paths.append(limits)
     rate = parse_float('tf_max_rate', value('tf_max_rate'), 0.0, 1e6)
-    try:
-        check_rate(rate)
-    except InvalidFieldError as error:
-        raise error.renamed('tf_max_rate') from None
     if rate:
         overrides['tf.max_rate'] = rate
     for argument, parameter in (('xyz', 'base.xyz'), ('rpy', 'base.rpy')):
         if value(argument).strip():
             overrides[parameter] = parse_vector(argument, value(argument))
-    if len(paths) > 1 or overrides:  # the node's own check of every file and override
-        chain = _checked_chain(paths, namespace, overrides)
-    return NodeSettings(path, chain, prefix, namespace,
+    chain = checked_chain(paths, namespace, overrides)
+    overrides.pop('frame_prefix')
+    return NodeSettings(path, chain, value('frame_prefix'), namespace,
                         parse_bool('use_sim_time', value('use_sim_time')), paths, overrides,
                         parse_bool('managed', value('managed')))
 
 
-def _checked_chain(paths, namespace, overrides, names=None):
+def checked_chain(paths, namespace, overrides, names=None):
     """
     Return the model as the node builds it from ``paths`` merged and ``overrides``.
 
-    An error in an override names its launch argument (``names``: parameter -> argument).
+    Read and checked by :func:`parameters.files.read`, as every door reads a model: the
+    launch refuses what the node would, in its words. An error in an override names its
+    launch argument (``names``: parameter -> argument).
     """
-    documents = [(path, parameter_file.read(path)) for path in paths]
-    given = dict(parameter_file.merged(documents, node_name(namespace)), **overrides)
     try:
-        with in_file(paths[-1]) if len(paths) > 1 else contextlib.nullcontext():
-            return validation.checked(given, NODE, node_name(namespace)).chain
+        return files.read(paths, node_name(namespace), overrides)[1].chain
     except InvalidFieldError as error:
-        field = error.field.rsplit(': ', 1)[-1]
         arguments = dict(ARGUMENT_NAMES, **(names or {}))
-        if field in arguments and field in overrides:
-            raise error.renamed(arguments[field]) from None
+        if error.field in arguments and error.field in overrides:
+            raise error.renamed(arguments[error.field]) from None
         raise
 
 
@@ -387,8 +362,9 @@ def control_settings(configurations):
     settings = node_settings(configurations)
     overrides = {'ros2_control.plugin': value('plugin'),
                  'ros2_control.initial_configuration': value('initial_configuration')}
-    chain = _checked_chain(settings.params_files, settings.namespace,
-                           dict(settings.overrides, **overrides), CONTROL_NAMES)
+    chain = checked_chain(settings.params_files, settings.namespace,
+                          dict(settings.overrides, frame_prefix=settings.frame_prefix,
+                               **overrides), CONTROL_NAMES)
     controller = value('controller')
     if controller not in CONTROLLERS:
         raise InvalidFieldError('controller', controller, f'must be one of '

@@ -34,7 +34,6 @@ summary counts like a joint. Nothing here runs while neither is switched on.
 
 import math
 
-from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.display import format_number
 from dh_kinematics.core.kinematics import manipulability, singularities
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, STALE
@@ -48,15 +47,6 @@ MEASURES = ('sigma_translation', 'condition_translation', 'sigma_rotation',
 """The values of :meth:`manipulability.Conditioning.measures`, by name (m, rad, mixed or
 dimensionless per unit rate; condition numbers dimensionless)."""
 _UNMEASURED = (math.nan,) * (len(MEASURES) - 2)  # all but the judged two, where not measured
-
-
-def check_settings(settings):
-    """Refuse an ERROR condition number below WARN's."""
-    if settings['singularity.error'] < settings['singularity.warn']:
-        raise InvalidFieldError('singularity.error', settings['singularity.error'],
-                                f'must not be below singularity.warn '
-                                f'{settings["singularity.warn"]!r}: ERROR must not come before '
-                                'WARN')
 
 
 class ArmLimits:
@@ -86,7 +76,7 @@ class ArmLimits:
 
     def configure(self, chain, settings):
         """
-        Take the model and the node's settings (SI units, checked: :func:`check_settings`).
+        Take the model and the node's settings (SI units, checked: :mod:`parameters.rules`).
 
         The generic ranks and the characteristic length are found once here
         (:class:`manipulability.Conditioning`), and the kinds of singularity the geometry

@@ -33,34 +33,10 @@ altogether, the limit monitor makes it STALE.
 
 import math
 
-from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.display import format_number
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
+from dh_kinematics.parameters.rules import per_joint
 import numpy as np
-
-
-def per_joint(name, values, n):
-    """Return ``values`` (1 or n checked limits, inf for off) as n floats; else refuse them."""
-    if len(values) not in (1, n):
-        raise InvalidFieldError(name, len(values), f'must hold 1 value (every joint) or {n} '
-                                '(one per joint)')
-    return _every_joint(values, n)
-
-
-def _every_joint(values, n):
-    """Return one value per joint of checked ``values`` (one, or one per joint)."""
-    return list(values) * n if len(values) == 1 else list(values)
-
-
-def check_settings(settings, n):
-    """Check the per-joint effort thresholds of a node's settings for ``n`` joints."""
-    warn = per_joint('effort.warn', settings['effort.warn'], n)
-    error = per_joint('effort.error', settings['effort.error'], n)
-    for j, (low, high) in enumerate(zip(warn, error)):
-        if high < low:
-            raise InvalidFieldError('effort.error', high, f'for joint {j + 1} must not be below '
-                                    f'its effort.warn {low!r}: ERROR must not come before WARN')
-    return warn, error
 
 
 class EffortMonitor:
@@ -106,7 +82,7 @@ class EffortMonitor:
 
     def configure(self, chain, settings):
         """Take the model (:class:`Chain`) and the node's settings, checked by the caller."""
-        warn, error = (_every_joint(settings[name], self._n)
+        warn, error = (per_joint(settings[name], self._n)
                        for name in ('effort.warn', 'effort.error'))
         self._units = ['N' if link.isprismatic() else 'N m' for link in chain.links]
         active = any(math.isfinite(value) for value in warn + error)

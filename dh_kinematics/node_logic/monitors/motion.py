@@ -51,7 +51,6 @@ A joint's level is the highest of its quantities', and its description names the
 import math
 from operator import le
 
-from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.display import format_number
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
 from dh_kinematics.node_logic.monitors.tasks import against_limit
@@ -84,15 +83,6 @@ def ratio_level(ratio, previous, warn_fraction, hysteresis):
     """
     return threshold_level(ratio, previous, warn_fraction, 1.0, warn_fraction - hysteresis,
                            1.0 - hysteresis)
-
-
-def check_settings(warn_fraction, hysteresis):
-    """Refuse a WARN fraction outside (0, 1] or a hysteresis outside [0, warn_fraction)."""
-    if not 0.0 < warn_fraction <= 1.0:
-        raise InvalidFieldError('limits.warn_fraction', warn_fraction, 'must be within (0, 1]')
-    if not 0.0 <= hysteresis < warn_fraction:
-        raise InvalidFieldError('limits.hysteresis', hysteresis,
-                                'must be within [0, limits.warn_fraction)')
 
 
 class MotionLimits:

@@ -51,23 +51,21 @@ alone) while a joint's rate is unknown (a first message, a gap, an implausible v
 import math
 
 from dh_kinematics.core import configurations
-from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.display import format_number
 from dh_kinematics.core.kinematics.manipulability import Conditioning
 from dh_kinematics.core.safety import contact, stopping
 from dh_kinematics.core.safety.energy import Kinetics
 from dh_kinematics.core.safety.motion import compile_motion
 from dh_kinematics.core.safety.planes import check_plane, signed_distances, tilt
-from dh_kinematics.core.safety.points import check_frame, FramePoints, LinkPoints
+from dh_kinematics.core.safety.points import FramePoints, LinkPoints
 from dh_kinematics.node_logic.monitors.levels import OK, STALE
 from dh_kinematics.node_logic.monitors.motion import ratio_level, threshold_level
 from dh_kinematics.node_logic.monitors.sample import (
     NOTHING_YET, unknown_positions, unknown_rates)
 from dh_kinematics.node_logic.monitors.tasks import against_limit, Status
+from dh_kinematics.parameters import rules
 import numpy as np
 
-FRAME_SPEEDS, PLANES = 'safety.frame_speed_limits.', 'safety.planes.'
-"""The prefixes of the settings whose last part the user names: a frame, a plane."""
 TASKS = ('frame_speed', 'momentum', 'kinetic_energy', 'power', 'stopping', 'planes',
          'contact')
 """The statuses, in the order they are published."""
@@ -76,43 +74,6 @@ TASKS = ('frame_speed', 'momentum', 'kinetic_energy', 'power', 'stopping', 'plan
 def _finite(settings, name):
     value = settings[name]
     return value if math.isfinite(value) else None
-
-
-def _named(settings, prefix):
-    """Return the settings under ``prefix`` by their last part, in name order."""
-    return {name[len(prefix):]: value for name, value in sorted(settings.items())
-            if name.startswith(prefix)}
-
-
-def _decelerations(chain):
-    """Return each joint's deceleration limit, or raise naming the first joint without one."""
-    limits = []
-    for name, link in zip(chain.joint_names, chain.links):
-        limit = link.deceleration_limit if link.deceleration_limit is not None and math.isfinite(
-            link.deceleration_limit) else link.acceleration_limit
-        if limit is None or not math.isfinite(limit):
-            raise InvalidFieldError(f'{name}.deceleration_limit', limit, 'is needed for the '
-                                    'stopping time and distance (or acceleration_limit): a '
-                                    'stop brakes each joint at most at it')
-        limits.append(limit)
-    return np.array(limits)
-
-
-def _tool_spheres(values):
-    values = [] if list(values) == [math.inf] else list(values)  # [.inf]: none
-    if len(values) % 4:
-        raise InvalidFieldError('safety.tool_spheres', values, 'must be x, y, z, radius per '
-                                'sphere (m, tool frame): a multiple of 4 values')
-    spheres = np.array(values, dtype=float).reshape(-1, 4)
-    if not (np.isfinite(spheres).all() and (spheres[:, 3] >= 0.0).all()):
-        raise InvalidFieldError('safety.tool_spheres', values, 'must be finite, each radius '
-                                '>= 0')
-    return spheres
-
-
-def check_settings(chain, settings):
-    """Refuse safety settings the model cannot judge (a frame, a plane, a region, a limit)."""
-    Safety().configure(chain, settings)
 
 
 class Safety:
@@ -137,31 +98,27 @@ class Safety:
         self._values, self._unjudged = {}, {}
 
     def configure(self, chain, settings):
-        """Take the model and the node's settings (SI units); raise InvalidFieldError."""
+        """Take the model and the node's settings (SI units, checked: :mod:`parameters.rules`)."""
         self._chain = chain
         self._warn, self._band = settings['limits.warn_fraction'], settings['limits.hysteresis']
         self._plane_band = settings['diagnostics.hysteresis']
-        speeds = _named(settings, FRAME_SPEEDS)
-        for frame in speeds:
-            check_frame(chain, frame, FRAME_SPEEDS + frame)
+        speeds = rules.named(settings, rules.FRAME_SPEEDS)
         self._speed_limits = list(speeds.values())
         self._speed_points = (FramePoints(chain, list(speeds), 'safety.frame_speed_limits')
                               if speeds else None)
         limits = {name: _finite(settings, f'safety.{name}_limit') for name in (
             'momentum', 'kinetic_energy', 'power', 'stopping_time', 'stopping_distance')}
         self._limits = limits
-        stopping_on = limits['stopping_time'] is not None or (
-            limits['stopping_distance'] is not None)
-        self._deceleration = _decelerations(chain).tolist() if stopping_on else None
+        stopping_on = rules.stopping_on(settings)
+        self._deceleration = rules.decelerations(chain) if stopping_on else None
         self._tool = FramePoints(chain, [chain.tool_frame])
-        planes = _named(settings, PLANES)
         self._planes = [check_plane(name, value[:3], value[3], 'safety.planes')
-                        if len(value) == 4 else _bad_plane(name, value)
-                        for name, value in planes.items()]
+                        for name, value in rules.named(settings, rules.PLANES).items()]
         frames = [frame for frame in settings['safety.plane_frames'] if frame]  # ['']: none
         self._plane_points = FramePoints(chain, frames, 'safety.plane_frames') if (
             self._planes and frames) else None
-        self._spheres = _tool_spheres(settings['safety.tool_spheres'])
+        self._spheres = np.array(rules.tool_spheres(settings['safety.tool_spheres']),
+                                 dtype=float).reshape(-1, 4)
         self._margin = settings['safety.plane_margin']
         axis, self._tilt_limit = (settings['safety.tool_direction.axis'],
                                   _finite(settings, 'safety.tool_direction.limit'))
@@ -181,13 +138,6 @@ class Safety:
             chain.inertia(configurations.spread(chain, 16)))
         self._slowest = (contact.permissible_speed(self._region, math.inf)
                          if self._region is not None else math.inf)
-        massless = not self._kinetics.mass > 0.0
-        for name, value in (('momentum_limit', limits['momentum']),
-                            ('kinetic_energy_limit', limits['kinetic_energy']),
-                            ('contact.body_region', region or None)):
-            if value is not None and massless:
-                raise InvalidFieldError(f'safety.{name}', value, "needs the links' masses: "
-                                        "every link's m is 0")
         watched = {
             'frame_speed': bool(speeds), 'momentum': limits['momentum'] is not None,
             'kinetic_energy': limits['kinetic_energy'] is not None,
@@ -497,8 +447,3 @@ class Safety:
 
 def _shown(value):
     return format_number(float(value), 3)
-
-
-def _bad_plane(name, value):
-    raise InvalidFieldError(PLANES + name, value, 'must be [nx, ny, nz, offset]: the normal '
-                            'of the side allowed and the offset along it, m')
