@@ -20,6 +20,10 @@ import re
 from helpers import PACKAGE
 
 
+LISTED_FOLDERS = ('launch', 'examples', 'tools')
+"""Folders beside the package whose every Python file the layout names too."""
+
+
 def _listed():
     """Return the modules CONTRIBUTING's layout block names, as paths from the repository."""
     text = (PACKAGE / 'CONTRIBUTING.md').read_text()
@@ -27,7 +31,7 @@ def _listed():
     folder, listed = None, []
     for line in block.splitlines():
         entry = line.split()[0] if line.strip() else ''
-        if re.fullmatch(r'dh_kinematics/([\w/]*/)?', entry):
+        if re.fullmatch(r'dh_kinematics/([\w/]*/)?|(' + '|'.join(LISTED_FOLDERS) + ')/', entry):
             folder = entry
         elif entry.startswith('dh_kinematics/') and entry.endswith('.py'):
             listed.append(entry)
@@ -43,6 +47,8 @@ def test_the_layout_lists_every_module_once_and_nothing_else():
     assert len(listed) == len(set(listed)), sorted(p for p in listed if listed.count(p) > 1)
     tree = {str(path.relative_to(PACKAGE)) for path in (PACKAGE / 'dh_kinematics').rglob('*.py')
             if path.name != '__init__.py' or path.parent.name == 'dh_kinematics'}
+    tree |= {str(path.relative_to(PACKAGE)) for folder in LISTED_FOLDERS
+             for path in (PACKAGE / folder).glob('*.py')}
     assert set(listed) == tree, (sorted(set(listed) - tree), sorted(tree - set(listed)))
 
 
