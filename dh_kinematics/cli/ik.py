@@ -122,7 +122,7 @@ def _table(chain, solutions, T, mask, degrees, out):
     out.write(f'{"#":>2} {header} {"error m":>8} {"rad":>8}  near a limit\n')
     for k, q in enumerate(solutions, 1):
         position, angle = pose_errors(T, chain.fkine(q), mask)
-        values = [v * models.joint_unit(link, degrees)[0]
+        values = [v * display.joint_unit(link.isprismatic(), degrees)[0]
                   for v, link in zip(q, chain.links)]
         near = ', '.join(near_limits(chain, q, degrees)) or '-'
         out.write(f'{k:>2} ' + ' '.join(display.format_number(v).rjust(w)
@@ -143,7 +143,7 @@ def near_limits(chain, q, degrees=False):
         lower, upper = link.qlim
         for side, margin in (('lower', value - lower), ('upper', upper - value)):
             if margin <= NEAR * (upper - lower):
-                scale, unit = models.joint_unit(link, degrees)
+                scale, unit = display.joint_unit(link.isprismatic(), degrees)
                 notes.append(f'{name} at its {side} limit' if margin < 1e-9 else
                              f'{name} {display.format_number(margin * scale, 3)} {unit} from '
                              f'{side}')

@@ -99,13 +99,6 @@ def _number(field, text):
     return value
 
 
-def joint_unit(link, degrees):
-    """Return (scale, unit) of a joint value for print: deg with ``degrees``, else rad; m."""
-    if link.isprismatic():
-        return 1.0, 'm'
-    return (180.0 / math.pi, 'deg') if degrees else (1.0, 'rad')
-
-
 def limit_notes(chain, q, degrees=False, digits=6):
     """
     Return a sentence for every joint of ``q`` beyond its limits (the limits count as inside).
@@ -117,7 +110,7 @@ def limit_notes(chain, q, degrees=False, digits=6):
         side = link.islimit(value)
         if not side:
             continue
-        scale, unit = joint_unit(link, degrees)
+        scale, unit = display.joint_unit(link.isprismatic(), degrees)
         limit = link.qlim[1] if side > 0 else link.qlim[0]
         notes.append(f'{name} = {display.format_number(value * scale, digits)} {unit} is '
                      f'{"above its upper" if side > 0 else "below its lower"} limit '

@@ -33,6 +33,18 @@ def format_angle(value, degrees=False):
     return f'{math.degrees(value):.6g}°' if degrees else format_number(value)
 
 
+def joint_unit(prismatic, degrees=False):
+    """
+    Return (scale, unit) of a joint value as shown: m for a prismatic joint; deg or rad.
+
+    The one rule for every printed or displayed joint value: the value in SI units times
+    ``scale`` is in ``unit``.
+    """
+    if prismatic:
+        return 1.0, 'm'
+    return (180.0 / math.pi, 'deg') if degrees else (1.0, 'rad')
+
+
 def joint_expression(link, degrees=False):
     """Return how the joint value enters, e.g. ``'q'``, ``'-q'`` or ``'q + 0.1'``."""
     variable = '-q' if link.flip else 'q'

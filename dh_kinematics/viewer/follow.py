@@ -29,7 +29,7 @@ import math
 import threading
 import time
 
-from dh_kinematics.core.display import format_number
+from dh_kinematics.core.display import format_number, joint_unit
 from dh_kinematics.node_logic.monitors.levels import OK
 from dh_kinematics.viewer.history import History
 from dh_kinematics.viewer.scene import ArmScene, floor, LEVEL_COLOURS, load_urdf, look
@@ -185,11 +185,8 @@ class FollowPage:
         value = self.positions.get(name)
         if value is None:
             return 'no value yet'
-        if name in self._prismatic:
-            return f'{format_number(value, 4)} m'
-        if self._degrees:
-            return f'{format_number(math.degrees(value), 4)} deg'
-        return f'{format_number(value, 4)} rad'
+        scale, unit = joint_unit(name in self._prismatic, self._degrees)
+        return f'{format_number(value * scale, 4)} {unit}'
 
     def _draw(self, now):
         quantity = self.quantity.value

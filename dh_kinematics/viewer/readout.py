@@ -25,7 +25,6 @@ the time between the two.
 """
 
 from collections import namedtuple
-import math
 
 from dh_kinematics.core import display
 from dh_kinematics.node_logic.monitors.arm import ArmLimits
@@ -119,8 +118,7 @@ def joint_text(chain, q, degrees=False):
     """Return the joint values as the CLI prints them, each with its unit."""
     parts = []
     for name, link, value in zip(chain.joint_names, chain.links, q):
-        scale = 1.0 if link.isprismatic() or not degrees else 180.0 / math.pi
-        unit = 'm' if link.isprismatic() else ('deg' if degrees else 'rad')
+        scale, unit = display.joint_unit(link.isprismatic(), degrees)
         parts.append(f'{name}={display.format_number(value * scale)} {unit}')
     return ', '.join(parts)
 

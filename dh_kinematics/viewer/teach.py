@@ -28,7 +28,7 @@ import math
 import threading
 import time
 
-from dh_kinematics.core.display import pose_text
+from dh_kinematics.core.display import joint_unit, pose_text
 from dh_kinematics.core.model_file import params
 from dh_kinematics.node_logic.monitors.levels import LEVEL_NAMES
 from dh_kinematics.viewer.readout import joint_text, Readout, yaml_line
@@ -71,7 +71,7 @@ class TeachPage:
         self.chain, self._readout, self.scene, self._out = chain, readout, scene, out
         self._lock = threading.Lock()
         self._busy = False  # the page sets its own sliders: no echo
-        self._scale = np.array([180.0 / math.pi if degrees and link.isrevolute() else 1.0
+        self._scale = np.array([joint_unit(link.isprismatic(), degrees)[0]
                                 for link in chain.links])
         self._degrees = degrees
         gui = server.gui
@@ -104,7 +104,7 @@ class TeachPage:
 
     def _slider(self, gui, name, link, scale):
         lower, upper = UNLIMITED[link.RP] if link.qlim is None else link.qlim
-        unit = 'm' if link.isprismatic() else ('deg' if scale != 1.0 else 'rad')
+        unit = joint_unit(link.isprismatic(), self._degrees)[1]
         step = 0.1 if unit == 'deg' else 0.001
         initial = min(max(0.0, lower), upper) * scale
         low, high = lower * scale, upper * scale
