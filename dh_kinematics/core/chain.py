@@ -122,8 +122,8 @@ class Chain:
     def _precompute(self):
         links = self._links
         self._table = DHTable(links)
-        self._batch = batch.BatchKinematics(self._table, self._base, self._tool)
         self._unrolled = unrolled.Unrolled(self._table, self._base, self._tool)
+        self._batch = batch.BatchKinematics(self._unrolled)
         self._base_rows = self._base[:3].tolist()
         self._lower = np.array([-np.inf if lk.qlim is None else lk.qlim[0] for lk in links])
         self._upper = np.array([np.inf if lk.qlim is None else lk.qlim[1] for lk in links])

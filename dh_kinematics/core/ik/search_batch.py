@@ -29,6 +29,7 @@ from dh_kinematics.core.ik.numerical import HOLD, STALL
 from dh_kinematics.core.ik.turns import middles, TURN
 from dh_kinematics.core.kinematics.batch import BatchKinematics
 from dh_kinematics.core.kinematics.dh_table import DHTable
+from dh_kinematics.core.kinematics.unrolled import Unrolled
 from dh_kinematics.core.rotations import matrix_to_rotvec
 import numpy as np
 
@@ -52,7 +53,7 @@ class BatchSearch:
     """
 
     def __init__(self, chain, mask):
-        self._kinematics = BatchKinematics(DHTable(chain.links), chain.base, chain.tool)
+        self._kinematics = BatchKinematics(Unrolled(DHTable(chain.links), chain.base, chain.tool))
         self._weight = np.asarray(mask, dtype=float)
         self._kept = self._weight > 0.0
         self._lower, self._upper = chain.qlim[:, 0], chain.qlim[:, 1]

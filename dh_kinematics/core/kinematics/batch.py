@@ -24,7 +24,6 @@ configurations; :class:`Chain` uses it from :data:`MIN_BATCH`. Batches are done 
 the result. Units are SI: rad, m.
 """
 
-from dh_kinematics.core.kinematics import unrolled
 from dh_kinematics.core.symbolic import store_function
 import numpy as np
 
@@ -38,18 +37,14 @@ class BatchKinematics:
 
     Parameters
     ----------
-    table : DHTable
-        The chain's DH table.
-    T_world_base, T_last_tool : array, shape (4, 4)
-        The base pose in the world and the tool pose in the last link frame.
+    arm : unrolled.Unrolled
+        The arm's one-configuration kinematics, whose cache keeps these functions too.
 
     """
 
-    def __init__(self, table, T_world_base, T_last_tool):
-        self._table = table
-        self._base_rows = T_world_base[:3].tolist()
-        self._tool = T_last_tool.tolist()
-        self._compiled = {}
+    def __init__(self, arm):
+        self._arm = arm
+        self._table = arm.table
 
     def frame_poses(self, Q):
         """Return the poses of frames 0 to n in the world: shape (m, n+1, 4, 4)."""
@@ -69,10 +64,8 @@ class BatchKinematics:
 
     def _run(self, kind, Q, shape):
         """Return ``kind`` for joint values ``Q`` (rad or m, shape (m, n)) in shape (m, *shape)."""
-        compiled = self._compiled.get(kind)
-        if compiled is None:
-            compiled = self._compiled[kind] = self._compile(kind)
-        function, constants = compiled
+        function, constants = self._arm.compiled((kind, 'batch'), lambda code, values: (
+            store_function(code, values, 'q', f'<batch {kind} of {len(self._table.a)} links>')))
         m = Q.shape[0]
         out = np.empty((m, constants.size))
         out[:] = constants
@@ -80,7 +73,3 @@ class BatchKinematics:
         for start in range(0, m, CHUNK):
             function(columns[:, start:start + CHUNK], out[start:start + CHUNK])
         return out.reshape((m,) + shape)
-
-    def _compile(self, kind):
-        code, values = unrolled.values(self._table, self._base_rows, self._tool, kind)
-        return store_function(code, values, 'q', f'<batch {kind} of {len(self._table.a)} links>')

@@ -35,6 +35,9 @@ class Unrolled:
     """
     One arm's tool pose and Jacobian for one configuration, each compiled on first use.
 
+    It keeps the arm's one cache of compiled functions: :class:`batch.BatchKinematics` compiles
+    the same :func:`values` for columns into it (:meth:`compiled`).
+
     Parameters
     ----------
     table : DHTable
@@ -45,10 +48,23 @@ class Unrolled:
     """
 
     def __init__(self, table, T_world_base, T_last_tool):
-        self._table = table
+        self.table = table
         self._base_rows = T_world_base[:3].tolist()
         self._tool = T_last_tool.tolist()
         self._compiled = {}
+
+    def compiled(self, key, compile_values):
+        """
+        Return the function cached under ``key``, compiling it on first use.
+
+        ``compile_values(code, values)`` compiles the entries of ``key[0]`` (a kind of
+        :func:`values`) into the function kept.
+        """
+        function = self._compiled.get(key)
+        if function is None:
+            function = self._compiled[key] = compile_values(
+                *values(self.table, self._base_rows, self._tool, key[0]))
+        return function
 
     def tool_pose(self, q):
         """Return the top three rows of ``T_world_tool``, row-major: 12 floats, for q (rad, m)."""
@@ -59,14 +75,12 @@ class Unrolled:
         return self._function('jacobians')(q)
 
     def _function(self, kind):
-        function = self._compiled.get(kind)
-        if function is None:
-            code, entries = values(self._table, self._base_rows, self._tool, kind)
+        def compile_values(code, entries):
             if kind == 'tool':
                 entries = entries[:12]
-            function = self._compiled[kind] = list_function(
-                code, [entries], 'q', f'<{kind} of {len(self._table.a)} links>', single=True)
-        return function
+            return list_function(code, [entries], 'q', f'<{kind} of {len(self.table.a)} links>',
+                                 single=True)
+        return self.compiled((kind, 'one'), compile_values)
 
 
 def values(table, base_rows, tool, kind):
