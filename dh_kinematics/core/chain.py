@@ -355,14 +355,12 @@ class Chain:
         q, single = check_joint_array('q', q, self.n)
         if single:
             return np.array(self._unrolled.jacobian(q[0].tolist())).reshape(6, self.n)
-        if len(q) >= batch.MIN_BATCH:
-            return self._batch.jacobians(q)
-        return self._table.jacobians(self._fkine_all(q), self._tool)[0]
+        return self._batch.jacobians(q)  # unrolled.jacobian_columns: the one source
 
     def jacobe(self, q):
         """Geometric Jacobian [v; w] of the tool point in the tool frame, as :meth:`jacob0`."""
         q, single = check_joint_array('q', q, self.n)
-        J, T_world_tool = self._table.jacobians(self._fkine_all(q), self._tool)
+        J, T_world_tool = self._batch.jacobians(q), self._batch.tool_poses(q)
         R_tool_world = T_world_tool[:, :3, :3].transpose(0, 2, 1)
         J = np.concatenate([R_tool_world @ J[:, :3], R_tool_world @ J[:, 3:]], axis=1)
         return J[0] if single else J

@@ -26,8 +26,6 @@ from dh_kinematics.core.kinematics.dh_transforms import (
 from dh_kinematics.core.kinematics.poses_unrolled import compile_link_poses
 import numpy as np
 
-_NEXT, _AFTER = [1, 2, 0], [2, 0, 1]
-
 
 class DHTable:
     """
@@ -152,36 +150,6 @@ class DHTable:
         for i in range(n):
             np.matmul(T[:, i], A[:, i], out=T[:, i + 1])
         return T
-
-    def jacobians(self, T_world_frames, T_last_tool):
-        """
-        Return the geometric Jacobians [v; w] of the tool point in the world, and its pose.
-
-        Parameters
-        ----------
-        T_world_frames : array, shape (m, n+1, 4, 4)
-            From :meth:`frame_poses`.
-        T_last_tool : array, shape (4, 4)
-            The tool in the last link frame.
-
-        Returns
-        -------
-        J : array, shape (m, 6, n)
-            Linear (m/s) then angular (rad/s) velocity per unit joint rate.
-        T_world_tool : array, shape (m, 4, 4)
-
-        """
-        T = T_world_frames
-        T_world_tool = T[:, -1] @ T_last_tool
-        axes_frames = T[:, 1:] if self.mdh else T[:, :-1]
-        z = axes_frames[..., :3, 2]
-        lever = T_world_tool[:, None, :3, 3] - axes_frames[..., :3, 3]
-        prismatic, sign = self.prismatic[:, None], self.sign[:, None]
-        # z x lever written out: np.cross costs more than the product itself at this size.
-        cross = z[..., _NEXT] * lever[..., _AFTER] - z[..., _AFTER] * lever[..., _NEXT]
-        linear = np.where(prismatic, z, cross) * sign
-        angular = np.where(prismatic, 0.0, z) * sign
-        return np.concatenate([linear, angular], axis=-1).transpose(0, 2, 1), T_world_tool
 
     def joint_poses(self, joints, q):
         """
