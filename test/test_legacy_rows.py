@@ -27,7 +27,7 @@ import warnings
 
 from dh_kinematics import Chain, Link
 from dh_kinematics.cli import convert
-from dh_kinematics.core.model_file.legacy_rows import PlaceholderWarning
+from dh_kinematics.core.legacy_rows import PlaceholderWarning
 from helpers import link_from_reference, load_reference, MODELS, PACKAGE, run_cli
 import numpy as np
 import pytest

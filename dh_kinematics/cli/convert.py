@@ -18,13 +18,13 @@
 The table comes as a CSV file (one row per joint; ``#`` comments and a header row allowed) or
 as a MATLAB-style matrix literal, ``"[0 0.089159 0 pi/2; 0 0 -0.425 0]"``, whose entries may be
 numbers or simple expressions of ``pi`` (``pi/2``, ``-pi/2``, ``2*pi``; no spaces inside one).
-Orders (:mod:`core.model_file.legacy_rows`): ``corke`` ``[theta d a alpha (sigma (offset))]``,
+Orders (:mod:`core.legacy_rows`): ``corke`` ``[theta d a alpha (sigma (offset))]``,
 ``scilab`` ``[alpha A theta D (sigma)]`` or its dyn row, ``dyn`` (Corke's legacy DYN matrix, the
 columns of the dyn row: ``[alpha A theta D sigma m rx ry rz Ixx Iyy Izz Ixy Iyz Ixz Jm (G (B (Tc+
 Tc-)))]``, 16, 17, 18 or 20 of them), ``matlab`` ``[a alpha d theta]``. A value in the joint
 variable's place (theta of a revolute joint, d of a prismatic one) is ignored, as the toolboxes
 ignore it, with one warning naming the rows
-(:class:`core.model_file.legacy_rows.PlaceholderWarning`).
+(:class:`core.legacy_rows.PlaceholderWarning`).
 
 A CSV file's header row may name more columns than the order's, anywhere in the row: ``qmin``
 and ``qmax`` (joint limits, rad or m; deg for revolute joints with ``--deg``), ``flip`` (0 or
@@ -42,9 +42,9 @@ from dh_kinematics.cli import models
 from dh_kinematics.cli.arguments import PROG
 from dh_kinematics.core import files
 from dh_kinematics.core.chain import Chain
-from dh_kinematics.core.link import Link
-from dh_kinematics.core.model_file.legacy_rows import (
+from dh_kinematics.core.legacy_rows import (
     CORKE_LAYOUT, MATLAB_LAYOUT, PlaceholderWarning, SCILAB_LAYOUT)
+from dh_kinematics.core.link import Link
 
 MAX_TABLE_BYTES = 1 << 20
 """The largest table file read, bytes (a DH table is a few hundred)."""

@@ -21,8 +21,9 @@ it. The public names are re-exported by :mod:`dh_kinematics`.
 
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.checks import InvalidFieldError
+from dh_kinematics.core.dynamics.friction import friction_torque
 from dh_kinematics.core.kinematics.dh_table import DHTable
-from dh_kinematics.core.link import friction_torque, Link
+from dh_kinematics.core.link import Link
 from dh_kinematics.core.model_file.parameter_file import node_parameters
 
 __all__ = ['Chain', 'DHTable', 'friction_torque', 'InvalidFieldError', 'Link',

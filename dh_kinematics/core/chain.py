@@ -23,13 +23,14 @@ straight-line floats (:mod:`core.kinematics.unrolled`). Units are SI: rad and m 
 N m and N for torques and forces.
 """
 
-from dh_kinematics.core import configurations, display, fixed_frames, meshes as link_meshes, names
+from dh_kinematics.core import (
+    configurations, conventions, display, fixed_frames, meshes as link_meshes, names)
 from dh_kinematics.core.checks import (
     check_array, check_joint_array, check_transform, InvalidFieldError)
 from dh_kinematics.core.dynamics import equations
 from dh_kinematics.core.dynamics.payload import check_payload, NO_PAYLOAD, Payload
 from dh_kinematics.core.ik import ikine as inverse_kinematics
-from dh_kinematics.core.kinematics import batch, conventions, unrolled
+from dh_kinematics.core.kinematics import batch, unrolled
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.link import Link
 from dh_kinematics.core.model_file import params as model_file

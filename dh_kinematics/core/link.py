@@ -14,13 +14,13 @@
 
 """One joint of a serial arm: its DH parameters and the dynamics of the body it moves."""
 
-from dh_kinematics.core import bounds, display
+from dh_kinematics.core import bounds, display, legacy_rows
 from dh_kinematics.core.checks import (
     check_array, check_bool, check_choice, check_scalar, InvalidFieldError)
+from dh_kinematics.core.dynamics.friction import friction_torque
 from dh_kinematics.core.kinematics.dh_transforms import dh_transforms, fixed_transforms
 from dh_kinematics.core.link_checks import (
     check_coulomb, check_inertia, check_optional_limit, check_qlim, check_soft_limits)
-from dh_kinematics.core.model_file import legacy_rows
 import numpy as np
 
 JOINT_TYPES = ('revolute', 'prismatic')
@@ -34,32 +34,6 @@ _FIELDS = ('joint', 'convention', 'a', 'alpha', 'beta', 'd', 'theta', 'offset', 
            'I', 'Jm', 'G', 'B', 'Tc', 'effort_limit', 'velocity_limit', 'acceleration_limit',
            'deceleration_limit', 'jerk_limit', 'soft_limits', 'k_position', 'k_velocity',
            'name')
-
-
-def friction_torque(qd, G, B, tc_pos, tc_neg):
-    """
-    Joint friction, opposing motion and referred to the link side.
-
-    ``-|G| * (B * |G| * qd + (Tc+ if qd > 0, Tc- if qd < 0, 0 if qd == 0))``. One expression
-    for floats and arrays alike: the node's per-message path calls it with Python floats, the
-    batch path with arrays.
-
-    Parameters
-    ----------
-    qd : float or array
-        Joint velocity in rad/s or m/s.
-    G, B, tc_pos, tc_neg : float or array
-        Gear ratio, viscous friction (N m s/rad, motor side) and Coulomb friction (N m, motor
-        side), broadcast against ``qd``.
-
-    Returns
-    -------
-    tau : float or array
-        Friction torque (N m) or force (N); negative for positive velocity.
-
-    """
-    gain = abs(G)
-    return -gain * (B * gain * qd + tc_pos * (qd > 0) + tc_neg * (qd < 0))
 
 
 class Link:

@@ -328,7 +328,7 @@ def _symbols(name):
 
 
 def _friction(qd, gain, B, tc_pos, tc_neg):
-    """Return the core's friction at ``qd`` (:func:`core.link.friction_torque`), exact."""
+    """Return the core's friction at ``qd`` (:func:`core.dynamics.friction`), exact."""
     coulomb = sympy.Piecewise((tc_pos, qd > 0), (tc_neg, qd < 0), (0, True)) if (
         tc_pos != 0 or tc_neg != 0) else 0
     return -gain * (B * gain * qd + coulomb)

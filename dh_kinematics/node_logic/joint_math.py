@@ -28,7 +28,7 @@ them against the numpy path. A joint whose result overflows is left out.
 from math import isfinite
 
 from dh_kinematics.core.dynamics import rne_unrolled
-from dh_kinematics.core.link import friction_torque
+from dh_kinematics.core.dynamics.friction import friction_torque
 
 
 class StreamMath:

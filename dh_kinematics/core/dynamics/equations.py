@@ -24,9 +24,9 @@ from collections import namedtuple
 import math
 
 from dh_kinematics.core.checks import check_array, check_joint_array, InvalidFieldError
+from dh_kinematics.core.dynamics.friction import friction_torque
 from dh_kinematics.core.dynamics.payload import fold, NO_PAYLOAD
 from dh_kinematics.core.dynamics.rne import LinkConstants, rigid_body_torques
-from dh_kinematics.core.link import friction_torque
 import numpy as np
 
 Dynamics = namedtuple('Dynamics', 'n table rne_links motor_inertia G B tc_pos tc_neg '

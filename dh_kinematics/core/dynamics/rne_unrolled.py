@@ -26,7 +26,7 @@ Units are SI, as in :mod:`core.dynamics.rne`.
 """
 
 from dh_kinematics.core.dynamics import equations, rne
-from dh_kinematics.core.link import friction_torque
+from dh_kinematics.core.dynamics.friction import friction_torque
 from dh_kinematics.core.symbolic import Code, list_function, snapped
 
 
@@ -90,8 +90,8 @@ def compile_friction(dyn):
     Return ``friction(qd)``: the friction torque (N m) or force (N) of every joint, a list.
 
     ``qd`` is a sequence of n finite velocities (rad/s or m/s); the values are those of
-    :func:`core.link.friction_torque`, compiled as :func:`compile_torques` is (a joint without
-    friction is a constant).
+    :func:`core.dynamics.friction.friction_torque`, compiled as :func:`compile_torques` is (a
+    joint without friction is a constant).
     """
     code = Code()
     return list_function(code, [friction_values(code, dyn)], 'qd',

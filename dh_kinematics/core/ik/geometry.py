@@ -28,8 +28,8 @@ for the arm (:mod:`core.ik.compiled`): :data:`ARRAYS` are the same functions for
 
 import math
 
+from dh_kinematics.core import conventions
 from dh_kinematics.core.ik.turns import turned, turned_array, within, within_array
-from dh_kinematics.core.kinematics import conventions
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.kinematics.dh_transforms import composed_poses
 from dh_kinematics.core.kinematics.unrolled import times_constant
