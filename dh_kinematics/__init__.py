@@ -37,13 +37,13 @@ _WHERE = {  # a public name: (its module, its name there)
     'Calibration': ('dh_kinematics.core.calibration.fit', 'Calibration'),
     'calibrate': ('dh_kinematics.core.calibration.fit', 'calibrate'),
     'Chain': ('dh_kinematics.core.chain', 'Chain'),
-    'from_urdf': ('dh_kinematics.core.urdf.importer', 'from_urdf'),
+    'from_urdf': ('dh_kinematics.core.urdf_import', 'from_urdf'),
     'IKResult': ('dh_kinematics.core.ik.result', 'IKResult'),
     'InvalidFieldError': ('dh_kinematics.core.checks', 'InvalidFieldError'),
     'Link': ('dh_kinematics.core.link', 'Link'),
     'Measurements': ('dh_kinematics.core.calibration.measurements', 'Measurements'),
     'read_measurements': ('dh_kinematics.core.calibration.measurements', 'read'),
-    'URDFImport': ('dh_kinematics.core.urdf.importer', 'URDFImport'),
+    'URDFImport': ('dh_kinematics.core.urdf_import', 'URDFImport'),
 }
 __all__ = sorted(_WHERE, key=str.lower)
 

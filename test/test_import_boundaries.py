@@ -17,7 +17,7 @@ The layers' import boundaries: what core/, node_logic/ and ros/ may import.
 
 - ``core/``: numpy, PyYAML, the standard library and ``dh_kinematics.core`` only; its rooms
   ``kinematics/``, ``dynamics/``, ``ik/`` and ``model_file/`` sit below the Chain (they never
-  import it, nor what builds on it: ``calibration/``, ``urdf/importer.py``);
+  import it, nor what builds on it: ``calibration/``, ``urdf_import.py``);
 - ``node_logic/``: the same and ``dh_kinematics.node_logic``: never rclpy, a message package
   or ros/;
 - ``parameters/``: the nodes' parameters, for the node and the command line: the core, the
@@ -96,7 +96,7 @@ def test_the_layers_are_the_package():
 
 BELOW_CHAIN = ('kinematics', 'dynamics', 'ik', 'model_file')
 ABOVE_CHAIN = ('dh_kinematics.core.chain', 'dh_kinematics.core.calibration',
-               'dh_kinematics.core.urdf.importer', 'dh_kinematics')
+               'dh_kinematics.core.urdf_import', 'dh_kinematics')
 
 
 @pytest.mark.parametrize('room', BELOW_CHAIN)
@@ -120,6 +120,35 @@ def test_every_sub_package_only_re_exports():
         imported = {alias.asname or alias.name for node in body
                     if isinstance(node, ast.ImportFrom) for alias in node.names}
         assert set(ast.literal_eval(exported[0].value)) == imported, init
+
+
+def _core_rooms():
+    """Return each room of core/ (a folder or a module) and the rooms it imports."""
+    rooms = {}
+    for path in sorted((SOURCE / 'core').rglob('*.py')):
+        parts = path.relative_to(SOURCE / 'core').parts
+        if parts == ('__init__.py',):
+            continue
+        room = parts[0].removesuffix('.py')
+        imported = rooms.setdefault(room, set())
+        for _, module in _imports(path):
+            names = module.split('.')
+            if names[:2] == ['dh_kinematics', 'core'] and len(names) > 2 and names[2] != room:
+                imported.add(names[2])
+    return rooms
+
+
+def test_the_rooms_of_the_core_stand_in_one_order():
+    # Issue 59: chain-urdf, link-model_file, kinematics-dynamics-link and
+    # fixed_frames-kinematics imported each other.
+    import graphlib
+    rooms = _core_rooms()
+    try:
+        order = list(graphlib.TopologicalSorter(rooms).static_order())
+    except graphlib.CycleError as error:
+        raise AssertionError(f'rooms of core/ import each other: {error.args[1]}') from None
+    assert order.index('chain') > order.index('kinematics') and (
+        order.index('urdf_import') > order.index('chain'))
 
 
 @pytest.mark.parametrize('layer', sorted(ALLOWED))

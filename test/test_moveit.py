@@ -32,7 +32,7 @@ import zlib
 from dh_kinematics import Chain
 from dh_kinematics.cli import moveit_files
 from dh_kinematics.core.urdf import moveit
-from dh_kinematics.core.urdf.importer import from_urdf
+from dh_kinematics.core.urdf_import import from_urdf
 from helpers import (
     CHAINS, for_each_arm, needs, needs_pin, PACKAGE, pin, pin_configuration, run_cli,
     urdf_joints, vendor_arm, VENDOR_URDF)

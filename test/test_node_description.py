@@ -23,7 +23,7 @@ import pytest
 from ros_fixtures import published_tree, Running
 
 from dh_kinematics import Chain  # noqa: I100
-from dh_kinematics.core.urdf import importer
+from dh_kinematics.core import urdf_import as importer
 from dh_kinematics.ros.node import DESCRIPTION_QOS  # noqa: I100
 from rclpy.parameter import Parameter  # noqa: I100
 from std_msgs.msg import String  # noqa: I100

@@ -36,7 +36,7 @@ import re
 from dh_kinematics import Chain, Link
 from dh_kinematics.core import configurations
 from dh_kinematics.core.kinematics import manipulability
-from dh_kinematics.core.urdf.importer import from_urdf
+from dh_kinematics.core.urdf_import import from_urdf
 from dh_kinematics.node_logic.monitors.arm import ArmLimits
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
 from dh_kinematics.parameters.specs import NODE

@@ -33,8 +33,9 @@ import zlib
 
 from dh_kinematics import Chain
 from dh_kinematics.core import fixed_frames
+from dh_kinematics.core import urdf_import as importer
 from dh_kinematics.core.rotations import rpy_to_matrix
-from dh_kinematics.core.urdf import importer, reader
+from dh_kinematics.core.urdf import reader
 from helpers import (
     CHAINS, expected_world_poses, for_each_arm, needs_pin, PACKAGE, pin, pin_configuration,
     run_cli, ur_description_urdf)

@@ -16,15 +16,16 @@
 ``dh_kinematics from-urdf``: the chain between two links of a URDF as a model file.
 
 The URDF comes from a file or, with ``--topic``, from a running robot_state_publisher. The model
-file (:mod:`core.urdf.importer`) starts with a comment that says where it came from and every
+file (:mod:`core.urdf_import`) starts with a comment that says where it came from and every
 note of the import, which the command also prints, with the largest difference between the
 model and the URDF over the configurations it compared.
 """
 
 from dh_kinematics.cli import models
 from dh_kinematics.core import escaping, files
+from dh_kinematics.core import urdf_import as importer
 from dh_kinematics.core.kinematics.dh_fit import PARALLEL_TOLERANCE
-from dh_kinematics.core.urdf import importer, reader
+from dh_kinematics.core.urdf import reader
 
 PROG = 'dh_kinematics'
 CLOSE = 1e-9

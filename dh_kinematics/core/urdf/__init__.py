@@ -16,7 +16,7 @@
 URDF out (a link per frame, xacro), URDF in (a DH model fitted to it), MoveIt files.
 
 The importer builds a :class:`~dh_kinematics.Chain` and so sits above it:
-``dh_kinematics.from_urdf`` (or :mod:`dh_kinematics.core.urdf.importer`) gives it.
+``dh_kinematics.from_urdf`` (or :mod:`dh_kinematics.core.urdf_import`) gives it.
 """
 
 from dh_kinematics.core.urdf.reader import parse
