@@ -189,7 +189,7 @@ def check_arguments(argv, launch_file, command_line=None):
                                     f'{", ".join(declared)}')
 
 
-def node_settings(configurations):
+def node_settings(configurations, extra=None, names=None):
     """
     Resolve and check the node's launch arguments.
 
@@ -198,6 +198,10 @@ def node_settings(configurations):
     configurations : mapping of str to str
         The launch configurations (argument values as text); missing ones take their
         defaults from :data:`NODE_ARGUMENTS`.
+    extra : dict, optional
+        Further node parameters a launch file's own arguments set, checked with the rest.
+    names : dict, optional
+        Their launch arguments (parameter -> argument), to name in an error.
 
     Returns
     -------
@@ -227,7 +231,8 @@ def node_settings(configurations):
     for argument, parameter in (('xyz', 'base.xyz'), ('rpy', 'base.rpy')):
         if value(argument).strip():
             overrides[parameter] = parse_vector(argument, value(argument))
-    chain = checked_chain(paths, namespace, overrides)
+    overrides.update(extra or {})
+    chain = checked_chain(paths, namespace, overrides, names)
     overrides.pop('frame_prefix')
     return NodeSettings(path, chain, value('frame_prefix'), namespace,
                         parse_bool('use_sim_time', value('use_sim_time')), paths, overrides,
@@ -359,12 +364,9 @@ def control_settings(configurations):
     def value(name):
         return configurations.get(name, CONTROL_ARGUMENTS[name][0])
 
-    settings = node_settings(configurations)
-    overrides = {'ros2_control.plugin': value('plugin'),
-                 'ros2_control.initial_configuration': value('initial_configuration')}
-    chain = checked_chain(settings.params_files, settings.namespace,
-                          dict(settings.overrides, frame_prefix=settings.frame_prefix,
-                               **overrides), CONTROL_NAMES)
+    settings = node_settings(configurations, {
+        'ros2_control.plugin': value('plugin'),
+        'ros2_control.initial_configuration': value('initial_configuration')}, CONTROL_NAMES)
     controller = value('controller')
     if controller not in CONTROLLERS:
         raise InvalidFieldError('controller', controller, f'must be one of '
@@ -376,8 +378,7 @@ def control_settings(configurations):
             raise ValueError(f'control.launch.py needs the ROS package {package}, which is not '
                              'installed: apt install ros-$ROS_DISTRO-ros2-control '
                              'ros-$ROS_DISTRO-ros2-controllers')
-    settings = settings._replace(chain=chain, overrides=dict(settings.overrides, **overrides))
-    return settings, controllers(chain, controller, rate), controller
+    return settings, controllers(settings.chain, controller, rate), controller
 
 
 def controllers(chain, controller, update_rate):
