@@ -45,6 +45,7 @@ from dh_kinematics import Chain, Link  # noqa: I100
 from dh_kinematics.cli import models
 from dh_kinematics.core.display import pose_text
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
+from dh_kinematics.parameters import files
 from dh_kinematics.viewer.history import History
 from dh_kinematics.viewer.readout import Readout, yaml_line
 
@@ -66,9 +67,8 @@ SCREENSHOTS = (pathlib.Path(os.environ['DH_VIEW_SCREENSHOTS'])
 
 
 def _model(name):
-    path = PACKAGE / 'config' / f'{name}.yaml'
-    chain, _, given = models.load(path)
-    return chain, given, models.settings(given)
+    given, checked = files.read(PACKAGE / 'config' / f'{name}.yaml')
+    return checked.chain, given, checked.settings
 
 
 def test_the_readout_judges_as_the_node():
@@ -192,8 +192,9 @@ def test_the_scene_draws_every_frame_where_fkine_puts_it(server, name):
 @needs_vendor
 def test_an_imported_vendor_arm_is_drawn_where_fkine_puts_it(server, tmp_path):
     model = vendor_model('kinova_gen3_7dof.urdf', tmp_path)
-    chain, given = models.load(model)[::2]
-    page = _teach(server, chain, given, models.settings(given))
+    given, checked = files.read(model)
+    chain = checked.chain
+    page = _teach(server, chain, given, checked.settings)
     for q in chain.random_q(5, np.random.default_rng(4501)):
         _drawn_poses_agree(page, chain, q)
 

@@ -18,9 +18,7 @@ import math
 
 from dh_kinematics.core import bounds, display, files
 from dh_kinematics.core.model_file import joint_limits, params
-from dh_kinematics.parameters import validation as checks
-from dh_kinematics.parameters.files import NODE_NAME, read
-from dh_kinematics.parameters.specs import NODE
+from dh_kinematics.parameters.files import read
 import numpy as np
 
 
@@ -35,11 +33,6 @@ def load(paths):
     given, checked = read(paths)
     warnings = [f'unusual model value: {note}' for note in bounds.model_warnings(checked.chain)]
     return checked.chain, warnings, given
-
-
-def settings(given):
-    """Return what the node sets from a model file's parameters, checked, in SI units."""
-    return checks.checked(given, NODE, NODE_NAME).settings
 
 
 LIMIT_KINDS = (('position', 'qlim'), ('soft position', 'soft_limits'),

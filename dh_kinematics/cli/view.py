@@ -28,7 +28,8 @@ import contextlib
 import io
 import sys
 
-from dh_kinematics.cli import arguments, models
+from dh_kinematics.cli import arguments
+from dh_kinematics.parameters import files
 
 VIEWER_MISSING = ('view needs viser and yourdfpy, which are not installed: pip install '
                   '"dh_kinematics[view]" (or pip install viser yourdfpy)')
@@ -82,8 +83,8 @@ def run(args, out):
     if args.follow is None and not args.files:
         raise ValueError('give a model file, or --follow a running system')
     if args.follow is None:
-        chain, _, given = models.load(args.files)  # its errors before a port is taken
-        settings = models.settings(given)
+        given, checked = files.read(args.files)  # its errors before a port is taken
+        chain, settings = checked.chain, checked.settings
     server = viser_server(args.host, args.port)
     try:
         if args.follow is None:
