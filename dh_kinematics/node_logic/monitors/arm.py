@@ -174,19 +174,16 @@ class ArmLimits:
         :attr:`measured` tells whether the measures are this message's: not while a joint's
         position is unknown (the sample has no configuration).
         """
-        q, before = sample.configuration, dict(self.levels)
+        q, qd, before = sample.configuration, sample.rates.qd, dict(self.levels)
         self.measured = q is not None
         if q is None:
             self._unjudged = dict.fromkeys(self.levels, unknown_positions())
-        elif None in sample.rates.qd:
-            self._unjudged['tool_speed'] = unknown_rates(sample, self._chain)
+        else:
+            if None in qd:  # update judges the tool's speed only with every rate
+                self._unjudged['tool_speed'] = unknown_rates(sample, self._chain)
+            self.update(q, None if None in qd else qd, sample.measure)
         self.levels.update(dict.fromkeys(self._unjudged, STALE))
-        if q is None:
-            return self.levels != before
-        qd = sample.rates.qd
-        moved = self.update(q, None if None in qd else qd, sample.measure)
-        self.levels.update(dict.fromkeys(self._unjudged, STALE))
-        return moved or self.levels != before
+        return self.levels != before
 
     def _singularity_level(self, previous):
         condition = self.measures[-1]
