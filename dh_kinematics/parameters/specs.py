@@ -33,8 +33,8 @@ ParameterSpec = namedtuple('ParameterSpec', 'name kind description default minim
 ParameterSpec.__new__.__defaults__ = (None, None, None, False, False)
 ParameterSpec.__doc__ = """One parameter: kind is 'string', 'string_array', 'double',
 'double_array', 'bool' or 'dynamic' (any type, checked by the core). A ``limit`` (a double or
-each item of a double array) is > 0 and finite, or ``.inf`` for off: NaN and -inf are refused,
-never taken as off."""
+each item of a double array) is > 0 and finite, or ``.inf`` for off where its range takes it:
+NaN and -inf are refused, never taken as off."""
 
 HUGE = sys.float_info.max
 

@@ -136,7 +136,8 @@ def check_value(spec, value):
                                 f'must be within [{spec.minimum:g}, {spec.maximum:g}]')
     if spec.limit and not all(item == math.inf or 0.0 < item < math.inf
                               for item in (value if isinstance(value, list) else [value])):
-        raise InvalidFieldError(spec.name, value, 'must be > 0, or .inf for off')
+        off = spec.maximum is None or spec.maximum == math.inf  # else its range refused .inf
+        raise InvalidFieldError(spec.name, value, 'must be > 0' + (', or .inf for off' * off))
     return value
 
 
