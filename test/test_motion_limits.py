@@ -156,3 +156,24 @@ def test_noise_at_a_soft_limit_does_not_flap():
     assert monitor.levels[0] == WARN
     monitor.update([0], positions=[1.6], velocities=[0.02])
     assert monitor.levels[0] == ERROR
+
+
+def test_a_level_held_past_a_gap_is_described_with_its_value_unknown():
+    # The estimate restarts after a gap in the stamps; the level it had is held until it is
+    # judged again, and the status says so rather than failing on the unknown value.
+    chain = Chain([Link(qlim=(-2.0, 2.0), acceleration_limit=5.0, name='a')])
+    flow = JointStatesFlow(chain.joint_names, None, print, 0)
+    flow.configure(chain, DEFAULTS)
+    flow.wanted = NONE_WANTED
+    millisecond = 1_000_000
+    stamp = 10_000 * millisecond
+    for k in range(100):  # 10 rad/s^2 from rest
+        t = k / 1000.0
+        flow.handle(joint_state_cdr(stamp, ['a'], [5.0 * t * t], [10.0 * t]), stamp, stamp)
+        stamp += millisecond
+    assert [status.level for status in flow.statuses(stamp, stamp)][0] == ERROR
+    stamp += 3000 * millisecond  # a gap past the stale timeout
+    flow.handle(joint_state_cdr(stamp, ['a'], [0.05], [1.0]), stamp, stamp)
+    status = flow.statuses(stamp, stamp)[0]
+    assert status.level == ERROR
+    assert status.message == 'acceleration unknown; limit 5 rad/s^2'

@@ -320,6 +320,8 @@ class MotionLimits:
     def _text(self, j, name, limit):
         unit = self._unit(j, name)
         value = self.latest[name][j]
+        if value != value:  # a level held while the value restarts (after a gap, say)
+            return f'{name} {against_limit(value, limit)} {unit}'
         shown = f'{name} {format_number(value, 3)} {unit}'
         if abs(value) > limit:
             return f'{shown} {against_limit(abs(value), limit)}'

@@ -38,8 +38,11 @@ def against_limit(size, limit):
     Say where a size stands against its limit (both >= 0, one unit): ``'96% of limit 2.5'``.
 
     Past the limit, by how much: ``'above limit 25 by 0.1'``. Only the limit itself reads
-    100%: a size short of it reads 99% at most, and one past it never as a share.
+    100%: a size short of it reads 99% at most, and one past it never as a share. A size not
+    known (NaN) reads ``'unknown; limit 2.5'``.
     """
+    if size != size:
+        return f'unknown; limit {format_number(limit, 3)}'
     if size > limit:
         return (f'above limit {format_number(limit, 3)} by '
                 f'{format_number(size - limit, 3)}')
