@@ -80,7 +80,8 @@ def target_command(target):
     GENERATED_JOINTS joints; ``dh_kinematics_velocity`` the node watching each joint's velocity
     (the usual message's short way); ``dh_kinematics_limits`` the node watching velocity,
     acceleration, jerk and effort limits, the tool's speed and the singularity (the full way);
-    ``dh_kinematics_safety`` the node watching every safety figure (:data:`PANDA_SAFETY`).
+    ``dh_kinematics_safety`` the node watching every safety figure (:data:`PANDA_SAFETY`);
+    ``dh_kinematics_every`` every monitor on: the limits, the effort monitor and the safety.
     """
     if target.startswith('baseline'):
         return [ROOT / 'bench' / 'baseline_node.py', '--transforms', '7'] + (
@@ -92,10 +93,12 @@ def target_command(target):
     if target == 'dh_kinematics_velocity':  # the datasheet's speeds, which the sweep keeps
         command += [arg for j, limit in enumerate(PANDA_VELOCITY_LIMITS, start=1)
                     for arg in ('-p', f'panda_joint{j}.velocity_limit:={limit}')]
-    if target == 'dh_kinematics_limits':  # every limit of joint_limits.yaml, and the arm's
+    if target in ('dh_kinematics_limits', 'dh_kinematics_every'):  # joint_limits.yaml, the arm
         command += ['--params-file', ROOT / 'config' / 'panda_joint_limits.yaml', '-p',
                     'singularity.enabled:=true', '-p', 'tool_speed_limit:=10.0']
-    if target == 'dh_kinematics_safety':  # what a cobot's controller watches, all of it
+    if target == 'dh_kinematics_every':  # and the effort monitor, past what a residual reaches
+        command += ['-p', 'effort.warn:=[500.0]', '-p', 'effort.error:=[1000.0]']
+    if target in ('dh_kinematics_safety', 'dh_kinematics_every'):  # what a cobot watches, all
         command += [argument for name, value in PANDA_SAFETY.items()
                     for argument in ('-p', f'{name}:={value}')]
     return command

@@ -38,9 +38,10 @@ due. The path, in order:
 The usual message (every joint in model order, a newer stamp, finite values, every limit level
 unchanged, no dynamics wanted) takes a shorter way to the same result in steps 3 to 6,
 :meth:`JointStatesFlow._take_usual`, which returns its TF and friction already serialized
-(:data:`Usual`), filled into the messages' templates (:attr:`JointStatesFlow.templates`). The
-flow publishes nothing: the node publishes what it returns. Warnings go to ``warn``, at most
-one per kind every ``LOG_EVERY_S`` seconds.
+(:data:`Usual`), filled into the messages' templates (:attr:`JointStatesFlow.templates`). It
+saves 7 to 9 µs of the 14 to 16 µs per message of the Panda with velocity limits, in process
+(``bench/short_ways.py``, 2026-11-28). The flow publishes nothing: the node publishes what it
+returns. Warnings go to ``warn``, at most one per kind every ``LOG_EVERY_S`` seconds.
 """
 
 from collections import namedtuple

@@ -230,6 +230,7 @@ class MotionLimits:
         levels, values, quiet = self._levels[name], self.latest[name], self._quiet[name]
         # The short way: every level OK and every value within warn_fraction of its limit
         # (the deceleration limit too, for accelerations) keeps every level OK. NaN: not known.
+        # It saves 7 to 8 µs per message with every monitor on (bench/short_ways.py, 2026-11-28).
         if all(levels[j] == OK and not abs(values[j]) > quiet[j] for j in joints):
             return False
         moved = False
