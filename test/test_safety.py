@@ -172,8 +172,9 @@ def test_planes_spheres_and_the_tool_direction():
     floor = planes.check_plane('floor', [0.0, 0.0, 2.0], 0.1)
     np.testing.assert_allclose(floor.normal, [0.0, 0.0, 1.0])
     points = np.array([[0.3, 0.2, 0.5], [0.0, 0.0, 0.05]])
-    np.testing.assert_allclose(planes.signed_distances(floor, points), [0.4, -0.05])
-    np.testing.assert_allclose(planes.signed_distances(floor, points, [0.1, 0.0]), [0.3, -0.05])
+    np.testing.assert_allclose(planes.signed_distance(floor, points.T), [0.4, -0.05])
+    np.testing.assert_allclose(planes.signed_distance(floor, points.T, np.array([0.1, 0.0])),
+                               [0.3, -0.05])
     with pytest.raises(InvalidFieldError, match=r'floor\.normal'):
         planes.check_plane('floor', [0.0, 0.0, 0.0], 0.0)
     with pytest.raises(InvalidFieldError, match=r'floor\.offset'):

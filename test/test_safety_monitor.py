@@ -146,6 +146,39 @@ def test_the_tool_direction_is_judged_with_the_planes():
                                             'by 2.64)')
 
 
+def test_plane_distances_and_the_tool_direction_are_the_tool_poses():
+    # Spheres off a turned tool, two tilted planes, a frame judged too: each distance is the
+    # sphere's centre placed by fkine's tool pose, against the plane; the direction the angle
+    # of fkine's z axis to the axis. Random configurations, every parameter moved.
+    rng = np.random.default_rng(59)
+    T_last_tool = np.eye(4)
+    T_last_tool[:3, :3] = np.array([[0.0, -1.0, 0.0], [0.0, 0.0, -1.0], [1.0, 0.0, 0.0]])
+    T_last_tool[:3, 3] = [0.05, -0.02, 0.12]
+    arm = Chain(ARM.links, tool=T_last_tool, tool_frame='tcp')
+    spheres = [[0.1, -0.03, 0.02, 0.04], [-0.02, 0.05, 0.2, 0.01]]
+    planes = {'safety.planes.floor': [0.1, -0.2, 1.0, -0.4],
+              'safety.planes.wall': [-1.0, 0.3, 0.1, -0.9]}
+    axis = np.array([0.2, -0.5, 0.8])
+    safety = Safety()
+    safety.configure(arm, dict(DEFAULTS, **planes, **{
+        'safety.plane_frames': ['link1'], 'safety.tool_spheres': sum(spheres, []),
+        'safety.tool_direction.axis': axis.tolist(), 'safety.tool_direction.limit': 2.0}))
+    for q in rng.uniform(-2.0, 2.0, (20, 3)):
+        values = safety.measure(q.tolist(), [0.0] * 3)
+        T_world_tool, T_world_link = arm.fkine(q), arm.fkine_all(q)[1]
+        points = [T_world_link[:3, 3]] + [T_world_tool[:3, :3] @ s[:3] + T_world_tool[:3, 3]
+                                          for s in spheres]
+        radii = [0.0] + [s[3] for s in spheres]
+        for row, plane in zip(values['plane_distances'], planes.values()):
+            normal = np.array(plane[:3]) / np.linalg.norm(plane[:3])
+            expected = [normal @ p - plane[3] - r
+                        for p, r in zip(points, radii)]
+            np.testing.assert_allclose(row, expected, atol=1e-12)
+        z = T_world_tool[:3, 2]
+        angle = math.acos(np.clip(z @ axis / np.linalg.norm(axis), -1.0, 1.0))
+        assert values['tool_direction'] == pytest.approx(angle, abs=1e-9)
+
+
 def test_power_is_the_size_of_what_the_joints_give_or_take_back():
     # Braking (the efforts against the rates) gives power back: the same size, watched alike.
     safety = _monitor(**{'safety.power_limit': 10.0})

@@ -330,6 +330,16 @@ class Chain:
             return self._batch.tool_poses(q)
         return self._fkine_all(q)[:, -1] @ self._tool
 
+    def jacobian_function(self):
+        """
+        Return :meth:`jacob0` of one configuration as a function compiled for this arm.
+
+        ``jacobian(q)`` takes a list of n floats (rad or m), which it does not check, and
+        returns the 6 n entries of [v; w], row-major: for a caller that checks its
+        configurations once and asks per message (the node's monitors).
+        """
+        return self._unrolled.jacobian_function()
+
     def jacob0(self, q):
         """
         Geometric Jacobian [v; w] of the tool point, in the world frame.

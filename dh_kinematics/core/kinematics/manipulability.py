@@ -160,11 +160,17 @@ class Conditioning:
         singular value moves by at most this much, which lets a caller know a level without
         an SVD.
         """
-        return sum(rate * abs(a - b) for rate, a, b in zip(self._rates, q, q_reference))
+        total = 0.0
+        for rate, a, b in zip(self._rates, q, q_reference):
+            total += rate * abs(a - b)
+        return total
 
     def speed_bound(self, qd):
         """Return a bound on the tool point's linear speed at joint rates ``qd``, m/s."""
-        return sum(speed * abs(rate) for speed, rate in zip(self._speeds, qd))
+        total = 0.0
+        for speed, rate in zip(self._speeds, qd):
+            total += speed * abs(rate)
+        return total
 
     def judged(self, J):
         """Return ``(sigma_scaled, condition_scaled)`` of :meth:`measures` alone: one SVD."""

@@ -74,6 +74,10 @@ class Unrolled:
         """Return the geometric Jacobian [v; w] of the tool, row-major: 6 n floats."""
         return self._function('jacobians')(q)
 
+    def jacobian_function(self):
+        """Return :meth:`jacobian` compiled: ``jacobian(q)``, q a list of n floats."""
+        return self._function('jacobians')
+
     def _function(self, kind):
         def compile_values(code, entries):
             if kind == 'tool':

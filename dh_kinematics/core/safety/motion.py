@@ -28,21 +28,26 @@ It returns, in m, m/s, kg m/s and J:
   ``1/2 sum_k (m_k |v_k|^2 + w_k^T R_k I_k R_k^T w_k) + 1/2 sum_j G_j^2 Jm_j qd_j^2`` (1), with
   ``v_k`` the velocity of link k's centre of mass (the payload folded into the last link);
 - the position and velocity of each given point (3 + 3 each);
-- the tool's pose, its top three rows (12).
+- the tool's pose, its top three rows (12);
+- the signed distance of each given sphere to each given plane (:func:`planes.signed_distance`)
+  and the tool's direction (:func:`planes.tilt`), where asked for.
 """
+
+import math
 
 from dh_kinematics.core.kinematics import unrolled
 from dh_kinematics.core.kinematics.dh_table import DHTable
-from dh_kinematics.core.symbolic import list_function
+from dh_kinematics.core.safety.planes import signed_distance, tilt
+from dh_kinematics.core.symbolic import Calls, list_function
 
 
 def _cross(a, b):
     return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 
 
-def compile_motion(chain, links, offsets):
+def compile_motion(chain, links, offsets, planes=(), spheres=((), (), ()), axis=None):
     """
-    Return ``motion(q, qd)``: the momentum, kinetic energy, points and tool pose (module).
+    Return ``motion(q, qd)``: momentum, kinetic energy, points, tool pose, planes (module).
 
     Parameters
     ----------
@@ -52,12 +57,20 @@ def compile_motion(chain, links, offsets):
         The link frame each point is fixed on, 0 (the base) to n.
     offsets : sequence of (3,) sequences
         Each point in its link frame, m.
+    planes : sequence of planes.Plane
+        The planes the spheres are judged against.
+    spheres : (links, offsets, radii)
+        The spheres judged against each plane: the link frame each centre is fixed on (0 to
+        n), the centre there (m) and the radius (m; 0 for a point).
+    axis : (3,) array or None
+        Where given, the angle (rad) of the tool's z axis to this unit axis in the world.
 
     Returns
     -------
     motion : callable
         ``motion(q, qd)`` with joint values (rad or m) and rates as lists of floats; returns
-        a list of 4 + 6 k + 12 floats.
+        a list of 4 + 6 k + 12 floats, then the distance of each sphere to the first plane, to
+        the second and so on, then the angle where ``axis`` is given.
 
     """
     table, n = DHTable(chain.links), chain.n
@@ -103,5 +116,15 @@ def compile_motion(chain, links, offsets):
     for k, offset in zip(links, offsets):
         p, v = point(int(k), [float(value) for value in offset])
         values += p + v
-    values += unrolled.times_constant(frames[-16:], chain.tool.tolist())[:12]
-    return list_function(code, [values], 'q, qd', f'<motion of {n} links>', single=True)
+    pose = unrolled.times_constant(frames[-16:], chain.tool.tolist())[:12]
+    values += pose
+    centres = [point(int(k), [float(value) for value in offset])[0]
+               for k, offset in zip(*spheres[:2])]
+    for plane in planes:
+        values += [signed_distance(plane, centre, float(radius))
+                   for centre, radius in zip(centres, spheres[2])]
+    functions = {'atan2': math.atan2, 'sqrt': math.sqrt}
+    if axis is not None:
+        values.append(tilt((pose[2], pose[6], pose[10]), axis, Calls(code, functions)))
+    return list_function(code, [values], 'q, qd', f'<motion of {n} links>', single=True,
+                         functions=functions)

@@ -44,21 +44,25 @@ def check_plane(name, normal, offset, field='planes'):
     return Plane(name, normal / length, float(offset))
 
 
-def signed_distances(plane, points, radii=0.0):
+def signed_distance(plane, point, radius=0.0):
     """
-    Return the signed distances (m) of points (k, 3), or spheres of ``radii``, to a plane.
+    Return the signed distance (m) of a point ``(x, y, z)``, or a sphere of ``radius``, to a plane.
 
-    Positive on the allowed side.
+    Positive on the allowed side. The coordinates may be floats, arrays (a distance each) or
+    values of generated code (:func:`core.safety.motion.compile_motion` compiles it).
     """
-    return np.asarray(points, dtype=float) @ plane.normal - plane.offset - radii
+    (a, b, c), (x, y, z) = plane.normal.tolist(), point
+    return a * x + b * y + c * z - plane.offset - radius
 
 
-def tilt(z_axis, axis):
+def tilt(z_axis, axis, functions=math):
     """
     Return the angle (rad) between the tool's z axis and the unit ``axis``, both in the world.
 
-    ``z_axis`` is the third column of ``R_world_tool`` (3 floats, or an array).
+    ``z_axis`` is the third column of ``R_world_tool`` (3 floats, or values of generated code,
+    with ``functions`` its :class:`core.symbolic.Calls` of ``atan2`` and ``sqrt``).
     """
-    (x, y, z), (a, b, c) = np.asarray(z_axis).tolist(), np.asarray(axis).tolist()
-    return math.atan2(math.hypot(y * c - z * b, z * a - x * c, x * b - y * a),
-                      x * a + y * b + z * c)
+    (x, y, z), (a, b, c) = z_axis, np.asarray(axis, dtype=float).tolist()
+    across = [y * c - z * b, z * a - x * c, x * b - y * a]
+    return functions.atan2(functions.sqrt(across[0] * across[0] + across[1] * across[1]
+                                          + across[2] * across[2]), x * a + y * b + z * c)

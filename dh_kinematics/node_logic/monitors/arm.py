@@ -41,6 +41,7 @@ from dh_kinematics.node_logic.monitors.motion import ratio_level, threshold_leve
 from dh_kinematics.node_logic.monitors.sample import (
     NOTHING_YET, unknown_positions, unknown_rates)
 from dh_kinematics.node_logic.monitors.tasks import against_limit, Status
+import numpy as np
 
 MEASURES = ('sigma_translation', 'condition_translation', 'sigma_rotation',
             'condition_rotation', 'sigma', 'condition', 'sigma_scaled', 'condition_scaled')
@@ -84,6 +85,7 @@ class ArmLimits:
         ``~/manipulability`` even while nothing is watched.
         """
         self._chain = chain
+        self._jacobian, self._shape = chain.jacobian_function(), (6, chain.n)
         self._speed_limit = settings['tool_speed_limit']
         self._warn_fraction = settings['limits.warn_fraction']
         self._hysteresis = settings['limits.hysteresis']
@@ -122,13 +124,13 @@ class ArmLimits:
         if qd is not None:
             self._unjudged.pop('tool_speed', None)
         if measure:
-            J = self._chain.jacob0(q)
+            J = self._jacob0(q)
             self.measures = self._conditioning.measures(J)
             self._reference = (q, self.measures[-2], self.measures[-2] * self.measures[-1])
             if qd is not None:
                 self.speed = manipulability.tool_speed(J, qd)
         if self.watch_speed and qd is not None:
-            J = self._chain.jacob0(q) if J is None else J
+            J = self._jacob0(q) if J is None else J
             self.speed = manipulability.tool_speed(J, qd)
             self.levels['tool_speed'] = ratio_level(
                 self.speed / self._speed_limit, self.levels['tool_speed'], self._warn_fraction,
@@ -137,12 +139,16 @@ class ArmLimits:
             previous = self.levels['singularity']
             if measure or previous == STALE or not self._settled(q, previous):
                 if not measure:
-                    J = self._chain.jacob0(q) if J is None else J
+                    J = self._jacob0(q) if J is None else J
                     self.measures = _UNMEASURED + self._conditioning.judged(J)
                     self._reference = (q, self.measures[-2],
                                        self.measures[-2] * self.measures[-1])
                 self.levels['singularity'] = self._singularity_level(previous)
         return self.levels != before
+
+    def _jacob0(self, q):
+        """Return :meth:`Chain.jacob0` at ``q`` (a list of floats), compiled for the arm."""
+        return np.array(self._jacobian(q)).reshape(self._shape)
 
     def _settled(self, q, previous):
         """Tell whether the bounds on the condition number since the reference keep the level."""
@@ -161,7 +167,7 @@ class ArmLimits:
     def _refresh(self):
         """Compute what a status shows for the latest configuration, where it was skipped."""
         if self._stale and self._q is not None:
-            J = self._chain.jacob0(self._q)
+            J = self._jacob0(self._q)
             self.measures = self._conditioning.measures(J)
             if self._qd is not None:
                 self.speed = manipulability.tool_speed(J, self._qd)

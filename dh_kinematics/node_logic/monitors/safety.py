@@ -56,7 +56,7 @@ from dh_kinematics.core.kinematics.manipulability import Conditioning
 from dh_kinematics.core.safety import contact, stopping
 from dh_kinematics.core.safety.energy import Kinetics
 from dh_kinematics.core.safety.motion import compile_motion
-from dh_kinematics.core.safety.planes import check_plane, signed_distances, tilt
+from dh_kinematics.core.safety.planes import check_plane
 from dh_kinematics.core.safety.points import FramePoints, LinkPoints
 from dh_kinematics.node_logic.monitors.levels import OK, STALE
 from dh_kinematics.node_logic.monitors.motion import ratio_level, threshold_level
@@ -127,12 +127,13 @@ class Safety:
         region = settings['safety.contact.body_region']
         self._region = contact.check_body_region(region) if region else None
         self._kinetics = Kinetics(chain)
-        # One compiled function (on first use): momentum, energy, then each point: the frames
-        # whose speed is watched, those judged against the planes, the tool; the tool's pose.
-        self._parts = (self._speed_points or LinkPoints(chain, [], []),
-                       self._plane_points or LinkPoints(chain, [], []), self._tool)
+        # One compiled function (on first use): momentum, energy, then each point (the frames
+        # whose speed is watched, the tool), the tool's pose, the distances of the frames
+        # judged against the planes and of the tool's spheres to each plane, the tool's
+        # direction.
+        self._parts = (self._speed_points or LinkPoints(chain, [], []), self._tool)
         self._motion = self._labels = None
-        self._sizes = tuple(len(part.links) for part in self._parts[:2])
+        self._speeds = len(self._parts[0].links)
         self._speed_bound = Conditioning(chain).speed_bound if stopping_on else None
         self._definite = self._region is not None and contact.always_definite(
             chain.inertia(configurations.spread(chain, 16)))
@@ -269,14 +270,11 @@ class Safety:
         if quick:  # for what the bounds leave to _complete
             self._state = (q, qd, efforts)
         if self._motion is None:
-            parts = self._parts
-            self._motion = compile_motion(
-                self._chain, np.concatenate([part.links for part in parts]),
-                np.concatenate([part.offsets for part in parts]))
+            self._motion = self._compile()
         out = self._motion(q, qd)
         values = {'momentum': out[:3], 'kinetic_energy': out[3]}
-        speeds, planar = self._sizes
-        points = [out[4 + 6 * k:10 + 6 * k] for k in range(speeds + planar + 1)]  # p, v each
+        speeds = self._speeds
+        points = [out[4 + 6 * k:10 + 6 * k] for k in range(speeds + 1)]  # p, v each
         if speeds:
             values['frame_speed'] = [math.hypot(*point[3:]) for point in points[:speeds]]
         values['power'] = math.nan if efforts is None else abs(math.fsum(
@@ -286,18 +284,12 @@ class Safety:
                 abs(rate) / limit for rate, limit in zip(qd, self._deceleration))
             values['stopping_distance'] = (
                 None if quick and self._stop_settled(time, qd) else self._stop_path(q, qd, time))
-        pose = out[-12:]  # the tool's, top three rows
+        rest = 10 + 6 * speeds + 12  # after the tool's pose
         if self._planes:
-            centres = [point[:3] for point in points[speeds:speeds + planar]]
-            radii = [0.0] * planar
-            for x, y, z, radius in self._spheres.tolist():
-                centres.append([pose[4 * i] * x + pose[4 * i + 1] * y + pose[4 * i + 2] * z
-                                + pose[4 * i + 3] for i in range(3)])
-                radii.append(radius)
-            values['plane_distances'] = np.array([signed_distances(plane, centres, radii)
-                                                  for plane in self._planes])
+            values['plane_distances'] = np.array(
+                out[rest:rest + self._plane_values]).reshape(len(self._planes), -1)
         if self._tilt_limit is not None:
-            values['tool_direction'] = tilt((pose[2], pose[6], pose[10]), self._axis)
+            values['tool_direction'] = out[-1]
         velocity = points[-1][3:]
         values['tool_speed'] = speed = math.hypot(*velocity)
         if self._region is not None:
@@ -312,6 +304,22 @@ class Safety:
             if not settled:
                 self._measure_contact(values, (q, velocity, speed))
         return values
+
+    def _compile(self):
+        """Return the arm's :func:`motion.compile_motion` for the points, planes and axis."""
+        chain, parts = self._chain, self._parts
+        plane_points, spheres = self._plane_points, self._spheres.tolist()
+        links = [] if plane_points is None else plane_points.links.tolist()
+        offsets = [] if plane_points is None else plane_points.offsets.tolist()
+        T_last_tool = chain.tool
+        links += [chain.n] * len(spheres)
+        offsets += [(T_last_tool[:3, :3] @ centre[:3] + T_last_tool[:3, 3]).tolist()
+                    for centre in np.array(spheres).reshape(-1, 4)]
+        radii = [0.0] * (len(links) - len(spheres)) + [sphere[3] for sphere in spheres]
+        self._plane_values = len(self._planes) * len(links)
+        return compile_motion(chain, np.concatenate([part.links for part in parts]),
+                              np.concatenate([part.offsets for part in parts]), self._planes,
+                              (links, offsets, radii), self._axis)
 
     def _stop_path(self, q, qd, time):
         """Return the tool's path along the stop from ``q`` at ``qd`` lasting ``time``, m."""
