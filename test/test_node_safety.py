@@ -17,7 +17,7 @@
 import math
 
 from dh_kinematics import Chain
-from dh_kinematics.core.safety import FramePoints, stopping
+from dh_kinematics.core.safety import stopping
 from helpers import PACKAGE
 import numpy as np
 import pytest
@@ -97,8 +97,8 @@ def test_every_quantity_reaches_its_topic_and_its_status(ur5):
         assert values['power'] == pytest.approx(efforts @ qd, rel=1e-12)
         time = float(np.max(np.abs(qd) / 4.0))
         assert values['stopping_time'] == pytest.approx(time, rel=1e-12)
-        assert values['stopping_distance'] == pytest.approx(stopping.path_lengths(
-            chain, FramePoints(chain, ['tool0']), q, qd, time)[0], rel=1e-12)
+        assert values['stopping_distance'] == pytest.approx(stopping.path_length(
+            chain, q, qd, time), rel=1e-12)
         assert values['plane.floor.tool0'] == pytest.approx(chain.fkine(q)[2, 3] + 0.5,
                                                             rel=1e-12)
         assert values['contact_speed'] > values['tool_speed']

@@ -56,7 +56,6 @@ def test_frame_speeds_mass_and_inertia_agree_with_pinocchio(name, chain):
     points = FramePoints(chain, frames)
     motors = np.array([link.G ** 2 * link.Jm for link in chain.links])
     for q, qd in _states(name, chain):
-        T = chain.fkine_all(q)
         q_pin = pin_configuration(pin, model, chain.joint_names, q)
         v = _pin_rates(model, chain, qd)
         pin.centerOfMass(model, data, q_pin)
@@ -64,11 +63,11 @@ def test_frame_speeds_mass_and_inertia_agree_with_pinocchio(name, chain):
         columns = [model.joints[model.getJointId(joint)].idx_v for joint in chain.joint_names]
         M = pin.crba(model, data, q_pin)
         M = np.triu(M) + np.triu(M, 1).T
-        np.testing.assert_allclose(kinetics.inertia(T), M[np.ix_(columns, columns)]
+        np.testing.assert_allclose(kinetics.inertia(q), M[np.ix_(columns, columns)]
                                    + np.diag(motors), atol=1e-9)
         pin.forwardKinematics(model, data, q_pin, v)
         pin.updateFramePlacements(model, data)
-        p, velocity = points.velocities(T, qd)
+        p, velocity = points.velocities(q, qd)
         for frame, position, speed in zip(frames, p, velocity):
             index = model.getFrameId(frame)
             np.testing.assert_allclose(position, data.oMf[index].translation, atol=1e-12)
@@ -131,8 +130,7 @@ def test_the_reflected_mass_is_pinocchios(name, chain):
         J = np.reshape(pin.computeFrameJacobian(
             model, data, q_pin, model.getFrameId(chain.tool_frame),
             pin.ReferenceFrame.LOCAL_WORLD_ALIGNED), (6, -1))[:3, columns]
-        T = chain.fkine_all(q)
-        ours_M, ours_J = kinetics.inertia(T), tool.jacobians(T)[1][0]
+        ours_M, ours_J = kinetics.inertia(q), tool.at(q)[2][0, :3]
         for u in rng.normal(size=(3, 3)):
             u /= np.linalg.norm(u)
             row = u @ J
@@ -149,7 +147,6 @@ def test_the_stopping_path_is_that_of_a_simulated_ramp(name, chain):
     # of the straight steps between its positions (forward kinematics alone) at 100,000
     # instants of that ramp.
     rng = np.random.default_rng(zlib.crc32(name.encode()) + 2)
-    tool = FramePoints(chain, [chain.tool_frame])
     for q, qd in _states(name, chain, 2):
         deceleration = rng.uniform(1.0, 20.0, chain.n)
         T, distances = stopping.stop(qd, deceleration)
@@ -161,7 +158,7 @@ def test_the_stopping_path_is_that_of_a_simulated_ramp(name, chain):
         np.testing.assert_allclose(distances, np.abs(Q[-1] - q), rtol=1e-12, atol=1e-15)
         p = chain.fkine(Q)[:, :3, 3]
         expected = np.linalg.norm(np.diff(p, axis=0), axis=1).sum()
-        assert stopping.path_lengths(chain, tool, q, qd, T)[0] == pytest.approx(
+        assert stopping.path_length(chain, q, qd, T) == pytest.approx(
             expected, abs=1e-6)
     assert stopping.stop(np.zeros(chain.n), np.ones(chain.n))[0] == 0.0
     with pytest.raises(InvalidFieldError, match='deceleration'):

@@ -340,6 +340,18 @@ class Chain:
         """
         return self._unrolled.jacobian_function()
 
+    def points_function(self, links, offsets):
+        """
+        Return ``points(q)``: points fixed on link frames and their Jacobians, compiled.
+
+        ``links`` (0, the base, to n) and ``offsets`` (3 floats each, m, in those frames) place
+        k points. ``points(q)`` takes a list of n floats (rad or m), which it does not check,
+        and returns per point its position in the world (3), its link frame's rotation
+        ``R_world_link`` (9) and its geometric Jacobian [v; w] (6 n), all row-major: the same
+        source as :meth:`jacob0`'s.
+        """
+        return self._unrolled.points_function(links, offsets)
+
     def jacob0(self, q):
         """
         Geometric Jacobian [v; w] of the tool point, in the world frame.
@@ -366,7 +378,7 @@ class Chain:
         q, single = check_joint_array('q', q, self.n)
         if single:
             return np.array(self._unrolled.jacobian(q[0].tolist())).reshape(6, self.n)
-        return self._batch.jacobians(q)  # unrolled.jacobian_columns: the one source
+        return self._batch.jacobians(q)  # unrolled.point_jacobian: the one source
 
     def jacobe(self, q):
         """Geometric Jacobian [v; w] of the tool point in the tool frame, as :meth:`jacob0`."""

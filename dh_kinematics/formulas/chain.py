@@ -36,6 +36,8 @@ the motors' ``G^2 Jm qdd`` and the friction.
 import re
 
 from dh_kinematics.core.dynamics.rne import LinkConstants, rigid_body_torques
+from dh_kinematics.core.kinematics.dh_table import DHTable
+from dh_kinematics.core.kinematics.unrolled import point_jacobian
 from dh_kinematics.core.rotations import matrix_to_rpy
 from dh_kinematics.core.safety.points import joint_axes
 from dh_kinematics.formulas.exact import cleaned, exact
@@ -252,16 +254,10 @@ class SymbolicChain:
             Rows vx vy vz (m/s) and wx wy wz (rad/s) per unit joint rate.
 
         """
-        poses = self._poses()
-        p_tool = poses[-1][:3, 3]
-        columns = []
-        for j, (link, (_, _, _, sign)) in enumerate(zip(self.chain.links, self._rows)):
-            axis = poses[j + 1] if self.chain.mdh else poses[j]  # the frame the joint turns in
-            z, p = axis[:3, 2] * sign, axis[:3, 3]
-            linear, angular = (z, sympy.zeros(3, 1)) if link.isprismatic() else (
-                z.cross(p_tool - p), z)
-            columns.append(linear.col_join(angular))
-        return self._tidy(sympy.Matrix.hstack(*columns))
+        poses, n = self._poses(), self.chain.n
+        frames = [entry for T in poses[:-1] for entry in T]  # row-major, as the core's
+        entries = point_jacobian(DHTable(self.chain.links), frames, list(poses[-1][:3, 3]), n)
+        return self._tidy(sympy.Matrix(6, n, [sympy.S(value) for value in entries]))
 
     def _constants(self):
         """Per link the core's Newton-Euler constants, exact (a kept mass a symbol)."""

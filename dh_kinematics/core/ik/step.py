@@ -150,7 +150,7 @@ def compile_normal(table, base_rows, tool, weight):
             [(frames, given, i) for i in read] + [(tool_pose, given_tool, i) for i in (3, 7, 11)]):
         value = entries[i]
         into[i] = code.emit(f'r[{AXES + k}]') if isinstance(value, Symbol) else value
-    entries = unrolled.jacobian_columns(table, given, given_tool)
+    entries = unrolled.point_jacobian(table, given, given_tool[3:12:4], n)
     J = [entries[r * n:(r + 1) * n] for r in range(6)]
     e = [code.emit(f'r[{ERROR + k}]') for k in range(6)]
     lower, g = normal_equations(J, e, [float(w) for w in weight])

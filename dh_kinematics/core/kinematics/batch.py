@@ -20,7 +20,7 @@ computes every entry of the result for a whole batch, one numpy operation per li
 products, no terms that a link's constants make zero (its a, d, and twists of 0 or 90 degrees), no
 temporaries of shape (m, 4, 4). On the Puma 560 it beats batched ``matmul`` from about 40
 configurations; :class:`Chain` uses it for poses from :data:`MIN_BATCH`, and for every batch of
-Jacobians (:func:`unrolled.jacobian_columns` is their one source). Batches are done in chunks of
+Jacobians (:func:`unrolled.point_jacobian` is their one source). Batches are done in chunks of
 :data:`CHUNK` configurations, so the working set stays in the CPU cache and the memory is that of
 the result. Units are SI: rad, m.
 """

@@ -13,15 +13,17 @@
 # limitations under the License.
 
 """
-The kinematics of one arm as straight-line code: frame poses, the tool, link transforms, Jacobians.
+The kinematics of one arm as straight-line code: poses, link transforms, Jacobians of points.
 
 The float composition of :func:`core.kinematics.dh_transforms.composed_poses` runs once on
 symbols (:mod:`core.symbolic`): every entry of the result becomes a value of the generated
 code, with no 4x4 products and no terms that a link's constants make zero (its a, d, and twists
-of 0 or 90 degrees). :mod:`core.kinematics.batch` runs that code on numpy columns for a batch;
-:class:`Unrolled` runs it on Python floats for one configuration, where numpy's per-call cost
-would dominate (:meth:`Chain.fkine` and :meth:`Chain.jacob0` of one configuration, which the
-node's monitors call per message). Units are SI: rad, m.
+of 0 or 90 degrees). The Jacobian of a point fixed on a link (the tool, a centre of mass, a
+frame) has one source, :func:`point_jacobian`, on these values: floats here, numpy columns in
+a batch, SymPy symbols in :mod:`formulas`. :mod:`core.kinematics.batch` runs that code on
+numpy columns for a batch; :class:`Unrolled` runs it on Python floats for one configuration,
+where numpy's per-call cost would dominate (:meth:`Chain.fkine` and :meth:`Chain.jacob0` of
+one configuration, which the node's monitors call per message). Units are SI: rad, m.
 """
 
 from dh_kinematics.core.kinematics.dh_transforms import composed_poses
@@ -78,11 +80,25 @@ class Unrolled:
         """Return :meth:`jacobian` compiled: ``jacobian(q)``, q a list of n floats."""
         return self._function('jacobians')
 
+    def points_function(self, links, offsets):
+        """
+        Return ``points(q)``, compiled: points fixed on link frames, their frames, Jacobians.
+
+        ``links`` (0 to n) and ``offsets`` (3 floats each, m, in those frames) place the
+        points. ``points(q)`` takes n floats (rad or m) and returns, per point, its position in
+        the world (3), its link frame's rotation ``R_world_link`` (9) and its Jacobian [v; w]
+        (6 n, :func:`point_jacobian`), all row-major.
+        """
+        kind = ('points', tuple(int(k) for k in links),
+                tuple(tuple(float(value) for value in offset) for offset in offsets))
+        return self._function(kind)
+
     def _function(self, kind):
         def compile_values(code, entries):
             if kind == 'tool':
                 entries = entries[:12]
-            return list_function(code, [entries], 'q', f'<{kind} of {len(self.table.a)} links>',
+            name = kind if isinstance(kind, str) else kind[0]
+            return list_function(code, [entries], 'q', f'<{name} of {len(self.table.a)} links>',
                                  single=True)
         return self.compiled((kind, 'one'), compile_values)
 
@@ -93,7 +109,8 @@ def values(table, base_rows, tool, kind):
 
     The joint values are ``q[0]`` .. ``q[n - 1]`` of the code. ``kind`` is ``'frames'`` (every
     frame's 4x4 pose, (n+1) 16 values), ``'tool'`` (16), ``'transforms'`` (each link's own
-    transform, 16 n) or ``'jacobians'`` (6 n, row-major), all row-major.
+    transform, 16 n), ``'jacobians'`` (the tool's, 6 n) or ``('points', links, offsets)``
+    (:meth:`Unrolled.points_function`), all row-major.
     """
     code = Code()
     n = len(table.a)
@@ -112,8 +129,19 @@ def values(table, base_rows, tool, kind):
     frames = composed_poses(ct, st, d, *twists, base_rows, table.mdh, table.hayati)
     tool_pose = times_constant(frames[-16:], tool)
     if kind == 'jacobians':
-        return code, jacobian_columns(table, frames, tool_pose)
-    return code, tool_pose if kind == 'tool' else frames
+        return code, point_jacobian(table, frames, tool_pose[3:12:4], n)
+    if kind == 'tool':
+        return code, tool_pose
+    if kind == 'frames':
+        return code, frames
+    entries = []
+    for k, offset in zip(*kind[1:]):
+        frame = frames[16 * k:16 * k + 16]
+        point = [frame[4 * i] * offset[0] + frame[4 * i + 1] * offset[1]
+                 + frame[4 * i + 2] * offset[2] + frame[4 * i + 3] for i in range(3)]
+        entries += point + [frame[4 * i + c] for i in range(3) for c in range(3)]
+        entries += point_jacobian(table, frames, point, k)
+    return code, entries
 
 
 def axis_entries(table):
@@ -142,24 +170,31 @@ def times_constant(T, constant):
     return product
 
 
-def jacobian_columns(table, frames, tool):
+def point_jacobian(table, frames, point, link):
     """
-    Return the 6 n entries of the Jacobian, row-major, from the frames' and tool's entries.
+    Return the 6 n entries of a point's geometric Jacobian [v; w], row-major.
 
-    ``frames`` holds the (n + 1) frame poses and ``tool`` the tool's, 16 entries each; only the
-    entries of :func:`axis_entries` are read.
+    The point is fixed on link frame ``link`` (0, the base, to n) at ``point`` (its 3 world
+    coordinates); joint j (1 to n) moves it where j <= ``link``. ``frames`` holds the (n + 1)
+    frame poses, 16 entries each; only the entries of :func:`axis_entries` are read. The
+    angular rows are the link's own angular Jacobian. m/s and rad/s per unit joint rate.
     """
     n = len(table.a)
     columns = []
     for j in range(n):
+        if j >= link:
+            columns.append([0.0] * 6)
+            continue
         axis_frame = frames[16 * (j + 1 if table.mdh else j):]
         z = axis_frame[2], axis_frame[6], axis_frame[10]
         if table.prismatic[j]:
             linear, angular = z, (0.0, 0.0, 0.0)
         else:
-            lever = [tool[i] - axis_frame[i] for i in (3, 7, 11)]
+            lever = [point[i] - axis_frame[k] for i, k in enumerate((3, 7, 11))]
             linear = (z[1] * lever[2] - z[2] * lever[1], z[2] * lever[0] - z[0] * lever[2],
                       z[0] * lever[1] - z[1] * lever[0])
             angular = z
-        columns.append([value * table.sign[j] for value in linear + angular])
+        # A flip turns the column round; a sign of 1 leaves exact (SymPy) values exact.
+        columns.append(list(linear + angular) if table.sign[j] == 1.0
+                       else [-value for value in linear + angular])
     return [columns[j][row] for row in range(6) for j in range(n)]

@@ -19,7 +19,7 @@ From the links' masses, centres of mass and inertias (the payload folded into th
 as in :meth:`Chain.rne`) and the motors' reflected inertia ``G^2 Jm``. The momentum
 ``sum_k m_k v_k`` and the kinetic energy ``1/2 qd^T M(q) qd`` the monitor reads per message
 come from the same masses compiled for the arm (:mod:`motion`); the inertia matrix ``M`` is
-built here, with numpy, where the transient contact needs it.
+built here, from the centres' compiled Jacobians, where the transient contact needs it.
 """
 
 from dh_kinematics.core.safety.points import LinkPoints
@@ -31,11 +31,12 @@ class Kinetics:
     A chain's masses, for its inertia matrix at a configuration.
 
     Each link's centre of mass has a linear Jacobian ``J_v,k`` and the link an angular one
-    ``J_w,k`` (:func:`points.point_jacobians`); the joint-space inertia matrix is then
+    ``J_w,k`` (:meth:`LinkPoints.at`: the compiled :func:`unrolled.point_jacobian`); the
+    joint-space inertia matrix is then
     ``M = sum_k (m_k J_v,k^T J_v,k + J_w,k^T I_k J_w,k) + diag(G^2 Jm)`` (:meth:`Chain.inertia`'s
     without its n Newton-Euler passes). A fast path that pays where the contact check needs M
-    on a message: 49 against 530 µs on the Panda, 45 against 469 µs on the UR5 (one
-    configuration, fkine_all included, 2026-11-28); held equal to pinocchio's ``crba`` (and so
+    on a message: 30 against 499 µs on the Panda, 24 against 441 µs on the UR5 (one
+    configuration, 2026-11-28); held equal to pinocchio's ``crba`` (and so
     to :meth:`Chain.inertia`) by ``test_safety.py``.
 
     Parameters
@@ -56,34 +57,14 @@ class Kinetics:
         self._mass = np.array([link.m for link in constants.rne_links])
         self._inertia = np.array([link.inertia for link in constants.rne_links])
         self._motors = np.diag(np.asarray(constants.motor_inertia, dtype=float))
-        self._turning = np.array([link.isrevolute() for link in chain.links])
-        self._sign = np.array([-1.0 if link.flip else 1.0 for link in chain.links])
-        self._axes = 1 if chain.mdh else 0  # the frame of joint j's axis: j (modified), j - 1
-        links = np.arange(1, chain.n + 1)
-        self._below = links[None, :] <= links[:, None]  # joint j turns link k >= j
-        self.centres = LinkPoints(chain, links, [link.r for link in constants.rne_links])
+        self.centres = LinkPoints(chain, np.arange(1, chain.n + 1),
+                                  [link.r for link in constants.rne_links])
         self.mass = float(self._mass.sum())
 
-    def jacobians(self, T_world_frames, centres=None):
-        """
-        Return the links' centres of mass and their linear and angular Jacobians.
-
-        ``T_world_frames`` is :meth:`Chain.fkine_all` at one configuration; ``centres``, where
-        given, is :meth:`LinkPoints.jacobians` of :attr:`centres` there. The centres of mass
-        (n, 3) are in m, in the world; the linear Jacobians (n, 3, n) in m/s and the links'
-        angular Jacobians (n, 3, n) in rad/s, per unit joint rate.
-        """
-        c, J_v = self.centres.jacobians(T_world_frames) if centres is None else centres
-        n = len(self._sign)
-        z = T_world_frames[self._axes:self._axes + n, :3, 2] * (self._sign * self._turning)[
-            :, None]
-        J_w = z.T[None] * self._below[:, None, :]
-        return c, J_v, J_w
-
-    def inertia(self, T_world_frames, jacobians=None):
-        """Return the joint-space inertia matrix (n, n), kg m^2 or kg, motors included."""
-        _, J_v, J_w = self.jacobians(T_world_frames) if jacobians is None else jacobians
-        R = T_world_frames[1:, :3, :3]
+    def inertia(self, q):
+        """Return the joint-space inertia matrix (n, n), kg m^2 or kg, motors included, at q."""
+        _, R, J = self.centres.at(q)
+        J_v, J_w = J[:, :3], J[:, 3:]
         I_world = R @ self._inertia @ np.swapaxes(R, 1, 2)
         return (np.einsum('k,kin,kim->nm', self._mass, J_v, J_v)
                 + np.einsum('kin,kij,kjm->nm', J_w, I_world, J_w) + self._motors)

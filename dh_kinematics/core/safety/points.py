@@ -22,8 +22,9 @@ slides it along it,
     v = sum_j  s_j z_j x (p - o_j) qd_j   (revolute),   s_j z_j qd_j   (prismatic),
 
 with ``z_j`` and ``o_j`` joint j's axis and a point on it in the world (standard DH: frame
-j-1's z axis and origin; modified DH: frame j's) and ``s_j`` its flip sign. Every frame the
-chain publishes is such a point (:class:`FramePoints`), and so is each link's centre of mass
+j-1's z axis and origin; modified DH: frame j's) and ``s_j`` its flip sign: the Jacobian of
+:func:`core.kinematics.unrolled.point_jacobian`, compiled for the arm. Every frame the chain
+publishes is such a point (:class:`FramePoints`), and so is each link's centre of mass
 (:class:`LinkPoints`).
 Units: m, m/s, rad/s.
 """
@@ -32,9 +33,6 @@ from dh_kinematics.core import names
 from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.fixed_frames import world_poses
 import numpy as np
-
-
-_NEXT, _AFTER = [1, 2, 0], [2, 0, 1]  # a x b = a[_NEXT] b[_AFTER] - a[_AFTER] b[_NEXT]
 
 
 def joint_axes(chain, T_world_frames):
@@ -61,35 +59,6 @@ def joint_axes(chain, T_world_frames):
     return frames[..., :3, 2] * sign[:, None], frames[..., :3, 3]
 
 
-def point_jacobians(z, o, prismatic, links, p):
-    """
-    Return the linear Jacobians of points fixed on link frames, in the world.
-
-    Parameters
-    ----------
-    z, o : array, shape (..., n, 3)
-        From :func:`joint_axes`.
-    prismatic : array of bool, shape (n,)
-        Which joints slide.
-    links : array of int, shape (k,)
-        The link frame each point is fixed on, 0 (the base) to n.
-    p : array, shape (..., k, 3)
-        The points in the world, m.
-
-    Returns
-    -------
-    J : array, shape (..., k, 3, n)
-        Velocity (m/s) per unit joint rate (rad/s or m/s).
-
-    """
-    lever = p[..., :, None, :] - o[..., None, :, :]  # (..., k, n, 3)
-    z = z[..., None, :, :]
-    turned = z[..., _NEXT] * lever[..., _AFTER] - z[..., _AFTER] * lever[..., _NEXT]
-    motion = np.where(prismatic[:, None], z, turned)
-    moved = np.arange(1, len(prismatic) + 1)[None, :] <= links[:, None]  # joint j, link k >= j
-    return np.swapaxes(motion * moved[:, :, None], -1, -2)
-
-
 class LinkPoints:
     """
     Points fixed on a chain's link frames: where they are and how fast they move.
@@ -106,34 +75,29 @@ class LinkPoints:
 
     def __init__(self, chain, links, offsets):
         self._chain = chain
-        self._prismatic = np.array([link.isprismatic() for link in chain.links])
         self.links = np.asarray(links, dtype=int)
         self.offsets = np.asarray(offsets, dtype=float).reshape(-1, 3)
+        self._points = None
 
-    def positions(self, T_world_frames):
-        """Return the points (..., k, 3), m, in the world at :meth:`Chain.fkine_all`'s poses."""
-        T = T_world_frames[..., self.links, :, :]
-        return np.einsum('...kij,kj->...ki', T[..., :3, :3], self.offsets) + T[..., :3, 3]
-
-    def jacobians(self, T_world_frames):
+    def at(self, q):
         """
-        Return the points (..., k, 3), m, and their linear Jacobians (..., k, 3, n).
+        Return the points (k, 3), their link frames' rotations (k, 3, 3) and Jacobians (k, 6, n).
 
-        ``T_world_frames`` is :meth:`Chain.fkine_all` at one configuration or several
-        (..., n+1, 4, 4); a Jacobian gives m/s per unit joint rate (rad/s or m/s).
+        At one configuration ``q`` (n, rad or m), in the world: m, and [v; w] in m/s and rad/s
+        per unit joint rate (:meth:`Chain.points_function`, compiled on first use).
         """
-        p = self.positions(T_world_frames)
-        z, o = joint_axes(self._chain, T_world_frames)
-        return p, point_jacobians(z, o, self._prismatic, self.links, p)
+        if self._points is None:
+            self._points = self._chain.points_function(self.links, self.offsets.tolist())
+        n = self._chain.n
+        values = np.array(self._points([float(value) for value in q])).reshape(
+            len(self.links), 12 + 6 * n)
+        return (values[:, :3], values[:, 3:12].reshape(-1, 3, 3),
+                values[:, 12:].reshape(-1, 6, n))
 
-    def velocities(self, T_world_frames, qd):
-        """
-        Return the points (..., k, 3), m, and how fast each moves (..., k, 3), m/s.
-
-        As :meth:`jacobians`, at joint rates ``qd`` (n,), rad/s or m/s.
-        """
-        p, J = self.jacobians(T_world_frames)
-        return p, J @ np.asarray(qd, dtype=float)
+    def velocities(self, q, qd):
+        """Return where the points are (k, 3), m, and how fast they move (k, 3), m/s."""
+        p, _, J = self.at(q)
+        return p, J[:, :3] @ np.asarray(qd, dtype=float)
 
 
 def check_frame(chain, frame, field='frames'):

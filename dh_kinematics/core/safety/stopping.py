@@ -73,16 +73,14 @@ def stop(qd, deceleration):
     return T, speed * (T / 2.0)
 
 
-def path_lengths(chain, points, q, qd, T):
+def path_length(chain, q, qd, T):
     """
-    Return the path length (m) of each point of ``points`` along the stop's ramp.
+    Return the path length (m) of the tool point along the stop's ramp.
 
     Parameters
     ----------
     chain : Chain
-        The arm.
-    points : FramePoints
-        The points (the tool frame's origin).
+        The arm: its tool point's Jacobian (:meth:`Chain.jacobian_function`) at each node.
     q, qd : array, shape (n,)
         Where the stop starts (rad or m) and the joint rates there.
     T : float
@@ -90,12 +88,14 @@ def path_lengths(chain, points, q, qd, T):
 
     Returns
     -------
-    L : array, shape (k,)
+    L : float
 
     """
     q, qd = np.asarray(q, dtype=float), np.asarray(qd, dtype=float)
     if T == 0.0:
-        return np.zeros(len(points.frames))
-    frames = chain.fkine_all(q + np.outer(_S - _S * _S / 2.0, qd * T))
-    speeds = np.linalg.norm(points.velocities(frames, qd)[1], axis=-1)  # (NODES, k)
-    return T * ((_W * (1.0 - _S)) @ speeds)
+        return 0.0
+    jacobian, n = chain.jacobian_function(), chain.n
+    nodes = (q + np.outer(_S - _S * _S / 2.0, qd * T)).tolist()
+    J_v = np.array([jacobian(node)[:3 * n] for node in nodes]).reshape(NODES, 3, n)
+    speeds = np.linalg.norm(J_v @ qd, axis=-1)  # (NODES,)
+    return float(T * ((_W * (1.0 - _S)) @ speeds))

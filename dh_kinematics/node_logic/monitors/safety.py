@@ -323,17 +323,15 @@ class Safety:
 
     def _stop_path(self, q, qd, time):
         """Return the tool's path along the stop from ``q`` at ``qd`` lasting ``time``, m."""
-        return float(stopping.path_lengths(self._chain, self._tool, np.array(q), np.array(qd),
-                                           time)[0])
+        return stopping.path_length(self._chain, q, qd, time)
 
     def _measure_contact(self, values, state):
         """Put the reflected mass and the permitted contact speed into ``values``."""
         q, velocity, speed = state
         mass = math.nan
         if speed > 0.0:
-            T = self._chain.fkine_all(q)
-            M = self._kinetics.inertia(T)
-            J_v = self._tool.jacobians(T)[1][0]
+            M = self._kinetics.inertia(q)
+            J_v = self._tool.at(q)[2][0, :3]
             mass = contact.reflected_mass(M, J_v, np.array(velocity) / speed, self._definite)
         values['reflected_mass'] = mass
         values['contact_speed'] = (contact.permissible_speed(self._region, mass)
