@@ -258,6 +258,20 @@ def test_a_batch_is_solved_in_one_call_as_each_alone():
         True] * 4
 
 
+@pytest.mark.parametrize('name', ['panda', 'ur5', 'puma560'])
+def test_the_batched_search_answers_as_the_search_for_one_target(name):
+    # One policy: from the same starts (q0 far from the answer, then the seeded draws), the
+    # batch's answer for each target is the one-target search's, only its arithmetic differs.
+    chain = SHIPPED[name]
+    rng = np.random.default_rng(59)
+    targets, starts = chain.fkine(chain.random_q(64, rng)), chain.random_q(64, rng)
+    batch = chain.ikine(targets, q0=starts, method='numerical')
+    for result, T, q0 in zip(batch, targets, starts):
+        alone = chain.ikine(T, q0=q0, method='numerical')
+        assert result.success and alone.success
+        np.testing.assert_allclose(result.q, alone.q, atol=1e-6)
+
+
 def test_the_search_collects_distinct_solutions_when_asked():
     chain = SHIPPED['panda']
     T = chain.fkine(chain.random_q(1, np.random.default_rng(9))[0])

@@ -340,6 +340,15 @@ class Chain:
         """
         return self._unrolled.jacobian_function()
 
+    def batch_kinematics(self):
+        """
+        Return the arm's compiled kinematics for batches (:class:`batch.BatchKinematics`).
+
+        Tool poses, frame poses and Jacobians of many configurations at once, compiled into the
+        arm's one cache of compiled functions (shared with :meth:`jacobian_function`).
+        """
+        return self._batch
+
     def points_function(self, links, offsets):
         """
         Return ``points(q)``: points fixed on link frames and their Jacobians, compiled.

@@ -37,8 +37,20 @@ from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.rotations import rotvec_of_entries, single_matrix_to_rotvec
 import numpy as np
 
-# A search that has not halved its squared error in this many iterations stops.
+# The policy of every search, one target's here and a batch's (:mod:`core.ik.search_batch`),
+# which differ only in their arithmetic (floats, arrays). A step solves with the damping
+# mu = damping E + MU_FLOOR, damping 1 at a start: a step that lowers E is kept and eases it
+# (damping / EASE, at least LEAST_DAMPING); one that does not is refused and stiffens it
+# (damping * STIFFEN); past GIVE_UP no step lowers E and the start ends. A start that has not
+# brought E below STALL_RATIO of what it was STALL iterations before ends too (a local
+# minimum, or a limit in the way). A joint a step stopped at a limit is held by HOLD when the
+# step is taken again.
 STALL = 10
+STALL_RATIO = 0.5
+MU_FLOOR = 1e-12
+EASE, LEAST_DAMPING = 2.0, 1e-3
+STIFFEN = 8.0
+GIVE_UP = 1e9
 # The damping of a joint held at a limit: its step vanishes (rad or m, against J^T J's O(1)).
 HOLD = 1e12
 FAR = 1e4
@@ -190,10 +202,10 @@ class Search:
         while (r[NORMS] > tol or r[NORMS + 1] > tol) and iterations < max_iterations:
             iterations += 1
             if iterations % STALL == 0:
-                if E > 0.5 * before:  # stalled: a local minimum, or a limit in the way
+                if E > STALL_RATIO * before:  # stalled: a local minimum, or a limit in the way
                     break
                 before = E
-            mu = damping * E + 1e-12
+            mu = damping * E + MU_FLOOR
             s = s or normal(r)
             moved = advance(s, mu, q, self._free)
             q_new = self._into_limits(moved)
@@ -207,10 +219,10 @@ class Search:
                     self._half_turn(r_new)
             if r_new[ENERGY] < E:
                 q, r, E, s = q_new, r_new, r_new[ENERGY], None
-                damping = max(damping / 2.0, 1e-3)
+                damping = max(damping / EASE, LEAST_DAMPING)
             else:
-                damping *= 8.0
-                if damping > 1e9:  # no step lowers the error: a minimum, or a limit
+                damping *= STIFFEN
+                if damping > GIVE_UP:  # no step lowers the error: a minimum, or a limit
                     break
         return Attempt(np.array(q), np.array(r[ERROR:ENERGY]), iterations,
                        r[NORMS] <= tol and r[NORMS + 1] <= tol)

@@ -15,9 +15,10 @@
 """
 The numerical search for a batch of targets at once, vectorised over the targets.
 
-The same Levenberg-Marquardt as :mod:`core.ik.numerical` (the damping ``mu = lambda E``, a
-step kept only when it lowers the error, joints turned into their limits or stopped there, a
-start abandoned when 10 iterations do not halve its error), each target with its own
+The same Levenberg-Marquardt as :mod:`core.ik.numerical`, with its policy and constants (the
+damping ``mu = lambda E``, a step kept only when it lowers the error, joints turned into their
+limits or stopped there, a start abandoned when :data:`numerical.STALL` iterations do not halve
+its error), each target with its own
 configuration, error and damping, all advanced together: the poses and Jacobians of every
 target still searching are computed in one compiled batch (:mod:`core.kinematics.batch`) and
 their steps solved in one batched call. A target whose start ends unsolved goes on from its
@@ -25,11 +26,9 @@ next start (q0, then the seeded starts :mod:`core.ik.ikine` draws) in the same i
 the batch stays full; the last few targets go on alone. Units: rad and m.
 """
 
-from dh_kinematics.core.ik.numerical import HOLD, STALL
+from dh_kinematics.core.ik.numerical import (
+    EASE, GIVE_UP, HOLD, LEAST_DAMPING, MU_FLOOR, STALL, STALL_RATIO, STIFFEN)
 from dh_kinematics.core.ik.turns import middles, TURN
-from dh_kinematics.core.kinematics.batch import BatchKinematics
-from dh_kinematics.core.kinematics.dh_table import DHTable
-from dh_kinematics.core.kinematics.unrolled import Unrolled
 from dh_kinematics.core.rotations import matrix_to_rotvec
 import numpy as np
 
@@ -53,7 +52,7 @@ class BatchSearch:
     """
 
     def __init__(self, chain, mask):
-        self._kinematics = BatchKinematics(Unrolled(DHTable(chain.links), chain.base, chain.tool))
+        self._kinematics = chain.batch_kinematics()
         self._weight = np.asarray(mask, dtype=float)
         self._kept = self._weight > 0.0
         self._lower, self._upper = chain.qlim[:, 0], chain.qlim[:, 1]
@@ -151,12 +150,12 @@ class BatchSearch:
             spent += 1
             check = np.nonzero(spent % STALL == 0)[0]
             if len(check):  # stalled: a local minimum, or a limit in the way
-                status[check[E[check] > 0.5 * before[check]]] = ENDED
+                status[check[E[check] > STALL_RATIO * before[check]]] = ENDED
                 before[check] = E[check]
             active = np.nonzero(status == SEARCHING)[0]
             J = self._kinematics.jacobians(Q[active])
             WJ = np.swapaxes(J, 1, 2) * weight
-            A = WJ @ J + (damping[active] * E[active] + 1e-12)[:, None, None] * self._identity
+            A = WJ @ J + (damping[active] * E[active] + MU_FLOOR)[:, None, None] * self._identity
             g = WJ @ e[active][:, :, None]
             moved = Q[active] + np.linalg.solve(A, g)[:, :, 0]
             Q_new = self.into_limits(moved)
@@ -174,12 +173,12 @@ class BatchSearch:
             better = E_new < E[active]
             kept = active[better]
             Q[kept], e[kept], E[kept] = Q_new[better], e_new[better], E_new[better]
-            damping[kept] = np.maximum(damping[kept] / 2.0, 1e-3)
+            damping[kept] = np.maximum(damping[kept] / EASE, LEAST_DAMPING)
             worse = active[~better]
-            damping[worse] *= 8.0
+            damping[worse] *= STIFFEN
             status[kept[all_within(e[kept], tol)]] = CONVERGED
             # No step lowers the error (a minimum, or a limit), or the start's iterations spent.
-            status[worse[damping[worse] > 1e9]] = ENDED
+            status[worse[damping[worse] > GIVE_UP]] = ENDED
             status[(status == SEARCHING) & (spent >= max_iterations)] = ENDED
         solved = found <= last
         return Q_found, e_found, iterations, solved
