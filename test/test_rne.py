@@ -15,6 +15,7 @@
 """The one Newton-Euler code on floats and on batches, and the node's float path."""
 
 import math
+import zlib
 
 from dh_kinematics import Chain
 from dh_kinematics.core.dynamics import rne
@@ -62,3 +63,17 @@ def test_the_nodes_float_path_equals_rne_and_gravload(model):
                                    chain.rne(q, qd, qdd), rtol=0, atol=1e-9)
         np.testing.assert_allclose(joint_torques(dyn, q.tolist()), chain.gravload(q), rtol=0,
                                    atol=1e-9)
+
+
+@for_each_arm(CHAINS)
+def test_the_inertia_matrix_is_the_toolboxs_newton_euler_one(name, chain):
+    # The toolbox's way, kept as the truth: column j is rne with a unit acceleration of joint
+    # j, at rest, without gravity (motors' G^2 Jm and the payload included).
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    Q = rng.uniform(-2.0, 2.0, (3, chain.n))
+    rest, eye = np.zeros(chain.n), np.eye(chain.n)
+    M = chain.inertia(Q)
+    for q, M_q in zip(Q, M):
+        columns = [chain.rne(q, rest, eye[j], gravity=[0.0, 0.0, 0.0]) for j in range(chain.n)]
+        np.testing.assert_allclose(M_q, np.array(columns).T, rtol=1e-9, atol=1e-9)
+        np.testing.assert_allclose(chain.inertia(q), M_q, rtol=0, atol=0)

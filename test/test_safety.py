@@ -19,7 +19,7 @@ import zlib
 
 from dh_kinematics import InvalidFieldError
 from dh_kinematics.core.names import published_frames
-from dh_kinematics.core.safety import contact, FramePoints, Kinetics, motion, planes, stopping
+from dh_kinematics.core.safety import contact, FramePoints, motion, planes, stopping
 from helpers import CHAINS, for_each_arm, needs_pin, pin, pin_configuration, with_random_frames
 import numpy as np
 import pytest
@@ -51,7 +51,7 @@ def test_frame_speeds_mass_and_inertia_agree_with_pinocchio(name, chain):
     chain = with_random_frames(chain, np.random.default_rng(zlib.crc32(name.encode())))
     model = pin.buildModelFromXML(chain.to_urdf())
     data = model.createData()
-    kinetics = Kinetics(chain)
+    mass = sum(link.m for link in chain.dynamic_constants.rne_links)
     frames = [frame.name for frame in published_frames(chain)]
     points = FramePoints(chain, frames)
     motors = np.array([link.G ** 2 * link.Jm for link in chain.links])
@@ -59,11 +59,11 @@ def test_frame_speeds_mass_and_inertia_agree_with_pinocchio(name, chain):
         q_pin = pin_configuration(pin, model, chain.joint_names, q)
         v = _pin_rates(model, chain, qd)
         pin.centerOfMass(model, data, q_pin)
-        assert kinetics.mass == pytest.approx(data.mass[0], rel=1e-12)
+        assert mass == pytest.approx(data.mass[0], rel=1e-12)
         columns = [model.joints[model.getJointId(joint)].idx_v for joint in chain.joint_names]
         M = pin.crba(model, data, q_pin)
         M = np.triu(M) + np.triu(M, 1).T
-        np.testing.assert_allclose(kinetics.inertia(q), M[np.ix_(columns, columns)]
+        np.testing.assert_allclose(chain.inertia(q), M[np.ix_(columns, columns)]
                                    + np.diag(motors), atol=1e-9)
         pin.forwardKinematics(model, data, q_pin, v)
         pin.updateFramePlacements(model, data)
@@ -118,7 +118,6 @@ def test_the_reflected_mass_is_pinocchios(name, chain):
     # G^2 Jm, which the URDF does not hold, added to its diagonal).
     model = pin.buildModelFromXML(chain.to_urdf())
     data = model.createData()
-    kinetics = Kinetics(chain)
     tool = FramePoints(chain, [chain.tool_frame])
     motors = np.diag([link.G ** 2 * link.Jm for link in chain.links])
     columns = [model.joints[model.getJointId(joint)].idx_v for joint in chain.joint_names]
@@ -130,7 +129,7 @@ def test_the_reflected_mass_is_pinocchios(name, chain):
         J = np.reshape(pin.computeFrameJacobian(
             model, data, q_pin, model.getFrameId(chain.tool_frame),
             pin.ReferenceFrame.LOCAL_WORLD_ALIGNED), (6, -1))[:3, columns]
-        ours_M, ours_J = kinetics.inertia(q), tool.at(q)[2][0, :3]
+        ours_M, ours_J = chain.inertia(q), tool.at(q)[2][0, :3]
         for u in rng.normal(size=(3, 3)):
             u /= np.linalg.norm(u)
             row = u @ J

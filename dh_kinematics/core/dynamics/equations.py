@@ -29,6 +29,8 @@ from dh_kinematics.core.dynamics.payload import fold, NO_PAYLOAD
 from dh_kinematics.core.dynamics.rne import LinkConstants, rigid_body_torques
 import numpy as np
 
+ROUNDING = 1e-14
+"""Relative to the largest entry of an inertia matrix, what is rounding of zero."""
 Dynamics = namedtuple('Dynamics', 'n table rne_links motor_inertia G B tc_pos tc_neg '
                                   'R_world_base base_acceleration floats')
 Dynamics.__doc__ = """The constants of a chain's dynamics.
@@ -170,13 +172,27 @@ def with_motors(dyn, tau, qd, qdd):
         tau, motor, qdd, qd, G, B, tc_pos, tc_neg)]
 
 
-def inertia(dyn, q):
-    """Return the joint-space inertia matrix; see :meth:`Chain.inertia`."""
+def inertia(dyn, q, centres):
+    """
+    Return the joint-space inertia matrix; see :meth:`Chain.inertia`.
+
+    ``centres`` is the chain's :meth:`Chain.points_function` of its links' centres of mass
+    (link frames 1 to n, ``rne_links``' r): per link its centre, its frame's rotation and its
+    Jacobian [v; w]. An entry within rounding of zero (:data:`ROUNDING` of the largest) is 0: a
+    joint about which nothing beyond it has inertia has none, not 1e-34 kg m^2.
+    """
     q, single = check_joint_array('q', q, dyn.n)
-    m, n = q.shape
-    repeated = np.repeat(q, n, axis=0)
-    unit = np.tile(np.eye(n), (m, 1))
-    zero = np.zeros_like(repeated)
-    tau = _rigid_body(dyn, repeated, zero, unit, (0.0, 0.0, 0.0), None)
-    M = (tau + dyn.motor_inertia * unit).reshape(m, n, n).transpose(0, 2, 1)
+    n = dyn.n
+    mass = np.array([link.m for link in dyn.rne_links])
+    I_link = np.array([link.inertia for link in dyn.rne_links])
+    motors = np.diag(dyn.motor_inertia)
+    M = np.empty((len(q), n, n))
+    for k, configuration in enumerate(q.tolist()):
+        values = np.array(centres(configuration)).reshape(n, 12 + 6 * n)
+        R, J = values[:, 3:12].reshape(n, 3, 3), values[:, 12:].reshape(n, 6, n)
+        I_world = R @ I_link @ np.swapaxes(R, 1, 2)
+        M_k = (np.einsum('k,kin,kim->nm', mass, J[:, :3], J[:, :3])
+               + np.einsum('kin,kij,kjm->nm', J[:, 3:], I_world, J[:, 3:]) + motors)
+        M_k[np.abs(M_k) <= ROUNDING * np.abs(M_k).max()] = 0.0
+        M[k] = M_k
     return M[0] if single else M

@@ -15,7 +15,6 @@
 
 """What a cobot's safety controller watches: speeds, momentum, energy, stops, planes, contact."""
 
-from dh_kinematics.core.safety.energy import Kinetics
 from dh_kinematics.core.safety.points import FramePoints
 
-__all__ = ['FramePoints', 'Kinetics']
+__all__ = ['FramePoints']

@@ -54,7 +54,6 @@ from dh_kinematics.core import configurations
 from dh_kinematics.core.display import format_number
 from dh_kinematics.core.kinematics.manipulability import Conditioning
 from dh_kinematics.core.safety import contact, stopping
-from dh_kinematics.core.safety.energy import Kinetics
 from dh_kinematics.core.safety.motion import compile_motion
 from dh_kinematics.core.safety.planes import check_plane
 from dh_kinematics.core.safety.points import FramePoints, LinkPoints
@@ -126,7 +125,6 @@ class Safety:
             self._tilt_limit is not None) else None
         region = settings['safety.contact.body_region']
         self._region = contact.check_body_region(region) if region else None
-        self._kinetics = Kinetics(chain)
         # One compiled function (on first use): momentum, energy, then each point (the frames
         # whose speed is watched, the tool), the tool's pose, the distances of the frames
         # judged against the planes and of the tool's spheres to each plane, the tool's
@@ -330,7 +328,7 @@ class Safety:
         q, velocity, speed = state
         mass = math.nan
         if speed > 0.0:
-            M = self._kinetics.inertia(q)
+            M = self._chain.inertia(q)
             J_v = self._tool.at(q)[2][0, :3]
             mass = contact.reflected_mass(M, J_v, np.array(velocity) / speed, self._definite)
         values['reflected_mass'] = mass
