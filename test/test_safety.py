@@ -54,6 +54,7 @@ def test_frame_speeds_mass_and_inertia_agree_with_pinocchio(name, chain):
     mass = sum(link.m for link in chain.dynamic_constants.rne_links)
     frames = [frame.name for frame in published_frames(chain)]
     points = FramePoints(chain, frames)
+    at = chain.points_function(points.links, points.offsets.tolist())
     motors = np.array([link.G ** 2 * link.Jm for link in chain.links])
     for q, qd in _states(name, chain):
         q_pin = pin_configuration(pin, model, chain.joint_names, q)
@@ -67,7 +68,8 @@ def test_frame_speeds_mass_and_inertia_agree_with_pinocchio(name, chain):
                                    + np.diag(motors), atol=1e-9)
         pin.forwardKinematics(model, data, q_pin, v)
         pin.updateFramePlacements(model, data)
-        p, velocity = points.velocities(q, qd)
+        values = np.reshape(at(q.tolist()), (len(frames), -1))
+        p, velocity = values[:, :3], values[:, 12:12 + 3 * chain.n].reshape(-1, 3, chain.n) @ qd
         for frame, position, speed in zip(frames, p, velocity):
             index = model.getFrameId(frame)
             np.testing.assert_allclose(position, data.oMf[index].translation, atol=1e-12)
@@ -118,7 +120,7 @@ def test_the_reflected_mass_is_pinocchios(name, chain):
     # G^2 Jm, which the URDF does not hold, added to its diagonal).
     model = pin.buildModelFromXML(chain.to_urdf())
     data = model.createData()
-    tool = FramePoints(chain, [chain.tool_frame])
+    jacobian = chain.jacobian_function()
     motors = np.diag([link.G ** 2 * link.Jm for link in chain.links])
     columns = [model.joints[model.getJointId(joint)].idx_v for joint in chain.joint_names]
     rng = np.random.default_rng(zlib.crc32(name.encode()) + 1)
@@ -129,7 +131,8 @@ def test_the_reflected_mass_is_pinocchios(name, chain):
         J = np.reshape(pin.computeFrameJacobian(
             model, data, q_pin, model.getFrameId(chain.tool_frame),
             pin.ReferenceFrame.LOCAL_WORLD_ALIGNED), (6, -1))[:3, columns]
-        ours_M, ours_J = chain.inertia(q), tool.at(q)[2][0, :3]
+        ours_M = chain.inertia(q)
+        ours_J = np.reshape(jacobian(q.tolist()), (6, chain.n))[:3]
         for u in rng.normal(size=(3, 3)):
             u /= np.linalg.norm(u)
             row = u @ J
@@ -157,7 +160,7 @@ def test_the_stopping_path_is_that_of_a_simulated_ramp(name, chain):
         np.testing.assert_allclose(distances, np.abs(Q[-1] - q), rtol=1e-12, atol=1e-15)
         p = chain.fkine(Q)[:, :3, 3]
         expected = np.linalg.norm(np.diff(p, axis=0), axis=1).sum()
-        assert stopping.path_length(chain, q, qd, T) == pytest.approx(
+        assert stopping.path_length(chain.jacobian_function(), q, qd, T) == pytest.approx(
             expected, abs=1e-6)
     assert stopping.stop(np.zeros(chain.n), np.ones(chain.n))[0] == 0.0
     with pytest.raises(InvalidFieldError, match='deceleration'):

@@ -23,7 +23,8 @@ slides it along it,
 
 with ``z_j`` and ``o_j`` joint j's axis and a point on it in the world (standard DH: frame
 j-1's z axis and origin; modified DH: frame j's) and ``s_j`` its flip sign: the Jacobian of
-:func:`core.kinematics.unrolled.point_jacobian`, compiled for the arm. Every frame the chain
+:func:`core.kinematics.unrolled.point_jacobian`, compiled for the arm
+(:meth:`Chain.points_function`). Every frame the chain
 publishes is such a point (:class:`FramePoints`), and so is each link's centre of mass
 (:class:`LinkPoints`).
 Units: m, m/s, rad/s.
@@ -61,11 +62,13 @@ def joint_axes(chain, T_world_frames):
 
 class LinkPoints:
     """
-    Points fixed on a chain's link frames: where they are and how fast they move.
+    Points fixed on a chain's link frames: which frame each is on, and where on it.
+
+    :meth:`Chain.points_function` compiles where they are and how fast they move;
+    :func:`motion.compile_motion` what the safety monitor reads of them.
 
     Parameters
     ----------
-    chain : Chain
     links : sequence of int
         The link frame each point is fixed on: 0 (the base) to n.
     offsets : array-like, shape (k, 3)
@@ -73,31 +76,9 @@ class LinkPoints:
 
     """
 
-    def __init__(self, chain, links, offsets):
-        self._chain = chain
+    def __init__(self, links, offsets):
         self.links = np.asarray(links, dtype=int)
         self.offsets = np.asarray(offsets, dtype=float).reshape(-1, 3)
-        self._points = None
-
-    def at(self, q):
-        """
-        Return the points (k, 3), their link frames' rotations (k, 3, 3) and Jacobians (k, 6, n).
-
-        At one configuration ``q`` (n, rad or m), in the world: m, and [v; w] in m/s and rad/s
-        per unit joint rate (:meth:`Chain.points_function`, compiled on first use).
-        """
-        if self._points is None:
-            self._points = self._chain.points_function(self.links, self.offsets.tolist())
-        n = self._chain.n
-        values = np.array(self._points([float(value) for value in q])).reshape(
-            len(self.links), 12 + 6 * n)
-        return (values[:, :3], values[:, 3:12].reshape(-1, 3, 3),
-                values[:, 12:].reshape(-1, 6, n))
-
-    def velocities(self, q, qd):
-        """Return where the points are (k, 3), m, and how fast they move (k, 3), m/s."""
-        p, _, J = self.at(q)
-        return p, J[:, :3] @ np.asarray(qd, dtype=float)
 
 
 def check_frame(chain, frame, field='frames'):
@@ -141,5 +122,5 @@ class FramePoints(LinkPoints):
         for frame in chain.frames:  # parents first
             owner[frame.name] = owner[frame.parent]
         links = [owner[frame] for frame in self.frames]
-        super().__init__(chain, links, [(np.linalg.inv(T[k]) @ poses[frame][:, 3])[:3]
-                                        for frame, k in zip(self.frames, links)])
+        super().__init__(links, [(np.linalg.inv(T[k]) @ poses[frame][:, 3])[:3]
+                                 for frame, k in zip(self.frames, links)])

@@ -73,14 +73,14 @@ def stop(qd, deceleration):
     return T, speed * (T / 2.0)
 
 
-def path_length(chain, q, qd, T):
+def path_length(jacobian, q, qd, T):
     """
     Return the path length (m) of the tool point along the stop's ramp.
 
     Parameters
     ----------
-    chain : Chain
-        The arm: its tool point's Jacobian (:meth:`Chain.jacobian_function`) at each node.
+    jacobian : callable
+        The arm's :meth:`Chain.jacobian_function`: the tool's Jacobian at each node.
     q, qd : array, shape (n,)
         Where the stop starts (rad or m) and the joint rates there.
     T : float
@@ -94,7 +94,7 @@ def path_length(chain, q, qd, T):
     q, qd = np.asarray(q, dtype=float), np.asarray(qd, dtype=float)
     if T == 0.0:
         return 0.0
-    jacobian, n = chain.jacobian_function(), chain.n
+    n = len(q)
     nodes = (q + np.outer(_S - _S * _S / 2.0, qd * T)).tolist()
     J_v = np.array([jacobian(node)[:3 * n] for node in nodes]).reshape(NODES, 3, n)
     speeds = np.linalg.norm(J_v @ qd, axis=-1)  # (NODES,)

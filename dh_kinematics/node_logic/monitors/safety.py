@@ -111,6 +111,7 @@ class Safety:
         stopping_on = rules.stopping_on(settings)
         self._deceleration = rules.decelerations(chain) if stopping_on else None
         self._tool = FramePoints(chain, [chain.tool_frame])
+        self._jacobian = chain.jacobian_function()  # the tool's: the stop's path, the contact
         self._planes = [check_plane(name, value[:3], value[3], 'safety.planes')
                         for name, value in rules.named(settings, rules.PLANES).items()]
         frames = [frame for frame in settings['safety.plane_frames'] if frame]  # ['']: none
@@ -129,7 +130,7 @@ class Safety:
         # whose speed is watched, the tool), the tool's pose, the distances of the frames
         # judged against the planes and of the tool's spheres to each plane, the tool's
         # direction.
-        self._parts = (self._speed_points or LinkPoints(chain, [], []), self._tool)
+        self._parts = (self._speed_points or LinkPoints([], []), self._tool)
         self._motion = self._labels = None
         self._speeds = len(self._parts[0].links)
         self._speed_bound = Conditioning(chain).speed_bound if stopping_on else None
@@ -321,7 +322,7 @@ class Safety:
 
     def _stop_path(self, q, qd, time):
         """Return the tool's path along the stop from ``q`` at ``qd`` lasting ``time``, m."""
-        return stopping.path_length(self._chain, q, qd, time)
+        return stopping.path_length(self._jacobian, q, qd, time)
 
     def _measure_contact(self, values, state):
         """Put the reflected mass and the permitted contact speed into ``values``."""
@@ -329,7 +330,7 @@ class Safety:
         mass = math.nan
         if speed > 0.0:
             M = self._chain.inertia(q)
-            J_v = self._tool.at(q)[2][0, :3]
+            J_v = np.array(self._jacobian(q)[:3 * len(q)]).reshape(3, -1)
             mass = contact.reflected_mass(M, J_v, np.array(velocity) / speed, self._definite)
         values['reflected_mass'] = mass
         values['contact_speed'] = (contact.permissible_speed(self._region, mass)
