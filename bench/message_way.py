@@ -69,7 +69,7 @@ def main():
     """Trace messages of a target's stream; print the files, calls and depth."""
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--target', default='dh_kinematics_every')
-    parser.add_argument('--messages', type=int, default=200)
+    parser.add_argument('--messages', type=int, default=1000)
     args = parser.parse_args()
     data = messages(WARM + args.messages, 0.01)
     context = rclpy.Context()
