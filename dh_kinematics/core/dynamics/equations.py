@@ -107,8 +107,12 @@ def _motion(n, q, qd, qdd):
     return q, rates[0], rates[1], single
 
 
-def _rigid_body(dyn, q, qd, qdd, base_acceleration, fext):
-    """Rigid-body torques, shape (m, n); fext is None or an array of shape (m, 6)."""
+def rigid_body(dyn, q, qd, qdd, base_acceleration, fext=None):
+    """
+    Return the rigid bodies' torques (N m or N), shape (m, n), for checked q, qd, qdd (m, n).
+
+    No motor inertia, no friction; ``fext`` is None or an array of shape (m, 6).
+    """
     single = len(q) == 1  # floats: ten times faster than arrays of one
     if single:
         theta, d = dyn.table.floats(q[0].tolist())
@@ -139,7 +143,7 @@ def rne(dyn, q, qd=None, qdd=None, gravity=None, fext=None):
     else:
         gravity = check_array('gravity', gravity, [(3,)])
         base_acceleration = _base_acceleration(dyn.R_world_base, gravity)
-    tau = _rigid_body(dyn, q, qd, qdd, base_acceleration, fext)
+    tau = rigid_body(dyn, q, qd, qdd, base_acceleration, fext)
     tau += dyn.motor_inertia * qdd
     tau -= friction(dyn, qd)
     return tau[0] if single else tau
