@@ -19,7 +19,9 @@ Every shipped and random arm (prismatic, flipped and modified-DH joints, offsets
 beta, payloads, motors and friction): ``Y pi`` is :meth:`Chain.rne`, one sample or a batch;
 the rigid bodies' part times pinocchio's dynamic parameters is pinocchio's
 ``computeJointTorqueRegressor`` times its own, and the two regressors have the same rank over
-random states (the Panda's 43 base parameters of its links).
+random states (the Panda's 43 base parameters of its links). The base parameters: as many as
+the stacked regressor's rank by SVD, the rigid ones as many as pinocchio's rank, and their
+combinations give the same torques.
 """
 
 import zlib
@@ -79,9 +81,35 @@ def test_the_rigid_part_is_pinocchios_with_its_rank(name, chain):
         assert _rank(np.vstack(ours)) == 43
 
 
+@needs_pin
+@pytest.mark.parametrize('name', ['panda', 'puma560', 'puma560akb', 'stanford', 'ur5'])
+def test_the_base_parameters_are_as_many_as_the_rank_and_give_the_same_torques(name):
+    chain = dict(CHAINS)[name]
+    dyn = chain.dynamic_constants
+    Q, QD, QDD = _states(name, chain, STATES)
+    Y = regressor.regressor(dyn, Q, QD, QDD).reshape(-1, 14 * chain.n)
+    pi = regressor.parameters(dyn)
+    base = regressor.base_parameters(Y, regressor.names(dyn))
+    assert len(base.columns) == len(base.names) == _rank(Y)
+    np.testing.assert_allclose(Y[:, list(base.columns)] @ (base.combination @ pi), Y @ pi,
+                               rtol=1e-9, atol=1e-8)
+    rigid = [14 * j + k for j in range(chain.n) for k in range(regressor.RIGID)]
+    model = pin.buildModelFromXML(chain.to_urdf())
+    data = model.createData()
+    Y_pin = np.vstack([pin.computeJointTorqueRegressor(
+        model, data, pin_configuration(pin, model, chain.joint_names, q), qd, qdd)
+        for q, qd, qdd in zip(Q, QD, QDD)])
+    rigid_base = regressor.base_parameters(Y[:, rigid], [regressor.names(dyn)[k] for k in rigid])
+    assert len(rigid_base.columns) == _rank(Y_pin)
+    assert name != 'panda' or len(rigid_base.columns) == 43
+    assert base.names[1] == '1.B'  # a parameter alone is written alone
+
+
 def test_the_rates_must_have_the_shape_of_q():
     dyn = dict(CHAINS)['panda'].dynamic_constants
     with pytest.raises(InvalidFieldError, match=r'^qdd: must have the shape of q, \[2, 7\]'):
         regressor.regressor(dyn, np.zeros((2, 7)), np.zeros((2, 7)), np.zeros((3, 7)))
     with pytest.raises(InvalidFieldError, match=r'^qd: '):
         regressor.regressor(dyn, np.zeros(7), np.zeros(6), np.zeros(7))
+    with pytest.raises(InvalidFieldError, match=r'^Y: must have at least as many rows'):
+        regressor.base_parameters(np.zeros((3, 14 * 7)), regressor.names(dyn))

@@ -29,7 +29,13 @@ joint j (:data:`PARAMETERS`, SI units):
 The rigid bodies' columns come from the one Newton-Euler code (:mod:`core.dynamics.rne`), which
 is linear in ``(m, m r, I_o)``: each column is its torques for one such parameter, found as the
 difference of two bodies of unit mass, so no second dynamics is written.
+
+Not every parameter shows in the torques: :func:`base_parameters` finds the combinations that
+do (Gautier's QR method: a column whose ``|R_kk|`` is below :data:`BASE_TOLERANCE` of the
+largest is a combination of the columns before it).
 """
+
+from collections import namedtuple
 
 from dh_kinematics.core.checks import check_joint_array, InvalidFieldError
 from dh_kinematics.core.dynamics.equations import rigid_body
@@ -41,6 +47,20 @@ PARAMETERS = ('m', 'mx', 'my', 'mz', 'Ixx', 'Ixy', 'Ixz', 'Iyy', 'Iyz', 'Izz', '
 RIGID = 10
 """The first parameters of each joint that are its link's rigid body."""
 _INERTIA = ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2))
+BASE_TOLERANCE = 1e-8
+"""A column whose ``|R_kk|`` is at most this fraction of the largest adds nothing new."""
+
+Base = namedtuple('Base', 'columns combination names')
+Base.__doc__ = """The base parameters of a regressor.
+
+columns : tuple of int
+    The independent columns, in order: ``Y[:, columns] @ beta`` gives the torques.
+combination : array, shape (len(columns), 14 n)
+    ``beta = combination @ pi``: each base parameter as a combination of the parameters.
+names : tuple of str
+    Each base parameter written out: ``'2.Izz + 1.2 3.m'`` (terms below 1e-6 of the largest
+    left out).
+"""
 
 
 def names(dyn):
@@ -115,3 +135,50 @@ def regressor(dyn, q, qd, qdd):
         Y[:, j, first + 12] = abs(G) * (qd[:, j] > 0.0)
         Y[:, j, first + 13] = abs(G) * (qd[:, j] < 0.0)
     return Y[0] if single else Y
+
+
+def base_parameters(Y, names, tolerance=BASE_TOLERANCE):
+    """
+    Return the :data:`Base` of a regressor stacked over samples.
+
+    Column k is independent where ``|R_kk|`` of ``Y``'s QR factorisation, in the columns'
+    order, is above ``tolerance`` times the largest; each dependent column is then the
+    least-squares combination of the independent ones, and its parameter adds that much to
+    theirs.
+
+    Parameters
+    ----------
+    Y : array, shape (..., 14 n)
+        :func:`regressor` of enough samples to excite the arm, rows stacked as they come.
+    names : sequence of str
+        :func:`names`.
+    tolerance : float
+        :data:`BASE_TOLERANCE` by default.
+
+    Returns
+    -------
+    Base
+
+    """
+    Y = np.reshape(Y, (-1, np.shape(Y)[-1]))
+    if len(Y) < Y.shape[1]:
+        raise InvalidFieldError('Y', list(Y.shape), 'must have at least as many rows as '
+                                'columns (more samples)')
+    diagonal = np.abs(np.diag(np.linalg.qr(Y, mode='r')))
+    independent = np.nonzero(diagonal > tolerance * diagonal.max())[0]
+    dependent = np.setdiff1d(np.arange(Y.shape[1]), independent)
+    combination = np.zeros((len(independent), Y.shape[1]))
+    combination[np.arange(len(independent)), independent] = 1.0
+    if len(dependent):
+        K = np.linalg.lstsq(Y[:, independent], Y[:, dependent], rcond=None)[0]
+        combination[:, dependent] = K
+    written = []
+    for row in combination:  # weights within rounding of the row's largest left out
+        least = 1e-6 * np.abs(row).max()
+        terms = [(weight, name) for weight, name in zip(row.tolist(), names)
+                 if abs(weight) > least]
+        written.append(' '.join(
+            (f'{"+ " if k and weight > 0 else "- " if k else "-" if weight < 0 else ""}'
+             f'{"" if abs(abs(weight) - 1.0) <= tolerance else f"{abs(weight):.6g} "}{name}')
+            for k, (weight, name) in enumerate(terms)))
+    return Base(tuple(independent.tolist()), combination, tuple(written))
