@@ -107,7 +107,7 @@ def test_the_base_parameters_are_as_many_as_the_rank_and_give_the_same_torques(n
 
 def test_the_rates_must_have_the_shape_of_q():
     dyn = dict(CHAINS)['panda'].dynamic_constants
-    with pytest.raises(InvalidFieldError, match=r'^qdd: must have the shape of q, \[2, 7\]'):
+    with pytest.raises(InvalidFieldError, match=r'^qdd: must have the shape of q, \(2, 7\)'):
         regressor.regressor(dyn, np.zeros((2, 7)), np.zeros((2, 7)), np.zeros((3, 7)))
     with pytest.raises(InvalidFieldError, match=r'^qd: '):
         regressor.regressor(dyn, np.zeros(7), np.zeros(6), np.zeros(7))

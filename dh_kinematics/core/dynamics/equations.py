@@ -91,7 +91,12 @@ def friction(dyn, qd):
     return friction_torque(qd, dyn.G, dyn.B, dyn.tc_pos, dyn.tc_neg)
 
 
-def _motion(n, q, qd, qdd):
+def motion(n, q, qd, qdd):
+    """
+    Return ``(q, qd, qdd, single)`` checked: arrays (m, n), the rates zero where None.
+
+    ``single`` tells whether q was one configuration (n,); each rate must have q's shape.
+    """
     q, single = check_joint_array('q', q, n)
     rates = []
     for field, value in (('qd', qd), ('qdd', qdd)):
@@ -134,7 +139,7 @@ def rigid_body(dyn, q, qd, qdd, base_acceleration, fext=None):
 
 def rne(dyn, q, qd=None, qdd=None, gravity=None, fext=None):
     """Return the joint torques of a motion; see :meth:`Chain.rne` for the arguments."""
-    q, qd, qdd, single = _motion(dyn.n, q, qd, qdd)
+    q, qd, qdd, single = motion(dyn.n, q, qd, qdd)
     if fext is not None:
         fext = check_array('fext', fext, [(6,)] if single else [(6,), (q.shape[0], 6)])
         fext = np.broadcast_to(fext, (q.shape[0], 6))

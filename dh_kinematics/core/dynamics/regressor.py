@@ -37,8 +37,8 @@ largest is a combination of the columns before it).
 
 from collections import namedtuple
 
-from dh_kinematics.core.checks import check_joint_array, InvalidFieldError
-from dh_kinematics.core.dynamics.equations import rigid_body
+from dh_kinematics.core.checks import InvalidFieldError
+from dh_kinematics.core.dynamics.equations import motion, rigid_body
 import numpy as np
 
 PARAMETERS = ('m', 'mx', 'my', 'mz', 'Ixx', 'Ixy', 'Ixz', 'Iyy', 'Iyz', 'Izz', 'Jm', 'B',
@@ -91,22 +91,14 @@ def regressor(dyn, q, qd, qdd):
         The arm's constants (:attr:`Chain.dynamic_constants`); only its kinematics, gravity
         and gear ratios enter ``Y``.
     q, qd, qdd : array, shape (n,) or (m, n)
-        Positions (rad or m), velocities and accelerations of m samples.
+        Positions (rad or m), velocities and accelerations of m samples (rates None: 0).
 
     Returns
     -------
     Y : array, shape (n, 14 n) or (m, n, 14 n)
 
     """
-    q, single = check_joint_array('q', q, dyn.n)
-    rates = []
-    for field, value in (('qd', qd), ('qdd', qdd)):
-        value, _ = check_joint_array(field, value, dyn.n)
-        if value.shape != q.shape:
-            raise InvalidFieldError(field, list(value.shape), f'must have the shape of q, '
-                                    f'{list(q.shape)}')
-        rates.append(value)
-    qd, qdd = rates
+    q, qd, qdd, single = motion(dyn.n, q, qd, qdd)
     m, n = q.shape
     base = dyn.base_acceleration
     empty = [link._replace(m=0.0, r=(0.0, 0.0, 0.0), inertia=((0.0,) * 3,) * 3)

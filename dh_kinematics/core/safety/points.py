@@ -24,9 +24,8 @@ slides it along it,
 with ``z_j`` and ``o_j`` joint j's axis and a point on it in the world (standard DH: frame
 j-1's z axis and origin; modified DH: frame j's) and ``s_j`` its flip sign: the Jacobian of
 :func:`core.kinematics.unrolled.point_jacobian`, compiled for the arm
-(:meth:`Chain.points_function`). Every frame the chain
-publishes is such a point (:class:`FramePoints`), and so is each link's centre of mass
-(:class:`LinkPoints`).
+(:meth:`Chain.points_function`). Every frame the chain publishes is such a point
+(:class:`FramePoints`), and so is each link's centre of mass (:class:`LinkPoints`).
 Units: m, m/s, rad/s.
 """
 

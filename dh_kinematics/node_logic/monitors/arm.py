@@ -130,8 +130,9 @@ class ArmLimits:
             if qd is not None:
                 self.speed = manipulability.tool_speed(J, qd)
         if self.watch_speed and qd is not None:
-            J = self._jacob0(q) if J is None else J
-            self.speed = manipulability.tool_speed(J, qd)
+            if not measure:  # measured above
+                J = self._jacob0(q) if J is None else J
+                self.speed = manipulability.tool_speed(J, qd)
             self.levels['tool_speed'] = ratio_level(
                 self.speed / self._speed_limit, self.levels['tool_speed'], self._warn_fraction,
                 self._hysteresis)

@@ -133,6 +133,8 @@ class Safety:
         self._parts = (self._speed_points or LinkPoints([], []), self._tool)
         self._motion = self._labels = None
         self._speeds = len(self._parts[0].links)
+        judged = 0 if self._plane_points is None else len(self._plane_points.links)
+        self._plane_values = len(self._planes) * (judged + len(self._spheres))
         self._speed_bound = Conditioning(chain).speed_bound if stopping_on else None
         self._definite = self._region is not None and contact.always_definite(
             chain.inertia(configurations.spread(chain, 16)))
@@ -306,16 +308,14 @@ class Safety:
 
     def _compile(self):
         """Return the arm's :func:`motion.compile_motion` for the points, planes and axis."""
-        chain, parts = self._chain, self._parts
-        plane_points, spheres = self._plane_points, self._spheres.tolist()
+        chain, plane_points, spheres = self._chain, self._plane_points, self._spheres
         links = [] if plane_points is None else plane_points.links.tolist()
         offsets = [] if plane_points is None else plane_points.offsets.tolist()
-        T_last_tool = chain.tool
+        radii = [0.0] * len(links) + spheres[:, 3].tolist()
+        T_last_tool = chain.tool  # the spheres' centres, in the last link's frame
         links += [chain.n] * len(spheres)
-        offsets += [(T_last_tool[:3, :3] @ centre[:3] + T_last_tool[:3, 3]).tolist()
-                    for centre in np.array(spheres).reshape(-1, 4)]
-        radii = [0.0] * (len(links) - len(spheres)) + [sphere[3] for sphere in spheres]
-        self._plane_values = len(self._planes) * len(links)
+        offsets += (spheres[:, :3] @ T_last_tool[:3, :3].T + T_last_tool[:3, 3]).tolist()
+        parts = self._parts
         return compile_motion(chain, np.concatenate([part.links for part in parts]),
                               np.concatenate([part.offsets for part in parts]), self._planes,
                               (links, offsets, radii), self._axis)
