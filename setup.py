@@ -33,7 +33,7 @@ setup(
     ],
     install_requires=['setuptools', 'numpy'],
     extras_require={'yaml': ['PyYAML'], 'plot': ['matplotlib'], 'view': ['viser', 'yourdfpy'],
-                    'symbolic': ['sympy'],
+                    'symbolic': ['sympy'], 'identify': ['scipy'], 'logs': ['rosbags'],
                     'test': ['pytest', 'hypothesis']},
     zip_safe=True,
     maintainer='dh_kinematics maintainers',

@@ -23,11 +23,14 @@ The layers' import boundaries: what core/, node_logic/ and ros/ may import.
 - ``parameters/``: the nodes' parameters, for the node and the command line: the core, the
   node logic (each monitor checks its own settings), never ROS;
 - every sub-package's ``__init__.py`` only re-exports: a docstring, imports, ``__all__``;
-- ``cli/``: the command line; ROS only in ``monitor.py`` and ``description_topic.py``,
-  matplotlib only in ``plot.py`` and ``calibration_report.py``, pinocchio only in
+- ``cli/``: the command line (the logs too); ROS only in ``monitor.py`` and
+  ``description_topic.py``, matplotlib only in ``plot.py`` and the two reports, identification
+  only in ``identify.py``, pinocchio only in
   ``collisions.py``, viser and the viewer only in ``view.py``;
 - ``viewer/``: the browser view: the core, the node logic, viser and yourdfpy; ROS only in
   ``follow.py``;
+- ``logs/``: joint logs: the core, and rosbags (``bag.py``);
+- ``identification/``: the dynamic model from a log: the core, the logs and SciPy;
 - ``formulas/``: the formulas of a chain: the core and SymPy (``cli/show.py`` imports it
   for ``--symbolic``);
 - ``ros/``: anything; the only layer that speaks ROS.
@@ -52,7 +55,10 @@ ALLOWED = {
     'node_logic': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.parameters',
                                  'dh_kinematics.node_logic'},
     'cli': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic',
-                          'dh_kinematics.parameters', 'dh_kinematics.cli'},
+                          'dh_kinematics.parameters', 'dh_kinematics.cli', 'dh_kinematics.logs'},
+    'logs': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.logs', 'rosbags'},
+    'identification': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.logs',
+                                     'dh_kinematics.identification', 'scipy'},
     'viewer': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic',
                              'dh_kinematics.viewer', 'viser', 'websockets', 'yourdfpy'},
     'formulas': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.formulas', 'sympy'},
@@ -78,6 +84,7 @@ def _allowed(module, allowed):
 
 EXEMPT = {'cli/monitor.py', 'cli/description_topic.py', 'viewer/follow.py',  # ROS
           'cli/plot.py', 'cli/calibration_report.py', 'cli/collisions.py',  # matplotlib, pin
+          'cli/identification_report.py', 'cli/identify.py',  # matplotlib, identification
           'cli/view.py', 'cli/show.py'}  # viser and the viewer, SymPy and the formulas
 
 
@@ -91,7 +98,8 @@ def _layer_files(layer):
 def test_the_layers_are_the_package():
     assert sorted(path.name for path in SOURCE.iterdir()
                   if path.suffix == '.py' or (path / '__init__.py').exists()) == [
-        '__init__.py', 'cli', 'core', 'formulas', 'node_logic', 'parameters', 'ros', 'viewer']
+        '__init__.py', 'cli', 'core', 'formulas', 'identification', 'logs', 'node_logic',
+        'parameters', 'ros', 'viewer']
 
 
 BELOW_CHAIN = ('kinematics', 'dynamics', 'ik', 'model_file')

@@ -16,7 +16,7 @@
 The ``dh_kinematics`` command: a subcommand per task on a model file.
 
 ``check``, ``show``, ``fk``, ``ik``, ``urdf``, ``moveit``, ``from-urdf``, ``convert``,
-``calibrate``, ``plot``, ``monitor`` and ``view``: a module each, with its parser
+``calibrate``, ``identify``, ``plot``, ``monitor`` and ``view``: a module each, with its parser
 (``add_parser``) and what it does (``run``); :mod:`dh_kinematics.cli.main` runs them.
 
 Every command but ``monitor`` and ``view --follow`` is ROS-free. Each exits 0 on success and 1

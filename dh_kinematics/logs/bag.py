@@ -1,0 +1,108 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The joint log of a rosbag2 folder (sqlite3 or MCAP): its ``sensor_msgs/JointState`` messages.
+
+Read with the pure-Python ``rosbags`` library (``pip install rosbags``; the ``logs`` extra),
+which needs no ROS install. Each message's stamp is its header's, or, where a publisher left
+it zero, the time the bag recorded it. The log's joints are the first message's; a message
+without one of them (another publisher's, a gripper's) is left out and counted.
+"""
+
+import pathlib
+
+from dh_kinematics.logs.joint_log import checked, JointLog
+import numpy as np
+
+INSTALL = 'reading a rosbag2 folder needs rosbags: pip install rosbags'
+TYPE = 'sensor_msgs/msg/JointState'
+
+
+def _reader(path):
+    """Return an open rosbags reader of ``path``; ValueError where it cannot be one."""
+    try:
+        from rosbags.highlevel import AnyReader
+        from rosbags.typesys import get_typestore, Stores
+    except ImportError:
+        raise ValueError(f'{path}: {INSTALL}') from None
+    try:
+        reader = AnyReader([pathlib.Path(path)],
+                           default_typestore=get_typestore(Stores.ROS2_JAZZY))
+        reader.open()
+    except Exception as error:  # noqa: B902 (rosbags raises its own kinds for a bad folder)
+        raise ValueError(f'{path}: not a rosbag2 folder rosbags can read: {error}') from None
+    return reader
+
+
+def read(path, topic='/joint_states'):
+    """
+    Return ``(log, left_out)``: the :class:`JointLog` of ``topic`` in the folder ``path``.
+
+    ``left_out`` counts the messages without one of the log's joints.
+
+    Raises
+    ------
+    ValueError
+        Naming the folder: rosbags missing, not a bag, ``topic`` absent or not of
+        sensor_msgs/JointState (naming the bag's JointState topics), no message, a message
+        whose arrays are of other lengths than its names.
+
+    """
+    reader = _reader(path)
+    try:
+        joint_topics = sorted({c.topic for c in reader.connections if c.msgtype == TYPE})
+        connections = [c for c in reader.connections if c.topic == topic]
+        if not connections or any(c.msgtype != TYPE for c in connections):
+            kinds = ', '.join(sorted({c.msgtype for c in connections}))
+            found = f'it is {kinds}' if connections else 'the bag has no such topic'
+            raise ValueError(f'{path}: --topic {topic}: {found}; topics of {TYPE}: '
+                             f'{", ".join(joint_topics) or "none"}')
+        names, time, rows, left_out = None, [], [], 0
+        for number, (connection, stamp, raw) in enumerate(
+                reader.messages(connections=connections), 1):
+            message = reader.deserialize(raw, connection.msgtype)
+            message_names = list(message.name)
+            if names is None:
+                names = message_names
+            if any(name not in message_names for name in names):
+                left_out += 1
+                continue
+            fields = []
+            for field in ('position', 'velocity', 'effort'):
+                values = np.asarray(getattr(message, field), dtype=float)
+                if len(values) not in (0, len(message_names)):
+                    raise ValueError(f'{path}: message {number} on {topic}: {len(values)} '
+                                     f'{field} values for {len(message_names)} names')
+                fields.append([values[message_names.index(name)] for name in names]
+                              if len(values) else None)
+            if fields[0] is None:
+                raise ValueError(f'{path}: message {number} on {topic}: no positions')
+            header = message.header.stamp
+            seconds = header.sec + header.nanosec * 1e-9 if header.sec or header.nanosec \
+                else stamp * 1e-9
+            time.append(seconds)
+            rows.append((number, fields))
+    finally:
+        reader.close()
+    if not rows:
+        raise ValueError(f'{path}: no message on {topic}')
+
+    def table(k):
+        if any(fields[k] is None for _, fields in rows):
+            return None
+        return np.array([fields[k] for _, fields in rows])
+    log = JointLog(tuple(names), np.array(time), table(0), table(1), table(2),
+                   f'{path} {topic}', np.array([number for number, _ in rows]), 'message')
+    return checked(log), left_out
