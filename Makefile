@@ -91,9 +91,10 @@ $(BENCH_STAMP): requirements/bench.txt
 	$(BENCH_VENV)/bin/python -m pip install $(PIP_FLAGS) -r requirements/bench.txt
 	@touch $@
 
-bench: $(BENCH_STAMP)
+bench: $(BENCH_STAMP) $(STAMP)
 	PYTHONPATH=. $(BENCH_VENV)/bin/python bench/bench_core.py
 	PYTHONPATH=. $(BENCH_VENV)/bin/python bench/bench_ik.py
+	PYTHONPATH=. $(VPY) bench/bench_identify.py
 
 # The node against a minimal rclpy baseline at 100 Hz, 1 kHz and flat out; prints a table and
 # writes bench/results/node_rate.json (see README). About 12 minutes.

@@ -321,3 +321,26 @@ def test_a_failed_fit_writes_nothing_and_says_what_to_do(tmp_path):
     _, err = run_cli('identify', model, tmp_path / 'short.csv', '-o', tmp_path / 'out.yaml',
                      '--holdout', '0.95', code=1)
     assert '--holdout: 0.95 must be a fraction from 0 to 0.9' in err
+
+
+@needs_scipy
+@needs_pin
+@pytest.mark.parametrize('name, mass', [('ur5', 1.0), ('ur5', 5.0), ('panda', 2.5)])
+def test_a_payload_is_found_within_1_percent_and_5_mm(tmp_path, name, mass):
+    from dh_kinematics.logs.csv_log import write
+
+    arm = ARMS[name]
+    rng = np.random.default_rng(zlib.crc32(f'{name}{mass}'.encode()))
+    com = rng.uniform(-0.05, 0.05, 3) + [0.0, 0.0, 0.08]
+    loaded = arm.with_payload(mass, com, rng.uniform(0.002, 0.01, 3))
+    t, q, qd, qdd = EXAMPLE.trajectory(arm, rng, 20.0)
+    efforts = _torques(loaded, q, qd, qdd) + rng.normal(0.0, NOISE, q.shape)
+    write(tmp_path / 'log.csv', JointLog(arm.joint_names, t, q, qd, efforts))
+    model = PACKAGE / 'config' / f'{name}.yaml'
+    out, _ = run_cli('identify', model, tmp_path / 'log.csv', '--payload', '1.5', '-o',
+                     tmp_path / 'loaded.yaml')
+    found = Chain.from_yaml(tmp_path / 'loaded.yaml').payload
+    assert abs(found.mass - mass) < 0.01 * mass, out
+    assert np.linalg.norm(found.com - com) < 5e-3, out
+    assert f'payload.mass: {found.mass!r}' in out
+    run_cli('check', tmp_path / 'loaded.yaml')

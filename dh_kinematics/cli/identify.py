@@ -49,6 +49,10 @@ def add_parser(commands):
                          '(default: %(default)g)')
     command.add_argument('--topic', default='/joint_states', help='the JointState topic in a '
                          'bag (default: %(default)s)')
+    command.add_argument('--payload', type=float, metavar='MASS_GUESS', help="the arm's model "
+                         "held fixed, find a payload's mass (kg), centre of mass and inertia "
+                         'at the tool, starting from this mass; OUT is the model with these '
+                         'payload.* settings')
     command.add_argument('--cutoff', type=float, metavar='HZ', help='the low-pass cut-off '
                          "(default: ten times the motion's bandwidth, at least 2 Hz)")
     return command
@@ -79,6 +83,8 @@ def run(args, out):
         read.append(logs.for_model(log, chain))
         for note in notes:
             out.write(f'note: {note}\n')
+    if args.payload is not None:
+        return _payload(chain, given, read, args, out)
     result = identify(chain, read, args.holdout, args.cutoff)
     _summary(result, chain, args, out)
     if result.failure is not None:
@@ -126,3 +132,32 @@ def _summary(result, chain, args, out):
         out.write(f'  {"all":<{width}} ' + ' '.join(
             f'{table[kind].total:>10.3%}' for kind in ('model', 'least squares',
                                                        'identified')) + '\n')
+
+
+def payload_settings(fit):
+    """Return the ``payload.*`` parameters of a :class:`PayloadFit`, as the node takes them."""
+    inertia = fit.inertia
+    return {'payload.mass': float(fit.mass), 'payload.com': [float(v) for v in fit.com],
+            'payload.inertia': [float(inertia[i, k]) for i, k in
+                                ((0, 0), (1, 1), (2, 2), (0, 1), (1, 2), (0, 2))]}
+
+
+def _payload(chain, given, read, args, out):
+    """Identify a payload; print its settings; write the model with them."""
+    from dh_kinematics.identification.payload import identify_payload
+
+    fit = identify_payload(chain, read, args.payload, args.cutoff)
+    out.write(f'payload at {chain.tool_frame} (cut-off {fit.cutoff:.3g} Hz): mass '
+              f'{fit.mass:.4g} kg (std {fit.std[0]:.2g}), centre of mass '
+              f'[{", ".join(f"{v:.4g}" for v in fit.com)}] m in the tool frame; inertia '
+              + ('identified' if fit.inertia_identified else 'not excited by the motion: 0')
+              + '\n')
+    out.write(f'torques predicted to {fit.before.total:.3%} without it, {fit.after.total:.3%} '
+              'with it\n')
+    settings = payload_settings(fit)
+    for name, value in settings.items():
+        out.write(f'{name}: {value}\n')
+    loaded = chain.with_payload(fit.mass, fit.com, fit.inertia)
+    models.write(args.output, models.model_file_text(loaded, given), 'model file')
+    out.write(f'wrote {args.output}; check it with: {PROG} check {args.output}\n')
+    return 0
