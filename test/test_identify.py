@@ -344,3 +344,49 @@ def test_a_payload_is_found_within_1_percent_and_5_mm(tmp_path, name, mass):
     assert np.linalg.norm(found.com - com) < 5e-3, out
     assert f'payload.mass: {found.mass!r}' in out
     run_cli('check', tmp_path / 'loaded.yaml')
+
+
+@needs_scipy
+@needs_pin
+def test_an_excitation_stays_within_the_limits_and_identifies_the_arm(tmp_path):
+    from dh_kinematics.logs import read
+    from dh_kinematics.logs.csv_log import write
+
+    model = PACKAGE / 'config' / 'ur5.yaml'
+    arm = ARMS['ur5'].replace(links=[link.replace(velocity_limit=1.5, acceleration_limit=4.0)
+                                     for link in ARMS['ur5'].links])
+    arm.to_yaml(tmp_path / 'ur5.yaml')
+    out, _ = run_cli('excite', tmp_path / 'ur5.yaml', '-o', tmp_path / 'traj.csv', '--rate',
+                     '1000', '--duration', '20')
+    trajectory, _ = read(str(tmp_path / 'traj.csv'))
+    assert trajectory.effort is None and trajectory.names == arm.joint_names
+    q, qd = trajectory.position, trajectory.velocity
+    assert (q >= arm.qlim[:, 0]).all() and (q <= arm.qlim[:, 1]).all()
+    assert np.abs(qd).max() <= 1.5
+    qdd = np.gradient(qd, trajectory.time, axis=0)
+    assert np.abs(qdd).max() <= 4.0 + 1e-3  # differences of 1 ms steps
+    condition = float(out.split('condition number ')[1].split()[0])
+    rng = np.random.default_rng(3)
+    truth = EXAMPLE.true_arm(arm, rng)
+    efforts = _torques(truth, q, qd, qdd) + rng.normal(0.0, NOISE, q.shape)
+    write(tmp_path / 'log.csv', JointLog(arm.joint_names, trajectory.time, q, qd, efforts))
+    out, _ = run_cli('identify', model, tmp_path / 'log.csv', '-o', tmp_path / 'found.yaml')
+    _, q2, qd2, qdd2 = EXAMPLE.trajectory(arm, rng, 10.0)
+    true = _torques(truth, q2, qd2, qdd2)
+    found = Chain.from_yaml(tmp_path / 'found.yaml')
+    assert np.linalg.norm(found.rne(q2, qd2, qdd2) - true) < 0.01 * np.linalg.norm(true), out
+    assert condition < 200.0
+
+
+@needs_scipy
+@pytest.mark.parametrize('args, words', [
+    (('--period', '-1'), '--period: -1.0 must be a positive number of seconds'),
+    (('--rate', '0'), '--rate: 0.0 must be a positive number'),
+    (('--duration', 'nan'), '--duration: nan must be a positive number'),
+    (('--duration', '1e6', '--rate', '1e3'), '--duration x --rate: 1e+09 samples; at most 1e7'),
+])
+def test_a_bad_excitation_request_is_one_line_and_writes_nothing(tmp_path, args, words):
+    _, err = run_cli('excite', PACKAGE / 'config' / 'ur5.yaml', '-o', tmp_path / 'traj.csv',
+                     *args, code=1)
+    assert words in err and len(err.splitlines()) == 1
+    assert not (tmp_path / 'traj.csv').exists()

@@ -25,7 +25,7 @@ The layers' import boundaries: what core/, node_logic/ and ros/ may import.
 - every sub-package's ``__init__.py`` only re-exports: a docstring, imports, ``__all__``;
 - ``cli/``: the command line (the logs too); ROS only in ``monitor.py`` and
   ``description_topic.py``, matplotlib only in ``plot.py`` and the two reports, identification
-  only in ``identify.py``, pinocchio only in
+  only in ``identify.py`` and ``excite.py``, pinocchio only in
   ``collisions.py``, viser and the viewer only in ``view.py``;
 - ``viewer/``: the browser view: the core, the node logic, viser and yourdfpy; ROS only in
   ``follow.py``;
@@ -85,6 +85,7 @@ def _allowed(module, allowed):
 EXEMPT = {'cli/monitor.py', 'cli/description_topic.py', 'viewer/follow.py',  # ROS
           'cli/plot.py', 'cli/calibration_report.py', 'cli/collisions.py',  # matplotlib, pin
           'cli/identification_report.py', 'cli/identify.py',  # matplotlib, identification
+          'cli/excite.py',
           'cli/view.py', 'cli/show.py'}  # viser and the viewer, SymPy and the formulas
 
 

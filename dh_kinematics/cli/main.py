@@ -26,6 +26,7 @@ The ``dh_kinematics`` command line: one entry point, a subcommand per task.
     dh_kinematics from-urdf URDF|--topic T --base LINK --tip LINK -o OUT.yaml [...]
     dh_kinematics calibrate FILE DATA.csv -o OUT.yaml [--validate DATA2] [...]
     dh_kinematics identify FILE LOG [LOG ...] -o OUT.yaml [--report DIR] [--holdout F] [...]
+    dh_kinematics excite FILE -o TRAJ.csv [--period S] [--duration S] [--rate HZ]
     dh_kinematics plot FILE [Q ...] -o ARM.png [--limits] [--size WxH]
     dh_kinematics monitor [--namespace NS]
     dh_kinematics view FILE [FILE ...] [--port P] [--host H] [--deg] | --follow [NS]
@@ -38,12 +39,12 @@ import argparse
 import sys
 
 from dh_kinematics.cli import (
-    calibrate, check, convert, fk, from_urdf, identify, ik, monitor, moveit_files, plot, show,
-    urdf, view)
+    calibrate, check, convert, excite, fk, from_urdf, identify, ik, monitor, moveit_files, plot,
+    show, urdf, view)
 from dh_kinematics.cli.arguments import PROG
 
-COMMANDS = (check, show, fk, ik, urdf, moveit_files, from_urdf, convert, calibrate, identify, plot,
-            monitor, view)
+COMMANDS = (check, show, fk, ik, urdf, moveit_files, from_urdf, convert, calibrate, identify,
+            excite, plot, monitor, view)
 """The command modules, in the order of the help: each has ``add_parser`` and ``run``."""
 
 
