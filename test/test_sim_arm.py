@@ -62,6 +62,7 @@ def test_sweep_with_overshoot_reaches_error_and_stays_smooth(running):
 @pytest.mark.parametrize('argument, words', [
     ('rate:=0.0', 'rate'),
     ('collision.joint:=joint9', "collision.joint: 'joint9' is not a joint"),
+    ('trajectory:=/no/such/log.csv', '/no/such/log.csv: cannot read the joint log'),
 ])
 def test_invalid_sim_arm_parameters_are_refused(argument, words):
     result = subprocess.run(
@@ -90,6 +91,39 @@ def test_sim_arm_efforts_are_the_models_plus_an_unknown_payload_and_the_collisio
         np.testing.assert_array_equal(message.velocity, qd)
         expected = loaded.rne(q, qd, qdd) + [0.0, 0.0, -7.5, 0.0, 0.0, 0.0]
         np.testing.assert_allclose(message.effort, expected, rtol=0, atol=1e-9)
+    finally:
+        probe.close()
+        assert sim.stop() == 0
+
+
+def test_sim_arm_plays_a_trajectory_file_over_and_over(tmp_path):
+    from dh_kinematics.logs import JointLog
+    from dh_kinematics.logs.csv_log import write
+    from dh_kinematics.ros.sim_arm import ros_arguments
+
+    chain = Chain.from_yaml(PUMA)
+    t = np.arange(0.0, 2.0, 0.01)  # a 2 s trajectory of 100 Hz: sines of 0.5 Hz
+    w = 2.0 * np.pi * 0.5
+    amplitude = 0.2 * np.arange(1, 7)
+    q, qd = amplitude * np.sin(w * t[:, None]), amplitude * w * np.cos(w * t[:, None])
+    write(tmp_path / 'traj.csv', JointLog(chain.joint_names, t, q, qd, None))
+    assert ros_arguments(['sim_arm', '--trajectory', 'a.csv', '--ros-args', '-p', 'rate:=1.0']) \
+        == ['sim_arm', '--ros-args', '-p', 'trajectory:=a.csv', '-p', 'rate:=1.0']
+    probe = Probe(name='trajectory_probe', best_effort=False)
+    probe.record('joint_states', JointState, '/joint_states', 100)
+    sim = NodeThread(SimArm, 'sim_arm', ['--params-file', PUMA, '-p',
+                                         f'trajectory:={tmp_path / "traj.csv"}'])
+    try:
+        late = probe.wait_for('joint_states', lambda m: (  # into the second time round
+            stamp_ns(m.header) - sim.node.start_time.nanoseconds) * 1e-9 > 2.2)
+        played = (stamp_ns(late.header) - sim.node.start_time.nanoseconds) * 1e-9 % t[-1]
+        expected = [np.interp(played, t, column) for column in q.T]
+        np.testing.assert_allclose(late.position, expected, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(late.velocity, [np.interp(played, t, c) for c in qd.T],
+                                   rtol=0, atol=1e-12)
+        qdd = -amplitude * w ** 2 * np.sin(w * played)  # the exact sines' accelerations
+        np.testing.assert_allclose(late.effort, chain.rne(late.position, late.velocity, qdd),
+                                   rtol=0, atol=0.05)
     finally:
         probe.close()
         assert sim.stop() == 0

@@ -271,6 +271,8 @@ SIM_ARM = _in_order((
                   default=1.0, minimum=0.0, maximum=1e6),
     ParameterSpec('collision.every', 'double', 'Repeat the collision this often, s (0: once).',
                   default=0.0, minimum=0.0, maximum=1e6),
+    ParameterSpec('trajectory', 'string', 'A CSV joint log to play over and over instead of '
+                  "the sweep (dh_kinematics excite writes one; '' for the sweep).", default=''),
 ), SIM_ARM_SETTINGS)
 
 

@@ -19,7 +19,8 @@ Positions, velocities and the efforts the model predicts for the sweep
 (:func:`core.dynamics.equations.joint_torques` at the exact accelerations), optionally with a
 payload the model does not know (``extra_payload.*``) and a collision: a constant torque or
 force on one joint for a while, once or repeated (``collision.*``), so that the effort monitor
-can be shown.
+can be shown. With ``trajectory`` (a CSV joint log, as ``dh_kinematics excite`` writes), it
+plays that log over and over instead of the sweep; ``sim_arm --trajectory FILE`` sets it.
 
 What each of the node's limits takes to be exceeded: velocities grow as ``1 / period`` and
 accelerations as ``1 / period^2`` (a shorter ``period`` passes a velocity, an acceleration or
@@ -30,8 +31,10 @@ passes the singularities there (the Puma's stretched elbow, and its wrist at q5 
 
 import sys
 
+from dh_kinematics import logs
 from dh_kinematics.core.dynamics.equations import joint_torques
 from dh_kinematics.core.dynamics.payload import check_payload, fold
+from dh_kinematics.logs.playback import Playback
 from dh_kinematics.node_logic.sweep import sweep
 from dh_kinematics.parameters.specs import SIM_ARM
 from dh_kinematics.ros import entry
@@ -77,6 +80,10 @@ class SimArm(Node):
             raise ValueError(f'collision.joint: {joint!r} is not a joint of the model '
                              f'({", ".join(self._chain.joint_names)})')
         self._collision = self._chain.joint_names.index(joint) if joint else None
+        self._playback = None
+        if settings['trajectory']:
+            log, _ = logs.read(settings['trajectory'])
+            self._playback = Playback(logs.for_model(log, self._chain))
         self._publisher = self.create_publisher(JointState, 'joint_states', 10)
         self._start = self.get_clock().now()
         self.create_timer(1.0 / rate, self._publish)
@@ -92,7 +99,11 @@ class SimArm(Node):
     def _publish(self):
         now = self.get_clock().now()
         t = (now - self._start).nanoseconds * 1e-9
-        q, qd, qdd = sweep(t, self._chain.qlim, self._prismatic, self._period, self._overshoot)
+        if self._playback is not None:
+            q, qd, qdd = self._playback.at(t)
+        else:
+            q, qd, qdd = sweep(t, self._chain.qlim, self._prismatic, self._period,
+                               self._overshoot)
         effort = joint_torques(self._dynamics, q.tolist(), qd.tolist(), qdd.tolist())
         settings = self._settings
         if self._collision is not None and collision_active(
@@ -105,9 +116,27 @@ class SimArm(Node):
         self._publisher.publish(message)
 
 
+def ros_arguments(argv):
+    """Return ``argv`` with ``--trajectory FILE`` as the ``trajectory`` parameter's override."""
+    argv = list(argv)
+    if '--trajectory' not in argv:
+        return argv
+    at = argv.index('--trajectory')
+    if at + 1 >= len(argv):
+        raise SystemExit('sim_arm: error: --trajectory needs a file (a CSV joint log)')
+    path = argv[at + 1]
+    rest = argv[:at] + argv[at + 2:]
+    extra = ['-p', f'trajectory:={path}']
+    if '--ros-args' in rest:
+        at = rest.index('--ros-args') + 1
+        return rest[:at] + extra + rest[at:]
+    return rest + ['--ros-args'] + extra
+
+
 def main(args=None):
     """Run sim_arm; exit 1 with one clear message when the model is invalid."""
-    return entry.guarded(run, SimArm, 'sim_arm', args)
+    argv = ros_arguments(sys.argv if args is None else args)
+    return entry.guarded(run, SimArm, 'sim_arm', argv)
 
 
 if __name__ == '__main__':

@@ -106,7 +106,7 @@ NAMED_SETTINGS = ('safety.frame_speed_limits.', 'safety.planes.')
 """The prefixes of node settings whose last part the user names (a frame, a plane)."""
 SIM_ARM_SETTINGS = ('rate', 'period', 'overshoot', 'extra_payload.mass', 'extra_payload.com',
                     'collision.joint', 'collision.effort', 'collision.start',
-                    'collision.duration', 'collision.every')
+                    'collision.duration', 'collision.every', 'trajectory')
 RCLPY_SETTINGS = ('use_sim_time', 'start_type_description_service')
 MOVEIT_SETTINGS = ('default_velocity_scaling_factor', 'default_acceleration_scaling_factor')
 """The top-level keys of MoveIt's joint_limits.yaml beside its ``joint_limits`` block."""
