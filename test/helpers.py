@@ -22,6 +22,7 @@ only.
 import contextlib
 import functools
 import importlib
+import importlib.util
 import io
 import json
 import math
@@ -87,6 +88,15 @@ needs_matplotlib = needs('matplotlib', 'pip install matplotlib, or apt install '
 needs_yourdfpy = needs('yourdfpy', 'pip install yourdfpy')
 
 
+def example(name):
+    """Return the module of ``examples/<name>.py``, loaded from its file."""
+    path = PACKAGE / 'examples' / f'{name}.py'
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def run_cli(*args, code=0, cwd=None):
     """
     Run the command in this process; check its exit code (None: 0 or 1); return (stdout, stderr).
@@ -96,7 +106,7 @@ def run_cli(*args, code=0, cwd=None):
     ``from-urdf --topic``) runs as a process: :func:`run_cli_process`.
     """
     args = [str(arg) for arg in args]
-    if args[:1] == ['monitor'] or '--topic' in args:
+    if args[:1] in (['monitor'], ['record']) or '--topic' in args:
         return run_cli_process(*args, code=code, cwd=cwd)
     out, err = io.StringIO(), io.StringIO()
     before = os.getcwd()

@@ -26,14 +26,13 @@ Identification against truths that are not ours (issue 60).
   paper's validation RMS.
 """
 
-import importlib.util
 import re
 import zlib
 
 from dh_kinematics import Chain
 from dh_kinematics.identification import identify
 from dh_kinematics.logs import for_model, JointLog
-from helpers import (CHAINS, needs, needs_matplotlib, needs_pin, PACKAGE, pin,
+from helpers import (CHAINS, example, needs, needs_matplotlib, needs_pin, PACKAGE, pin,
                      pin_configuration, run_cli)
 import numpy as np
 import pytest
@@ -43,14 +42,7 @@ ARMS = dict(CHAINS)
 SIMULATED = ('panda', 'ur5', 'puma560', 'random3', 'random11', 'random17')
 
 
-def _example(path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-EXAMPLE = _example(PACKAGE / 'examples' / 'simulate_joint_log.py')
+EXAMPLE = example('simulate_joint_log')
 """The example's true arm (10-30 % off, motors, friction) and trajectory (five harmonics)."""
 NOISE = 0.1
 """The simulated efforts' noise, N m or N (standard deviation)."""

@@ -29,6 +29,7 @@ The ``dh_kinematics`` command line: one entry point, a subcommand per task.
     dh_kinematics excite FILE -o TRAJ.csv [--period S] [--duration S] [--rate HZ]
     dh_kinematics plot FILE [Q ...] -o ARM.png [--limits] [--size WxH]
     dh_kinematics monitor [--namespace NS]
+    dh_kinematics record -o LOG.csv [--topic T] [--duration S] [--count N]
     dh_kinematics view FILE [FILE ...] [--port P] [--host H] [--deg] | --follow [NS]
 
 Exit codes: 0 done, 1 bad input or (ik) no solution (one line on stderr), 2 a bad command
@@ -40,11 +41,11 @@ import sys
 
 from dh_kinematics.cli import (
     calibrate, check, convert, excite, fk, from_urdf, identify, ik, monitor, moveit_files, plot,
-    show, urdf, view)
+    record, show, urdf, view)
 from dh_kinematics.cli.arguments import PROG
 
 COMMANDS = (check, show, fk, ik, urdf, moveit_files, from_urdf, convert, calibrate, identify,
-            excite, plot, monitor, view)
+            excite, plot, monitor, record, view)
 """The command modules, in the order of the help: each has ``add_parser`` and ``run``."""
 
 
