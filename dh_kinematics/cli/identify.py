@@ -123,12 +123,14 @@ def _summary(result, chain, args, out):
                                         if result.held_out else [])
     width = max(len(name) for name in chain.joint_names)
     for label, table in parts:
-        out.write(f'{label}: RMS torque error per joint (N m or N), and all joints together\n')
-        out.write(f'  {"":<{width}} {"model":>10} {"least sq.":>10} {"identified":>10}\n')
+        out.write(f'{label}: RMS torque error per joint (N m or N; relative: of the RMS '
+                  'torque), and all joints together\n')
+        out.write(f'  {"":<{width}} {"model":>10} {"least sq.":>10} {"identified":>10} '
+                  f'{"relative":>9}\n')
         for j, name in enumerate(chain.joint_names):
-            out.write(f'  {name:<{width}} ' + ' '.join(
-                f'{table[kind].rms[j]:>10.4g}' for kind in ('model', 'least squares',
-                                                            'identified')) + '\n')
+            values = ' '.join(f'{table[kind].rms[j]:>10.4g}'
+                              for kind in ('model', 'least squares', 'identified'))
+            out.write(f'  {name:<{width}} {values} {table["identified"].relative[j]:>9.3%}\n')
         out.write(f'  {"all":<{width}} ' + ' '.join(
             f'{table[kind].total:>10.3%}' for kind in ('model', 'least squares',
                                                        'identified')) + '\n')
