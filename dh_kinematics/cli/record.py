@@ -22,6 +22,7 @@ publisher left it zero, the time it arrived). It stops after ``--duration`` seco
 """
 
 from array import array
+import signal
 import sys
 import time
 
@@ -83,19 +84,27 @@ def run(args, out):
         state['done'] = len(stamps) >= limit or (
             args.duration > 0.0 and stamp - state['first'] >= args.duration)
 
-    rclpy.init(args=['dh_kinematics_record'])
-    node = rclpy.create_node('dh_kinematics_record')
-    node.create_subscription(JointState, args.topic, on_joint_states,
-                             QoSProfile(depth=1000, reliability=ReliabilityPolicy.BEST_EFFORT))
-    sys.stderr.write(f'recording {args.topic} into {args.output} (Ctrl-C ends it)\n')
+    # Ctrl-C ends the recording, not the command: a flag, in place before rclpy chains its
+    # own handler to it, so that no KeyboardInterrupt comes after the loop has ended.
+    previous = signal.signal(signal.SIGINT, lambda *_: state.update(done=True))
     try:
-        while rclpy.ok() and not state['done']:
-            rclpy.spin_once(node, timeout_sec=0.1)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
+        rclpy.init(args=['dh_kinematics_record'])
+        node = rclpy.create_node('dh_kinematics_record')
+        node.create_subscription(JointState, args.topic, on_joint_states,
+                                 QoSProfile(depth=1000,
+                                            reliability=ReliabilityPolicy.BEST_EFFORT))
+        sys.stderr.write(f'recording {args.topic} into {args.output} (Ctrl-C ends it)\n')
+        try:
+            while rclpy.ok() and not state['done']:
+                rclpy.spin_once(node, timeout_sec=0.1)
+        except (ExternalShutdownException, RuntimeError):  # rclpy's, once Ctrl-C shut it down
+            if rclpy.ok():
+                raise
+        finally:
+            node.destroy_node()
+            rclpy.try_shutdown()
     finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
+        signal.signal(signal.SIGINT, previous)
     if not stamps:
         raise ValueError(f'{args.topic}: no sensor_msgs/JointState message came; nothing '
                          'written')
