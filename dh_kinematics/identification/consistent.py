@@ -32,10 +32,8 @@ consistent body and every consistent body has one such theta (Rucker and Wensing
 a least-squares fit over theta needs no constraint.
 """
 
+from dh_kinematics.core.dynamics.regressor import symmetric
 import numpy as np
-
-_INERTIA = ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2))
-
 
 _ENTRIES = ((0, 1), (1, 2), (0, 2), (0, 3), (1, 3), (2, 3))
 """Where s12, s23, s13, t1, t2, t3 stand in U."""
@@ -51,7 +49,7 @@ def _parameters(J):
     """Return ``(m, m r, I_o)`` of a pseudo-inertia (or of its derivative: the map is linear)."""
     sigma = J[:3, :3]
     I_o = np.trace(sigma) * np.eye(3) - sigma
-    return np.concatenate([[J[3, 3]], J[:3, 3], [I_o[i, k] for i, k in _INERTIA]])
+    return np.concatenate([[J[3, 3]], J[:3, 3], I_o[np.triu_indices(3)]])
 
 
 def body(theta):
@@ -78,9 +76,7 @@ def body_jacobian(theta):
 
 def pseudo_inertia(parameters):
     """Return the 4x4 pseudo-inertia of 10 rigid-body parameters ``(m, m r, I_o)``."""
-    I_o = np.zeros((3, 3))
-    for value, (i, k) in zip(parameters[4:10], _INERTIA):
-        I_o[i, k] = I_o[k, i] = value
+    I_o = symmetric(parameters[4:10])
     J = np.empty((4, 4))
     J[:3, :3] = 0.5 * np.trace(I_o) * np.eye(3) - I_o
     J[:3, 3] = J[3, :3] = parameters[1:4]

@@ -179,14 +179,9 @@ def _chain_of(chain, pi):
     """Return ``chain`` with the 14 n parameters ``pi`` (arm only, payload apart)."""
     links = []
     for j, link in enumerate(chain.links):
-        m, first, I_o = pi[14 * j], pi[14 * j + 1:14 * j + 4], pi[14 * j + 4:14 * j + 10]
+        m, r, inertia = regressor.body_of(pi[14 * j:14 * j + 10])
         Jm, B, tc_pos, tc_neg = pi[14 * j + 10:14 * j + 14]
-        r = first / m
-        inertia = np.zeros((3, 3))
-        for value, (i, k) in zip(I_o, consistent._INERTIA):
-            inertia[i, k] = inertia[k, i] = value
-        inertia -= m * (r @ r * np.eye(3) - np.outer(r, r))
-        links.append(link.replace(m=float(m), r=r.tolist(), I=inertia.tolist(),
+        links.append(link.replace(m=m, r=r.tolist(), I=inertia.tolist(),
                                   Jm=max(float(Jm), 0.0), B=max(float(B), 0.0),
                                   Tc=[max(float(tc_pos), 0.0), min(float(tc_neg), 0.0)]))
     return chain.replace(links=links)

@@ -33,7 +33,6 @@ import numpy as np
 
 PULL = 1e-6
 """The pull towards the guess, relative to the largest squared column norm of the fit."""
-_INERTIA = ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2))
 
 
 @dataclass(frozen=True)
@@ -113,23 +112,15 @@ def identify_payload(chain, logs, mass_guess, cutoff=None):
         raise ValueError("the logs cannot tell the payload's mass and centre of mass apart: "
                          'turn the last joints through more of their range')
     T_last_tool = arm.tool
-    guess = np.zeros(regressor.RIGID)
-    c = T_last_tool[:3, 3]
-    guess[0], guess[1:4] = mass_guess, mass_guess * c
-    guess[4:] = [mass_guess * ((c @ c) * (i == k) - c[i] * c[k]) for i, k in _INERTIA]
+    guess = regressor.rigid_parameters(mass_guess, T_last_tool[:3, 3], np.zeros((3, 3)))
     weight = PULL * np.max(np.sum(A * A, axis=0))
     lhs = A.T @ A + weight * np.eye(regressor.RIGID)
     pi = np.linalg.solve(lhs, A.T @ rest.ravel() + weight * guess)
     residual = A @ pi - rest.ravel()
     sigma2 = residual @ residual / max(len(residual) - regressor.RIGID, 1)
     std = np.sqrt(np.diag(np.linalg.inv(lhs)) * sigma2)
-    mass = float(pi[0])
-    com_last = pi[1:4] / mass
+    mass, com_last, I_com = regressor.body_of(pi)
     identified = len(base.columns) == regressor.RIGID
-    I_o = np.zeros((3, 3))
-    for value, (i, k) in zip(pi[4:], _INERTIA):
-        I_o[i, k] = I_o[k, i] = value
-    I_com = I_o - mass * ((com_last @ com_last) * np.eye(3) - np.outer(com_last, com_last))
     R = T_last_tool[:3, :3]
     com = R.T @ (com_last - T_last_tool[:3, 3])
     inertia = R.T @ I_com @ R if identified else np.zeros((3, 3))

@@ -68,15 +68,40 @@ def names(dyn):
     return [f'{j}.{name}' for j in range(1, dyn.n + 1) for name in PARAMETERS]
 
 
+def rigid_parameters(m, r, inertia):
+    """
+    Return a body's 10 parameters ``(m, m r, I_o)``, in :data:`PARAMETERS`' order.
+
+    ``m`` kg, ``r`` its centre of mass (m) and ``inertia`` (kg m^2, 3x3) about that centre, in
+    the link frame; ``I_o`` is the inertia about the frame's origin (the parallel axis theorem).
+    """
+    r = np.asarray(r, dtype=float)
+    I_o = np.asarray(inertia, dtype=float) + m * (r @ r * np.eye(3) - np.outer(r, r))
+    return np.array([m, *(m * r)] + [I_o[i, k] for i, k in _INERTIA])
+
+
+def symmetric(six):
+    """Return the 3x3 matrix of six inertia entries in :data:`PARAMETERS`' order (xx .. zz)."""
+    matrix = np.zeros((3, 3))
+    for value, (i, k) in zip(six, _INERTIA):
+        matrix[i, k] = matrix[k, i] = value
+    return matrix
+
+
+def body_of(values):
+    """Return ``(m, r, inertia)`` of 10 parameters: :func:`rigid_parameters` undone (m > 0)."""
+    m = float(values[0])
+    r = np.asarray(values[1:4], dtype=float) / m
+    return m, r, symmetric(values[4:10]) - m * (r @ r * np.eye(3) - np.outer(r, r))
+
+
 def parameters(dyn):
     """Return the model's parameter vector (14 n,), in the order of :func:`names`."""
     values = []
     for link, Jm_G2, G, B, tc_pos, tc_neg in zip(
             dyn.rne_links, dyn.motor_inertia, dyn.G, dyn.B, dyn.tc_pos, dyn.tc_neg):
-        r, inertia = np.array(link.r), np.array(link.inertia)
-        I_o = inertia + link.m * (r @ r * np.eye(3) - np.outer(r, r))
         Jm = Jm_G2 / (G * G) if G else 0.0
-        values += [link.m, *(link.m * r)] + [I_o[i, k] for i, k in _INERTIA]
+        values += list(rigid_parameters(link.m, link.r, link.inertia))
         values += [Jm, B, tc_pos, tc_neg]
     return np.array(values, dtype=float)
 
