@@ -255,15 +255,17 @@ def test_a_log_the_model_cannot_have_made_names_row_and_joint(tmp_path, change, 
 
 
 def _simulated_log(name, duration=20.0):
+    """Return the true arm, its log (pinocchio's torques with noise) and the random numbers."""
     believed = ARMS[name]
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     truth = EXAMPLE.true_arm(believed, rng)
     t, q, qd, qdd = EXAMPLE.trajectory(believed, rng, duration)
-    efforts = truth.rne(q, qd, qdd) + rng.normal(0.0, NOISE, q.shape)
+    efforts = _torques(truth, q, qd, qdd) + rng.normal(0.0, NOISE, q.shape)
     return truth, JointLog(believed.joint_names, t, q, qd, efforts, name), rng
 
 
 @needs_scipy
+@needs_pin
 def test_jittered_repeated_and_cut_stamps_without_velocities_identify_as_well():
     truth, log, rng = _simulated_log('ur5')
     keep = np.ones(len(log.time), bool)
@@ -278,11 +280,12 @@ def test_jittered_repeated_and_cut_stamps_without_velocities_identify_as_well():
         'ur5: 9 samples shared a stamp with another and were averaged',
         'ur5: 1 gaps longer than 20 periods (20 ms) cut the log into 2 segments')
     _, q, qd, qdd = EXAMPLE.trajectory(ARMS['ur5'], rng, 10.0)
-    true = truth.rne(q, qd, qdd)
+    true = _torques(truth, q, qd, qdd)
     assert np.linalg.norm(result.chain.rne(q, qd, qdd) - true) < 0.01 * np.linalg.norm(true)
 
 
 @needs_scipy
+@needs_pin
 def test_a_failed_fit_writes_nothing_and_says_what_to_do(tmp_path):
     from dh_kinematics.logs.csv_log import write
 
