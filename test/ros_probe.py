@@ -70,6 +70,7 @@ class Probe:
         self.node = rclpy.create_node(name, context=self.context)
         self.condition = threading.Condition()
         self.messages, self.by_stamp, self.subscriptions = {}, {}, {}
+        self.clients = {}  # one per service, kept: a client made per call churns discovery
         self.record('tf', TFMessage, '/tf', 100)
         self.record('tf_static', TFMessage, '/tf_static',
                     QoSProfile(depth=10, durability=DurabilityPolicy.TRANSIENT_LOCAL))
@@ -207,17 +208,20 @@ class Probe:
 
     def call(self, service_type, name, request):
         """Call a service; ask again if no answer comes (a response can be lost in discovery)."""
-        client = self.node.create_client(service_type, name)
-        try:
-            assert client.wait_for_service(timeout_sec=DEADLINE_S), f'no service {name}'
-            deadline = time.monotonic() + DEADLINE_S
-            while True:
-                future = client.call_async(request)
-                if self.wait_until(future.done, '', RESEND_S, fail=False):
-                    return future.result()
-                assert time.monotonic() < deadline, f'no answer from {name} in {DEADLINE_S} s'
-        finally:
-            self.node.destroy_client(client)
+        client = self.clients.get(name)
+        if client is None:
+            client = self.clients[name] = self.node.create_client(service_type, name)
+        if not client.wait_for_service(timeout_sec=DEADLINE_S):
+            seen = [service for service, _ in self.node.get_service_names_and_types()
+                    if service.startswith(name.rsplit('/', 1)[0])]
+            raise AssertionError(f'no service {name} in {DEADLINE_S} s; the probe sees '
+                                 f'nodes {self.node.get_node_names()} and services {seen}')
+        deadline = time.monotonic() + DEADLINE_S
+        while True:
+            future = client.call_async(request)
+            if self.wait_until(future.done, '', RESEND_S, fail=False):
+                return future.result()
+            assert time.monotonic() < deadline, f'no answer from {name} in {DEADLINE_S} s'
 
     def set_parameters(self, node, parameters, atomically=False):
         """
