@@ -12,8 +12,9 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Inverse dynamics: recursive Newton-Euler, gravity, inertia, friction, payloads."""
+"""Inverse dynamics: recursive Newton-Euler, gravity, inertia, momentum, friction, payloads."""
 
+from dh_kinematics.core.dynamics.momentum import Momentum
 from dh_kinematics.core.dynamics.payload import check_payload, Payload
 
-__all__ = ['check_payload', 'Payload']
+__all__ = ['check_payload', 'Momentum', 'Payload']

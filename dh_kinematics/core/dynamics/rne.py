@@ -111,8 +111,13 @@ def _bodies_at_rest(mdh, links, rotations, ct, st, d, base_acceleration):
     return bodies
 
 
-def _bodies(mdh, links, rotations, ct, st, d, qd, qdd, base_acceleration):
-    """Per link: the force and moment (about its origin) its motion needs, and its offset p."""
+def _bodies(mdh, links, rotations, ct, st, d, qd, qdd, base_acceleration, motions=None):
+    """
+    Per link: the force and moment (about its origin) its motion needs, and its offset p.
+
+    ``motions``, a list, takes per link its frame's angular acceleration and its origin's
+    linear acceleration, in that frame: ``(bx, by, bz, ax, ay, az)``.
+    """
     wx = wy = wz = bx = by = bz = 0.0  # angular velocity w and acceleration b
     ax, ay, az = base_acceleration  # linear acceleration of the frame origin
     bodies = []
@@ -167,18 +172,57 @@ def _bodies(mdh, links, rotations, ct, st, d, qd, qdd, base_acceleration):
         nz = i6 * bx + i7 * by + i8 * bz + wx * hy - wy * hx
         bodies.append((fx, fy, fz, nx + ry * fz - rz * fy, ny + rz * fx - rx * fz,
                        nz + rx * fy - ry * fx, px, py, pz))
+        if motions is not None:
+            motions.append((bx, by, bz, ax, ay, az))
     return bodies
 
 
-def _joint_torques(mdh, links, rotations, d, bodies, fext):
-    """Sum the wrenches from the tip (``fext``) to the base; project each on its joint's axis."""
+def momenta(mdh, links, ct, st, d, qd, R=None):
+    """
+    Return the rigid bodies' generalised momentum, and the Coriolis matrix's transpose times qd.
+
+    With ``qd`` as accelerations of an arm at rest, and no gravity, Newton-Euler's forces and
+    moments are the bodies' linear and angular momenta, its velocities their frames': summed
+    from the tip, the momentum of link j and beyond, projected on joint j's screw ``S_j``, is
+    ``(M qd)_j``; projected on the screw's rate ``dS_j/dt`` (the axis carried by its link's
+    motion), it is ``(C^T qd)_j``, the kinetic energy's derivative in ``q_j``. Arguments as
+    :func:`rigid_body_torques` (floats or symbols). Return ``(p, c)``, lists of n: N m s or
+    kg m/s, and N m or N; no motor inertia.
+    """
+    R = R or rotations(mdh, links, ct, st)
+    motions = []
+    bodies = _bodies(mdh, links, R, ct, st, d, [0.0] * len(links), qd, (0.0, 0.0, 0.0),
+                     motions)
+    p, c = [], []
+    for j, (lx, ly, lz, hx, hy, hz) in _subtree_sums(links, R, bodies, None):
+        prismatic, sign = links[j][:2]
+        u, e = _axis(mdh, links[j], d[j])
+        wx, wy, wz, vx, vy, vz = motions[j]
+        if prismatic:  # dS/dt = (0, w x u): the axis turned by the link's w
+            p.append(_dot(u, (lx, ly, lz)) * sign)
+            c.append(_dot(u, (ly * wz - lz * wy, lz * wx - lx * wz, lx * wy - ly * wx)) * sign)
+            continue
+        if e is not None:  # to the axis point o, at -e: its momentum, its velocity
+            ex, ey, ez = e
+            hx, hy, hz = hx + ey * lz - ez * ly, hy + ez * lx - ex * lz, hz + ex * ly - ey * lx
+            vx, vy, vz = vx - wy * ez + wz * ey, vy - wz * ex + wx * ez, vz - wx * ey + wy * ex
+        p.append(_dot(u, (hx, hy, hz)) * sign)
+        c.append(_dot(u, (hy * wz - hz * wy + ly * vz - lz * vy,
+                          hz * wx - hx * wz + lz * vx - lx * vz,
+                          hx * wy - hy * wx + lx * vy - ly * vx)) * sign)
+    return p[::-1], c[::-1]
+
+
+def _subtree_sums(links, rotations, bodies, fext):
+    """
+    Yield ``j, (fx, fy, fz, nx, ny, nz)`` from the tip: link j and beyond, in frame j.
+
+    The sum of the bodies' forces and moments (about origin j) with ``fext`` at the tip.
+    """
     # The wrench of the next link on this one, this frame: at the tip, the environment's.
     fx, fy, fz, nx, ny, nz = (0.0,) * 6 if fext is None else fext
     n = len(links)
-    tau = [0.0] * n
     for j in range(n - 1, -1, -1):
-        prismatic, sign, a, ca, sa = links[j][:5]
-        cb, sb = links[j][8:]
         if j < n - 1:  # from frame j+1 to frame j: R v, and the moment moved to origin j
             r0, r1, r2, r3, r4, r5, r6, r7, r8 = rotations[j + 1]
             fx, fy, fz = (r0 * fx + r1 * fy + r2 * fz, r3 * fx + r4 * fy + r5 * fz,
@@ -189,20 +233,48 @@ def _joint_torques(mdh, links, rotations, d, bodies, fext):
             nx, ny, nz = nx + py * fz - pz * fy, ny + pz * fx - px * fz, nz + px * fy - py * fx
         bfx, bfy, bfz, bnx, bny, bnz = bodies[j][:6]
         fx, fy, fz, nx, ny, nz = fx + bfx, fy + bfy, fz + bfz, nx + bnx, ny + bny, nz + bnz
-        if mdh:
-            generalised = fz if prismatic else nz
-        elif sb:  # the axis (Rx(alpha) Ry(beta))^T z, through -(Rx(alpha) Ry(beta))^T (a, 0, d)
-            ux, uy, uz = -ca * sb, sa, ca * cb
-            if prismatic:
-                generalised = ux * fx + uy * fy + uz * fz
-            else:
-                ex, ey, ez = a * cb + ux * d[j], uy * d[j], a * sb + uz * d[j]
-                generalised = (ux * (nx + ey * fz - ez * fy) + uy * (ny + ez * fx - ex * fz)
-                               + uz * (nz + ex * fy - ey * fx))
-        elif prismatic:
-            generalised = sa * fy + ca * fz
-        else:  # about joint j's axis, through origin j-1 at -(a, d sin alpha, d cos alpha)
-            ex, ey, ez = a, sa * d[j], ca * d[j]
-            generalised = sa * (ny + ez * fx - ex * fz) + ca * (nz + ex * fy - ey * fx)
+        yield j, (fx, fy, fz, nx, ny, nz)
+
+
+def _axis(mdh, link, d):
+    """
+    Return ``(u, e)``: joint j's axis in frame j, and e, where frame j's origin lies from it.
+
+    The axis passes through ``-e`` in frame j (origin j-1 for standard DH); ``e`` is None where
+    it passes through origin j (modified DH). ``d`` is the joint's d, m.
+    """
+    a, ca, sa = link[2:5]
+    cb, sb = link[8:]
+    if mdh:
+        return (0.0, 0.0, 1.0), None
+    if sb:  # (Rx(alpha) Ry(beta))^T z, through -(Rx(alpha) Ry(beta))^T (a, 0, d)
+        ux, uy, uz = -ca * sb, sa, ca * cb
+        return (ux, uy, uz), (a * cb + ux * d, uy * d, a * sb + uz * d)
+    return (0.0, sa, ca), (a, sa * d, ca * d)
+
+
+def _dot(u, v):
+    """Return u . v for an axis u of constants, leaving out its components that are 0."""
+    terms = [ui * vi for ui, vi in zip(u, v) if not (isinstance(ui, float) and ui == 0.0)]
+    total = terms[0]
+    for term in terms[1:]:
+        total = total + term
+    return total
+
+
+def _joint_torques(mdh, links, rotations, d, bodies, fext):
+    """Sum the wrenches from the tip (``fext``) to the base; project each on its joint's axis."""
+    tau = [0.0] * len(links)
+    for j, (fx, fy, fz, nx, ny, nz) in _subtree_sums(links, rotations, bodies, fext):
+        prismatic, sign = links[j][:2]
+        u, e = _axis(mdh, links[j], d[j])
+        if prismatic:
+            generalised = _dot(u, (fx, fy, fz))
+        elif e is None:
+            generalised = _dot(u, (nx, ny, nz))
+        else:  # the moment about the axis point, at -e
+            ex, ey, ez = e
+            generalised = _dot(u, (nx + ey * fz - ez * fy, ny + ez * fx - ex * fz,
+                                   nz + ex * fy - ey * fx))
         tau[j] = generalised * sign
     return tau

@@ -85,6 +85,28 @@ def compile_torques(dyn, gravity=True, motion=True, motors=False):
     return list_function(code, outputs, 'q, qd, qdd', f'<rne of {n} links>')
 
 
+def compile_momentum(dyn):
+    """
+    Return ``momentum(q, qd)``: ``(p, terms)``, the lists ``M(q) qd`` and ``C(q, qd)^T qd - g(q)``.
+
+    ``M`` includes the motors' ``G^2 Jm``; ``C^T qd`` comes from :func:`core.dynamics.rne.momenta`,
+    ``g`` from the arm at rest; compiled as :func:`compile_torques` is. ``q`` and ``qd`` are
+    sequences of n floats (rad or m, per s); ``p`` is in N m s or kg m/s, ``terms`` in N m or N.
+    """
+    code = Code()
+    n, mdh, links = dyn.n, dyn.table.mdh, dyn.rne_links
+    q, qd = ([code.emit(f'{kind}[{j}]') for j in range(n)] for kind in ('q', 'qd'))
+    theta, d = dyn.table.floats(q)
+    ct, st = [code.call('cos', t) for t in theta], [code.call('sin', t) for t in theta]
+    R = rne.rotations(mdh, links, ct, st)
+    rigid, coriolis = rne.momenta(mdh, links, ct, st, d, qd, R=R)
+    gravity = rne.rigid_body_torques(mdh, links, ct, st, d, None, None, dyn.base_acceleration,
+                                     R=R)
+    p = [value + motor * rate for value, motor, rate in zip(rigid, dyn.floats[0], qd)]
+    terms = [c - g for c, g in zip(coriolis, gravity)]
+    return list_function(code, [p, terms], 'q, qd', f'<momentum of {n} links>')
+
+
 def compile_friction(dyn):
     """
     Return ``friction(qd)``: the friction torque (N m) or force (N) of every joint, a list.
