@@ -38,7 +38,8 @@ SECOND = 1_000_000_000
 STEP_NS = SECOND // 64
 BASE = 1_790_000_000 * SECOND  # a stamp of today: far from 0, where float seconds lose bits
 PUMA = Chain.from_yaml(PACKAGE / 'config' / CONFIG_FILES['puma560'])
-DEFAULTS = {spec.name: spec.default for spec in NODE}
+# The residual of the expected efforts: the observer has tests of its own.
+DEFAULTS = dict({spec.name: spec.default for spec in NODE}, **{'effort.estimator': 'acceleration'})
 Q0 = np.array([0.5, -0.25, 0.25, 0.125, -0.5, 0.25])
 V0 = np.array([0.25, -0.5, 0.125, 0.5, 0.25, -0.125])
 A = np.array([0.75, 0.5, -0.25, 1.5, -1.0, 0.5])

@@ -138,7 +138,8 @@ def test_nothing_is_computed_until_someone_subscribes(running):
 def test_the_effort_monitor_flags_sim_arms_collision_and_recovers():
     """sim_arm hits joint2 with 10 N m for 0.5 s of every 1.5 s: WARN, OK, then ERROR, OK."""
     run = Running(['--params-file', PUMA, '-p', 'effort.warn:=[5.0]',
-                   '-p', 'effort.error:=[20.0]', '-p', 'effort.hold:=0.05'])
+                   '-p', 'effort.error:=[20.0]', '-p', 'effort.hold:=0.05',
+                   '-p', 'effort.estimator:=acceleration'])
     sim = NodeThread(SimArm, 'sim_arm', [
         '--params-file', PUMA, '-p', 'rate:=200.0', '-p', 'collision.joint:=joint2',
         '-p', 'collision.effort:=10.0', '-p', 'collision.start:=0.5',

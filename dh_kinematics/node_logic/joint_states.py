@@ -29,6 +29,8 @@ due. The path, in order:
 4. :class:`StreamMath`: link poses and friction, if wanted, leaving out what overflowed;
 5. the dynamics, only where wanted (:attr:`JointStatesFlow.wanted`) or a monitor needs them
    (:meth:`LimitDiagnostics.needs_rates`): gravity torques once every joint has a position;
+   the momentum observer's external torques (:class:`MomentumObserver`) for a message with
+   every joint's position, velocity and effort, and the tool wrench that explains them;
    expected efforts once :class:`RateEstimate` also has every velocity and acceleration;
    residuals for the joints whose effort the message carried;
 6. :meth:`LimitDiagnostics.after_message`, given the message's :data:`monitors.sample.Sample`:
@@ -45,11 +47,13 @@ returns. Warnings go to ``warn``, at most one per kind every ``LOG_EVERY_S`` sec
 """
 
 from collections import namedtuple
+from time import monotonic_ns
 
 from dh_kinematics.node_logic import cdr
 from dh_kinematics.node_logic.joint_math import StreamMath
 from dh_kinematics.node_logic.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
 from dh_kinematics.node_logic.limit_diagnostics import LimitDiagnostics
+from dh_kinematics.node_logic.momentum_observer import MomentumObserver, tool_wrench
 from dh_kinematics.node_logic.monitors.sample import Sample
 from dh_kinematics.node_logic.rate_estimate import MAX_RATE, RateEstimate
 from dh_kinematics.node_logic.tf_rate import TfRate
@@ -60,7 +64,7 @@ LOGGED_NAME = 64
 _LOG_EVERY_NS = int(LOG_EVERY_S * 1e9)
 
 Outcome = namedtuple('Outcome', 'tf friction gravity expected residual diagnostics '
-                     'manipulability safety', defaults=(None, None))
+                     'manipulability safety external wrench', defaults=(None,) * 4)
 Outcome.__doc__ = """What to publish for one message.
 
 tf : (joints, stamp_ns, poses) or None
@@ -78,6 +82,11 @@ manipulability : (stamp_ns, values) or None
     wanted.
 safety : (stamp_ns, values) or None
     :meth:`monitors.safety.Safety.topic_values` (named by its ``labels``), if wanted.
+external : (joints, stamp_ns, torques) or None
+    Every joint, the stamp and the observer's external torque (N m or N), if wanted.
+wrench : (stamp_ns, values) or None
+    The force (N) and moment (N m) at the tool point that explain the external torques,
+    ``[fx, fy, fz, mx, my, mz]`` in the base frame (:func:`tool_wrench`), if wanted.
 """
 NOTHING = Outcome(None, None, None, None, None, False)
 Usual = namedtuple('Usual', 'tf friction')
@@ -87,12 +96,12 @@ tf, friction : bytes or None
     The serialized TFMessage of every joint's frame and JointState of every joint's friction,
     where wanted (and, for the TF, due under ``tf.max_rate``).
 """
-Wanted = namedtuple('Wanted', 'gravity expected residual tf friction manipulability safety',
-                    defaults=(True, True, False, False))
+Wanted = namedtuple('Wanted', 'gravity expected residual tf friction manipulability safety '
+                    'external wrench', defaults=(True, True, False, False, False, False))
 Wanted.__doc__ = """Which outputs someone subscribes to (bools); TF and friction by default."""
 NONE_WANTED = Wanted(False, False, False)
 _Templates = namedtuple('_Templates', 'tf friction')
-NO_DYNAMICS = (None, None, None, None)
+NO_DYNAMICS = (None, None, None, None, None)
 
 
 def _shown(name):
@@ -129,6 +138,8 @@ class JointStatesFlow:
         self._last_warned = {}
         self.rates = RateEstimate(len(self.cache.names))
         self.tf_rate = TfRate(len(self.cache.names))
+        self.observer = MomentumObserver()
+        self._observing = False
         self._motion_fresh = True
         self._wanted = NONE_WANTED
         self._templates = None
@@ -172,6 +183,13 @@ class JointStatesFlow:
         self.limits.configure(chain, settings)
         self.rates.configure(settings['effort.acceleration_cutoff'])
         self.tf_rate.configure(settings['tf.max_rate'])
+        if self.observer.restart():
+            self._observer_restarted('the model or the settings changed', monotonic_ns())
+        self.observer.configure(chain, settings['effort.observer_gain'],
+                                settings['diagnostics.stale_timeout'])
+        self._observing = settings['effort.estimator'] == 'observer'
+        self._R_base_world = [list(row) for row in zip(*chain.base[:3, :3].tolist())]
+        self._jacobian = chain.jacob0
         self._bind_usual()
 
     def _bind_usual(self):
@@ -179,7 +197,8 @@ class JointStatesFlow:
         Bind what the usual message needs for the present model, outputs and templates.
 
         Once per change of any of them, never per message: the templates for every joint.
-        No shorter way while the dynamics, ``~/manipulability`` or ``~/safety`` are wanted, the
+        No shorter way while the dynamics, ``~/manipulability``, ``~/safety`` or the external
+        torques are wanted, the
         effort monitor, the arm's limits or the safety monitor are on, or accelerations or soft
         limits are watched (they need the full path), without templates, or where a template
         cannot be made. Velocity and effort limits keep it.
@@ -187,7 +206,7 @@ class JointStatesFlow:
         wanted, templates, self._usual = self._wanted, self._templates, None
         if (templates is None or self._math is None or wanted.gravity or wanted.expected
                 or wanted.residual or wanted.manipulability or wanted.safety
-                or not self.limits.takes_usual):
+                or wanted.external or wanted.wrench or not self.limits.takes_usual):
             return
         tf, friction = templates(self._all_joints)
         if (wanted.tf and tf is None) or (wanted.friction and friction is None):
@@ -208,6 +227,8 @@ class JointStatesFlow:
             self.limits.clock_jumped()
             self.rates.reset()
             self.tf_rate.reset()
+            if self.observer.restart():
+                self._observer_restarted('the clock jumped back', mono_ns)
             self.warn('clock_jump', 'the clock jumped back; accepting older stamps from now on',
                       mono_ns)
         self._last_now_ns = now_ns
@@ -306,7 +327,8 @@ class JointStatesFlow:
                 notes = self._non_finite_result((), (), notes, mono_ns)
             if moving:
                 friction = (moving, update.stamp_ns, torques)
-        gravity, expected, residual, efforts = self._dynamics(update, joints, q, mono_ns)
+        gravity, expected, residual, efforts, external = self._dynamics(update, joints, q,
+                                                                        mono_ns)
         limits = self.limits
         configuration = (self._configuration() if limits.needs_configuration
                          or wanted.manipulability or wanted.safety else None)
@@ -318,19 +340,30 @@ class JointStatesFlow:
             measures = (update.stamp_ns, arm.measures + (arm.speed,))
         if wanted.safety and limits.safety.measured:
             safety = (update.stamp_ns, limits.safety.topic_values())
+        wrench = None
+        if external is not None and wanted.wrench:
+            wrench = (update.stamp_ns, self._wrench(external[2]))
+        if not wanted.external:
+            external = None
         return Outcome(tf, friction, gravity, expected, residual, diagnostics,
-                       manipulability=measures, safety=safety)
+                       manipulability=measures, safety=safety, external=external,
+                       wrench=wrench)
 
     def _dynamics(self, update, joints, q, mono_ns):
         """
-        Return (gravity, expected, residual, efforts) for one update.
+        Return (gravity, expected, residual, efforts, external) for one update.
 
-        ``efforts`` is what the effort monitor judges (:data:`monitors.sample.Sample`), or None.
+        ``efforts`` is what the effort monitor judges (:data:`monitors.sample.Sample`), or None;
+        ``external`` the observer's estimate, ``(joints, stamp_ns, torques)`` or None.
         ``joints`` and ``q`` are the joints whose finite transform this message set, and their
         values: when that is every joint, in model order, ``q`` is the whole configuration.
         """
-        wanted, limits = self._wanted, self.limits
+        wanted, limits, everyone = self._wanted, self.limits, self._all_joints
         judging = limits.judges_efforts(update)
+        # The observer takes a message with every joint's velocity and effort; the residual
+        # judges the others.
+        observable = (self._observing and update.velocities == everyone
+                      and update.efforts == everyone)
         moving = (wanted.expected or wanted.residual or wanted.manipulability or wanted.safety
                   or limits.needs_rates(update))
         if moving:
@@ -348,35 +381,59 @@ class JointStatesFlow:
         elif not self._motion_fresh:  # nobody asks: forget, so as not to use old samples later
             self.rates.reset()
             self._motion_fresh = True
-        if not (moving or wanted.gravity):
+        observing = observable and (judging or wanted.external or wanted.wrench)
+        if not (moving or wanted.gravity or observing):
             return NO_DYNAMICS
-        if joints != self._all_joints:
+        if joints != everyone:
             q = self._configuration()
             if q is None:
                 return NO_DYNAMICS
+        stamp_ns = update.stamp_ns
+        external = judged = None
+        if observing:
+            why = self.observer.update(stamp_ns, q, update.qd, update.effort)
+            if why is not None:
+                self._observer_restarted(why, mono_ns)
+            estimate = self.observer.estimate
+            if estimate is not None:
+                external = (everyone, stamp_ns, estimate)
+                if judging:
+                    judged = (everyone, update.effort, None, stamp_ns, estimate, True)
         # The model's efforts only where someone takes them, once the estimate is warm.
-        expecting = ((wanted.expected or wanted.residual or judging) and moving
-                     and self.rates.ready())
+        expecting = ((wanted.expected or wanted.residual or (judging and not observable))
+                     and moving and self.rates.ready())
         if not (expecting or wanted.gravity):
-            return NO_DYNAMICS
+            return None, None, None, judged, external
         rates = self.rates
         torques, efforts = self._math.torques(q, rates.qd if expecting else None, rates.qdd,
                                               wanted.gravity)
-        stamp_ns, everyone = update.stamp_ns, self._all_joints
         gravity = None if torques is None else (everyone, stamp_ns, torques)
         if efforts is None:
-            return gravity, None, None, None
+            return gravity, None, None, judged, external
         expected = (everyone, stamp_ns, efforts) if wanted.expected else None
-        residual = judged = None
-        if update.efforts and (wanted.residual or judging):
+        residual = None
+        if update.efforts and (wanted.residual or (judging and not observable)):
             chosen = efforts if update.efforts == everyone else [
                 efforts[j] for j in update.efforts]
             residuals = [value - model for value, model in zip(update.effort, chosen)]
             if wanted.residual:
                 residual = (update.efforts, stamp_ns, residuals)
-            if judging:
+            if judging and not observable:
                 judged = (update.efforts, update.effort, chosen, stamp_ns, residuals)
-        return gravity, expected, residual, judged
+        return gravity, expected, residual, judged, external
+
+    def _observer_restarted(self, why, mono_ns):
+        """Count and say a restart of the momentum observer."""
+        self.cache.counts['observer_restart'] += 1
+        self.warn('observer_restart', f'the momentum observer restarts: {why}; its estimate '
+                  'starts again from 0', mono_ns)
+
+    def _wrench(self, torques):
+        """Return the tool wrench (base frame) of the external ``torques``: a list of 6."""
+        world = tool_wrench(self._jacobian(self._configuration()), torques).tolist()
+        R = self._R_base_world
+        return [sum(r * value for r, value in zip(row, part)) for part in (world[:3], world[3:])
+                for row in R]
 
     def _configuration(self):
         """Return every joint's last position (a list), or None while one is unknown."""

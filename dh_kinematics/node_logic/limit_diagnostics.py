@@ -227,5 +227,6 @@ class LimitDiagnostics:
         statuses += self.arm.statuses() + self.safety.statuses()
         rate = self._rate.rate(cache.received, mono_ns, self._schedule.period_ns // 2)
         statuses.append(tasks.arm_status(statuses, cache.received, rate,
-                                         cache.dropped_total(), cache.counts))
+                                         cache.dropped_total(), cache.counts,
+                                         efforts.contact() if efforts.active else None))
         return statuses

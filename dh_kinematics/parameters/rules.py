@@ -33,6 +33,8 @@ from dh_kinematics.core.safety.points import check_frame
 
 MIN_TF_RATE, MAX_TF_RATE = 1e-3, 1e6
 """``tf.max_rate`` but 0, Hz: one /tf message in 1000 s (below, the interval overflows) to 1 us."""
+ESTIMATORS = ('observer', 'acceleration')
+"""The values of ``effort.estimator``: what the effort monitor judges, the default first."""
 FRAME_SPEEDS, PLANES = NAMED_SETTINGS
 """The prefixes of the settings whose last part the user names: a frame, a plane."""
 
@@ -46,6 +48,9 @@ def check(chain, settings):
         check_tf_rate(settings['tf.max_rate'])
     if 'effort.warn' in settings:
         effort_thresholds(settings, chain.n)
+    if settings.get('effort.estimator', ESTIMATORS[0]) not in ESTIMATORS:
+        raise InvalidFieldError('effort.estimator', settings['effort.estimator'],
+                                f"must be one of {', '.join(map(repr, ESTIMATORS))}")
     if 'limits.warn_fraction' in settings:
         if not settings['limits.hysteresis'] < settings['limits.warn_fraction']:
             raise InvalidFieldError('limits.hysteresis', settings['limits.hysteresis'],

@@ -177,6 +177,14 @@ NODE = _in_order((
     ParameterSpec('effort.acceleration_cutoff', 'double', 'Cut-off of the low-pass filter on '
                   'the joint accelerations for the expected efforts, Hz (lag about '
                   '1/(2 pi cutoff) s).', default=10.0, minimum=0.01, maximum=1e6),
+    ParameterSpec('effort.estimator', 'string', "What the effort monitor judges: 'observer', "
+                  'the external torque of a generalised-momentum observer, wherever joint_states '
+                  "carries every joint's velocity and effort (else the residual), or "
+                  "'acceleration', the residual measured - expected effort at the filtered "
+                  'accelerations.', default='observer'),
+    ParameterSpec('effort.observer_gain', 'double', "The observer's gain K, 1/s: its estimate "
+                  'follows a step of external torque as 1 - exp(-K t).', default=50.0,
+                  minimum=0.1, maximum=1e4),
     ParameterSpec('limits.warn_fraction', 'double', 'WARN when a velocity, acceleration or '
                   "effort passes this fraction of its joint's limit (ERROR beyond the limit).",
                   default=0.9, minimum=0.01, maximum=1.0),

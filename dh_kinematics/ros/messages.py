@@ -19,7 +19,7 @@ from dh_kinematics.node_logic.frames import joint_frames
 from dh_kinematics.node_logic.message_template import Template
 from dh_kinematics.node_logic.monitors.arm import MEASURES
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
-from geometry_msgs.msg import TransformStamped
+from geometry_msgs.msg import TransformStamped, WrenchStamped
 from rclpy.serialization import deserialize_message, serialize_message
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64MultiArray, MultiArrayDimension
@@ -122,6 +122,15 @@ def labelled(label, values):
 def safety(monitor, values):
     """Return the Float64MultiArray of ``~/safety``: ``values`` named by ``monitor.labels``."""
     return labelled(' '.join(monitor.labels), values)
+
+
+def wrench(frame, stamp_ns, values):
+    """Return the WrenchStamped of ``values``: [fx, fy, fz, mx, my, mz] (N, N m) in ``frame``."""
+    message = WrenchStamped()
+    message.header.frame_id, message.header.stamp = frame, stamp(stamp_ns)
+    force, torque = message.wrench.force, message.wrench.torque
+    force.x, force.y, force.z, torque.x, torque.y, torque.z = values
+    return message
 
 
 class SerializedMessages:

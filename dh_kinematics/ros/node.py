@@ -18,8 +18,9 @@ The dh_kinematics node: joint_states in; TF, torques, efforts and diagnostics ou
 Wiring only: it declares the parameters (checked in :mod:`parameters.validation`), hands
 each joint_states message and each tick to :class:`node_logic.joint_states.JointStatesFlow`, and
 publishes what that returns, converted by :mod:`ros.messages`. What goes on /tf, the friction
-torques, gravity torques, expected efforts and effort residuals are computed only while someone
-subscribes to them, or, for the last two, while the effort monitor needs them. The node asks
+torques, gravity torques, expected efforts, effort residuals, external torques and the tool
+wrench are computed only while someone subscribes to them, or, for the residuals and external
+torques, while the effort monitor needs them. The node asks
 its publishers every tick, and before each message while /tf or the friction has no
 subscriber (0.1 µs a publisher), so the first message after a subscriber matches has them.
 The limit levels are always kept (they are the monitor), but the diagnostics are built and
@@ -43,6 +44,7 @@ from dh_kinematics.ros.main import guard_clock, quiet_at_shutdown, run
 from dh_kinematics.ros.parameters import checked_change, declare
 from dh_kinematics.ros.rclpy_compat import raw_publish, whole_parameter_services
 from diagnostic_msgs.msg import DiagnosticArray
+from geometry_msgs.msg import WrenchStamped
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
@@ -92,12 +94,16 @@ class Wiring:
             '~/gravity_torque', '~/expected_effort', '~/effort_residual'))
         self._manipulability = self.create_publisher(Float64MultiArray, '~/manipulability', 10)
         self._safety = self.create_publisher(Float64MultiArray, '~/safety', 10)
+        self._external = self.create_publisher(JointState, '~/external_torque', 10)
+        self._wrench = self.create_publisher(WrenchStamped, '~/external_wrench', 10)
         # What the per-message path publishes with: serialized bytes, straight to each handle.
         self._send_tf, self._send_friction = map(raw_publish, (self._tf, self._friction))
         self._send_efforts = tuple(map(raw_publish, self._efforts))
+        self._send_external = raw_publish(self._external)
         # In the order of Wanted's fields.
         self._readers = tuple(publisher.handle for publisher in self._efforts + (
-            self._tf, self._friction, self._manipulability, self._safety))
+            self._tf, self._friction, self._manipulability, self._safety, self._external,
+            self._wrench))
         self._subscribers = None
         self._unwatched = True  # whether /tf or the friction has no subscriber
         if self._diagnostics is None:
@@ -123,7 +129,8 @@ class Wiring:
         self.destroy_timer(self._timer)
         self._joint_states = self._timer = None
         for publisher in (self._tf, self._tf_static, self._friction) + self._efforts + (
-                self._manipulability, self._safety, self._description):
+                self._manipulability, self._safety, self._external, self._wrench,
+                self._description):
             self.destroy_publisher(publisher)
 
     @property
@@ -248,6 +255,10 @@ class Wiring:
             self._manipulability.publish(messages.manipulability(outcome.manipulability[1]))
         if outcome.safety is not None:
             self._safety.publish(messages.safety(self._flow.limits.safety, outcome.safety[1]))
+        if outcome.external is not None:
+            self._send_external(serialized.efforts(*outcome.external))
+        if outcome.wrench is not None:
+            self._wrench.publish(messages.wrench(self._frames[1], *outcome.wrench))
         if outcome.diagnostics:
             self._publish_diagnostics(now_ns)
 

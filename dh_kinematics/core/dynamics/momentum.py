@@ -53,7 +53,7 @@ class Momentum:
     >>> arm = Chain([Link(a=1.0, m=2.0, r=[-0.5, 0, 0]), Link(a=0.5, m=1.0, r=[-0.25, 0, 0])])
     >>> p, terms = Momentum(arm.dynamic_constants)([0.0, 0.0], [1.0, 0.0])
     >>> [round(value, 6) for value in p]  # kg m^2/s about each joint
-    [2.5, 0.875]
+    [2.0625, 0.3125]
 
     """
 

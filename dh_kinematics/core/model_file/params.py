@@ -94,6 +94,7 @@ NODE_SETTINGS = ('frame_prefix', 'diagnostics.warn_margin', 'diagnostics.stale_t
                  'publish_robot_description', 'ros2_control.plugin',
                  'ros2_control.initial_configuration', 'tf.max_rate', 'effort.warn',
                  'effort.error', 'effort.hold', 'effort.hysteresis', 'effort.acceleration_cutoff',
+                 'effort.estimator', 'effort.observer_gain',
                  'limits.warn_fraction', 'limits.hysteresis', 'tool_speed_limit',
                  'singularity.enabled',
                  'singularity.warn', 'singularity.error', 'singularity.hysteresis',

@@ -15,11 +15,14 @@
 """
 The effort monitor: measured against expected joint efforts, per joint, with levels.
 
-When joint_states carries ``effort``, each joint's residual is ``measured - expected`` (N m or
-N), the expected effort being the model's inverse dynamics at the joint's state
+When joint_states carries ``effort``, each joint's residual is either the external torque of the
+momentum observer (:mod:`node_logic.momentum_observer`, ``effort.estimator: observer``, where
+the message carries every joint's velocity and effort) or ``measured - expected`` (N m or N),
+the expected effort being the model's inverse dynamics at the joint's state
 (:meth:`StreamMath.torques`). A residual that departs from 0 is a collision, a payload other
-than the one configured, a brake not released or friction that has grown. Levels follow
-diagnostic_msgs (:mod:`limits`):
+than the one configured, a brake not released or friction that has grown; the most distal
+joint whose observer estimate has a level names the link the contact is at or beyond
+(:meth:`EffortMonitor.contact`). Levels follow diagnostic_msgs (:mod:`limits`):
 
 - WARN once ``|residual|`` has stayed above ``effort.warn`` for ``effort.hold`` seconds of
   message stamps, ERROR likewise above ``effort.error``, so that a single spike does not alarm;
@@ -53,7 +56,10 @@ class EffortMonitor:
     levels : array of int, shape (n,)
         OK, WARN or ERROR.
     measured, expected, residual : list of float
-        Per joint, the last values (N m or N); NaN until known.
+        Per joint, the last values (N m or N); NaN until known (the expected effort also under
+        the observer, which needs none).
+    observed : list of bool
+        Per joint, whether its last residual was the observer's estimate of external torque.
 
     """
 
@@ -64,6 +70,7 @@ class EffortMonitor:
         self._thresholds = [(math.inf, math.inf)] * n
         self._hold_ns, self._keep = 0, 1.0
         self._units = ['N m'] * n
+        self._links = [''] * n
         self._floor, self._armed = math.inf, True
         self.forget()
 
@@ -72,6 +79,7 @@ class EffortMonitor:
         n = self._n
         self.measured, self.expected, self.residual = [math.nan] * n, [math.nan] * n, [
             math.nan] * n
+        self.observed = [False] * n
         self.restart_holds()
         self.levels = np.full(n, OK)
         self._armed = True
@@ -85,6 +93,7 @@ class EffortMonitor:
         warn, error = (per_joint(settings[name], self._n)
                        for name in ('effort.warn', 'effort.error'))
         self._units = ['N' if link.isprismatic() else 'N m' for link in chain.links]
+        self._links = list(chain.link_frames)
         active = any(math.isfinite(value) for value in warn + error)
         if active != self.active:
             self.forget()
@@ -96,18 +105,25 @@ class EffortMonitor:
         self._floor = min(warn + error)
         self._armed = True
 
-    def update(self, joints, measured, expected, stamp_ns, residuals=None):
+    def update(self, joints, measured, expected, stamp_ns, residuals=None, observed=False):
         """
         Take measured and expected efforts (N m or N); tell whether a level changed.
 
-        ``residuals``: measured - expected, when the caller has them already.
+        ``residuals``: measured - expected, when the caller has them already; with
+        ``observed``, the observer's external torques instead, and ``expected`` None.
         """
         if residuals is None:
             residuals = [value - model for value, model in zip(measured, expected)]
         store_measured, store_expected, store_residual = self.measured, self.expected, (
             self.residual)
-        for j, value, model, residual in zip(joints, measured, expected, residuals):
-            store_measured[j], store_expected[j], store_residual[j] = value, model, residual
+        if observed:
+            for j, value, residual in zip(joints, measured, residuals):
+                store_measured[j], store_expected[j], store_residual[j] = value, math.nan, residual
+                self.observed[j] = True
+        else:
+            for j, value, model, residual in zip(joints, measured, expected, residuals):
+                store_measured[j], store_expected[j], store_residual[j] = value, model, residual
+                self.observed[j] = False
         if not self._armed and residuals and max(map(abs, residuals)) <= self._floor:
             return False
         changed = False
@@ -128,17 +144,32 @@ class EffortMonitor:
         return sample.efforts is not None and self.update(*sample.efforts)
 
     def describe(self, j):
-        """Say how far joint ``j``'s effort is from the model's: 'effort residual +35.2 N m'."""
-        return f'effort residual {self.residual[j]:+.3g} {self._units[j]}'
+        """Say how far joint ``j``'s effort is from the model's: 'external torque +12 N m'."""
+        what = 'external torque' if self.observed[j] else 'effort residual'
+        return f'{what} {self.residual[j]:+.3g} {self._units[j]}'
+
+    def contact(self):
+        """
+        Return the link a contact is at or beyond, or None: the most distal joint's link.
+
+        The most distal joint whose observer estimate has a level (WARN or ERROR): an external
+        force on a link acts on its joint and the joints before it, never on those after it.
+        """
+        for j in range(self._n - 1, -1, -1):
+            if self.levels[j] != OK and self.observed[j]:
+                return self._links[j]
+        return None
 
     def values(self, j):
         """Return joint ``j``'s key/values: measured, expected and residual effort (SI)."""
         if math.isnan(self.residual[j]):
             return ()
-        return tuple((key, format_number(value)) for key, value in (
-            ('effort', self.measured[j]), ('expected_effort', self.expected[j]),
-            ('effort_residual', self.residual[j]), ('effort_warn', self._thresholds[j][0]),
-            ('effort_error', self._thresholds[j][1])))
+        pairs = (('effort', self.measured[j]), ('external_torque', self.residual[j])) if (
+            self.observed[j]) else (('effort', self.measured[j]),
+                                    ('expected_effort', self.expected[j]),
+                                    ('effort_residual', self.residual[j]))
+        return tuple((key, format_number(value)) for key, value in pairs + (
+            ('effort_warn', self._thresholds[j][0]), ('effort_error', self._thresholds[j][1])))
 
     def _level(self, j, size, stamp_ns, current):
         since = self._since[j]

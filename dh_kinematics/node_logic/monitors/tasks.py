@@ -102,7 +102,7 @@ def arm_level(levels):
     return max(levels, default=OK)
 
 
-def arm_status(joints, received, rate_hz, dropped, counts):
+def arm_status(joints, received, rate_hz, dropped, counts, contact=None):
     """
     Summarise the arm: every joint not OK, worst first, with why; and the message counts.
 
@@ -119,6 +119,8 @@ def arm_status(joints, received, rate_hz, dropped, counts):
         Messages dropped, for any reason.
     counts : dict
         Messages counted by reason.
+    contact : str, optional
+        The link an external force is at or beyond (:meth:`EffortMonitor.contact`), said first.
 
     """
     level = arm_level(status.level for status in joints)
@@ -129,6 +131,8 @@ def arm_status(joints, received, rate_hz, dropped, counts):
         if named:
             groups.append(f'{LEVEL_NAMES[worst]}: {", ".join(named)}')
     message = '; '.join(groups) if groups else 'all joints within limits'
+    if contact is not None:
+        message = f'contact at or beyond {contact}; {message}'
     values = (('joint_states received', str(received)),
               ('joint_states rate (Hz)', format_number(rate_hz)),
               ('dropped', str(dropped))) + tuple(

@@ -1,0 +1,136 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The external torque on every joint from joint_states alone: a generalised-momentum observer.
+
+De Luca and Mattone (2003); Haddadin, De Luca and Albu-Schaeffer (T-RO 2017). With the momentum
+``p = M(q) qd`` and its rate ``dp/dt = tau + C^T qd - g + friction(qd) + tau_ext``
+(:class:`core.dynamics.Momentum`), the residual
+
+    r = K (p - p(0) - integral(tau + C^T qd - g + friction(qd) + r) dt)
+
+obeys ``dr/dt = K (tau_ext - r)``: it follows an external torque as a first-order lag of time
+constant ``1/K``, with no acceleration and no filter. On message stamps, with the model's terms
+``beta = tau + C^T qd - g + friction`` taken as their mean over each interval (the trapezoid),
+the same equation solved exactly over an interval ``dt`` is
+
+    r_k = a r_(k-1) + (1 - a) ((p_k - p_(k-1)) / dt - (beta_k + beta_(k-1)) / 2),  a = exp(-K dt)
+
+so the estimate is right for any message rate and a step of ``A`` gives ``A (1 - exp(-K t))``.
+``tau`` is the message's effort; ``friction`` is what the model's friction exerts
+(:meth:`Chain.friction`), so a friction the model lacks shows in ``r``.
+
+The observer starts at ``r = 0`` from its first sample, and starts again (:meth:`restart`) when
+its samples stop being one motion: a gap in the stamps longer than the stale timeout, a stamp
+not after the last, a value that is not finite, a new model or settings, the clock jumping
+back. :func:`tool_wrench` turns the estimate into the force and moment at the tool.
+"""
+
+import math
+
+from dh_kinematics.core.dynamics import Momentum, rne_unrolled
+import numpy as np
+
+__all__ = ['MomentumObserver', 'SINGULAR', 'tool_wrench']
+
+SINGULAR = 1e-6
+"""Singular values of the tool Jacobian below this fraction of the largest count as zero."""
+
+
+class MomentumObserver:
+    """
+    The observer's state for one model.
+
+    Attributes
+    ----------
+    estimate : list of float or None
+        The last estimate of every joint's external torque (N m or N), None until it has two
+        samples since its start.
+
+    """
+
+    def __init__(self):
+        self.estimate = None
+        self._last = None  # (stamp_ns, p, beta) of the last sample
+        self._gain, self._gap_ns = 50.0, 0
+
+    def configure(self, chain, gain, gap_s):
+        """Take the model (:class:`Chain`), the gain ``K`` (1/s) and the longest gap (s)."""
+        dyn = chain.dynamic_constants
+        self._terms = Momentum(dyn)
+        self._friction = rne_unrolled.compile_friction(dyn)
+        self._gain, self._gap_ns = gain, int(gap_s * 1e9)
+        self.restart()
+
+    def restart(self):
+        """Start again at the next sample; tell whether it was running (a restart to count)."""
+        running = self._last is not None
+        self._last = self.estimate = None
+        return running
+
+    def update(self, stamp_ns, q, qd, tau):
+        """
+        Take one sample of every joint; return why it restarted (a str), or None.
+
+        ``q``, ``qd`` and ``tau`` are sequences of n floats (rad or m, per s, N m or N); the
+        stamp is in ns. :attr:`estimate` holds the new estimate, or None while the observer
+        starts.
+        """
+        p, terms = self._terms(q, qd)
+        beta = [t + c + f for t, c, f in zip(tau, terms, self._friction(qd))]
+        last, self._last = self._last, (stamp_ns, p, beta)
+        if not math.isfinite(sum(p) + sum(beta)):
+            self._last = self.estimate = None
+            return 'a value is not finite' if last is not None else None
+        if last is None:
+            return None
+        then, p_then, beta_then = last
+        dt_ns = stamp_ns - then
+        if not 0 < dt_ns <= self._gap_ns:
+            self.estimate = None
+            return ('a gap of more than the stale timeout' if dt_ns > 0
+                    else 'a stamp not after the last')
+        dt = dt_ns * 1e-9
+        kept = math.exp(-self._gain * dt)
+        taken, rate = 1.0 - kept, 1.0 / dt
+        r = self.estimate or [0.0] * len(p)
+        self.estimate = [kept * value + taken * ((now - before) * rate - 0.5 * (b + b_then))
+                         for value, now, before, b, b_then in zip(r, p, p_then, beta, beta_then)]
+        return None
+
+
+def tool_wrench(J, torques):
+    """
+    Return the force and moment at the tool point that best explain joint ``torques``.
+
+    Parameters
+    ----------
+    J : array, shape (6, n)
+        The tool point's geometric Jacobian [v; w] in some frame (:meth:`Chain.jacob0`).
+    torques : sequence of n floats
+        External joint torques (N m) or forces (N).
+
+    Returns
+    -------
+    wrench : array, shape (6,)
+        ``[fx, fy, fz, mx, my, mz]`` (N, N m about the tool point) in the Jacobian's frame: the
+        least-squares solution of ``J^T w = torques`` of least norm. A wrench the joints cannot
+        feel (an arm of fewer than six joints, or a singular pose: singular values of ``J``
+        below :data:`SINGULAR` of the largest) has no part in it, so a force along such a
+        direction reads as zero.
+
+    """
+    return np.linalg.lstsq(np.asarray(J).T, np.asarray(torques, dtype=float),
+                           rcond=SINGULAR)[0]

@@ -1,0 +1,233 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The momentum observer against pinocchio's forward dynamics, through the flow the node runs.
+
+The truth is ``examples/simulate_contact.py``: the model's URDF in pinocchio, integrated with
+RK4 at 10 kHz and sampled at 1 kHz with a 20-bit encoder and noisy velocities and efforts, meets
+a known external torque (a step on one joint, or a force at the tool). Its joint_states go
+through :class:`JointStatesFlow` as serialized messages, as the node hands them over.
+
+The estimate's noise is the velocities' through the momentum and the efforts' through the
+filter: ``sigma_j = sqrt((K sigma_v |M_j|)^2 + sigma_tau^2 (1 - a) / (1 + a))`` with ``M_j``
+the inertia matrix's row and ``a = exp(-K dt)`` (doc/diagnostics.md). A step is 10 N m (N), or
+250 times that noise where the arm is heavy (the Stanford arm's second joint faces 180 kg m^2).
+"""
+
+import functools
+import math
+
+from dh_kinematics import Chain
+from dh_kinematics.node_logic.joint_states import JointStatesFlow, Wanted
+from dh_kinematics.node_logic.monitors.levels import OK, WARN
+from dh_kinematics.parameters.specs import NODE
+from helpers import example, joint_state_cdr, needs_pin, PACKAGE, pin
+import numpy as np
+import pytest
+
+SECOND = 1_000_000_000
+BASE = 1_790_000_000 * SECOND  # a stamp of today
+CONTACT = 0.2005  # s: between two samples
+GAIN = 50.0
+DEFAULTS = {spec.name: spec.default for spec in NODE}
+ARMS = ('panda', 'ur5', 'puma560', 'stanford')
+WATCHED = Wanted(False, False, False, False, False, external=True, wrench=True)
+
+
+@functools.lru_cache(maxsize=None)
+def _arm(name):
+    simulate = example('simulate_contact')
+    chain = simulate.with_motors(Chain.from_yaml(PACKAGE / 'config' / f'{name}.yaml'))
+    return simulate, chain, simulate.Simulation(chain, pin)
+
+
+def _noise(chain, q):
+    """Return each joint's predicted noise of the estimate (N m or N), as the module says."""
+    simulate = _arm('panda')[0]
+    a = math.exp(-GAIN * 1e-3)
+    rows = np.linalg.norm(chain.inertia(q), axis=1)
+    return np.hypot(GAIN * simulate.VELOCITY_NOISE * rows,
+                    simulate.EFFORT_NOISE * math.sqrt((1.0 - a) / (1.0 + a)))
+
+
+# Poses away from the wrist and shoulder singularities, for the tool wrench.
+POSES = {'ur5': (0.3, -1.2, 1.4, -1.8, 1.2, 0.4), 'puma560': (0.3, 0.9, -2.2, 0.4, 0.9, 0.3)}
+
+
+@functools.lru_cache(maxsize=None)
+def _run(name, joint, force=None):
+    """Simulate a step on ``joint`` (or ``force`` at the tool); return the samples and sizes."""
+    simulate, chain, simulation = _arm(name)
+    if force is None:
+        centre, speed = None, 0.2
+    else:  # slower: the estimate lags 1/K behind a J^T F that the motion turns
+        centre, speed = POSES.get(name), 0.05
+    start = simulation.run(0.0, 1.0, lambda q: np.zeros(chain.n), centre=centre)[1][0]
+    noise = _noise(chain, start)
+    size = max(10.0, 250.0 * noise.max())
+    if force is None:
+        external = simulate.step_on(chain.n, joint, size)
+    else:
+        external = simulate.force_at_tool(simulation, np.array(force) * size)
+    samples = simulation.run(0.4, CONTACT, external, centre=centre, speed=speed,
+                             seed=17 + joint)
+    return samples, size, noise
+
+
+def _flow(chain, **settings):
+    flow = JointStatesFlow(chain.joint_names, None, print, 0)
+    flow.configure(chain, dict(DEFAULTS, **{'effort.observer_gain': GAIN}, **settings))
+    flow.wanted = WATCHED
+    return flow
+
+
+def _feed(flow, chain, samples, first=0):
+    """Send the samples through ``flow``; return the stamps (s) and every outcome."""
+    t, q, qd, effort, _ = samples
+    outcomes = []
+    for k in range(first, len(t)):
+        stamp = BASE + int(round(t[k] * 1e9))
+        data = joint_state_cdr(stamp, list(chain.joint_names), q[k].tolist(), qd[k].tolist(),
+                               effort[k].tolist())
+        outcomes.append(flow.handle(data, stamp, stamp))
+    return t[first:], outcomes
+
+
+def _estimates(outcomes, n):
+    return np.array([outcome.external[2] if outcome.external else [math.nan] * n
+                     for outcome in outcomes])
+
+
+@needs_pin
+@pytest.mark.parametrize('name', ARMS)
+def test_a_step_on_each_joint_is_followed_as_a_first_order_lag(name):
+    _, chain, _ = _arm(name)
+    before = []
+    for joint in range(chain.n):
+        samples, size, noise = _run(name, joint)
+        t, outcomes = _feed(_flow(chain), chain, samples)
+        r = _estimates(outcomes, chain.n)[1:]  # the first message only starts it
+        t = t[1:]
+        expected = np.zeros_like(r)
+        after = t >= CONTACT
+        expected[after, joint] = size * -np.expm1(-GAIN * (t[after] - CONTACT))
+        worst = np.abs(r - expected).max()
+        assert worst <= 0.02 * size, (joint, worst / size)
+        # A threshold of half the step is passed ln 2 / K after the contact, within a sample.
+        crossed = t[np.argmax(r[:, joint] >= 0.5 * size)] - CONTACT
+        assert abs(crossed - math.log(2.0) / GAIN) <= 1e-3, (joint, crossed)
+        # Before the contact: the noise the docs predict. Nearly white at 1 kHz, 0.3 % of its
+        # samples pass 3 sigma (the monitor's hold keeps those from alarming, below).
+        before.append(r[t < CONTACT] / noise)
+        assert np.abs(before[-1]).max() <= 5.0, (joint, np.abs(before[-1]).max(axis=0))
+    rms = np.sqrt((np.concatenate(before) ** 2).mean(axis=0))  # 0.2 s of each run
+    assert np.all(rms >= 0.8) and np.all(rms <= 1.25), rms
+
+
+@needs_pin
+@pytest.mark.parametrize('name', ['panda', 'ur5', 'puma560'])
+def test_a_force_at_the_tool_is_found_in_the_base_frame(name):
+    _, chain, _ = _arm(name)
+    direction = np.random.default_rng(len(name)).normal(size=3)
+    direction /= np.linalg.norm(direction)
+    samples, size, _ = _run(name, 0, force=tuple(direction))
+    # A base turned and moved: the wrench is said in the base frame, the force in the world.
+    t, outcomes = _feed(_flow(chain), chain, samples)
+    settled = [outcome.wrench[1] for time, outcome in zip(t, outcomes)
+               if time > CONTACT + 8.0 / GAIN]
+    R_world_base = chain.base[:3, :3]
+    for wrench in settled:
+        force = R_world_base @ np.array(wrench[:3])
+        assert np.linalg.norm(force - direction * size) <= 0.05 * size, force / size
+        assert np.linalg.norm(wrench[3:]) <= 0.05 * size * 0.1  # no moment, 0.1 m lever
+
+
+@needs_pin
+def test_the_effort_monitor_judges_the_estimate_and_names_the_contact():
+    _, chain, _ = _arm('panda')
+    samples, size, noise = _run('panda', 3)
+    warn = (3.0 * noise).tolist()
+    flow = _flow(chain, **{'effort.warn': warn, 'effort.error': [0.5 * size],
+                           'effort.hold': 0.02})
+    t, q, qd, effort, _ = samples
+    levels = []
+    for k in range(len(t)):
+        stamp = BASE + int(round(t[k] * 1e9))
+        flow.handle(joint_state_cdr(stamp, list(chain.joint_names), q[k].tolist(),
+                                    qd[k].tolist(), effort[k].tolist()), stamp, stamp)
+        statuses = flow.statuses(stamp, stamp)
+        levels.append((t[k], statuses[3].level, statuses[3].message, statuses[-1].message))
+    assert all(level == OK for time, level, _, _ in levels if time < CONTACT)
+    _, level, message, arm = levels[-1]
+    assert level > WARN and message.startswith('external torque +'), message
+    assert arm.startswith('contact at or beyond panda_link4; ERROR: panda_joint4 (external '
+                          'torque +'), arm
+    values = dict(statuses[3].values)
+    assert float(values['external_torque']) == pytest.approx(size, rel=0.02)
+    assert 'expected_effort' not in values
+
+
+@needs_pin
+def test_it_restarts_on_a_gap_a_clock_jump_and_a_change_and_says_so():
+    _, chain, _ = _arm('ur5')
+    samples, _, _ = _run('ur5', 2)
+    t, q, qd, effort, _ = samples
+    warnings = []
+    flow = JointStatesFlow(chain.joint_names, None, warnings.append, 0)
+    settings = dict(DEFAULTS, **{'diagnostics.stale_timeout': 0.05})
+    flow.configure(chain, settings)
+    flow.wanted = WATCHED
+
+    def send(k, clock=None):
+        stamp = BASE + int(round(t[k] * 1e9))
+        return flow.handle(joint_state_cdr(stamp, list(chain.joint_names), q[k].tolist(),
+                                           qd[k].tolist(), effort[k].tolist()),
+                           stamp if clock is None else clock, stamp)
+
+    assert send(0).external is None  # the first message starts it
+    assert send(1).external is not None
+    assert send(100).external is None  # 99 ms later: more than the stale timeout
+    assert flow.cache.counts['observer_restart'] == 1
+    assert 'the momentum observer restarts: a gap of more than the stale timeout' in warnings[-1]
+    assert send(101).external is not None
+    flow.configure(chain, dict(settings, **{'payload.mass': 1.0}))  # a payload, say
+    assert flow.cache.counts['observer_restart'] == 2
+    assert send(102).external is None and send(103).external is not None
+    send(104, clock=BASE)  # the node's clock jumped back
+    assert flow.cache.counts['observer_restart'] == 3
+
+
+def test_without_velocities_the_residual_judges():
+    chain = _arm_chain()
+    flow = _flow(chain, **{'effort.warn': [1.0]})
+    for k in range(5):
+        stamp = BASE + k * SECOND // 100
+        outcome = flow.handle(joint_state_cdr(stamp, list(chain.joint_names), [0.1] * chain.n,
+                                              [], [0.0] * chain.n), stamp, stamp)
+        assert outcome.external is None
+    assert not any(flow.limits.efforts.observed)
+
+
+def _arm_chain():
+    return Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml')
+
+
+def test_the_estimator_and_the_gain_are_checked():
+    from dh_kinematics.parameters import validation  # noqa: I100
+    chain = _arm_chain()
+    for name, value, says in (('effort.estimator', 'kalman', "must be one of 'observer', "
+                               "'acceleration'"), ('effort.observer_gain', 0.0, 'within')):
+        with pytest.raises(ValueError, match=f'{name}.*{says}'):
+            validation.checked(dict(chain.to_params(), **{name: value}), NODE)
