@@ -701,3 +701,81 @@ def check_urdf_command():
 needs_check_urdf = pytest.mark.skipif(
     check_urdf_command() is None, reason="urdfdom's check_urdf is not installed: apt install "
     'liburdfdom-tools, or pip install cmeel-urdfdom')
+
+
+# The momentum observer's truth: examples/simulate_contact.py, pinocchio's forward dynamics.
+CONTACT = 0.2005
+"""When the external torque starts in a simulated run, s: between two samples."""
+GAIN = 50.0
+"""The observer's gain the contact tests use, 1/s."""
+# Poses away from the wrist and shoulder singularities, for the tool wrench.
+CONTACT_POSES = {'ur5': (0.3, -1.2, 1.4, -1.8, 1.2, 0.4),
+                 'puma560': (0.3, 0.9, -2.2, 0.4, 0.9, 0.3)}
+
+
+@functools.lru_cache(maxsize=None)
+def contact_arm(name):
+    """Return the example module, the shipped arm ``name`` with motors, and its Simulation."""
+    simulate = example('simulate_contact')
+    chain = simulate.with_motors(Chain.from_yaml(PACKAGE / 'config' / f'{name}.yaml'))
+    return simulate, chain, simulate.Simulation(chain, pin)
+
+
+def contact_noise(chain, q):
+    """
+    Return each joint's predicted noise of the estimate at ``q`` (N m or N).
+
+    ``sqrt((K sigma_v |M_j|)^2 + sigma_tau^2 (1 - a) / (1 + a))``, ``a = exp(-K dt)``, with
+    the simulation's noise and 1 kHz.
+    """
+    simulate = example('simulate_contact')
+    a = math.exp(-GAIN * 1e-3)
+    rows = np.linalg.norm(chain.inertia(q), axis=1)
+    return np.hypot(GAIN * simulate.VELOCITY_NOISE * rows,
+                    simulate.EFFORT_NOISE * math.sqrt((1.0 - a) / (1.0 + a)))
+
+
+@functools.lru_cache(maxsize=None)
+def contact_run(name, joint, force=None):
+    """
+    Simulate a step on ``joint`` (or a ``force`` direction at the tool) from :data:`CONTACT`.
+
+    Return ``(samples, size, noise)``: :meth:`Simulation.run`'s samples over 0.4 s, the step or
+    force (10 N m or N, or 250 times the largest predicted noise where that is more) and the
+    predicted noise per joint. A force is simulated slower (0.05 rad/s, the estimate lags
+    ``1/K`` behind a ``J^T F`` that the motion turns), in a pose of :data:`CONTACT_POSES`.
+    """
+    simulate, chain, simulation = contact_arm(name)
+    if force is None:
+        centre, speed = None, 0.2
+    else:
+        centre, speed = CONTACT_POSES.get(name), 0.05
+    start = simulation.run(0.0, 1.0, lambda q: np.zeros(chain.n), centre=centre)[1][0]
+    noise = contact_noise(chain, start)
+    size = max(10.0, 250.0 * noise.max())
+    if force is None:
+        external = simulate.step_on(chain.n, joint, size)
+    else:
+        external = simulate.force_at_tool(simulation, np.array(force) * size)
+    samples = simulation.run(0.4, CONTACT, external, centre=centre, speed=speed,
+                             seed=17 + joint)
+    return samples, size, noise
+
+
+# A real Panda's log (Gaz et al., RA-L 2019), read from ../shared: GPL-3.0, never copied here.
+PANDA_LOG = PACKAGE.parent / 'shared' / 'panda-log'
+needs_panda_log = pytest.mark.skipif(
+    not PANDA_LOG.is_dir(), reason='the real Panda log is not here: it is the exciting '
+    'trajectory of github.com/marcocognetti/FrankaEmikaPandaDynModel (GPL-3.0)')
+
+
+def panda_log_csv(path):
+    """Write the real Panda log as the CSV identify reads; return the path."""
+    columns = [np.loadtxt(PANDA_LOG / 'time.txt')[:, None]]
+    for name in ('positions', 'velocity', 'torques'):
+        columns.append(np.loadtxt(PANDA_LOG / f'{name}.txt').reshape(-1, 7))
+    joints = Chain.from_yaml(PACKAGE / 'config' / 'panda.yaml').joint_names
+    header = ['time'] + [f'{j}.{field}' for field in ('position', 'velocity', 'effort')
+                         for j in joints]
+    np.savetxt(path, np.hstack(columns), delimiter=',', header=','.join(header), comments='')
+    return path

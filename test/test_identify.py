@@ -32,8 +32,8 @@ import zlib
 from dh_kinematics import Chain
 from dh_kinematics.identification import identify
 from dh_kinematics.logs import for_model, JointLog
-from helpers import (CHAINS, example, needs, needs_matplotlib, needs_pin, PACKAGE, pin,
-                     pin_configuration, run_cli)
+from helpers import (CHAINS, example, needs, needs_matplotlib, needs_panda_log, needs_pin,
+                     PACKAGE, panda_log_csv, pin, pin_configuration, run_cli)
 import numpy as np
 import pytest
 
@@ -99,24 +99,8 @@ def test_a_simulated_arm_is_identified_to_predict_another_trajectory_within_1_pe
         assert old.replace(**{f: getattr(new, f) for f in ('m', 'r', 'I', 'Jm', 'B', 'Tc')}) == new
 
 
-PANDA_LOG = PACKAGE.parent / 'shared' / 'panda-log'
 PAPER_RMS = (0.64, 1.01, 0.77, 0.65, 0.42, 0.20, 0.16)
 """The paper's validation RMS per joint, N m (Gaz et al. 2019, Table V)."""
-needs_panda_log = pytest.mark.skipif(
-    not PANDA_LOG.is_dir(), reason='the real Panda log is not here: it is the exciting '
-    'trajectory of github.com/marcocognetti/FrankaEmikaPandaDynModel (GPL-3.0)')
-
-
-def _panda_csv(path):
-    """Write the real Panda log as the CSV identify reads; return the path."""
-    columns = [np.loadtxt(PANDA_LOG / 'time.txt')[:, None]]
-    for name in ('positions', 'velocity', 'torques'):
-        columns.append(np.loadtxt(PANDA_LOG / f'{name}.txt').reshape(-1, 7))
-    joints = ARMS['panda'].joint_names
-    header = ['time'] + [f'{j}.{field}' for field in ('position', 'velocity', 'effort')
-                         for j in joints]
-    np.savetxt(path, np.hstack(columns), delimiter=',', header=','.join(header), comments='')
-    return path
 
 
 @needs_scipy
@@ -124,7 +108,7 @@ def _panda_csv(path):
 @needs_panda_log
 def test_the_real_panda_log_is_identified_by_the_command(tmp_path):
     model = PACKAGE / 'config' / 'panda.yaml'
-    log = _panda_csv(tmp_path / 'panda.csv')
+    log = panda_log_csv(tmp_path / 'panda.csv')
     out, _ = run_cli('identify', model, log, '-o', tmp_path / 'identified.yaml', '--report',
                      tmp_path / 'report')
     held = out[out.index('held out (last 0.3)'):].splitlines()

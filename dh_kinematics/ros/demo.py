@@ -16,7 +16,7 @@
 make demo: run the node and sim_arm on a built-in model and print a live summary.
 
 Every second it prints a few frame positions composed from /tf, the friction torques, the
-effort residuals, the safety figures (``~/safety``) and the diagnostics level of each joint
+external torques (the effort monitor's observer), the safety figures (``~/safety``) and the diagnostics level of each joint
 and of each of the arm's checks, whose safety limits the sweep passes
 (:func:`safety_arguments`). sim_arm sweeps a little past the
 limits (ERROR on the limit monitor) and, from 5 s on (``--collision-start``), hits the second
@@ -54,15 +54,15 @@ class Summary:
         from tf2_msgs.msg import TFMessage
 
         self.chain, self.transforms, self.friction, self.levels = chain, {}, None, {}
-        self.residual, self.worst, self.safety = None, {}, None
+        self.external, self.worst, self.safety = None, {}, None
         self.count = 0
         node.create_subscription(TFMessage, '/tf', self._on_tf, 100)
         node.create_subscription(TFMessage, '/tf_static', self._on_tf, QoSProfile(
             depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL))
         node.create_subscription(JointState, '/dh_kinematics/friction_torque',
                                  self._on_friction, 10)
-        node.create_subscription(JointState, '/dh_kinematics/effort_residual',
-                                 self._on_residual, 10)
+        node.create_subscription(JointState, '/dh_kinematics/external_torque',
+                                 self._on_external, 10)
         node.create_subscription(DiagnosticArray, '/diagnostics', self._on_diagnostics, 10)
         node.create_subscription(Float64MultiArray, '/dh_kinematics/safety', self._on_safety, 10)
 
@@ -81,8 +81,8 @@ class Summary:
     def _on_friction(self, message):
         self.friction = dict(zip(message.name, message.effort))
 
-    def _on_residual(self, message):
-        self.residual = dict(zip(message.name, message.effort))
+    def _on_external(self, message):
+        self.external = dict(zip(message.name, message.effort))
 
     def _on_safety(self, message):
         self.safety = dict(zip(message.layout.dim[0].label.split(), message.data))
@@ -119,9 +119,9 @@ class Summary:
         if self.friction:
             lines.append('friction (N m or N): ' + '  '.join(
                 f'{name} {value:+.3f}' for name, value in self.friction.items()))
-        if self.residual:
-            lines.append('effort residual (N m or N): ' + '  '.join(
-                f'{name} {value:+.3f}' for name, value in self.residual.items()))
+        if self.external:
+            lines.append('external torque (N m or N): ' + '  '.join(
+                f'{name} {value:+.3f}' for name, value in self.external.items()))
         if self.safety:
             shown = (('momentum', 'momentum', 'kg m/s'), ('kinetic_energy', 'energy', 'J'),
                      ('power', 'power', 'W'), ('stopping_time', 'stop', 's'),

@@ -21,8 +21,8 @@ publish it), its joint values from ``joint_states``, each joint's level from the
 statuses on ``/diagnostics`` (a button per joint, and the links it moves, in the level's
 colour), and a plot shows the last seconds of a chosen quantity: the joints' velocities or
 efforts (``joint_states``; velocities from the positions where a message carries none), the
-effort residuals, the singularity measure and the tool's speed (the node's statuses, where it
-watches them). :class:`FollowPage` takes plain values; :func:`follow` wires it to rclpy.
+effort residuals or the observer's external torques, the singularity measure and the tool's
+speed (the node's statuses, where it watches them). :class:`FollowPage` takes plain values; :func:`follow` wires it to rclpy.
 """
 
 import math
@@ -36,10 +36,12 @@ from dh_kinematics.viewer.scene import ArmScene, floor, LEVEL_COLOURS, load_urdf
 from dh_kinematics.viewer.signals import run_until_signalled
 import numpy as np
 
-QUANTITIES = ('velocity', 'effort', 'effort residual', 'singularity', 'tool speed')
+QUANTITIES = ('velocity', 'effort', 'effort residual', 'external torque', 'singularity',
+              'tool speed')
 """What the plot can show, per joint or for the arm (SI units, condition number)."""
 UNITS = {'velocity': 'rad/s (m/s: prismatic)', 'effort': 'N m (N: prismatic)',
-         'effort residual': 'N m (N: prismatic)', 'singularity': 'condition number (no unit)',
+         'effort residual': 'N m (N: prismatic)', 'external torque': 'N m (N: prismatic)',
+         'singularity': 'condition number (no unit)',
          'tool speed': 'm/s'}
 """The unit of each plotted quantity: the plot's value axis says it."""
 BUTTON_OK = (134, 142, 150)
@@ -147,7 +149,7 @@ class FollowPage:
 
         A joint's task is its name; ``arm``, ``tool_speed`` and ``singularity`` are the arm's.
         """
-        residuals = {}
+        judged = {'effort residual': {}, 'external torque': {}}
         for task, level, message, values in statuses:
             if task == 'arm':
                 self.arm.value = message
@@ -158,10 +160,13 @@ class FollowPage:
                                 values.get('condition_scaled'))
             elif task in self._buttons:
                 self.levels[task] = min(level, 3)
-                if 'effort_residual' in values:
-                    residuals[task] = _number(values['effort_residual'])
-        if residuals:
-            self.history.add('effort residual', t, residuals, list(residuals.values()))
+                for quantity, values_by_joint in judged.items():
+                    key = quantity.replace(' ', '_')
+                    if key in values:
+                        values_by_joint[task] = _number(values[key])
+        for quantity, values_by_joint in judged.items():
+            if values_by_joint:
+                self.history.add(quantity, t, values_by_joint, list(values_by_joint.values()))
 
     def _add_value(self, quantity, t, name, text):
         value = _number(text)
