@@ -97,9 +97,11 @@ bench: $(BENCH_STAMP) $(STAMP)
 	PYTHONPATH=. $(VPY) bench/bench_identify.py
 
 # The node against a minimal rclpy baseline at 100 Hz, 1 kHz and flat out; prints a table and
-# writes bench/results/node_rate.json (see README). About 12 minutes.
+# writes bench/results/node_rate.json (see README); then the momentum observer's cost and
+# detection delays (bench/observer.py). About 14 minutes.
 bench-node: $(STAMP)
 	$(VPY) bench/node_rate.py
+	$(VPY) bench/observer.py
 
 # The node at 1 kHz for 10 minutes: memory growth and loss; writes bench/results/soak.json.
 soak: $(STAMP)

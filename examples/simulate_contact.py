@@ -43,7 +43,7 @@ ENCODER = 2.0 * math.pi / 2 ** 20
 VELOCITY_NOISE, EFFORT_NOISE = 1e-4, 0.05
 """Standard deviations of the noise on velocities (rad/s or m/s) and efforts (N m or N)."""
 BANDWIDTH = 50.0
-"""The PD controller's natural frequency, rad/s (critically damped, per joint's inertia)."""
+"""The PD controller's natural frequency by default, rad/s (critically damped, per joint)."""
 
 
 def with_motors(chain, least=0.01):
@@ -93,13 +93,15 @@ class Simulation:
         return self.pin.aba(self.model, self.data, q, qd, tau + friction)
 
     def run(self, duration, contact_s, external, centre=None, speed=0.2, rate=1000.0,
-            substeps=10, seed=1):
+            substeps=10, seed=1, bandwidth=BANDWIDTH):
         """
         Return ``(t, q, qd, effort, tau_ext)``: the samples, arrays of (m, n) but ``t``.
 
         ``external(q)`` is the external joint torque (n,) from ``contact_s`` on; ``tau_ext``
         holds the true one at each sample. The joints pass ``centre`` (the middle of their
-        limits by default) half-way, at ``speed`` (rad/s or m/s) +- 50 %.
+        limits by default) half-way, at ``speed`` (rad/s or m/s) +- 50 %, under a PD
+        controller of natural frequency ``bandwidth`` (rad/s): stiff, it takes a contact in
+        the measured efforts at once; compliant, in the motion.
         """
         pin, n = self.pin, self.chain.n
         rng = np.random.default_rng(seed)
@@ -110,7 +112,7 @@ class Simulation:
         speed = speed * rng.choice([-1.0, 1.0], n)
         phase = rng.uniform(0.0, 2.0 * math.pi, n)
         inertia = np.diag(pin.crba(self.model, self.data, centre)).copy()
-        kp, kd = inertia * BANDWIDTH ** 2, inertia * 2.0 * BANDWIDTH
+        kp, kd = inertia * bandwidth ** 2, inertia * 2.0 * bandwidth
         w = 2.0 * math.pi * 0.5
 
         def wanted(t):  # never at rest: no Coulomb friction turning over

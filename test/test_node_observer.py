@@ -29,7 +29,7 @@ import pytest
 from ros_fixtures import Running
 from sensor_msgs.msg import JointState
 
-pytestmark = [pytest.mark.ros, needs_pin]
+pytestmark = pytest.mark.ros
 
 
 def _start(tmp_path, chain, *settings):
@@ -63,6 +63,7 @@ def _stream(running, chain, samples):
     return stamps
 
 
+@needs_pin
 def test_the_node_publishes_the_external_torque_and_the_contact(tmp_path):
     _, chain, _ = contact_arm('panda')
     samples, size, noise = contact_run('panda', 3)
@@ -89,11 +90,13 @@ def test_the_node_publishes_the_external_torque_and_the_contact(tmp_path):
                                           'panda_joint4 (external torque +')
             for status in array.status))
         joint4 = next(status for status in found.status if status.name.endswith('panda_joint4'))
-        assert float(dict((v.key, v.value) for v in joint4.values)['external_torque']) > 0.5 * size
+        values = {value.key: value.value for value in joint4.values}
+        assert float(values['external_torque']) > 0.5 * size
     finally:
         running.stop()
 
 
+@needs_pin
 def test_the_node_publishes_the_tool_wrench_in_the_base_frame(tmp_path):
     _, chain, _ = contact_arm('panda')
     direction = np.array([0.6, -0.64, 0.48])

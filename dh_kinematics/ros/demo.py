@@ -16,12 +16,12 @@
 make demo: run the node and sim_arm on a built-in model and print a live summary.
 
 Every second it prints a few frame positions composed from /tf, the friction torques, the
-external torques (the effort monitor's observer), the safety figures (``~/safety``) and the diagnostics level of each joint
-and of each of the arm's checks, whose safety limits the sweep passes
-(:func:`safety_arguments`). sim_arm sweeps a little past the
-limits (ERROR on the limit monitor) and, from 5 s on (``--collision-start``), hits the second
-joint with a collision torque for 2 s of every 10 s, which the effort monitor flags. It runs
-for ``--duration`` seconds (0: until Ctrl-C). DDS traffic stays on this machine unless
+external torques (the effort monitor's observer), the safety figures (``~/safety``) and the
+diagnostics level of each joint and of each of the arm's checks, whose safety limits the sweep
+passes (:func:`safety_arguments`). sim_arm sweeps a little past the limits (ERROR on the limit
+monitor) and, from 5 s on (``--collision-start``), hits the second joint with a collision
+torque for 2 s of every 10 s, which the effort monitor flags. It runs for ``--duration``
+seconds (0: until Ctrl-C). DDS traffic stays on this machine unless
 ROS_AUTOMATIC_DISCOVERY_RANGE says otherwise.
 """
 

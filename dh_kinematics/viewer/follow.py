@@ -22,7 +22,8 @@ statuses on ``/diagnostics`` (a button per joint, and the links it moves, in the
 colour), and a plot shows the last seconds of a chosen quantity: the joints' velocities or
 efforts (``joint_states``; velocities from the positions where a message carries none), the
 effort residuals or the observer's external torques, the singularity measure and the tool's
-speed (the node's statuses, where it watches them). :class:`FollowPage` takes plain values; :func:`follow` wires it to rclpy.
+speed (the node's statuses, where it watches them). :class:`FollowPage` takes plain values;
+:func:`follow` wires it to rclpy.
 """
 
 import math
