@@ -70,6 +70,9 @@ def test_the_table_gets_a_residual_column_when_the_effort_monitor_is_on():
     assert header.split()[5] == 'residual'
     assert first.split()[:9] == ['a', '0.25', '-1', '1', '0.75', '-', 'OK', '0.5', 's']
     assert second.split()[5:7] == ['25', 'ERROR']
+    joints['b']['values'] = dict(limits, external_torque='-25')  # the observer's estimate
+    header, _, second = table(joints, {'a': 0.25}, 10.5).splitlines()
+    assert header.split()[5] == 'external' and second.split()[5:7] == ['-25', 'ERROR']
 
 
 def test_each_row_computes_its_margin_from_the_position_it_shows():

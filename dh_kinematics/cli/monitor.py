@@ -15,8 +15,9 @@
 """
 ``dh_kinematics monitor``: a live table of each joint's position, limit margin and level.
 
-With the node's effort monitor on, a column shows each joint's effort residual (measured -
-expected, N m or N).
+With the node's effort monitor on, a column shows what it judges of each joint: the momentum
+observer's external torque (``external``), or the effort residual (``residual``: measured -
+expected), N m or N.
 
 For the operator without rqt: it reads the node's joint statuses from ``/diagnostics`` and the
 positions from ``joint_states``, and redraws the table in place (or, when the output is not a
@@ -72,9 +73,12 @@ def table(joints, positions, now_s):
         status. The level and message are the status's, and ``age`` says how old it is.
 
     """
-    efforts = any('effort_residual' in status['values'] for status in joints.values())
+    keys = [key for key in ('external_torque', 'effort_residual')
+            if any(key in status['values'] for status in joints.values())]
+    efforts = bool(keys)
     rows = [('joint', 'position', 'lower', 'upper', 'margin') + (
-        ('residual',) if efforts else ()) + ('level', 'age', 'message')]
+        ('external' if keys[0] == 'external_torque' else 'residual',) if efforts else ()) + (
+        'level', 'age', 'message')]
     for name, status in joints.items():
         values = status['values']
         position = positions.get(name)
@@ -84,7 +88,8 @@ def table(joints, positions, now_s):
             live = margin(position, _number(values.get('lower')), _number(values.get('upper')))
             shown, distance = f'{position:.6g}', '?' if live is None else f'{live:.6g}'
         rows.append((name, shown, values.get('lower', '?'), values.get('upper', '?'),
-                     distance) + ((values.get('effort_residual', '-'),) if efforts else ()) + (
+                     distance) + ((next((values[key] for key in keys if key in values), '-'),)
+                                  if efforts else ()) + (
             LEVELS[min(status['level'], 3)], f'{max(now_s - status["received"], 0.0):.1f} s',
             status['message']))
     rows = [tuple(printable(cell) for cell in row) for row in rows]  # no control sequence runs
