@@ -336,6 +336,20 @@ def test_a_branched_description_with_a_mimic_joint_is_posed_as_yourdfpy_poses_it
 
 
 @needs_viser
+def test_following_plots_the_observers_external_torque_beside_the_residual(server):
+    page = _follow_page(server)
+    page.describe(BRANCHED)
+    limits = {'position': '0.1', 'lower': '-2', 'upper': '2'}
+    page.diagnostics(1.0, [('shoulder', 2, 'external torque -25 N m',
+                            dict(limits, external_torque='-25')),
+                           ('left_finger', 0, 'within limits',
+                            dict(limits, effort_residual='0.5'))])
+    assert page.history.quantities == ('effort residual', 'external torque')
+    names, _, values = page.history.series('external torque', 1.0)
+    assert names == ('shoulder',) and values.tolist() == [[-25.0]]
+
+
+@needs_viser
 @pytest.mark.parametrize('size', ['nan nan nan', 'inf 1 1', '1 -1 1'])
 def test_a_description_with_a_size_no_urdf_has_is_refused_on_the_page(server, size):
     # Issue 58 (3): <box size="nan nan nan"/> on the domain ended view --follow ("Camera
