@@ -218,3 +218,24 @@ def test_the_real_panda_log_raises_no_false_alarm_with_its_identified_model(tmp_
             raised.append((t[k], flow.limits.efforts.levels.tolist()))
     assert flow.limits.efforts.observed == [True] * 7
     assert not raised, raised[:3]
+
+
+@needs_pin
+def test_a_subscriber_coming_back_finds_it_started_afresh_not_restarted():
+    _, chain, _ = contact_arm('ur5')
+    samples, _, _ = contact_run('ur5', 2)
+    t, q, qd, effort, _ = samples
+    flow = _flow(chain)
+
+    def send(k):
+        stamp = BASE + int(round(t[k] * 1e9))
+        return flow.handle(joint_state_cdr(stamp, list(chain.joint_names), q[k].tolist(),
+                                           qd[k].tolist(), effort[k].tolist()), stamp, stamp)
+
+    assert send(0).external is None and send(1).external is not None
+    flow.wanted = Wanted(False, False, False, True, True)  # nobody asks for a while
+    for k in range(2, 300):
+        send(k)
+    flow.wanted = WATCHED
+    assert send(300).external is None and send(301).external is not None
+    assert flow.cache.counts['observer_restart'] == 0

@@ -213,6 +213,7 @@ class JointStatesFlow:
             return
         self._usual = _Templates(tf if wanted.tf else None,
                                  friction if wanted.friction else None)
+        self.observer.restart()  # unused on the usual way: start afresh when someone asks
 
     def warn(self, key, text, mono_ns, counts=True):
         """Warn, at most once per ``key`` every LOG_EVERY_S; with the counts if ``counts``."""
@@ -382,6 +383,8 @@ class JointStatesFlow:
             self.rates.reset()
             self._motion_fresh = True
         observing = observable and (judging or wanted.external or wanted.wrench)
+        if observable and not observing:  # nobody asks: start afresh when someone does
+            self.observer.restart()
         if not (moving or wanted.gravity or observing):
             return NO_DYNAMICS
         if joints != everyone:
