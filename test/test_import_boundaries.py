@@ -82,8 +82,8 @@ def _allowed(module, allowed):
     return any(module == name or module.startswith(name + '.') for name in allowed)
 
 
-EXEMPT = {'cli/monitor.py', 'cli/description_topic.py', 'cli/record.py',  # ROS
-          'viewer/follow.py',
+EXEMPT = {'cli/monitor.py', 'cli/description_topic.py', 'cli/record.py', 'cli/spinning.py',
+          'viewer/follow.py',  # ROS
           'cli/plot.py', 'cli/calibration_report.py', 'cli/collisions.py',  # matplotlib, pin
           'cli/identification_report.py', 'cli/identify.py',  # matplotlib, identification
           'cli/excite.py',

@@ -30,6 +30,7 @@ import sys
 import time
 
 from dh_kinematics.cli import arguments
+from dh_kinematics.cli.spinning import spin_until
 from dh_kinematics.core.escaping import printable
 
 LEVELS = ('OK', 'WARN', 'ERROR', 'STALE')
@@ -112,17 +113,13 @@ def add_parser(commands):
 
 def run(args, out):
     """Show the live table until Ctrl-C, or for ``--count`` refreshes."""
-    import rclpy
     from diagnostic_msgs.msg import DiagnosticArray
-    from rclpy.executors import ExternalShutdownException
     from rclpy.qos import QoSProfile, ReliabilityPolicy
     from sensor_msgs.msg import JointState
 
     namespace = '/' + args.namespace.strip('/') if args.namespace.strip('/') else ''
     watched = f'{namespace}/{args.node}'
     joints, positions, shown, arm = {}, {}, [0], {}
-    rclpy.init(args=['dh_kinematics_monitor'])
-    node = rclpy.create_node('dh_kinematics_monitor')
 
     def on_diagnostics(message):
         for status in message.status:
@@ -152,18 +149,13 @@ def run(args, out):
         out.write(f'{clear}{watched}\n{text}\n\n')
         out.flush()
 
-    node.create_subscription(DiagnosticArray, '/diagnostics', on_diagnostics, 10)
-    node.create_subscription(JointState, f'{namespace}/joint_states', on_joint_states,
-                             QoSProfile(depth=10, reliability=ReliabilityPolicy.BEST_EFFORT))
-    node.create_timer(args.period, refresh)
-    try:
-        while rclpy.ok() and not (args.count and shown[0] >= args.count):
-            rclpy.spin_once(node, timeout_sec=0.1)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
+    def setup(node):
+        node.create_subscription(DiagnosticArray, '/diagnostics', on_diagnostics, 10)
+        node.create_subscription(JointState, f'{namespace}/joint_states', on_joint_states,
+                                 QoSProfile(depth=10, reliability=ReliabilityPolicy.BEST_EFFORT))
+        node.create_timer(args.period, refresh)
+
+    spin_until('dh_kinematics_monitor', setup, lambda: args.count and shown[0] >= args.count)
     return 0
 
 

@@ -22,11 +22,11 @@ publisher left it zero, the time it arrived). It stops after ``--duration`` seco
 """
 
 from array import array
-import signal
 import sys
 import time
 
 from dh_kinematics.cli import models
+from dh_kinematics.cli.spinning import spin_until
 from dh_kinematics.logs import JointLog
 import numpy as np
 
@@ -53,8 +53,6 @@ def run(args, out):
         raise ValueError(f'--duration: {args.duration!r} must be 0 or a positive number of s')
     if not 0 <= args.count <= MAX_SAMPLES:
         raise ValueError(f'--count: {args.count} must be from 0 to {MAX_SAMPLES}')
-    import rclpy
-    from rclpy.executors import ExternalShutdownException
     from rclpy.qos import QoSProfile, ReliabilityPolicy
     from sensor_msgs.msg import JointState
 
@@ -84,27 +82,13 @@ def run(args, out):
         state['done'] = len(stamps) >= limit or (
             args.duration > 0.0 and stamp - state['first'] >= args.duration)
 
-    # Ctrl-C ends the recording, not the command: a flag, in place before rclpy chains its
-    # own handler to it, so that no KeyboardInterrupt comes after the loop has ended.
-    previous = signal.signal(signal.SIGINT, lambda *_: state.update(done=True))
-    try:
-        rclpy.init(args=['dh_kinematics_record'])
-        node = rclpy.create_node('dh_kinematics_record')
+    def setup(node):
         node.create_subscription(JointState, args.topic, on_joint_states,
                                  QoSProfile(depth=1000,
                                             reliability=ReliabilityPolicy.BEST_EFFORT))
         sys.stderr.write(f'recording {args.topic} into {args.output} (Ctrl-C ends it)\n')
-        try:
-            while rclpy.ok() and not state['done']:
-                rclpy.spin_once(node, timeout_sec=0.1)
-        except (ExternalShutdownException, RuntimeError):  # rclpy's, once Ctrl-C shut it down
-            if rclpy.ok():
-                raise
-        finally:
-            node.destroy_node()
-            rclpy.try_shutdown()
-    finally:
-        signal.signal(signal.SIGINT, previous)
+
+    spin_until('dh_kinematics_record', setup, lambda: state['done'])
     if not stamps:
         raise ValueError(f'{args.topic}: no sensor_msgs/JointState message came; nothing '
                          'written')
