@@ -182,35 +182,28 @@ def momenta(mdh, links, ct, st, d, qd, R=None):
     Return the rigid bodies' generalised momentum, and the Coriolis matrix's transpose times qd.
 
     With ``qd`` as accelerations of an arm at rest, and no gravity, Newton-Euler's forces and
-    moments are the bodies' linear and angular momenta, its velocities their frames': summed
-    from the tip, the momentum of link j and beyond, projected on joint j's screw ``S_j``, is
-    ``(M qd)_j``; projected on the screw's rate ``dS_j/dt`` (the axis carried by its link's
-    motion), it is ``(C^T qd)_j``, the kinetic energy's derivative in ``q_j``. Arguments as
-    :func:`rigid_body_torques` (floats or symbols). Return ``(p, c)``, lists of n: N m s or
-    kg m/s, and N m or N; no motor inertia.
+    moments are the bodies' linear and angular momenta ``l`` and ``h`` (about each frame's
+    origin), its velocities their frames' ``w`` and ``v``: summed from the tip, the momentum of
+    link j and beyond, projected on joint j's screw ``S_j`` as a wrench is, is ``(M qd)_j``;
+    projected on the screw's rate ``dS_j/dt`` (the axis carried by its link's motion), it is
+    ``(C^T qd)_j``, the kinetic energy's derivative in ``q_j``. That rate's projection is the
+    wrench projection of ``(l x w, h x w + l x v)``: the axis point's shift cancels by Jacobi's
+    identity. Arguments as :func:`rigid_body_torques` (floats or symbols). Return ``(p, c)``,
+    lists of n: N m s or kg m/s, and N m or N; no motor inertia.
     """
     R = R or rotations(mdh, links, ct, st)
     motions = []
     bodies = _bodies(mdh, links, R, ct, st, d, [0.0] * len(links), qd, (0.0, 0.0, 0.0),
                      motions)
-    p, c = [], []
+    p, c = [0.0] * len(links), [0.0] * len(links)
     for j, (lx, ly, lz, hx, hy, hz) in _subtree_sums(links, R, bodies, None):
-        prismatic, sign = links[j][:2]
-        u, e = _axis(mdh, links[j], d[j])
         wx, wy, wz, vx, vy, vz = motions[j]
-        if prismatic:  # dS/dt = (0, w x u): the axis turned by the link's w
-            p.append(_dot(u, (lx, ly, lz)) * sign)
-            c.append(_dot(u, (ly * wz - lz * wy, lz * wx - lx * wz, lx * wy - ly * wx)) * sign)
-            continue
-        if e is not None:  # to the axis point o, at -e: its momentum, its velocity
-            ex, ey, ez = e
-            hx, hy, hz = hx + ey * lz - ez * ly, hy + ez * lx - ex * lz, hz + ex * ly - ey * lx
-            vx, vy, vz = vx - wy * ez + wz * ey, vy - wz * ex + wx * ez, vz - wx * ey + wy * ex
-        p.append(_dot(u, (hx, hy, hz)) * sign)
-        c.append(_dot(u, (hy * wz - hz * wy + ly * vz - lz * vy,
-                          hz * wx - hx * wz + lz * vx - lx * vz,
-                          hx * wy - hy * wx + lx * vy - ly * vx)) * sign)
-    return p[::-1], c[::-1]
+        p[j] = _generalised(mdh, links[j], d[j], lx, ly, lz, hx, hy, hz)
+        c[j] = _generalised(mdh, links[j], d[j], ly * wz - lz * wy, lz * wx - lx * wz,
+                            lx * wy - ly * wx, hy * wz - hz * wy + ly * vz - lz * vy,
+                            hz * wx - hx * wz + lz * vx - lx * vz,
+                            hx * wy - hy * wx + lx * vy - ly * vx)
+    return p, c
 
 
 def _subtree_sums(links, rotations, bodies, fext):
@@ -236,45 +229,36 @@ def _subtree_sums(links, rotations, bodies, fext):
         yield j, (fx, fy, fz, nx, ny, nz)
 
 
-def _axis(mdh, link, d):
+def _generalised(mdh, link, d, fx, fy, fz, nx, ny, nz):
     """
-    Return ``(u, e)``: joint j's axis in frame j, and e, where frame j's origin lies from it.
+    Return a wrench in frame j (moment about origin j) projected on joint j's screw.
 
-    The axis passes through ``-e`` in frame j (origin j-1 for standard DH); ``e`` is None where
-    it passes through origin j (modified DH). ``d`` is the joint's d, m.
+    The force along the axis for a prismatic joint, the moment about the axis for a revolute
+    one; times the joint's flip sign. ``d`` is the joint's d, m.
     """
-    a, ca, sa = link[2:5]
+    prismatic, sign, a, ca, sa = link[:5]
     cb, sb = link[8:]
     if mdh:
-        return (0.0, 0.0, 1.0), None
-    if sb:  # (Rx(alpha) Ry(beta))^T z, through -(Rx(alpha) Ry(beta))^T (a, 0, d)
+        generalised = fz if prismatic else nz
+    elif sb:  # the axis (Rx(alpha) Ry(beta))^T z, through -(Rx(alpha) Ry(beta))^T (a, 0, d)
         ux, uy, uz = -ca * sb, sa, ca * cb
-        return (ux, uy, uz), (a * cb + ux * d, uy * d, a * sb + uz * d)
-    return (0.0, sa, ca), (a, sa * d, ca * d)
-
-
-def _dot(u, v):
-    """Return u . v for an axis u of constants, leaving out its components that are 0."""
-    terms = [ui * vi for ui, vi in zip(u, v) if not (isinstance(ui, float) and ui == 0.0)]
-    total = terms[0]
-    for term in terms[1:]:
-        total = total + term
-    return total
+        if prismatic:
+            generalised = ux * fx + uy * fy + uz * fz
+        else:
+            ex, ey, ez = a * cb + ux * d, uy * d, a * sb + uz * d
+            generalised = (ux * (nx + ey * fz - ez * fy) + uy * (ny + ez * fx - ex * fz)
+                           + uz * (nz + ex * fy - ey * fx))
+    elif prismatic:
+        generalised = sa * fy + ca * fz
+    else:  # about joint j's axis, through origin j-1 at -(a, d sin alpha, d cos alpha)
+        ex, ey, ez = a, sa * d, ca * d
+        generalised = sa * (ny + ez * fx - ex * fz) + ca * (nz + ex * fy - ey * fx)
+    return generalised * sign
 
 
 def _joint_torques(mdh, links, rotations, d, bodies, fext):
     """Sum the wrenches from the tip (``fext``) to the base; project each on its joint's axis."""
     tau = [0.0] * len(links)
-    for j, (fx, fy, fz, nx, ny, nz) in _subtree_sums(links, rotations, bodies, fext):
-        prismatic, sign = links[j][:2]
-        u, e = _axis(mdh, links[j], d[j])
-        if prismatic:
-            generalised = _dot(u, (fx, fy, fz))
-        elif e is None:
-            generalised = _dot(u, (nx, ny, nz))
-        else:  # the moment about the axis point, at -e
-            ex, ey, ez = e
-            generalised = _dot(u, (nx + ey * fz - ez * fy, ny + ez * fx - ex * fz,
-                                   nz + ex * fy - ey * fx))
-        tau[j] = generalised * sign
+    for j, wrench in _subtree_sums(links, rotations, bodies, fext):
+        tau[j] = _generalised(mdh, links[j], d[j], *wrench)
     return tau
