@@ -38,7 +38,7 @@ import xml.etree.ElementTree as ET
 from dh_kinematics import Chain, Link
 from dh_kinematics.cli import entry
 from dh_kinematics.core.names import axis_frame_names, frame_names, parent_name, published_frames
-from dh_kinematics.core.rotations import quaternion_to_matrix
+from dh_kinematics.core.rotations import quaternion_to_matrix, xyz_rpy_to_transform
 from hypothesis import strategies as st
 import numpy as np
 import processes
@@ -709,15 +709,24 @@ CONTACT = 0.2005
 GAIN = 50.0
 """The observer's gain the contact tests use, 1/s."""
 # Poses away from the wrist and shoulder singularities, for the tool wrench.
+TURNED_BASE = ((0.1, -0.2, 0.3), (0.3, -0.4, 1.1))
+"""A base's place in the world: xyz (m), roll, pitch, yaw (rad)."""
 CONTACT_POSES = {'ur5': (0.3, -1.2, 1.4, -1.8, 1.2, 0.4),
                  'puma560': (0.3, 0.9, -2.2, 0.4, 0.9, 0.3)}
 
 
 @functools.lru_cache(maxsize=None)
-def contact_arm(name):
-    """Return the example module, the shipped arm ``name`` with motors, and its Simulation."""
+def contact_arm(name, turned=False):
+    """
+    Return the example module, the shipped arm ``name`` with motors, and its Simulation.
+
+    ``turned``: the arm's base moved and turned in the world (:data:`TURNED_BASE`), gravity
+    with it, so that the base frame and the world differ.
+    """
     simulate = example('simulate_contact')
     chain = simulate.with_motors(Chain.from_yaml(PACKAGE / 'config' / f'{name}.yaml'))
+    if turned:
+        chain = chain.replace(base=xyz_rpy_to_transform(*TURNED_BASE))
     return simulate, chain, simulate.Simulation(chain, pin)
 
 
@@ -736,7 +745,7 @@ def contact_noise(chain, q):
 
 
 @functools.lru_cache(maxsize=None)
-def contact_run(name, joint, force=None):
+def contact_run(name, joint, force=None, turned=False):
     """
     Simulate a step on ``joint`` (or a ``force`` direction at the tool) from :data:`CONTACT`.
 
@@ -745,7 +754,7 @@ def contact_run(name, joint, force=None):
     predicted noise per joint. A force is simulated slower (0.05 rad/s, the estimate lags
     ``1/K`` behind a ``J^T F`` that the motion turns), in a pose of :data:`CONTACT_POSES`.
     """
-    simulate, chain, simulation = contact_arm(name)
+    simulate, chain, simulation = contact_arm(name, turned)
     if force is None:
         centre, speed = None, 0.2
     else:

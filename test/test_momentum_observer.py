@@ -98,10 +98,11 @@ def test_a_step_on_each_joint_is_followed_as_a_first_order_lag(name):
 @needs_pin
 @pytest.mark.parametrize('name', ['panda', 'ur5', 'puma560'])
 def test_a_force_at_the_tool_is_found_in_the_base_frame(name):
-    _, chain, _ = contact_arm(name)
+    _, chain, _ = contact_arm(name, turned=True)
+    assert not np.allclose(chain.base[:3, :3], np.eye(3))
     direction = np.random.default_rng(len(name)).normal(size=3)
     direction /= np.linalg.norm(direction)
-    samples, size, _ = contact_run(name, 0, force=tuple(direction))
+    samples, size, _ = contact_run(name, 0, force=tuple(direction), turned=True)
     # A base turned and moved: the wrench is said in the base frame, the force in the world.
     t, outcomes = _feed(_flow(chain), chain, samples)
     settled = [outcome.wrench[1] for time, outcome in zip(t, outcomes)
