@@ -101,7 +101,7 @@ Wanted = namedtuple('Wanted', 'gravity expected residual tf friction manipulabil
 Wanted.__doc__ = """Which outputs someone subscribes to (bools); TF and friction by default."""
 NONE_WANTED = Wanted(False, False, False)
 _Templates = namedtuple('_Templates', 'tf friction')
-NO_DYNAMICS = (None, None, None, None, None)
+NO_DYNAMICS = (None,) * 6
 
 
 def _shown(name):
@@ -188,7 +188,7 @@ class JointStatesFlow:
         self.observer.configure(chain, settings['effort.observer_gain'],
                                 settings['diagnostics.stale_timeout'])
         self._observing = settings['effort.estimator'] == 'observer'
-        self._R_base_world = [list(row) for row in zip(*chain.base[:3, :3].tolist())]
+        self._R_world_base = chain.base[:3, :3].copy()
         self._jacobian = chain.jacob0
         self._bind_usual()
 
@@ -328,8 +328,8 @@ class JointStatesFlow:
                 notes = self._non_finite_result((), (), notes, mono_ns)
             if moving:
                 friction = (moving, update.stamp_ns, torques)
-        gravity, expected, residual, efforts, external = self._dynamics(update, joints, q,
-                                                                        mono_ns)
+        gravity, expected, residual, efforts, external, wrench = self._dynamics(
+            update, joints, q, mono_ns)
         limits = self.limits
         configuration = (self._configuration() if limits.needs_configuration
                          or wanted.manipulability or wanted.safety else None)
@@ -341,9 +341,6 @@ class JointStatesFlow:
             measures = (update.stamp_ns, arm.measures + (arm.speed,))
         if wanted.safety and limits.safety.measured:
             safety = (update.stamp_ns, limits.safety.topic_values())
-        wrench = None
-        if external is not None and wanted.wrench:
-            wrench = (update.stamp_ns, self._wrench(external[2]))
         if not wanted.external:
             external = None
         return Outcome(tf, friction, gravity, expected, residual, diagnostics,
@@ -352,10 +349,11 @@ class JointStatesFlow:
 
     def _dynamics(self, update, joints, q, mono_ns):
         """
-        Return (gravity, expected, residual, efforts, external) for one update.
+        Return (gravity, expected, residual, efforts, external, wrench) for one update.
 
         ``efforts`` is what the effort monitor judges (:data:`monitors.sample.Sample`), or None;
-        ``external`` the observer's estimate, ``(joints, stamp_ns, torques)`` or None.
+        ``external`` the observer's estimate, ``(joints, stamp_ns, torques)``, and ``wrench`` its
+        tool wrench where wanted, ``(stamp_ns, values)``; each None where there is none.
         ``joints`` and ``q`` are the joints whose finite transform this message set, and their
         values: when that is every joint, in model order, ``q`` is the whole configuration.
         """
@@ -392,27 +390,20 @@ class JointStatesFlow:
             if q is None:
                 return NO_DYNAMICS
         stamp_ns = update.stamp_ns
-        external = judged = None
+        external = judged = wrench = None
         if observing:
-            why = self.observer.update(stamp_ns, q, update.qd, update.effort)
-            if why is not None:
-                self._observer_restarted(why, mono_ns)
-            estimate = self.observer.estimate
-            if estimate is not None:
-                external = (everyone, stamp_ns, estimate)
-                if judging:
-                    judged = (everyone, update.effort, None, stamp_ns, estimate, True)
+            external, wrench, judged = self._observe(update, q, judging, mono_ns)
         # The model's efforts only where someone takes them, once the estimate is warm.
         expecting = ((wanted.expected or wanted.residual or (judging and not observable))
                      and moving and self.rates.ready())
         if not (expecting or wanted.gravity):
-            return None, None, None, judged, external
+            return None, None, None, judged, external, wrench
         rates = self.rates
         torques, efforts = self._math.torques(q, rates.qd if expecting else None, rates.qdd,
                                               wanted.gravity)
         gravity = None if torques is None else (everyone, stamp_ns, torques)
         if efforts is None:
-            return gravity, None, None, judged, external
+            return gravity, None, None, judged, external, wrench
         expected = (everyone, stamp_ns, efforts) if wanted.expected else None
         residual = None
         if update.efforts and (wanted.residual or (judging and not observable)):
@@ -423,20 +414,35 @@ class JointStatesFlow:
                 residual = (update.efforts, stamp_ns, residuals)
             if judging and not observable:
                 judged = (update.efforts, update.effort, chosen, stamp_ns, residuals)
-        return gravity, expected, residual, judged, external
+        return gravity, expected, residual, judged, external, wrench
+
+    def _observe(self, update, q, judging, mono_ns):
+        """
+        Run the observer on a message of every joint at configuration ``q``.
+
+        Return ``(external, wrench, judged)`` as :meth:`_dynamics` names them (None while the
+        observer starts).
+        """
+        stamp_ns = update.stamp_ns
+        why = self.observer.update(stamp_ns, q, update.qd, update.effort)
+        if why is not None:
+            self._observer_restarted(why, mono_ns)
+        estimate = self.observer.estimate
+        if estimate is None:
+            return None, None, None
+        wrench = None
+        if self._wanted.wrench:  # the force's and the moment's rows, each turned by R^T
+            world = tool_wrench(self._jacobian(q), estimate).reshape(2, 3)
+            wrench = (stamp_ns, (world @ self._R_world_base).ravel().tolist())
+        judged = ((self._all_joints, update.effort, None, stamp_ns, estimate, True)
+                  if judging else None)
+        return (self._all_joints, stamp_ns, estimate), wrench, judged
 
     def _observer_restarted(self, why, mono_ns):
         """Count and say a restart of the momentum observer."""
         self.cache.counts['observer_restart'] += 1
         self.warn('observer_restart', f'the momentum observer restarts: {why}; its estimate '
                   'starts again from 0', mono_ns)
-
-    def _wrench(self, torques):
-        """Return the tool wrench (base frame) of the external ``torques``: a list of 6."""
-        world = tool_wrench(self._jacobian(self._configuration()), torques).tolist()
-        R = self._R_base_world
-        return [sum(r * value for r, value in zip(row, part)) for part in (world[:3], world[3:])
-                for row in R]
 
     def _configuration(self):
         """Return every joint's last position (a list), or None while one is unknown."""
