@@ -248,6 +248,20 @@ def urdf_joints(text):
     return joints
 
 
+def pin_model(chain, motors=False):
+    """
+    Return pinocchio's ``(model, data)`` of ``chain``'s URDF, with the chain's gravity.
+
+    With ``motors``, the motors' ``G^2 Jm`` as pinocchio's armature: the inertia the chain's
+    dynamics has that its URDF cannot hold.
+    """
+    model = pin.buildModelFromXML(chain.to_urdf())
+    model.gravity.linear = np.asarray(chain.gravity, dtype=float)
+    if motors:
+        model.armature = np.asarray(chain.dynamic_constants.motor_inertia, dtype=float)
+    return model, model.createData()
+
+
 def pin_configuration(pin, model, joint_names, q):
     """Return pinocchio's configuration for ``q`` by joint name (continuous: cos, sin)."""
     q_pin = pin.neutral(model)

@@ -33,7 +33,7 @@ from dh_kinematics import Chain
 from dh_kinematics.identification import identify
 from dh_kinematics.logs import for_model, JointLog
 from helpers import (CHAINS, example, needs, needs_matplotlib, needs_panda_log, needs_pin,
-                     PACKAGE, panda_log_csv, pin, pin_configuration, run_cli)
+                     PACKAGE, panda_log_csv, pin, pin_configuration, pin_model, run_cli)
 import numpy as np
 import pytest
 
@@ -50,9 +50,7 @@ NOISE = 0.1
 
 def _torques(truth, q, qd, qdd):
     """Return the true torques: pinocchio's rnea, the motors' inertia, the documented friction."""
-    model = pin.buildModelFromXML(truth.to_urdf())
-    data = model.createData()
-    model.gravity.linear = truth.gravity
+    model, data = pin_model(truth)
     tau = np.array([pin.rnea(model, data, pin_configuration(pin, model, truth.joint_names, x),
                              v, a) for x, v, a in zip(q, qd, qdd)])
     G = np.array([link.G for link in truth.links])

@@ -24,17 +24,14 @@ flipped and offset joints, Hayati's beta, payloads).
 import zlib
 
 from dh_kinematics.core.dynamics import Momentum
-from helpers import CHAINS, for_each_arm, needs_pin, pin, pin_configuration
+from helpers import CHAINS, for_each_arm, needs_pin, pin, pin_configuration, pin_model
 import numpy as np
 
 
 @needs_pin
 @for_each_arm(CHAINS)
 def test_momentum_and_its_rate_terms_equal_pinocchios(name, chain):
-    model = pin.buildModelFromXML(chain.to_urdf())
-    data = model.createData()
-    model.gravity.linear = chain.gravity
-    model.armature = np.asarray(chain.dynamic_constants.motor_inertia)
+    model, data = pin_model(chain, motors=True)
     momentum = Momentum(chain.dynamic_constants)
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     for _ in range(5):

@@ -28,7 +28,7 @@ import zlib
 
 from dh_kinematics import InvalidFieldError
 from dh_kinematics.core.dynamics import regressor
-from helpers import CHAINS, for_each_arm, needs_pin, pin, pin_configuration
+from helpers import CHAINS, for_each_arm, needs_pin, pin, pin_configuration, pin_model
 import numpy as np
 import pytest
 
@@ -60,9 +60,7 @@ def test_the_regressor_times_the_parameters_is_rne(name, chain):
 @needs_pin
 @for_each_arm(CHAINS)
 def test_the_rigid_part_is_pinocchios_with_its_rank(name, chain):
-    model = pin.buildModelFromXML(chain.to_urdf())
-    data = model.createData()
-    model.gravity.linear = chain.gravity
+    model, data = pin_model(chain)
     dyn = chain.dynamic_constants
     rigid = [14 * j + k for j in range(chain.n) for k in range(regressor.RIGID)]
     pi = regressor.parameters(dyn)[rigid]
