@@ -370,3 +370,22 @@ def test_a_bad_excitation_request_is_one_line_and_writes_nothing(tmp_path, args,
                      *args, code=1)
     assert words in err and len(err.splitlines()) == 1
     assert not (tmp_path / 'traj.csv').exists()
+
+
+@needs('rosbags', 'pip install rosbags')
+@pytest.mark.parametrize('storage', ['SQLITE3', 'MCAP'])
+def test_a_bags_raw_messages_stream_as_the_nodes_reader_reads_them(tmp_path, storage):
+    from dh_kinematics.logs.bag import raw_messages
+    from dh_kinematics.node_logic.cdr import JointStateReader
+    log = _log(count=20)
+    path = _bag(tmp_path / 'bag', log, storage)
+    reader = JointStateReader()
+    for k, (bag_ns, data) in enumerate(raw_messages(str(path))):
+        stamp_ns, names, positions, velocities, efforts = reader.read(data)
+        order = [list(names).index(name) for name in log.names]
+        assert bag_ns == int(round(log.time[k] * 1e9))
+        assert [positions[i] for i in order] == log.position[k].tolist()
+        assert [efforts[i] for i in order] == log.effort[k].tolist()
+    assert k == 19
+    with pytest.raises(ValueError, match='--topic /nobody: the bag has no such topic'):
+        next(raw_messages(str(path), '/nobody'))

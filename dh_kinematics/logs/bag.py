@@ -46,6 +46,35 @@ def _reader(path):
     return reader
 
 
+def _connections(reader, path, topic):
+    """Return the reader's connections of ``topic``; ValueError unless all are JointState."""
+    joint_topics = sorted({c.topic for c in reader.connections if c.msgtype == TYPE})
+    connections = [c for c in reader.connections if c.topic == topic]
+    if not connections or any(c.msgtype != TYPE for c in connections):
+        kinds = ', '.join(sorted({c.msgtype for c in connections}))
+        found = f'it is {kinds}' if connections else 'the bag has no such topic'
+        raise ValueError(f'{path}: --topic {topic}: {found}; topics of {TYPE}: '
+                         f'{", ".join(joint_topics) or "none"}')
+    return connections
+
+
+def raw_messages(path, topic='/joint_states'):
+    """
+    Yield ``(bag_time_ns, data)`` for each message on ``topic``, read as the bag is walked.
+
+    ``data`` is the message's serialized CDR bytes, as a raw rclpy subscription hands them
+    over: what the node's flow takes. The bag is opened and the topic checked at the first
+    ``next`` (ValueError as :func:`read`); nothing is held but the message at hand.
+    """
+    reader = _reader(path)
+    try:
+        connections = _connections(reader, path, topic)
+        for _, stamp, raw in reader.messages(connections=connections):
+            yield stamp, bytes(raw)
+    finally:
+        reader.close()
+
+
 def read(path, topic='/joint_states'):
     """
     Return ``(log, left_out)``: the :class:`JointLog` of ``topic`` in the folder ``path``.
@@ -62,13 +91,7 @@ def read(path, topic='/joint_states'):
     """
     reader = _reader(path)
     try:
-        joint_topics = sorted({c.topic for c in reader.connections if c.msgtype == TYPE})
-        connections = [c for c in reader.connections if c.topic == topic]
-        if not connections or any(c.msgtype != TYPE for c in connections):
-            kinds = ', '.join(sorted({c.msgtype for c in connections}))
-            found = f'it is {kinds}' if connections else 'the bag has no such topic'
-            raise ValueError(f'{path}: --topic {topic}: {found}; topics of {TYPE}: '
-                             f'{", ".join(joint_topics) or "none"}')
+        connections = _connections(reader, path, topic)
         names, time, rows, left_out = None, [], [], 0
         for number, (connection, stamp, raw) in enumerate(
                 reader.messages(connections=connections), 1):
