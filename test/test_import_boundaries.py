@@ -62,6 +62,9 @@ ALLOWED = {
     'viewer': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic',
                              'dh_kinematics.viewer', 'viser', 'websockets', 'yourdfpy'},
     'formulas': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.formulas', 'sympy'},
+    'replay': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.parameters',
+                             'dh_kinematics.node_logic', 'dh_kinematics.logs',
+                             'dh_kinematics.replay'},
     '': {'importlib'},  # the package's own __init__: names imported on first use
 }
 
@@ -101,7 +104,7 @@ def test_the_layers_are_the_package():
     assert sorted(path.name for path in SOURCE.iterdir()
                   if path.suffix == '.py' or (path / '__init__.py').exists()) == [
         '__init__.py', 'cli', 'core', 'formulas', 'identification', 'logs', 'node_logic',
-        'parameters', 'ros', 'viewer']
+        'parameters', 'replay', 'ros', 'viewer']
 
 
 BELOW_CHAIN = ('kinematics', 'dynamics', 'ik', 'model_file')

@@ -1,0 +1,96 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Serialized joint_states through the node's flow, on their own stamps: every level change.
+
+The node's clock is the stamps: each message is taken at its stamp, and the node's ticks
+(:func:`node_logic.schedule.tick_s`) fall on the stamps' grid between messages, so a joint goes
+STALE at the same stamp as on the live node. After each message and tick, the monitors' levels
+are compared with the last; where one moved, the statuses are built and each status whose level
+changed is a :data:`Transition`. Work in progress (issue 62): the report, the maxima and
+``--write-tf`` come next.
+"""
+
+from collections import namedtuple
+
+from dh_kinematics.node_logic.cdr import JointStateReader
+from dh_kinematics.node_logic.joint_states import JointStatesFlow
+from dh_kinematics.node_logic.schedule import tick_s
+
+__all__ = ['Transition', 'transitions']
+
+Transition = namedtuple('Transition', 'stamp_ns status level message')
+Transition.__doc__ = """One level change: the stamp (ns) of the message or tick that caused it,
+the status's name as the node names it (``<node>: <task>``), its new level and message."""
+MAX_TICKS_PER_GAP = 1000
+"""Ticks replayed in one gap between messages; past them the clock jumps to the next message."""
+
+
+def _snapshot(limits):
+    """Return every level the monitors keep, cheaply: what a change of status shows in."""
+    return (tuple(limits.levels or ()), tuple(limits.efforts.levels.tolist()),
+            tuple(limits.motion.levels), tuple(limits.arm.levels.items()),
+            tuple(limits.safety.levels.items()))
+
+
+def transitions(chain, settings, messages, node='/dh_kinematics'):
+    """
+    Yield each :data:`Transition` of ``messages``, in stamp order.
+
+    Parameters
+    ----------
+    chain : Chain
+        The model.
+    settings : dict
+        The node's settings, checked (:func:`parameters.validation.checked`).
+    messages : iterable of (int, bytes)
+        Each message's time (ns; unused but for order) and serialized sensor_msgs/JointState.
+    node : str
+        The node's full name, which the statuses' names start with.
+
+    """
+    flow = JointStatesFlow(chain.joint_names, _undecodable, lambda text: None, 0)
+    flow.configure(chain, settings)
+    tick_ns = int(tick_s(settings['diagnostics.period']) * 1e9)
+    reader, levels, last, next_tick = JointStateReader(), {}, None, None
+    for _, data in messages:
+        stamp = reader.read(data)[0]
+        if next_tick is None:
+            next_tick = stamp - stamp % tick_ns + tick_ns
+        for count in range(MAX_TICKS_PER_GAP):
+            if next_tick > stamp:
+                break
+            flow.tick(next_tick, next_tick)
+            last = yield from _changes(flow, next_tick, last, levels, node)
+            next_tick += tick_ns
+        else:
+            next_tick = stamp - stamp % tick_ns + tick_ns
+        flow.handle(data, stamp, stamp)
+        last = yield from _changes(flow, stamp, last, levels, node)
+
+
+def _changes(flow, stamp, last, levels, node):
+    """Yield the statuses whose level changed; return the new snapshot."""
+    snapshot = _snapshot(flow.limits)
+    if snapshot != last:
+        for status in flow.statuses(stamp, stamp):
+            if levels.get(status.task) != status.level:
+                levels[status.task] = status.level
+                yield Transition(stamp, f'{node}: {status.task}', status.level, status.message)
+    return snapshot
+
+
+def _undecodable(data):
+    raise ValueError('not plain CDR')
