@@ -14,6 +14,7 @@
 
 """A recorded arm run through the node's own monitors, offline, on its message stamps."""
 
-from dh_kinematics.replay.stream import Transition, transitions
+from dh_kinematics.replay.maxima import Maxima
+from dh_kinematics.replay.stream import Replay, Transition
 
-__all__ = ['Transition', 'transitions']
+__all__ = ['Maxima', 'Replay', 'Transition']

@@ -19,17 +19,18 @@ The node's clock is the stamps: each message is taken at its stamp, and the node
 (:func:`node_logic.schedule.tick_s`) fall on the stamps' grid between messages, so a joint goes
 STALE at the same stamp as on the live node. After each message and tick, the monitors' levels
 are compared with the last; where one moved, the statuses are built and each status whose level
-changed is a :data:`Transition`. Work in progress (issue 62): the report, the maxima and
-``--write-tf`` come next.
+changed is a :data:`Transition`; :class:`Maxima` keeps the worst values. Work in progress
+(issue 62): the report, the command and ``--write-tf`` come next.
 """
 
 from collections import namedtuple
 
 from dh_kinematics.node_logic.cdr import JointStateReader
-from dh_kinematics.node_logic.joint_states import JointStatesFlow
+from dh_kinematics.node_logic.joint_states import JointStatesFlow, Wanted
 from dh_kinematics.node_logic.schedule import tick_s
+from dh_kinematics.replay.maxima import Maxima
 
-__all__ = ['Transition', 'transitions']
+__all__ = ['Replay', 'Transition']
 
 Transition = namedtuple('Transition', 'stamp_ns status level message')
 Transition.__doc__ = """One level change: the stamp (ns) of the message or tick that caused it,
@@ -45,9 +46,9 @@ def _snapshot(limits):
             tuple(limits.safety.levels.items()))
 
 
-def transitions(chain, settings, messages, node='/dh_kinematics'):
+class Replay:
     """
-    Yield each :data:`Transition` of ``messages``, in stamp order.
+    One model's flow over recorded messages: its level changes, and the worst values.
 
     Parameters
     ----------
@@ -55,41 +56,63 @@ def transitions(chain, settings, messages, node='/dh_kinematics'):
         The model.
     settings : dict
         The node's settings, checked (:func:`parameters.validation.checked`).
-    messages : iterable of (int, bytes)
-        Each message's time (ns; unused but for order) and serialized sensor_msgs/JointState.
     node : str
         The node's full name, which the statuses' names start with.
 
+    Attributes
+    ----------
+    flow : JointStatesFlow
+        The node's flow, configured as the node configures it.
+    maxima : Maxima
+        The worst values so far.
+
     """
-    flow = JointStatesFlow(chain.joint_names, _undecodable, lambda text: None, 0)
-    flow.configure(chain, settings)
-    tick_ns = int(tick_s(settings['diagnostics.period']) * 1e9)
-    reader, levels, last, next_tick = JointStateReader(), {}, None, None
-    for _, data in messages:
-        stamp = reader.read(data)[0]
-        if next_tick is None:
-            next_tick = stamp - stamp % tick_ns + tick_ns
-        for count in range(MAX_TICKS_PER_GAP):
-            if next_tick > stamp:
-                break
-            flow.tick(next_tick, next_tick)
-            last = yield from _changes(flow, next_tick, last, levels, node)
-            next_tick += tick_ns
-        else:
-            next_tick = stamp - stamp % tick_ns + tick_ns
-        flow.handle(data, stamp, stamp)
-        last = yield from _changes(flow, stamp, last, levels, node)
 
+    def __init__(self, chain, settings, node='/dh_kinematics'):
+        self.flow = JointStatesFlow(chain.joint_names, _undecodable, lambda text: None, 0)
+        self.flow.configure(chain, settings)
+        # The rates every message (for the maxima), as a subscriber to the residual asks.
+        self.flow.wanted = Wanted(False, False, True, False, False)
+        self.maxima = Maxima(chain, self.flow)
+        self._tick_ns = int(tick_s(settings['diagnostics.period']) * 1e9)
+        self._node = node
 
-def _changes(flow, stamp, last, levels, node):
-    """Yield the statuses whose level changed; return the new snapshot."""
-    snapshot = _snapshot(flow.limits)
-    if snapshot != last:
-        for status in flow.statuses(stamp, stamp):
-            if levels.get(status.task) != status.level:
-                levels[status.task] = status.level
-                yield Transition(stamp, f'{node}: {status.task}', status.level, status.message)
-    return snapshot
+    def transitions(self, messages):
+        """
+        Yield each :data:`Transition` of ``messages``, in stamp order.
+
+        ``messages``: each message's time (ns; unused but for order) and serialized
+        sensor_msgs/JointState.
+        """
+        flow, tick_ns, maxima = self.flow, self._tick_ns, self.maxima
+        reader, levels, last, next_tick = JointStateReader(), {}, None, None
+        for _, data in messages:
+            stamp = reader.read(data)[0]
+            if next_tick is None:
+                next_tick = stamp - stamp % tick_ns + tick_ns
+            for count in range(MAX_TICKS_PER_GAP):
+                if next_tick > stamp:
+                    break
+                flow.tick(next_tick, next_tick)
+                last = yield from self._changes(next_tick, last, levels)
+                next_tick += tick_ns
+            else:
+                next_tick = stamp - stamp % tick_ns + tick_ns
+            flow.handle(data, stamp, stamp)
+            maxima.take(stamp)
+            last = yield from self._changes(stamp, last, levels)
+
+    def _changes(self, stamp, last, levels):
+        """Yield the statuses whose level changed; return the new snapshot."""
+        flow = self.flow
+        snapshot = _snapshot(flow.limits)
+        if snapshot != last:
+            for status in flow.statuses(stamp, stamp):
+                if levels.get(status.task) != status.level:
+                    levels[status.task] = status.level
+                    yield Transition(stamp, f'{self._node}: {status.task}', status.level,
+                                     status.message)
+        return snapshot
 
 
 def _undecodable(data):

@@ -1,0 +1,85 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The worst of each joint's quantities and each safety figure over a replay, with stamp and limit.
+
+Per joint: the smallest position margin (rad or m; negative past a limit), and the largest
+|velocity|, |acceleration|, |jerk| (the flow's estimates, :class:`RateEstimate`), |effort|
+(the message's) and |estimate| of the effort monitor (the residual or the observer's external
+torque); per safety figure of ``~/safety``, its largest value. Work in progress (issue 62).
+"""
+
+import math
+
+__all__ = ['Maxima']
+
+
+class Maxima:
+    """
+    The worst values seen so far: :meth:`take` after each message, :meth:`rows` at the end.
+
+    Parameters
+    ----------
+    chain : Chain
+        The model: its joint names and limits.
+    flow : JointStatesFlow
+        The flow the replay runs, read after each message.
+
+    """
+
+    def __init__(self, chain, flow):
+        self._flow, self._names = flow, chain.joint_names
+        self._lower, self._upper = zip(*chain.qlim.tolist())
+        links = chain.links
+        self._limits = {'velocity': [link.velocity_limit for link in links],
+                        'acceleration': [link.acceleration_limit for link in links],
+                        'jerk': [link.jerk_limit for link in links],
+                        'effort': [link.effort_limit for link in links]}
+        self.worst = {}  # (subject, quantity) -> (value, stamp_ns, limit)
+
+    def _keep(self, key, value, stamp_ns, limit, larger=True):
+        known = self.worst.get(key)
+        if value == value and (known is None or (value > known[0] if larger
+                                                 else value < known[0])):
+            self.worst[key] = (value, stamp_ns, limit)
+
+    def take(self, stamp_ns):
+        """Take the flow's values after the message stamped ``stamp_ns``."""
+        flow, keep = self._flow, self._keep
+        positions, efforts = flow.cache.positions.tolist(), flow.cache.efforts.tolist()
+        rates = flow.rates
+        monitor = flow.limits.efforts
+        for j, name in enumerate(self._names):
+            q = positions[j]
+            keep((name, 'position margin'), min(q - self._lower[j], self._upper[j] - q),
+                 stamp_ns, 0.0, larger=False)
+            for quantity, values in (('velocity', rates.qd), ('acceleration', rates.qdd),
+                                     ('jerk', rates.qddd)):
+                if values[j] is not None:
+                    keep((name, quantity), abs(values[j]), stamp_ns, self._limits[quantity][j])
+            keep((name, 'effort'), abs(efforts[j]), stamp_ns, self._limits['effort'][j])
+            estimate = monitor.residual[j]
+            kind = 'external torque' if monitor.observed[j] else 'residual'
+            keep((name, kind), abs(estimate), stamp_ns, None)
+        safety = flow.limits.safety
+        if safety.measured:
+            for label, value in zip(safety.labels(), safety.topic_values()):
+                keep(('safety', label), value, stamp_ns, None)
+
+    def rows(self):
+        """Return ``(subject, quantity, worst, stamp_s, limit)`` rows, joints in model order."""
+        return [(subject, quantity, value, stamp_ns * 1e-9,
+                 math.nan if limit is None else limit)
+                for (subject, quantity), (value, stamp_ns, limit) in self.worst.items()]
