@@ -14,11 +14,15 @@
 
 """Replay: a stream's level changes at the messages the documented thresholds say."""
 
+import csv
+
 from dh_kinematics import Chain, Link
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, STALE, WARN
 from dh_kinematics.parameters.specs import NODE
 from dh_kinematics.replay import Replay
-from helpers import joint_state_cdr
+from helpers import joint_state_cdr, needs, run_cli
+import numpy as np
+import pytest
 
 SECOND = 1_000_000_000
 BASE = 1_790_000_000 * SECOND
@@ -80,3 +84,56 @@ def test_the_maxima_hold_the_worst_margin_and_speed_with_their_stamps():
     assert value == 1.0 - path[top] and stamp == stamps[top] * 1e-9 and limit == 0.0
     speed, _, limit = rows['a', 'velocity']
     assert abs(speed - 1.0) < 1e-6 and limit == 2.0  # 1 mrad a ms, differenced
+
+
+def _bag(path, stamps, path_q, storage='SQLITE3'):
+    """Write a one-joint bag of JointState messages as rosbags writes one; return the path."""
+    from rosbags.rosbag2 import StoragePlugin, Writer
+    from rosbags.typesys import get_typestore, Stores
+
+    store = get_typestore(Stores.ROS2_JAZZY)
+    JointState = store.types['sensor_msgs/msg/JointState']
+    Header, Time = store.types['std_msgs/msg/Header'], store.types['builtin_interfaces/msg/Time']
+    with Writer(path, version=9, storage_plugin=getattr(StoragePlugin, storage)) as writer:
+        connection = writer.add_connection('/joint_states', JointState.__msgtype__,
+                                           typestore=store)
+        for stamp, q in zip(stamps, path_q):
+            message = JointState(Header(Time(*divmod(stamp, SECOND)), ''), ['a'],
+                                 np.array([q]), np.array([], dtype=float),
+                                 np.array([], dtype=float))
+            writer.write(connection, stamp, store.serialize_cdr(message, JointState.__msgtype__))
+    return path
+
+
+@needs('rosbags', 'pip install rosbags')
+@pytest.mark.parametrize('storage', ['SQLITE3', 'MCAP'])
+def test_the_command_writes_the_changes_and_the_maxima_of_a_bag(tmp_path, storage):
+    model = tmp_path / 'arm.yaml'
+    Chain([Link(a=0.3, qlim=(-1.0, 1.0), name='a')]).to_yaml(model)
+    path = [(k + 0.5) / 1000 for k in range(900, 1101)] + [
+        (k + 0.5) / 1000 for k in range(1099, 899, -1)]
+    stamps = [BASE + k * SECOND // 1000 for k in range(len(path))]
+    bag = _bag(tmp_path / 'bag', stamps, path, storage)
+    out, _ = run_cli('replay', model, bag, '--report', tmp_path / 'report')
+    assert '/dh_kinematics: a: worst ERROR' in out and 'first ERROR: ' in out
+    with open(tmp_path / 'report' / 'transitions.csv') as stream:
+        rows = list(csv.reader(stream))
+    assert rows[0] == ['stamp', 'status', 'level', 'message']
+    assert [row[2] for row in rows[1:] if row[1] == '/dh_kinematics: a'] == [
+        'OK', 'WARN', 'ERROR', 'WARN', 'OK']
+    with open(tmp_path / 'report' / 'maxima.csv') as stream:
+        maxima = {(row[0], row[1]): row for row in csv.reader(stream)}
+    assert float(maxima['a', 'position margin'][2]) == 1.0 - max(path)
+
+
+@needs('rosbags', 'pip install rosbags')
+def test_a_bad_replay_is_one_line_and_writes_nothing(tmp_path):
+    model = tmp_path / 'arm.yaml'
+    Chain([Link(a=0.3, qlim=(-1.0, 1.0), name='a')]).to_yaml(model)
+    bag = _bag(tmp_path / 'bag', [BASE], [0.1])
+    for args, words in (((tmp_path / 'nothing',), 'not a rosbag2 folder'),
+                        ((bag, '--topic', '/other'), '--topic /other: the bag has no such topic'),
+                        ((bag, '--from', '2', '--to', '1'), 'need 0 <= from < to')):
+        _, err = run_cli('replay', model, *args, '--report', tmp_path / 'report', code=1)
+        assert words in err and len(err.strip().splitlines()) == 1, err
+        assert not (tmp_path / 'report').exists()

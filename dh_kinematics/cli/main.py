@@ -41,11 +41,11 @@ import sys
 
 from dh_kinematics.cli import (
     calibrate, check, convert, excite, fk, from_urdf, identify, ik, monitor, moveit_files, plot,
-    record, show, urdf, view)
+    record, replay, show, urdf, view)
 from dh_kinematics.cli.arguments import PROG
 
 COMMANDS = (check, show, fk, ik, urdf, moveit_files, from_urdf, convert, calibrate, identify,
-            excite, plot, monitor, record, view)
+            excite, plot, monitor, record, replay, view)
 """The command modules, in the order of the help: each has ``add_parser`` and ``run``."""
 
 

@@ -1,0 +1,71 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``dh_kinematics replay``: a recorded bag through the node's own monitors, offline; a report.
+
+The model and any more parameter files are read as the node reads them; the bag's
+``sensor_msgs/JointState`` messages (rosbags; the ``logs`` extra) go to the node's flow on
+their stamps (:class:`replay.Replay`); the report folder gets ``transitions.csv`` and
+``maxima.csv``, stdout the worst level of each status and the first ERROR. Work in progress
+(issue 62).
+"""
+
+import itertools
+import math
+
+from dh_kinematics.logs import bag
+from dh_kinematics.parameters.files import read
+from dh_kinematics.replay import Replay
+from dh_kinematics.replay.report import summary, write
+
+
+def add_parser(commands):
+    """Add the ``replay`` command to ``commands`` (argparse's subparsers); return its parser."""
+    command = commands.add_parser('replay', help="run a recorded bag through the node's "
+                                  'monitors offline; write a report')
+    command.add_argument('files', nargs='+', metavar='FILE', help='the model file, any more '
+                         'parameter files (merged as the node merges them), then the bag (a '
+                         'rosbag2 folder)')
+    command.add_argument('--report', required=True, metavar='DIR',
+                         help='the report folder to write (new, or empty)')
+    command.add_argument('--topic', default='/joint_states', help='default: /joint_states')
+    command.add_argument('--from', dest='start', type=float, default=0.0, metavar='S',
+                         help='s after the first message (default: 0)')
+    command.add_argument('--to', dest='end', type=float, default=math.inf, metavar='S',
+                         help='s after the first message (default: the end)')
+    return command
+
+
+def run(args, out):
+    """Replay the bag; write the report; print the summary."""
+    if len(args.files) < 2:
+        raise ValueError('give the model file (and any more parameter files), then the bag')
+    *files, path = args.files
+    if not 0.0 <= args.start < args.end:
+        raise ValueError(f'--from {args.start!r} --to {args.end!r}: need 0 <= from < to')
+    _, checked = read(files)
+    messages = bag.raw_messages(path, args.topic)
+    first = next(messages, None)  # the bag and the topic are checked here
+    if first is None:
+        raise ValueError(f'{path}: no message on {args.topic}')
+    start_ns = first[0] + int(args.start * 1e9)
+    end_ns = first[0] + args.end * 1e9
+    window = itertools.takewhile(lambda message: message[0] <= end_ns, (
+        message for message in itertools.chain([first], messages) if message[0] >= start_ns))
+    replay = Replay(checked.chain, checked.settings)
+    found = list(replay.transitions(window))
+    write(args.report, found, replay.maxima.rows())
+    out.write(summary(found) + f'\nwrote {args.report}: transitions.csv, maxima.csv\n')
+    return 0

@@ -1,0 +1,82 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+A replay's report folder: ``transitions.csv``, ``maxima.csv`` and a summary, written whole.
+
+The files are written into a new folder beside the report's and moved into place at the end, so
+a replay that fails leaves nothing half-written. Work in progress (issue 62): the pictures and
+``index.html`` come next.
+"""
+
+import csv
+import math
+import os
+import pathlib
+import shutil
+import tempfile
+
+from dh_kinematics.node_logic.monitors.levels import ERROR, LEVEL_NAMES, OK, STALE, WARN
+
+__all__ = ['summary', 'write']
+
+SEVERITY = (OK, WARN, STALE, ERROR)
+"""The levels from the least to the most severe."""
+
+
+def write(folder, transitions, maxima):
+    """
+    Write the report into ``folder`` (new, or empty): the transitions and maxima as CSV.
+
+    ``transitions``: :data:`Transition` rows; ``maxima``: :meth:`Maxima.rows`. Stamps in s.
+    """
+    folder = pathlib.Path(folder)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise ValueError(f'--report: {folder} exists and is not an empty folder')
+    parent = folder.resolve().parent
+    parent.mkdir(parents=True, exist_ok=True)
+    staging = pathlib.Path(tempfile.mkdtemp(prefix=f'.{folder.name}.', dir=parent))
+    try:
+        with open(staging / 'transitions.csv', 'w', newline='') as stream:
+            rows = csv.writer(stream)
+            rows.writerow(('stamp', 'status', 'level', 'message'))
+            for t in transitions:
+                rows.writerow((f'{t.stamp_ns * 1e-9:.9f}', t.status, LEVEL_NAMES[t.level],
+                               t.message))
+        with open(staging / 'maxima.csv', 'w', newline='') as stream:
+            rows = csv.writer(stream)
+            rows.writerow(('subject', 'quantity', 'worst', 'stamp', 'limit'))
+            for subject, quantity, value, stamp, limit in maxima:
+                rows.writerow((subject, quantity, repr(value), f'{stamp:.9f}',
+                               '' if math.isnan(limit) else repr(limit)))
+        if folder.exists():
+            folder.rmdir()
+        os.replace(staging, folder)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def summary(transitions):
+    """Return one screen: each status's worst level, and the first ERROR with its stamp."""
+    worst, first_error = {}, None
+    for t in transitions:  # ERROR is the worst, as in the arm's level: never hidden by STALE
+        worst[t.status] = max(worst.get(t.status, t.level), t.level, key=SEVERITY.index)
+        if t.level == ERROR and first_error is None:
+            first_error = t
+    lines = [f'{status}: worst {LEVEL_NAMES[level]}' for status, level in worst.items()]
+    lines.append('first ERROR: none' if first_error is None else
+                 f'first ERROR: {first_error.stamp_ns * 1e-9:.6f} s {first_error.status}: '
+                 f'{first_error.message}')
+    return '\n'.join(lines)
