@@ -131,9 +131,39 @@ def test_a_bad_replay_is_one_line_and_writes_nothing(tmp_path):
     model = tmp_path / 'arm.yaml'
     Chain([Link(a=0.3, qlim=(-1.0, 1.0), name='a')]).to_yaml(model)
     bag = _bag(tmp_path / 'bag', [BASE], [0.1])
-    for args, words in (((tmp_path / 'nothing',), 'not a rosbag2 folder'),
+    (tmp_path / 'empty').mkdir()
+    for args, words in (((tmp_path / 'empty',), 'not a rosbag2 folder'),
+                        ((tmp_path / 'nothing',), 'No such file or directory'),
                         ((bag, '--topic', '/other'), '--topic /other: the bag has no such topic'),
                         ((bag, '--from', '2', '--to', '1'), 'need 0 <= from < to')):
         _, err = run_cli('replay', model, *args, '--report', tmp_path / 'report', code=1)
         assert words in err and len(err.strip().splitlines()) == 1, err
         assert not (tmp_path / 'report').exists()
+
+
+@pytest.mark.ros
+def test_a_joint_state_written_for_the_flow_is_what_rclpy_reads():
+    from dh_kinematics.node_logic.cdr import joint_state
+    from rclpy.serialization import deserialize_message
+    from sensor_msgs.msg import JointState
+    names = ['a', 'shoulder_lift_joint', 'j3']
+    data = joint_state(BASE + 123, names, [0.1, -2.5, 3.0], [], [1e-300, 7.0, -0.0])
+    message = deserialize_message(data, JointState)
+    assert (message.header.stamp.sec, message.header.stamp.nanosec) == divmod(BASE + 123, SECOND)
+    assert message.header.frame_id == '' and list(message.name) == names
+    assert list(message.position) == [0.1, -2.5, 3.0] and list(message.velocity) == []
+    assert list(message.effort) == [1e-300, 7.0, -0.0]
+    assert data == joint_state_cdr(BASE + 123, names, [0.1, -2.5, 3.0], [], [1e-300, 7.0, -0.0])
+
+
+def test_a_csv_log_replays_as_its_bag_would(tmp_path):
+    model = tmp_path / 'arm.yaml'
+    Chain([Link(a=0.3, qlim=(-1.0, 1.0), name='a')]).to_yaml(model)
+    path = [(k + 0.5) / 1000 for k in range(900, 1101)] + [
+        (k + 0.5) / 1000 for k in range(1099, 899, -1)]
+    lines = ['time,a.position'] + [f'{k / 1000!r},{q!r}' for k, q in enumerate(path)]
+    (tmp_path / 'log.csv').write_text('\n'.join(lines) + '\n')
+    out, _ = run_cli('replay', model, tmp_path / 'log.csv', '--report', tmp_path / 'report')
+    with open(tmp_path / 'report' / 'transitions.csv') as stream:
+        rows = [row for row in csv.reader(stream) if row[1] == '/dh_kinematics: a']
+    assert [row[2] for row in rows] == ['OK', 'WARN', 'ERROR', 'WARN', 'OK']

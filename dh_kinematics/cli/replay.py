@@ -16,16 +16,18 @@
 ``dh_kinematics replay``: a recorded bag through the node's own monitors, offline; a report.
 
 The model and any more parameter files are read as the node reads them; the bag's
-``sensor_msgs/JointState`` messages (rosbags; the ``logs`` extra) go to the node's flow on
-their stamps (:class:`replay.Replay`); the report folder gets ``transitions.csv`` and
-``maxima.csv``, stdout the worst level of each status and the first ERROR. Work in progress
-(issue 62).
+``sensor_msgs/JointState`` messages (rosbags; the ``logs`` extra), or a CSV joint log's samples
+(``identify``'s), go to the node's flow on their stamps (:class:`replay.Replay`); the report
+folder gets ``transitions.csv`` and ``maxima.csv``, stdout the worst level of each status and
+the first ERROR. Work in progress (issue 62).
 """
 
 import itertools
 import math
+import os
 
-from dh_kinematics.logs import bag
+from dh_kinematics.logs import bag, csv_log
+from dh_kinematics.node_logic import cdr
 from dh_kinematics.parameters.files import read
 from dh_kinematics.replay import Replay
 from dh_kinematics.replay.report import summary, write
@@ -48,6 +50,16 @@ def add_parser(commands):
     return command
 
 
+def _csv_messages(path):
+    """Yield a CSV joint log's samples as the messages a publisher would have sent."""
+    log = csv_log.read(path)
+    for k, time in enumerate(log.time.tolist()):
+        stamp = int(round(time * 1e9))
+        yield stamp, cdr.joint_state(stamp, log.names, *(
+            () if column is None else column[k].tolist()
+            for column in (log.position, log.velocity, log.effort)))
+
+
 def run(args, out):
     """Replay the bag; write the report; print the summary."""
     if len(args.files) < 2:
@@ -56,7 +68,10 @@ def run(args, out):
     if not 0.0 <= args.start < args.end:
         raise ValueError(f'--from {args.start!r} --to {args.end!r}: need 0 <= from < to')
     _, checked = read(files)
-    messages = bag.raw_messages(path, args.topic)
+    if os.path.isdir(path):
+        messages = bag.raw_messages(path, args.topic)
+    else:
+        messages = _csv_messages(path)
     first = next(messages, None)  # the bag and the topic are checked here
     if first is None:
         raise ValueError(f'{path}: no message on {args.topic}')

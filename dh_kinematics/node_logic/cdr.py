@@ -21,7 +21,8 @@ conversion is a large part of a node's work. This module skips it on the way in:
 :class:`JointStateReader` reads sensor_msgs/JointState straight from the bytes of a raw
 subscription (plain CDR, little- or big-endian; anything else raises ``ValueError`` so the
 caller can fall back to ``rclpy.serialization.deserialize_message``).
-:class:`message_template.Template` skips it on the way out.
+:class:`message_template.Template` skips it on the way out; :func:`joint_state` writes the
+messages of a joint log that is no bag, for the flow to take.
 
 Pure Python, struct and numpy; no ROS import.
 """
@@ -251,3 +252,23 @@ class JointStateReader:
         split = positions + layout.velocities[1]
         return (values[0] * 1_000_000_000 + values[1], layout.names, values[2:positions],
                 values[positions:split], values[split:])
+
+
+def joint_state(stamp_ns, names, positions, velocities=(), efforts=()):
+    """
+    Return a sensor_msgs/JointState serialized as plain little-endian CDR, frame_id empty.
+
+    What a raw rclpy subscription hands over (the encapsulation header included): for a joint
+    log that is no bag (a CSV file) to take the node's way. Stamp in ns; values as given.
+    """
+    out = bytearray(struct.pack('<iI', *divmod(stamp_ns, 1_000_000_000)))
+    out += struct.pack('<I', 1) + b'\0'  # frame_id: ''
+    out += bytes(-len(out) % 4) + struct.pack('<I', len(names))
+    for name in names:
+        data = name.encode() + b'\0'
+        out += bytes(-len(out) % 4) + struct.pack('<I', len(data)) + data
+    for values in (positions, velocities, efforts):
+        out += bytes(-len(out) % 4) + struct.pack('<I', len(values))
+        if len(values):
+            out += bytes(-len(out) % 8) + struct.pack(f'<{len(values)}d', *values)
+    return b'\x00\x01\x00\x00' + bytes(out)

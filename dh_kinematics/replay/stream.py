@@ -98,7 +98,7 @@ class Replay:
                 next_tick += tick_ns
             else:
                 next_tick = stamp - stamp % tick_ns + tick_ns
-            flow.handle(data, stamp, stamp)
+            flow.handle(data, max(stamp, 1), stamp)  # 0 would be sim time without /clock
             maxima.take(stamp)
             last = yield from self._changes(stamp, last, levels)
 
