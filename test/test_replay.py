@@ -167,3 +167,22 @@ def test_a_csv_log_replays_as_its_bag_would(tmp_path):
     with open(tmp_path / 'report' / 'transitions.csv') as stream:
         rows = [row for row in csv.reader(stream) if row[1] == '/dh_kinematics: a']
     assert [row[2] for row in rows] == ['OK', 'WARN', 'ERROR', 'WARN', 'OK']
+
+
+def test_the_maxima_take_the_safety_figures_where_they_are_watched():
+    from dh_kinematics.node_logic.sweep import sweep
+    from helpers import PACKAGE
+    chain = Chain.from_yaml(PACKAGE / 'config' / 'panda.yaml')
+    settings = dict(DEFAULTS, **{'safety.momentum_limit': 100.0})
+    prismatic = [link.isprismatic() for link in chain.links]
+    stream = []
+    for k in range(50):
+        q, qd, _ = sweep(k * 0.01, chain.qlim, prismatic, 10.0)
+        stamp = BASE + k * SECOND // 100
+        stream.append((stamp, joint_state_cdr(stamp, list(chain.joint_names), q.tolist(),
+                                              qd.tolist())))
+    replay = Replay(chain, settings)
+    for _ in replay.transitions(stream):
+        pass
+    rows = {(subject, quantity): value for subject, quantity, value, _, _ in replay.maxima.rows()}
+    assert rows['safety', 'momentum'] > 0.0

@@ -75,7 +75,7 @@ class Maxima:
             keep((name, kind), abs(estimate), stamp_ns, None)
         safety = flow.limits.safety
         if safety.measured:
-            for label, value in zip(safety.labels(), safety.topic_values()):
+            for label, value in zip(safety.labels, safety.topic_values()):
                 keep(('safety', label), value, stamp_ns, None)
 
     def rows(self):
