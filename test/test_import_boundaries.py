@@ -90,7 +90,7 @@ EXEMPT = {'cli/monitor.py', 'cli/description_topic.py', 'cli/record.py', 'cli/sp
           'viewer/follow.py',  # ROS
           'cli/plot.py', 'cli/calibration_report.py', 'cli/collisions.py',  # matplotlib, pin
           'cli/identification_report.py', 'cli/identify.py',  # matplotlib, identification
-          'cli/excite.py',
+          'cli/excite.py', 'cli/replay_report.py',  # matplotlib
           'cli/view.py', 'cli/show.py'}  # viser and the viewer, SymPy and the formulas
 
 

@@ -20,7 +20,7 @@ from dh_kinematics import Chain, Link
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, STALE, WARN
 from dh_kinematics.parameters.specs import NODE
 from dh_kinematics.replay import Replay
-from helpers import joint_state_cdr, needs, run_cli
+from helpers import joint_state_cdr, needs, needs_matplotlib, run_cli
 import numpy as np
 import pytest
 
@@ -106,6 +106,7 @@ def _bag(path, stamps, path_q, storage='SQLITE3'):
 
 
 @needs('rosbags', 'pip install rosbags')
+@needs_matplotlib
 @pytest.mark.parametrize('storage', ['SQLITE3', 'MCAP'])
 def test_the_command_writes_the_changes_and_the_maxima_of_a_bag(tmp_path, storage):
     model = tmp_path / 'arm.yaml'
@@ -124,6 +125,9 @@ def test_the_command_writes_the_changes_and_the_maxima_of_a_bag(tmp_path, storag
     with open(tmp_path / 'report' / 'maxima.csv') as stream:
         maxima = {(row[0], row[1]): row for row in csv.reader(stream)}
     assert float(maxima['a', 'position margin'][2]) == 1.0 - max(path)
+    assert sorted(p.name for p in (tmp_path / 'report').iterdir()) == [
+        'index.html', 'joint_1.png', 'maxima.csv', 'transitions.csv']
+    assert '<img src="joint_1.png"' in (tmp_path / 'report' / 'index.html').read_text()
 
 
 @needs('rosbags', 'pip install rosbags')
@@ -156,6 +160,7 @@ def test_a_joint_state_written_for_the_flow_is_what_rclpy_reads():
     assert data == joint_state_cdr(BASE + 123, names, [0.1, -2.5, 3.0], [], [1e-300, 7.0, -0.0])
 
 
+@needs_matplotlib
 def test_a_csv_log_replays_as_its_bag_would(tmp_path):
     model = tmp_path / 'arm.yaml'
     Chain([Link(a=0.3, qlim=(-1.0, 1.0), name='a')]).to_yaml(model)
@@ -186,3 +191,17 @@ def test_the_maxima_take_the_safety_figures_where_they_are_watched():
         pass
     rows = {(subject, quantity): value for subject, quantity, value, _, _ in replay.maxima.rows()}
     assert rows['safety', 'momentum'] > 0.0
+
+
+def test_the_series_keeps_every_spike_in_bounded_memory():
+    from dh_kinematics.replay.series import Series
+    series = Series(2, bins=8)
+    for k in range(1000):  # 1000 messages into 8 bins: the bins merge, the extremes stay
+        value = 5.0 if k == 777 else float(k % 3)
+        series.add(BASE + k * SECOND // 1000, [[value, -value]] * 4, [2 if k == 777 else 0, 0])
+    t, low, high, level = series.arrays()
+    assert len(t) <= 8 and t[1] - t[0] == pytest.approx(0.128)  # 1 ms, doubled seven times
+    assert high[:, 0, 0].max() == 5.0 and low[:, 0, 1].min() == -5.0
+    assert level[:, 0].max() == 2 and level[:, 1].max() == 0
+    spike = int(0.777 // (t[1] - t[0]))
+    assert high[spike, 0, 0] == 5.0 and level[spike, 0] == 2

@@ -81,6 +81,13 @@ def run(args, out):
         message for message in itertools.chain([first], messages) if message[0] >= start_ns))
     replay = Replay(checked.chain, checked.settings)
     found = list(replay.transitions(window))
-    write(args.report, found, replay.maxima.rows())
-    out.write(summary(found) + f'\nwrote {args.report}: transitions.csv, maxima.csv\n')
+    said, maxima = summary(found), replay.maxima.rows()
+
+    def pictures(staging):
+        from dh_kinematics.cli import replay_report
+        replay_report.draw(staging, checked.chain, checked.settings, replay.series, said, found,
+                           maxima)
+    write(args.report, found, maxima, pictures)
+    out.write(said + f'\nwrote {args.report}: transitions.csv, maxima.csv, the pictures and '
+              'index.html\n')
     return 0

@@ -15,6 +15,7 @@
 """A recorded arm run through the node's own monitors, offline, on its message stamps."""
 
 from dh_kinematics.replay.maxima import Maxima
+from dh_kinematics.replay.series import Series
 from dh_kinematics.replay.stream import Replay, Transition
 
-__all__ = ['Maxima', 'Replay', 'Transition']
+__all__ = ['Maxima', 'Replay', 'Series', 'Transition']

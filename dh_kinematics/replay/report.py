@@ -35,11 +35,12 @@ SEVERITY = (OK, WARN, STALE, ERROR)
 """The levels from the least to the most severe."""
 
 
-def write(folder, transitions, maxima):
+def write(folder, transitions, maxima, more=None):
     """
     Write the report into ``folder`` (new, or empty): the transitions and maxima as CSV.
 
     ``transitions``: :data:`Transition` rows; ``maxima``: :meth:`Maxima.rows`. Stamps in s.
+    ``more(staging)``, where given, writes the rest (the pictures) into the staged folder.
     """
     folder = pathlib.Path(folder)
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
@@ -60,6 +61,8 @@ def write(folder, transitions, maxima):
             for subject, quantity, value, stamp, limit in maxima:
                 rows.writerow((subject, quantity, repr(value), f'{stamp:.9f}',
                                '' if math.isnan(limit) else repr(limit)))
+        if more is not None:
+            more(staging)
         if folder.exists():
             folder.rmdir()
         os.replace(staging, folder)

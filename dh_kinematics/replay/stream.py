@@ -24,11 +24,14 @@ changed is a :data:`Transition`; :class:`Maxima` keeps the worst values. Work in
 """
 
 from collections import namedtuple
+import math
 
 from dh_kinematics.node_logic.cdr import JointStateReader
 from dh_kinematics.node_logic.joint_states import JointStatesFlow, Wanted
 from dh_kinematics.node_logic.schedule import tick_s
 from dh_kinematics.replay.maxima import Maxima
+from dh_kinematics.replay.series import Series
+import numpy as np
 
 __all__ = ['Replay', 'Transition']
 
@@ -65,6 +68,8 @@ class Replay:
         The node's flow, configured as the node configures it.
     maxima : Maxima
         The worst values so far.
+    series : Series
+        What the pictures show, binned.
 
     """
 
@@ -74,6 +79,7 @@ class Replay:
         # The rates every message (for the maxima), as a subscriber to the residual asks.
         self.flow.wanted = Wanted(False, False, True, False, False)
         self.maxima = Maxima(chain, self.flow)
+        self.series = Series(chain.n)
         self._tick_ns = int(tick_s(settings['diagnostics.period']) * 1e9)
         self._node = node
 
@@ -100,7 +106,18 @@ class Replay:
                 next_tick = stamp - stamp % tick_ns + tick_ns
             flow.handle(data, max(stamp, 1), stamp)  # 0 would be sim time without /clock
             maxima.take(stamp)
+            self._add(stamp)
             last = yield from self._changes(stamp, last, levels)
+
+    def _add(self, stamp):
+        """Add the message's values and each joint's level to the series."""
+        flow = self.flow
+        limits, cache = flow.limits, flow.cache
+        qd = [math.nan if value is None else value for value in flow.rates.qd]
+        levels = np.maximum.reduce([np.asarray(limits.levels or 0), limits.efforts.levels,
+                                    np.asarray(limits.motion.levels)])
+        self.series.add(stamp, [cache.positions, qd, cache.efforts, limits.efforts.residual],
+                        levels)
 
     def _changes(self, stamp, last, levels):
         """Yield the statuses whose level changed; return the new snapshot."""

@@ -1,0 +1,81 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``dh_kinematics replay --report DIR``'s pictures and page (matplotlib).
+
+``joint_<n>.png`` per joint: its position between its limits with the WARN bands, under it a
+band coloured by its level; its velocity; its measured effort and the effort monitor's estimate.
+Each curve is the range of its values in each bin of time (:class:`replay.Series`), so a spike
+shows. ``index.html``: the summary, the pictures, the maxima and the first level changes. Work
+in progress (issue 62).
+"""
+
+import html
+
+from dh_kinematics.cli.plot import pyplot, save_png
+from dh_kinematics.node_logic.monitors.levels import LEVEL_NAMES
+from dh_kinematics.replay.series import COLUMNS
+
+LEVEL_COLOURS = ('#2ca02c', '#ff7f0e', '#d62728', '#7f7f7f')
+"""OK, WARN, ERROR, STALE."""
+SHOWN = 200
+"""Level changes listed on the page; transitions.csv has them all."""
+
+
+def draw(folder, chain, settings, series, summary, transitions, maxima):
+    """Write the pictures and ``index.html`` into ``folder``."""
+    plt = pyplot('replay --report')
+    t, low, high, level = series.arrays()
+    margin = settings['diagnostics.warn_margin']
+    names = []
+    for j, (name, (lower, upper)) in enumerate(zip(chain.joint_names, chain.qlim.tolist())):
+        figure, axes = plt.subplots(4, 1, sharex=True, figsize=(9, 7),
+                                    gridspec_kw={'height_ratios': [3, 0.4, 2, 2]})
+        for row, column in ((0, 'position'), (2, 'velocity'), (3, 'effort'), (3, 'estimate')):
+            k = COLUMNS.index(column)
+            line, = axes[row].step(t, high[:, k, j], where='post', label=column, linewidth=1)
+            axes[row].step(t, low[:, k, j], where='post', color=line.get_color(), linewidth=1)
+            axes[row].fill_between(t, low[:, k, j], high[:, k, j], step='post',
+                                   color=line.get_color(), alpha=0.3)
+        for limit in (lower, upper):
+            axes[0].axhline(limit, color='#d62728', linewidth=0.8)
+        axes[0].axhspan(upper - margin, upper, color='#ff7f0e', alpha=0.15)
+        axes[0].axhspan(lower, lower + margin, color='#ff7f0e', alpha=0.15)
+        for start, width, value in zip(t, list(t[1:] - t[:-1]) + [0.0], level[:, j]):
+            axes[1].axvspan(start, start + width, color=LEVEL_COLOURS[value], linewidth=0)
+        axes[1].set_yticks([])
+        axes[0].set_ylabel('position')
+        axes[2].set_ylabel('velocity')
+        axes[3].set_ylabel('effort')
+        axes[3].legend(loc='upper right')
+        axes[3].set_xlabel('s after the first message')
+        figure.suptitle(name)
+        names.append(f'joint_{j + 1}.png')
+        save_png(plt, figure, folder / names[-1], 80, 'a picture')
+    rows = ''.join(f'<tr><td>{t.stamp_ns * 1e-9:.6f}</td><td>{html.escape(t.status)}</td>'
+                   f'<td>{LEVEL_NAMES[t.level]}</td><td>{html.escape(t.message)}</td></tr>'
+                   for t in transitions[:SHOWN])
+    worst = ''.join(f'<tr><td>{html.escape(subject)}</td><td>{quantity}</td><td>{value:.6g}</td>'
+                    f'<td>{stamp:.6f}</td><td>{limit:.6g}</td></tr>'
+                    for subject, quantity, value, stamp, limit in maxima)
+    pictures = ''.join(f'<p><img src="{name}" alt="{name}"></p>' for name in names)
+    (folder / 'index.html').write_text(
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>replay</title></head><body>'
+        f'<h1>Replay</h1><pre>{html.escape(summary)}</pre>{pictures}'
+        f'<h2>Worst values</h2><table><tr><th>subject</th><th>quantity</th><th>worst</th>'
+        f'<th>stamp (s)</th><th>limit</th></tr>{worst}</table>'
+        f'<h2>Level changes (the first {SHOWN}; all in transitions.csv)</h2><table><tr>'
+        f'<th>stamp (s)</th><th>status</th><th>level</th><th>message</th></tr>{rows}</table>'
+        f'</body></html>\n')

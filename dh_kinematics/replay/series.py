@@ -1,0 +1,93 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+What a replay's pictures show, in memory bounded by the pictures, not the bag.
+
+Per message: each joint's position, velocity, effort and effort estimate, and its level. The
+rows are kept in bins of time: each bin holds the smallest and the largest value of each column
+(so a spike shows, however long the bag) and the highest level; when the bins are full, each two
+neighbours merge and a bin spans twice the time. Work in progress (issue 62).
+"""
+
+import numpy as np
+
+__all__ = ['Series']
+
+COLUMNS = ('position', 'velocity', 'effort', 'estimate')
+
+
+class Series:
+    """
+    Binned min and max of each joint's columns over time, and the highest level per bin.
+
+    Parameters
+    ----------
+    n : int
+        Joints.
+    bins : int
+        At most this many bins (even); a picture's width in points.
+
+    """
+
+    def __init__(self, n, bins=2000):
+        self._n, self._bins = n, bins
+        self._span_ns = None  # the time one bin covers, set by the first two messages
+        self._start_ns = None
+        self._low = np.full((bins, len(COLUMNS), n), np.nan)
+        self._high = np.full((bins, len(COLUMNS), n), np.nan)
+        self._level = np.zeros((bins, n), dtype=np.int8)
+        self._used = 0
+
+    def add(self, stamp_ns, values, levels):
+        """Take one message's ``values`` (len(COLUMNS) x n, NaN: none) and joint levels."""
+        if self._start_ns is None:
+            self._start_ns = stamp_ns
+        if self._span_ns is None:
+            if stamp_ns == self._start_ns:
+                k = 0
+            else:
+                self._span_ns = stamp_ns - self._start_ns
+                k = 1
+        else:
+            k = (stamp_ns - self._start_ns) // self._span_ns
+        while k >= self._bins:
+            self._halve()
+            k = (stamp_ns - self._start_ns) // self._span_ns
+        values = np.asarray(values, dtype=float)
+        self._low[k] = np.fmin(self._low[k], values)
+        self._high[k] = np.fmax(self._high[k], values)
+        self._level[k] = np.maximum(self._level[k], levels)
+        self._used = max(self._used, k + 1)
+
+    def _halve(self):
+        """Merge each two neighbouring bins: twice the span, half the bins used."""
+        low, high = self._low, self._high
+        self._low = np.full_like(low, np.nan)
+        self._high = np.full_like(high, np.nan)
+        half = self._bins // 2
+        self._low[:half] = np.fmin(low[0::2], low[1::2])
+        self._high[:half] = np.fmax(high[0::2], high[1::2])
+        level = np.zeros_like(self._level)
+        level[:half] = np.maximum(self._level[0::2], self._level[1::2])
+        self._level = level
+        self._span_ns *= 2
+        self._used = (self._used + 1) // 2
+
+    def arrays(self):
+        """Return ``(t, low, high, level)``: bin starts (s from the first), and per bin values."""
+        used = self._used
+        span = 0 if self._span_ns is None else self._span_ns
+        return (np.arange(used) * span * 1e-9, self._low[:used], self._high[:used],
+                self._level[:used])
