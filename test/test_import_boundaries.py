@@ -65,7 +65,7 @@ ALLOWED = {
     'formulas': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.formulas', 'sympy'},
     'replay': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.parameters',
                              'dh_kinematics.node_logic', 'dh_kinematics.logs',
-                             'dh_kinematics.replay'},
+                             'dh_kinematics.replay', 'rosbags'},
     '': {'importlib'},  # the package's own __init__: names imported on first use
 }
 

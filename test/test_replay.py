@@ -20,7 +20,8 @@ from dh_kinematics import Chain, Link
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, STALE, WARN
 from dh_kinematics.parameters.specs import NODE
 from dh_kinematics.replay import Replay
-from helpers import joint_state_cdr, needs, needs_matplotlib, run_cli
+from helpers import (joint_state_cdr, needs, needs_matplotlib, needs_pin, PACKAGE, pin,
+                     pin_configuration, pose_transform, run_cli, world_poses)
 import numpy as np
 import pytest
 
@@ -128,6 +129,12 @@ def test_the_command_writes_the_changes_and_the_maxima_of_a_bag(tmp_path, storag
     assert sorted(p.name for p in (tmp_path / 'report').iterdir()) == [
         'index.html', 'joint_1.png', 'maxima.csv', 'transitions.csv']
     assert '<img src="joint_1.png"' in (tmp_path / 'report' / 'index.html').read_text()
+    run_cli('replay', model, bag, '--report', tmp_path / 'again', '--write-tf', tmp_path / 'tf')
+    from rosbags.highlevel import AnyReader
+    with AnyReader([tmp_path / 'tf']) as written:
+        counts = {c.topic: c.msgcount for c in written.connections}
+    assert counts == {'/joint_states': len(path), '/tf': len(path), '/tf_static': 1,
+                      '/robot_description': 1}
 
 
 @needs('rosbags', 'pip install rosbags')
@@ -176,7 +183,6 @@ def test_a_csv_log_replays_as_its_bag_would(tmp_path):
 
 def test_the_maxima_take_the_safety_figures_where_they_are_watched():
     from dh_kinematics.node_logic.sweep import sweep
-    from helpers import PACKAGE
     chain = Chain.from_yaml(PACKAGE / 'config' / 'panda.yaml')
     settings = dict(DEFAULTS, **{'safety.momentum_limit': 100.0})
     prismatic = [link.isprismatic() for link in chain.links]
@@ -205,3 +211,53 @@ def test_the_series_keeps_every_spike_in_bounded_memory():
     assert level[:, 0].max() == 2 and level[:, 1].max() == 0
     spike = int(0.777 // (t[1] - t[0]))
     assert high[spike, 0, 0] == 5.0 and level[spike, 0] == 2
+
+
+@needs('rosbags', 'pip install rosbags')
+@needs_pin
+def test_the_written_tf_places_every_frame_where_pinocchio_places_it(tmp_path):
+    from dh_kinematics.core.names import frame_names
+    from dh_kinematics.node_logic import frames
+    from dh_kinematics.core.names import axis_frame_names
+    from dh_kinematics.replay import TfBag
+    from rosbags.highlevel import AnyReader
+    from rosbags.interfaces import QosDurability
+    from rosbags.typesys import get_typestore, Stores
+    chain = Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml')
+    rng = np.random.default_rng(62)
+    qs = rng.uniform(-2.0, 2.0, (20, chain.n))
+    stamps = [BASE + k * SECOND // 100 for k in range(len(qs))]
+    names = frame_names(chain)
+    children = frames.joint_children(names, axis_frame_names(chain))
+    tf_bag = TfBag(tmp_path / 'out', names, children, frames.static_frames(chain),
+                   chain.to_urdf(), '/joint_states', stamps[0])
+    stream = [(stamp, joint_state_cdr(stamp, list(chain.joint_names), q.tolist()))
+              for stamp, q in zip(stamps, qs)]
+    for _ in Replay(chain, DEFAULTS, tf=True).transitions(stream, tf_bag):
+        pass
+    tf_bag.close()
+    edges, latest = {}, {}
+    with AnyReader([tmp_path / 'out'], default_typestore=get_typestore(Stores.ROS2_JAZZY)) as bag:
+        topics = {c.topic: c for c in bag.connections}
+        assert topics['/tf_static'].ext.offered_qos_profiles[0].durability == (
+            QosDurability.TRANSIENT_LOCAL)
+        for connection, stamp, raw in bag.messages():
+            message = bag.deserialize(raw, connection.msgtype)
+            if connection.topic in ('/tf', '/tf_static'):
+                for t in message.transforms:
+                    r, p = t.transform.rotation, t.transform.translation
+                    edges[t.child_frame_id] = (t.header.frame_id, pose_transform(
+                        [p.x, p.y, p.z], [r.x, r.y, r.z, r.w]))
+                if connection.topic == '/tf':
+                    latest = dict(edges)
+                    assert stamp in stamps  # at its message's bag time
+            elif connection.topic == '/robot_description':
+                urdf = message.data
+    model = pin.buildModelFromXML(urdf)
+    data = model.createData()
+    pin.framesForwardKinematics(model, data, pin_configuration(pin, model, chain.joint_names,
+                                                               qs[-1]))
+    tree = {(parent, child): (T,) for child, (parent, T) in latest.items()}
+    for frame, T in world_poses(tree, names[0]).items():
+        np.testing.assert_allclose(data.oMf[model.getFrameId(frame)].homogeneous, T,
+                                   atol=1e-12, err_msg=frame)

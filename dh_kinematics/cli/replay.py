@@ -25,11 +25,13 @@ the first ERROR. Work in progress (issue 62).
 import itertools
 import math
 import os
+import shutil
 
+from dh_kinematics.core.names import axis_frame_names, frame_names
 from dh_kinematics.logs import bag, csv_log
-from dh_kinematics.node_logic import cdr
+from dh_kinematics.node_logic import cdr, frames
 from dh_kinematics.parameters.files import read
-from dh_kinematics.replay import Replay
+from dh_kinematics.replay import Replay, TfBag
 from dh_kinematics.replay.report import summary, write
 
 
@@ -47,6 +49,9 @@ def add_parser(commands):
                          help='s after the first message (default: 0)')
     command.add_argument('--to', dest='end', type=float, default=math.inf, metavar='S',
                          help='s after the first message (default: the end)')
+    command.add_argument('--write-tf', metavar='OUT_BAG', help='also write a bag (sqlite3) of '
+                         'the messages with /tf at each stamp, /tf_static and '
+                         '/robot_description (latched), for RViz or Foxglove')
     return command
 
 
@@ -58,6 +63,15 @@ def _csv_messages(path):
         yield stamp, cdr.joint_state(stamp, log.names, *(
             () if column is None else column[k].tolist()
             for column in (log.position, log.velocity, log.effort)))
+
+
+def _tf_bag(path, checked, topic, start_ns):
+    """Open the ``--write-tf`` bag: the frames named and prefixed as the node names them."""
+    chain, prefix = checked.chain, checked.settings['frame_prefix']
+    names = frame_names(chain, prefix)
+    children = frames.joint_children(names, axis_frame_names(chain, prefix))
+    return TfBag(path, names, children, frames.static_frames(chain, prefix),
+                 chain.to_urdf(prefix), topic, start_ns)
 
 
 def run(args, out):
@@ -79,8 +93,19 @@ def run(args, out):
     end_ns = first[0] + args.end * 1e9
     window = itertools.takewhile(lambda message: message[0] <= end_ns, (
         message for message in itertools.chain([first], messages) if message[0] >= start_ns))
-    replay = Replay(checked.chain, checked.settings)
-    found = list(replay.transitions(window))
+    if args.write_tf and os.path.exists(args.write_tf):
+        raise ValueError(f'--write-tf: {args.write_tf} exists; give a new folder')
+    replay = Replay(checked.chain, checked.settings, tf=bool(args.write_tf))
+    tf_bag = None if not args.write_tf else _tf_bag(args.write_tf, checked, args.topic, first[0])
+    try:
+        found = list(replay.transitions(window, tf_bag))
+    except BaseException:
+        if tf_bag is not None:
+            tf_bag.close()
+            shutil.rmtree(args.write_tf, ignore_errors=True)
+        raise
+    if tf_bag is not None:
+        tf_bag.close()
     said, maxima = summary(found), replay.maxima.rows()
 
     def pictures(staging):
@@ -89,5 +114,5 @@ def run(args, out):
                            maxima)
     write(args.report, found, maxima, pictures)
     out.write(said + f'\nwrote {args.report}: transitions.csv, maxima.csv, the pictures and '
-              'index.html\n')
+              'index.html\n' + (f'wrote {args.write_tf}\n' if args.write_tf else ''))
     return 0

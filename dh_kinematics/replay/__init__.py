@@ -17,5 +17,6 @@
 from dh_kinematics.replay.maxima import Maxima
 from dh_kinematics.replay.series import Series
 from dh_kinematics.replay.stream import Replay, Transition
+from dh_kinematics.replay.tf_bag import TfBag
 
-__all__ = ['Maxima', 'Replay', 'Series', 'Transition']
+__all__ = ['Maxima', 'Replay', 'Series', 'TfBag', 'Transition']

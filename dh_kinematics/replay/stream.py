@@ -73,26 +73,27 @@ class Replay:
 
     """
 
-    def __init__(self, chain, settings, node='/dh_kinematics'):
+    def __init__(self, chain, settings, node='/dh_kinematics', tf=False):
         self.flow = JointStatesFlow(chain.joint_names, _undecodable, lambda text: None, 0)
         self.flow.configure(chain, settings)
-        # The rates every message (for the maxima), as a subscriber to the residual asks.
-        self.flow.wanted = Wanted(False, False, True, False, False)
+        # The rates every message (for the maxima), as a subscriber to the residual asks; the
+        # TF where it is written.
+        self.flow.wanted = Wanted(False, False, True, tf, False)
         self.maxima = Maxima(chain, self.flow)
         self.series = Series(chain.n)
         self._tick_ns = int(tick_s(settings['diagnostics.period']) * 1e9)
         self._node = node
 
-    def transitions(self, messages):
+    def transitions(self, messages, tf_bag=None):
         """
         Yield each :data:`Transition` of ``messages``, in stamp order.
 
-        ``messages``: each message's time (ns; unused but for order) and serialized
-        sensor_msgs/JointState.
+        ``messages``: each message's time (ns; the bag's) and serialized sensor_msgs/JointState.
+        ``tf_bag`` (a :class:`TfBag`, with ``tf``) takes each message and its TF.
         """
         flow, tick_ns, maxima = self.flow, self._tick_ns, self.maxima
         reader, levels, last, next_tick = JointStateReader(), {}, None, None
-        for _, data in messages:
+        for bag_ns, data in messages:
             stamp = reader.read(data)[0]
             if next_tick is None:
                 next_tick = stamp - stamp % tick_ns + tick_ns
@@ -104,7 +105,11 @@ class Replay:
                 next_tick += tick_ns
             else:
                 next_tick = stamp - stamp % tick_ns + tick_ns
-            flow.handle(data, max(stamp, 1), stamp)  # 0 would be sim time without /clock
+            outcome = flow.handle(data, max(stamp, 1), stamp)  # 0: sim time without /clock
+            if tf_bag is not None:
+                tf_bag.joint_state(bag_ns, data)
+                if outcome.tf is not None:
+                    tf_bag.tf(bag_ns, outcome.tf)
             maxima.take(stamp)
             self._add(stamp)
             last = yield from self._changes(stamp, last, levels)
