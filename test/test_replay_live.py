@@ -1,0 +1,98 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Replay against the live node: sim_arm's sweep past the limits, recorded, then replayed.
+
+The node and sim_arm run over DDS; the probe records every joint_states message and every
+/diagnostics array. Replayed on their stamps, the joint_states give each joint's level changes
+in the order the live node published them. Work in progress (issue 62).
+"""
+
+from dh_kinematics.node_logic.monitors.levels import STALE
+from dh_kinematics.parameters.files import read
+from dh_kinematics.replay import Replay
+from helpers import PACKAGE
+import pytest
+from rclpy.serialization import serialize_message
+from ros_fixtures import NodeThread, Running, SimArm
+from sensor_msgs.msg import JointState
+
+pytestmark = pytest.mark.ros
+
+PUMA = str(PACKAGE / 'config' / 'puma560.yaml')
+SECOND = 1_000_000_000
+# A wide WARN band and a slow sweep: every level lasts longer than the node's 0.1 s between
+# two publications of a change, so none is merged away on the wire.
+SETTINGS = {'diagnostics.period': 0.1, 'diagnostics.warn_margin': 0.3}
+
+
+def _changes(rows):
+    """Return each status's level changes in order: {status: [(stamp_ns, level), ...]}."""
+    found = {}
+    for stamp, status, level in rows:
+        changes = found.setdefault(status, [])
+        if not changes or changes[-1][1] != level:
+            changes.append((stamp, level))
+    return found
+
+
+def _stamp(header):
+    return header.stamp.sec * 10 ** 9 + header.stamp.nanosec
+
+
+def test_a_replayed_recording_changes_levels_as_the_live_node_did():
+    run = Running(['--params-file', PUMA] + [
+        argument for name, value in SETTINGS.items() for argument in ('-p', f'{name}:={value}')])
+    probe = run.probe
+    probe.record('joint_states', JointState, '/joint_states', 1000)
+    run.wait_matched(run.node)
+    sim = NodeThread(SimArm, 'sim_arm', ['--params-file', PUMA, '-p', 'overshoot:=0.1',
+                                         '-p', 'period:=4.0', '-p', 'rate:=200.0'])
+    try:
+        def cycled(array):  # joint1 has been to ERROR and back to OK
+            with probe.condition:
+                seen = [s.level[0] for a in probe.messages['diagnostics'] for s in a.status
+                        if s.name.endswith(': joint1')]
+            return 2 in seen and seen[-1] == 0 and seen.index(2) < len(seen) - 1
+        probe.wait_for('diagnostics', cycled)
+    finally:
+        assert sim.stop() == 0
+    with probe.condition:
+        states = list(probe.messages['joint_states'])
+        arrays = list(probe.messages['diagnostics'])
+    run.stop()
+    _, checked = read([PUMA], overrides=SETTINGS)
+    messages = [(0, bytes(serialize_message(m))) for m in states]
+    replayed = list(Replay(checked.chain, checked.settings).transitions(messages))
+    start, end = _stamp(states[0].header), _stamp(states[-1].header)
+    live = _changes((_stamp(a.header), s.name, s.level[0]) for a in arrays for s in a.status
+                    if start < _stamp(a.header) <= end and ': joint' in s.name)
+    ours = _changes((t.stamp_ns, t.status, t.level) for t in replayed if ': joint' in t.status)
+    for status, changes in live.items():
+        while changes and changes[0][1] == STALE:  # the node had no joint_states yet
+            changes = changes[1:]
+        # The live node's levels are a run of the replay's: the window's edges may cut one off
+        # at each end (a level the replay had at the first message, one after the last array).
+        levels, replayed_levels = [level for _, level in changes], [
+            level for _, level in ours[status]]
+        offsets = [k for k in range(len(replayed_levels) - len(levels) + 1)
+                   if replayed_levels[k:k + len(levels)] == levels]
+        assert offsets, (status, levels, replayed_levels)
+        # Each change the live node published came after the message that caused it, and
+        # within the rate limit and a loaded machine's latency of it (the first is the
+        # window's edge: the level it found).
+        matched = ours[status][offsets[-1]:offsets[-1] + len(levels)]
+        for (published, _), (caused, _) in list(zip(changes, matched))[1:]:
+            assert 0 <= published - caused <= SECOND, (status, published, caused)
