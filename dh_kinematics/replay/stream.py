@@ -61,6 +61,9 @@ class Replay:
         The node's settings, checked (:func:`parameters.validation.checked`).
     node : str
         The node's full name, which the statuses' names start with.
+    tf, values : bool
+        Whether the flow computes the TF (for a :class:`TfBag`), and the expected efforts and
+        the safety values (what ``~/expected_effort`` and ``~/safety`` publish).
 
     Attributes
     ----------
@@ -73,23 +76,24 @@ class Replay:
 
     """
 
-    def __init__(self, chain, settings, node='/dh_kinematics', tf=False):
+    def __init__(self, chain, settings, node='/dh_kinematics', tf=False, values=False):
         self.flow = JointStatesFlow(chain.joint_names, _undecodable, lambda text: None, 0)
         self.flow.configure(chain, settings)
         # The rates every message (for the maxima), as a subscriber to the residual asks; the
-        # TF where it is written.
-        self.flow.wanted = Wanted(False, False, True, tf, False)
+        # TF where it is written; the expected efforts and the safety values where asked for.
+        self.flow.wanted = Wanted(False, values, True, tf, False, safety=values)
         self.maxima = Maxima(chain, self.flow)
         self.series = Series(chain.n)
         self._tick_ns = int(tick_s(settings['diagnostics.period']) * 1e9)
         self._node = node
 
-    def transitions(self, messages, tf_bag=None):
+    def transitions(self, messages, tf_bag=None, outcomes=None):
         """
         Yield each :data:`Transition` of ``messages``, in stamp order.
 
         ``messages``: each message's time (ns; the bag's) and serialized sensor_msgs/JointState.
-        ``tf_bag`` (a :class:`TfBag`, with ``tf``) takes each message and its TF.
+        ``tf_bag`` (a :class:`TfBag`, with ``tf``) takes each message and its TF;
+        ``outcomes(outcome)``, where given, each message's :data:`Outcome`.
         """
         flow, tick_ns, maxima = self.flow, self._tick_ns, self.maxima
         reader, levels, last, next_tick = JointStateReader(), {}, None, None
@@ -110,6 +114,8 @@ class Replay:
                 tf_bag.joint_state(bag_ns, data)
                 if outcome.tf is not None:
                     tf_bag.tf(bag_ns, outcome.tf)
+            if outcomes is not None:
+                outcomes(outcome)
             maxima.take(stamp)
             self._add(stamp)
             last = yield from self._changes(stamp, last, levels)
