@@ -87,7 +87,7 @@ def test_the_maxima_hold_the_worst_margin_and_speed_with_their_stamps():
     assert abs(speed - 1.0) < 1e-6 and limit == 2.0  # 1 mrad a ms, differenced
 
 
-def _bag(path, stamps, path_q, storage='SQLITE3'):
+def _bag(path, stamps, path_q, storage='SQLITE3', names=('a',)):
     """Write a one-joint bag of JointState messages as rosbags writes one; return the path."""
     from rosbags.rosbag2 import StoragePlugin, Writer
     from rosbags.typesys import get_typestore, Stores
@@ -99,7 +99,7 @@ def _bag(path, stamps, path_q, storage='SQLITE3'):
         connection = writer.add_connection('/joint_states', JointState.__msgtype__,
                                            typestore=store)
         for stamp, q in zip(stamps, path_q):
-            message = JointState(Header(Time(*divmod(stamp, SECOND)), ''), ['a'],
+            message = JointState(Header(Time(*divmod(stamp, SECOND)), ''), list(names),
                                  np.array([q]), np.array([], dtype=float),
                                  np.array([], dtype=float))
             writer.write(connection, stamp, store.serialize_cdr(message, JointState.__msgtype__))
@@ -146,7 +146,9 @@ def test_a_bad_replay_is_one_line_and_writes_nothing(tmp_path):
     for args, words in (((tmp_path / 'empty',), 'not a rosbag2 folder'),
                         ((tmp_path / 'nothing',), 'No such file or directory'),
                         ((bag, '--topic', '/other'), '--topic /other: the bag has no such topic'),
-                        ((bag, '--from', '2', '--to', '1'), 'need 0 <= from < to')):
+                        ((bag, '--from', '2', '--to', '1'), 'need 0 <= from < to'),
+                        ((_bag(tmp_path / 'other', [BASE], [0.1], names=['b']),),
+                         "the joints of /joint_states (b) are none of the model's (a)")):
         _, err = run_cli('replay', model, *args, '--report', tmp_path / 'report', code=1)
         assert words in err and len(err.strip().splitlines()) == 1, err
         assert not (tmp_path / 'report').exists()

@@ -89,6 +89,11 @@ def run(args, out):
     first = next(messages, None)  # the bag and the topic are checked here
     if first is None:
         raise ValueError(f'{path}: no message on {args.topic}')
+    names = cdr.JointStateReader().read(first[1])[1]
+    if not set(names) & set(checked.chain.joint_names):
+        model = ', '.join(checked.chain.joint_names)
+        raise ValueError(f'{path}: the joints of {args.topic} ({", ".join(names)}) are none of '
+                         f"the model's ({model}): a bag of another arm, or its model?")
     start_ns = first[0] + int(args.start * 1e9)
     end_ns = first[0] + args.end * 1e9
     window = itertools.takewhile(lambda message: message[0] <= end_ns, (
