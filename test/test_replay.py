@@ -87,15 +87,18 @@ def test_the_maxima_hold_the_worst_margin_and_speed_with_their_stamps():
     assert abs(speed - 1.0) < 1e-6 and limit == 2.0  # 1 mrad a ms, differenced
 
 
-def _bag(path, stamps, path_q, storage='SQLITE3', names=('a',)):
+def _bag(path, stamps, path_q, storage='SQLITE3', names=('a',), compression=None):
     """Write a one-joint bag of JointState messages as rosbags writes one; return the path."""
-    from rosbags.rosbag2 import StoragePlugin, Writer
+    from rosbags.rosbag2 import CompressionFormat, CompressionMode, StoragePlugin, Writer
     from rosbags.typesys import get_typestore, Stores
 
     store = get_typestore(Stores.ROS2_JAZZY)
     JointState = store.types['sensor_msgs/msg/JointState']
     Header, Time = store.types['std_msgs/msg/Header'], store.types['builtin_interfaces/msg/Time']
-    with Writer(path, version=9, storage_plugin=getattr(StoragePlugin, storage)) as writer:
+    writer = Writer(path, version=9, storage_plugin=getattr(StoragePlugin, storage))
+    if compression:
+        writer.set_compression(getattr(CompressionMode, compression), CompressionFormat.ZSTD)
+    with writer:
         connection = writer.add_connection('/joint_states', JointState.__msgtype__,
                                            typestore=store)
         for stamp, q in zip(stamps, path_q):
@@ -108,14 +111,15 @@ def _bag(path, stamps, path_q, storage='SQLITE3', names=('a',)):
 
 @needs('rosbags', 'pip install rosbags')
 @needs_matplotlib
-@pytest.mark.parametrize('storage', ['SQLITE3', 'MCAP'])
-def test_the_command_writes_the_changes_and_the_maxima_of_a_bag(tmp_path, storage):
+@pytest.mark.parametrize('storage, compression', [('SQLITE3', None), ('MCAP', None),
+                                                  ('SQLITE3', 'FILE'), ('MCAP', 'MESSAGE')])
+def test_the_command_writes_the_changes_and_the_maxima_of_a_bag(tmp_path, storage, compression):
     model = tmp_path / 'arm.yaml'
     Chain([Link(a=0.3, qlim=(-1.0, 1.0), name='a')]).to_yaml(model)
     path = [(k + 0.5) / 1000 for k in range(900, 1101)] + [
         (k + 0.5) / 1000 for k in range(1099, 899, -1)]
     stamps = [BASE + k * SECOND // 1000 for k in range(len(path))]
-    bag = _bag(tmp_path / 'bag', stamps, path, storage)
+    bag = _bag(tmp_path / 'bag', stamps, path, storage, compression=compression)
     out, _ = run_cli('replay', model, bag, '--report', tmp_path / 'report')
     assert '/dh_kinematics: a: worst ERROR' in out and 'first ERROR: ' in out
     with open(tmp_path / 'report' / 'transitions.csv') as stream:
@@ -137,13 +141,52 @@ def test_the_command_writes_the_changes_and_the_maxima_of_a_bag(tmp_path, storag
                       '/robot_description': 1}
 
 
+def _odd_bag(path, definition=None):
+    """Write a bag of std_msgs/String on /joint_states, or of JointState as ``definition``."""
+    from rosbags.rosbag2 import Writer
+    from rosbags.typesys import get_types_from_msg, get_typestore, Stores
+
+    ros2, store = get_typestore(Stores.ROS2_JAZZY), get_typestore(Stores.EMPTY)
+    types = {name: ros2.fielddefs[name] for name in ('std_msgs/msg/Header', 'std_msgs/msg/String',
+                                                     'builtin_interfaces/msg/Time')}
+    if definition:
+        types.update(get_types_from_msg(definition, 'sensor_msgs/msg/JointState'))
+    store.register(types)
+    with Writer(path, version=9) as writer:
+        if definition:
+            JointState = store.types['sensor_msgs/msg/JointState']
+            Header = store.types['std_msgs/msg/Header']
+            Time = store.types['builtin_interfaces/msg/Time']
+            message = JointState(Header(Time(*divmod(BASE, SECOND)), ''), ['a'],
+                                 np.array([0.1], dtype=np.float32))
+        else:
+            message = store.types['std_msgs/msg/String']('a')
+        connection = writer.add_connection('/joint_states', message.__msgtype__, typestore=store)
+        writer.write(connection, BASE, store.serialize_cdr(message, message.__msgtype__))
+    return path
+
+
 @needs('rosbags', 'pip install rosbags')
 def test_a_bad_replay_is_one_line_and_writes_nothing(tmp_path):
     model = tmp_path / 'arm.yaml'
     Chain([Link(a=0.3, qlim=(-1.0, 1.0), name='a')]).to_yaml(model)
     bag = _bag(tmp_path / 'bag', [BASE], [0.1])
     (tmp_path / 'empty').mkdir()
+    foo = _bag(tmp_path / 'foo', [BASE], [0.1])
+    metadata = foo / 'metadata.yaml'
+    metadata.write_text(metadata.read_text().replace('storage_identifier: sqlite3',
+                                                     'storage_identifier: foo'))
+    (tmp_path / 'old.bag').write_bytes(b'#ROSBAG V2.0\n')
     for args, words in (((tmp_path / 'empty',), 'not a rosbag2 folder'),
+                        ((foo,), "storage 'foo': rosbags reads sqlite3 and mcap bags"),
+                        ((_odd_bag(tmp_path / 'string'),),
+                         '--topic /joint_states: it is std_msgs/msg/String'),
+                        ((_odd_bag(tmp_path / 'float32', 'std_msgs/Header header\n'
+                                   'string[] name\nfloat32[] position\n'),),
+                         'the bag defines sensor_msgs/msg/JointState otherwise than ROS 2 '
+                         '(Jazzy, Kilted) does (position, velocity, effort differ)'),
+                        ((bag / 'bag.db3',), "give the bag's folder (rosbag2), not its storage"),
+                        ((tmp_path / 'old.bag',), 'a ROS 1 bag: convert it'),
                         ((tmp_path / 'nothing',), 'No such file or directory'),
                         ((bag, '--topic', '/other'), '--topic /other: the bag has no such topic'),
                         ((bag, '--from', '2', '--to', '1'), 'need 0 <= from < to'),
@@ -186,24 +229,36 @@ def test_a_csv_log_replays_as_its_bag_would(tmp_path):
 def test_the_maxima_take_the_safety_figures_where_they_are_watched():
     from dh_kinematics.node_logic.sweep import sweep
     chain = Chain.from_yaml(PACKAGE / 'config' / 'panda.yaml')
-    settings = dict(DEFAULTS, **{'safety.momentum_limit': 100.0})
+    settings = dict(DEFAULTS, **{'safety.momentum_limit': 100.0,
+                                 'safety.planes.floor': [0.0, 0.0, 1.0, -0.3],
+                                 'safety.plane_frames': ['panda_hand_tcp']})
     prismatic = [link.isprismatic() for link in chain.links]
-    stream = []
+    stream, heights = [], []
     for k in range(50):
         q, qd, _ = sweep(k * 0.01, chain.qlim, prismatic, 10.0)
         stamp = BASE + k * SECOND // 100
         stream.append((stamp, joint_state_cdr(stamp, list(chain.joint_names), q.tolist(),
                                               qd.tolist())))
+        heights.append(chain.fkine(q)[2, 3])
     replay = Replay(chain, settings)
     for _ in replay.transitions(stream):
         pass
-    rows = {(subject, quantity): value for subject, quantity, value, _, _ in replay.maxima.rows()}
-    assert rows['safety', 'momentum'] > 0.0
+    rows = {(subject, quantity): (value, stamp, limit)
+            for subject, quantity, value, stamp, limit in replay.maxima.rows()}
+    assert rows['safety', 'momentum'][0] > 0.0 and rows['safety', 'momentum'][2] == 100.0
+    # A plane's distance: the smallest is the worst, against 0 m.
+    lowest = int(np.argmin(heights))
+    assert rows['safety', 'plane.floor.panda_hand_tcp'] == pytest.approx(
+        (heights[lowest] + 0.3, (stream[lowest][0]) * 1e-9, 0.0), abs=1e-12)
+    t, low, high, level = replay.safety.arrays()
+    labels = [figure.label for figure in replay.flow.limits.safety.figures]
+    assert low[:, 0, labels.index('plane.floor.panda_hand_tcp')].min() == pytest.approx(
+        heights[lowest] + 0.3, abs=1e-12)
 
 
 def test_the_series_keeps_every_spike_in_bounded_memory():
     from dh_kinematics.replay.series import Series
-    series = Series(2, bins=8)
+    series = Series(4, 2, bins=8)
     for k in range(1000):  # 1000 messages into 8 bins: the bins merge, the extremes stay
         value = 5.0 if k == 777 else float(k % 3)
         series.add(BASE + k * SECOND // 1000, [[value, -value]] * 4, [2 if k == 777 else 0, 0])

@@ -84,6 +84,11 @@ def run(args, out):
     _, checked = read(files)
     if os.path.isdir(path):
         messages = bag.raw_messages(path, args.topic)
+    elif path.endswith(('.db3', '.mcap')):
+        raise ValueError(f"{path}: give the bag's folder (rosbag2), not its storage file")
+    elif path.endswith('.bag'):
+        raise ValueError(f'{path}: a ROS 1 bag: convert it to a rosbag2 folder first '
+                         f'(rosbags-convert --src {path} --dst FOLDER)')
     else:
         messages = _csv_messages(path)
     first = next(messages, None)  # the bag and the topic are checked here
@@ -115,8 +120,7 @@ def run(args, out):
 
     def pictures(staging):
         from dh_kinematics.cli import replay_report
-        replay_report.draw(staging, checked.chain, checked.settings, replay.series, said, found,
-                           maxima)
+        replay_report.draw(staging, checked.chain, checked.settings, replay, said, found, maxima)
     write(args.report, found, maxima, pictures)
     out.write(said + f'\nwrote {args.report}: transitions.csv, maxima.csv, the pictures and '
               'index.html\n' + (f'wrote {args.write_tf}\n' if args.write_tf else ''))

@@ -17,9 +17,9 @@
 
 ``joint_<n>.png`` per joint: its position between its limits with the WARN bands, under it a
 band coloured by its level; its velocity; its measured effort and the effort monitor's estimate.
+``safety.png``, where any safety figure is watched: each figure of ``~/safety`` with its limit.
 Each curve is the range of its values in each bin of time (:class:`replay.Series`), so a spike
-shows. ``index.html``: the summary, the pictures, the maxima and the first level changes. Work
-in progress (issue 62).
+shows. ``index.html``: the summary, the pictures, the maxima and the first level changes.
 """
 
 import html
@@ -34,10 +34,38 @@ SHOWN = 200
 """Level changes listed on the page; transitions.csv has them all."""
 
 
-def draw(folder, chain, settings, series, summary, transitions, maxima):
-    """Write the pictures and ``index.html`` into ``folder``."""
+def _band(axes, t, low, high, label=None):
+    """Draw a binned range of values: its top, its bottom and the area between."""
+    line, = axes.step(t, high, where='post', label=label, linewidth=1)
+    axes.step(t, low, where='post', color=line.get_color(), linewidth=1)
+    axes.fill_between(t, low, high, step='post', color=line.get_color(), alpha=0.3)
+
+
+def _safety(plt, folder, series, figures):
+    """Draw ``safety.png``: each safety figure, its limit a red line; return its name."""
+    t, low, high, _ = series.arrays()
+    rows = (len(figures) + 1) // 2
+    figure, axes = plt.subplots(rows, 2, sharex=True, figsize=(11, 1.6 * rows + 0.8),
+                                squeeze=False)
+    for k, (shown, axis) in enumerate(zip(figures, axes.flat)):
+        _band(axis, t, low[:, 0, k], high[:, 0, k])
+        if shown.limit is not None:
+            axis.axhline(shown.limit, color='#d62728', linewidth=0.8)
+        axis.set_title(shown.label, fontsize=9)
+    for axis in list(axes.flat)[len(figures):]:
+        axis.set_visible(False)
+    for axis in axes[-1]:
+        axis.set_xlabel('s after the first message')
+    figure.suptitle('safety figures (SI units)')
+    figure.tight_layout()
+    save_png(plt, figure, folder / 'safety.png', 80, 'a picture')
+    return 'safety.png'
+
+
+def draw(folder, chain, settings, replay, summary, transitions, maxima):
+    """Write the pictures of a finished :class:`replay.Replay` and ``index.html``."""
     plt = pyplot('replay --report')
-    t, low, high, level = series.arrays()
+    t, low, high, level = replay.series.arrays()
     margin = settings['diagnostics.warn_margin']
     names = []
     for j, (name, (lower, upper)) in enumerate(zip(chain.joint_names, chain.qlim.tolist())):
@@ -45,10 +73,7 @@ def draw(folder, chain, settings, series, summary, transitions, maxima):
                                     gridspec_kw={'height_ratios': [3, 0.4, 2, 2]})
         for row, column in ((0, 'position'), (2, 'velocity'), (3, 'effort'), (3, 'estimate')):
             k = COLUMNS.index(column)
-            line, = axes[row].step(t, high[:, k, j], where='post', label=column, linewidth=1)
-            axes[row].step(t, low[:, k, j], where='post', color=line.get_color(), linewidth=1)
-            axes[row].fill_between(t, low[:, k, j], high[:, k, j], step='post',
-                                   color=line.get_color(), alpha=0.3)
+            _band(axes[row], t, low[:, k, j], high[:, k, j], column)
         for limit in (lower, upper):
             axes[0].axhline(limit, color='#d62728', linewidth=0.8)
         axes[0].axhspan(upper - margin, upper, color='#ff7f0e', alpha=0.15)
@@ -64,6 +89,8 @@ def draw(folder, chain, settings, series, summary, transitions, maxima):
         figure.suptitle(name)
         names.append(f'joint_{j + 1}.png')
         save_png(plt, figure, folder / names[-1], 80, 'a picture')
+    if replay.safety is not None:
+        names.append(_safety(plt, folder, replay.safety, replay.flow.limits.safety.figures))
     rows = ''.join(f'<tr><td>{t.stamp_ns * 1e-9:.6f}</td><td>{html.escape(t.status)}</td>'
                    f'<td>{LEVEL_NAMES[t.level]}</td><td>{html.escape(t.message)}</td></tr>'
                    for t in transitions[:SHOWN])

@@ -28,6 +28,7 @@ import numpy as np
 
 INSTALL = 'reading a rosbag2 folder needs rosbags: pip install rosbags'
 TYPE = 'sensor_msgs/msg/JointState'
+STORAGES = ('sqlite3', 'mcap')
 
 
 def _reader(path):
@@ -37,6 +38,17 @@ def _reader(path):
         from rosbags.typesys import get_typestore, Stores
     except ImportError:
         raise ValueError(f'{path}: {INSTALL}') from None
+    metadata = pathlib.Path(path) / 'metadata.yaml'
+    if metadata.is_file():
+        import yaml
+        try:
+            storage = yaml.safe_load(metadata.read_text())['rosbag2_bagfile_information'][
+                'storage_identifier']
+        except Exception:  # noqa: B902 (any fault of the file: rosbags says which below)
+            storage = None
+        if isinstance(storage, str) and storage not in STORAGES:
+            raise ValueError(f'{path}: storage {storage!r}: rosbags reads '
+                             f'{" and ".join(STORAGES)} bags')
     try:
         reader = AnyReader([pathlib.Path(path)],
                            default_typestore=get_typestore(Stores.ROS2_JAZZY))
@@ -58,17 +70,36 @@ def _connections(reader, path, topic):
     return connections
 
 
+def _same_definitions(reader, path, topic):
+    """Raise ValueError where the bag's JointState is laid out otherwise than ROS 2's."""
+    from rosbags.typesys import get_typestore, Stores
+    ours = get_typestore(Stores.ROS2_JAZZY).fielddefs  # Kilted's are the same
+    for name in (TYPE, 'std_msgs/msg/Header', 'builtin_interfaces/msg/Time'):
+        theirs = reader.typestore.fielddefs.get(name)
+        if theirs is not None and theirs != ours[name]:
+            known, found = dict(ours[name][1]), dict(theirs[1])
+            fields = [field for field in {**known, **found} if known.get(field) != found.get(field)]
+            fields = (', '.join(fields) or 'its constants') + (' differs' if len(fields) == 1
+                                                                else ' differ')
+            raise ValueError(f'{path}: --topic {topic}: the bag defines {name} otherwise than '
+                             f'ROS 2 (Jazzy, Kilted) does ({fields}): a bag of another '
+                             'distribution, or of a changed message')
+
+
 def raw_messages(path, topic='/joint_states'):
     """
     Yield ``(bag_time_ns, data)`` for each message on ``topic``, read as the bag is walked.
 
     ``data`` is the message's serialized CDR bytes, as a raw rclpy subscription hands them
     over: what the node's flow takes. The bag is opened and the topic checked at the first
-    ``next`` (ValueError as :func:`read`); nothing is held but the message at hand.
+    ``next`` (ValueError as :func:`read`, and where the bag defines JointState, its header or
+    its time otherwise than ROS 2 does: bytes the node would misread); nothing is held but the
+    message at hand.
     """
     reader = _reader(path)
     try:
         connections = _connections(reader, path, topic)
+        _same_definitions(reader, path, topic)
         for _, stamp, raw in reader.messages(connections=connections):
             yield stamp, bytes(raw)
     finally:

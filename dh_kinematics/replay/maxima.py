@@ -18,7 +18,8 @@ The worst of each joint's quantities and each safety figure over a replay, with 
 Per joint: the smallest position margin (rad or m; negative past a limit), and the largest
 |velocity|, |acceleration|, |jerk| (the flow's estimates, :class:`RateEstimate`), |effort|
 (the message's) and |estimate| of the effort monitor (the residual or the observer's external
-torque); per safety figure of ``~/safety``, its largest value. Work in progress (issue 62).
+torque); per safety figure of ``~/safety`` (:data:`Figure`), its largest size, or its smallest
+value where smaller is worse (a plane's distance, the permitted contact speed).
 """
 
 import math
@@ -48,6 +49,7 @@ class Maxima:
                         'jerk': [link.jerk_limit for link in links],
                         'effort': [link.effort_limit for link in links]}
         self.worst = {}  # (subject, quantity) -> (value, stamp_ns, limit)
+        self._figures = None
 
     def _keep(self, key, value, stamp_ns, limit, larger=True):
         known = self.worst.get(key)
@@ -55,8 +57,8 @@ class Maxima:
                                                  else value < known[0])):
             self.worst[key] = (value, stamp_ns, limit)
 
-    def take(self, stamp_ns):
-        """Take the flow's values after the message stamped ``stamp_ns``."""
+    def take(self, stamp_ns, safety_values=None):
+        """Take the flow's values after the message stamped ``stamp_ns``, and its safety's."""
         flow, keep = self._flow, self._keep
         positions, efforts = flow.cache.positions.tolist(), flow.cache.efforts.tolist()
         rates = flow.rates
@@ -73,10 +75,12 @@ class Maxima:
             estimate = monitor.residual[j]
             kind = 'external torque' if monitor.observed[j] else 'residual'
             keep((name, kind), abs(estimate), stamp_ns, None)
-        safety = flow.limits.safety
-        if safety.measured:
-            for label, value in zip(safety.labels, safety.topic_values()):
-                keep(('safety', label), value, stamp_ns, None)
+        if safety_values is not None:
+            if self._figures is None:
+                self._figures = flow.limits.safety.figures
+            for figure, value in zip(self._figures, safety_values):
+                keep(('safety', figure.label), value if figure.smaller else abs(value),
+                     stamp_ns, figure.limit, larger=not figure.smaller)
 
     def rows(self):
         """Return ``(subject, quantity, worst, stamp_s, limit)`` rows, joints in model order."""

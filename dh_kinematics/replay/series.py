@@ -15,10 +15,10 @@
 """
 What a replay's pictures show, in memory bounded by the pictures, not the bag.
 
-Per message: each joint's position, velocity, effort and effort estimate, and its level. The
-rows are kept in bins of time: each bin holds the smallest and the largest value of each column
+Per message: a row of values per column (a joint's position, velocity, effort and effort
+estimate; a safety figure), and the level of each. The rows are kept in bins of time: each bin holds the smallest and the largest value of each column
 (so a spike shows, however long the bag) and the highest level; when the bins are full, each two
-neighbours merge and a bin spans twice the time. Work in progress (issue 62).
+neighbours merge and a bin spans twice the time.
 """
 
 import numpy as np
@@ -30,28 +30,29 @@ COLUMNS = ('position', 'velocity', 'effort', 'estimate')
 
 class Series:
     """
-    Binned min and max of each joint's columns over time, and the highest level per bin.
+    Binned min and max of each row of values over time, and the highest level per bin.
 
     Parameters
     ----------
-    n : int
-        Joints.
+    rows, n : int
+        Values per message: ``rows`` rows (:data:`COLUMNS` for the joints) of ``n`` (the
+        joints, or the safety figures), each of its own level.
     bins : int
         At most this many bins (even); a picture's width in points.
 
     """
 
-    def __init__(self, n, bins=2000):
-        self._n, self._bins = n, bins
+    def __init__(self, rows, n, bins=2000):
+        self._bins = bins
         self._span_ns = None  # the time one bin covers, set by the first two messages
         self._start_ns = None
-        self._low = np.full((bins, len(COLUMNS), n), np.nan)
-        self._high = np.full((bins, len(COLUMNS), n), np.nan)
+        self._low = np.full((bins, rows, n), np.nan)
+        self._high = np.full((bins, rows, n), np.nan)
         self._level = np.zeros((bins, n), dtype=np.int8)
         self._used = 0
 
     def add(self, stamp_ns, values, levels):
-        """Take one message's ``values`` (len(COLUMNS) x n, NaN: none) and joint levels."""
+        """Take one message's ``values`` (rows x n, NaN: none) and their n levels."""
         if self._start_ns is None:
             self._start_ns = stamp_ns
         if self._span_ns is None:

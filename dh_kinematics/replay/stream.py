@@ -19,8 +19,8 @@ The node's clock is the stamps: each message is taken at its stamp, and the node
 (:func:`node_logic.schedule.tick_s`) fall on the stamps' grid between messages, so a joint goes
 STALE at the same stamp as on the live node. After each message and tick, the monitors' levels
 are compared with the last; where one moved, the statuses are built and each status whose level
-changed is a :data:`Transition`; :class:`Maxima` keeps the worst values. Work in progress
-(issue 62): the report, the command and ``--write-tf`` come next.
+changed is a :data:`Transition`; :class:`Maxima` keeps the worst values and :class:`Series`
+what the pictures show: the joints' values, and the safety figures where any is watched.
 """
 
 from collections import namedtuple
@@ -28,9 +28,10 @@ import math
 
 from dh_kinematics.node_logic.cdr import JointStateReader
 from dh_kinematics.node_logic.joint_states import JointStatesFlow, Wanted
+from dh_kinematics.node_logic.monitors.levels import OK
 from dh_kinematics.node_logic.schedule import tick_s
 from dh_kinematics.replay.maxima import Maxima
-from dh_kinematics.replay.series import Series
+from dh_kinematics.replay.series import COLUMNS, Series
 import numpy as np
 
 __all__ = ['Replay', 'Transition']
@@ -72,7 +73,9 @@ class Replay:
     maxima : Maxima
         The worst values so far.
     series : Series
-        What the pictures show, binned.
+        What the joints' pictures show, binned (rows :data:`series.COLUMNS`).
+    safety : Series or None
+        The safety figures (one row; :attr:`Safety.figures`), where any is watched.
 
     """
 
@@ -83,7 +86,10 @@ class Replay:
         # TF where it is written; the expected efforts and the safety values where asked for.
         self.flow.wanted = Wanted(False, values, True, tf, False, safety=values)
         self.maxima = Maxima(chain, self.flow)
-        self.series = Series(chain.n)
+        self.series = Series(len(COLUMNS), chain.n)
+        monitor = self.flow.limits.safety
+        self._figures = monitor.figures if monitor.active else ()
+        self.safety = Series(1, len(self._figures)) if monitor.active else None
         self._tick_ns = int(tick_s(settings['diagnostics.period']) * 1e9)
         self._node = node
 
@@ -116,12 +122,14 @@ class Replay:
                     tf_bag.tf(bag_ns, outcome.tf)
             if outcomes is not None:
                 outcomes(outcome)
-            maxima.take(stamp)
-            self._add(stamp)
+            safety = flow.limits.safety
+            values = safety.topic_values() if safety.active and safety.measured else None
+            maxima.take(stamp, values)
+            self._add(stamp, values)
             last = yield from self._changes(stamp, last, levels)
 
-    def _add(self, stamp):
-        """Add the message's values and each joint's level to the series."""
+    def _add(self, stamp, safety_values):
+        """Add the message's values and their levels to the series."""
         flow = self.flow
         limits, cache = flow.limits, flow.cache
         qd = [math.nan if value is None else value for value in flow.rates.qd]
@@ -129,6 +137,10 @@ class Replay:
                                     np.asarray(limits.motion.levels)])
         self.series.add(stamp, [cache.positions, qd, cache.efforts, limits.efforts.residual],
                         levels)
+        if safety_values is not None:
+            safety = limits.safety.levels
+            self.safety.add(stamp, [safety_values], [safety.get(figure.task, OK)
+                                                     for figure in self._figures])
 
     def _changes(self, stamp, last, levels):
         """Yield the statuses whose level changed; return the new snapshot."""

@@ -48,6 +48,7 @@ configuration and while a joint's position is unknown; every one but ``planes`` 
 alone) while a joint's rate is unknown (a first message, a gap, an implausible velocity).
 """
 
+from collections import namedtuple
 import math
 
 from dh_kinematics.core import configurations
@@ -68,6 +69,11 @@ import numpy as np
 TASKS = ('frame_speed', 'momentum', 'kinetic_energy', 'power', 'stopping', 'planes',
          'contact')
 """The statuses, in the order they are published."""
+
+Figure = namedtuple('Figure', 'label task limit smaller')
+Figure.__doc__ = """One value of ``~/safety``: its label, the status that judges it, its limit
+(SI units; None: none of its own) and whether smaller is worse (a plane's distance, the
+permitted contact speed)."""
 
 
 def _finite(settings, name):
@@ -158,6 +164,29 @@ class Safety:
             rest = [0.0] * self._chain.n
             self._labels = tuple(name for name, _ in self._flat(self.measure(rest, rest)))
         return self._labels
+
+    @property
+    def figures(self):
+        """Return a :data:`Figure` per label of :meth:`topic_values`, in order."""
+        limits, speeds = self._limits, dict(zip(
+            self._speed_points.frames if self._speed_points else (), self._speed_limits))
+        figures = []
+        for label in self.labels:
+            name, _, rest = label.partition('.')
+            if name == 'frame_speed':
+                figure = Figure(label, name, speeds[rest], False)
+            elif name in ('momentum', 'kinetic_energy', 'power'):
+                figure = Figure(label, name, None if rest else limits[name], False)
+            elif name.startswith('stopping'):
+                figure = Figure(label, 'stopping', limits[name], False)
+            elif name == 'plane':
+                figure = Figure(label, 'planes', 0.0, True)
+            elif name == 'tool_direction':
+                figure = Figure(label, 'planes', self._tilt_limit, False)
+            else:  # the tool's speed, the reflected mass, the permitted contact speed
+                figure = Figure(label, 'contact', None, name == 'contact_speed')
+            figures.append(figure)
+        return tuple(figures)
 
     def judge(self, sample):
         """
