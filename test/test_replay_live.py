@@ -16,8 +16,9 @@
 Replay against the live node: sim_arm's sweep past the limits, recorded, then replayed.
 
 The node and sim_arm run over DDS; the probe records every joint_states message and every
-/diagnostics array. Replayed on their stamps, the joint_states give each joint's level changes
-in the order the live node published them. Work in progress (issue 62).
+/diagnostics array, ``~/expected_effort`` and ``~/safety``. Replayed on their stamps, the
+joint_states give each joint's level changes in the order the live node published them, and
+the values the node published.
 """
 
 from dh_kinematics.node_logic.monitors.levels import STALE
@@ -28,6 +29,7 @@ import pytest
 from rclpy.serialization import serialize_message
 from ros_fixtures import NodeThread, Running, SimArm
 from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64MultiArray
 
 pytestmark = pytest.mark.ros
 
@@ -35,7 +37,17 @@ PUMA = str(PACKAGE / 'config' / 'puma560.yaml')
 SECOND = 1_000_000_000
 # A wide WARN band and a slow sweep: every level lasts longer than the node's 0.1 s between
 # two publications of a change, so none is merged away on the wire.
-SETTINGS = {'diagnostics.period': 0.1, 'diagnostics.warn_margin': 0.3}
+# Safety figures of each kind that joint_states alone give: the values of ~/safety.
+SETTINGS = {'diagnostics.period': 0.1, 'diagnostics.warn_margin': 0.3,
+            'safety.momentum_limit': 100.0, 'safety.kinetic_energy_limit': 100.0,
+            'safety.power_limit': 1000.0, 'safety.planes.floor': [0.0, 0.0, 1.0, -1.0],
+            'safety.tool_spheres': [0.0, 0.0, 0.1, 0.05]}
+
+
+def _same(live, ours):
+    """Tell whether two lists of values agree to 1e-9 (NaN where both are)."""
+    return len(live) == len(ours) and all(
+        abs(a - b) <= 1e-9 or (a != a and b != b) for a, b in zip(live, ours))
 
 
 def _changes(rows):
@@ -58,6 +70,7 @@ def test_a_replayed_recording_changes_levels_as_the_live_node_did():
     probe = run.probe
     probe.record('joint_states', JointState, '/joint_states', 1000)
     probe.record('expected', JointState, '/dh_kinematics/expected_effort', 1000)
+    probe.record('safety', Float64MultiArray, '/dh_kinematics/safety', 1000)
     run.wait_matched(run.node)
     sim = NodeThread(SimArm, 'sim_arm', ['--params-file', PUMA, '-p', 'overshoot:=0.1',
                                          '-p', 'period:=4.0', '-p', 'rate:=200.0'])
@@ -74,16 +87,31 @@ def test_a_replayed_recording_changes_levels_as_the_live_node_did():
         states = list(probe.messages['joint_states'])
         arrays = list(probe.messages['diagnostics'])
         expected = {_stamp(m.header): list(m.effort) for m in probe.messages['expected']}
+        safety = [(tuple(m.layout.dim[0].label.split()), list(m.data))
+                  for m in probe.messages['safety']]
     run.stop()
     _, checked = read([PUMA], overrides=SETTINGS)
     messages = [(0, bytes(serialize_message(m))) for m in states]
-    ours_expected = {}
+    ours_expected, ours_safety = {}, []
 
     def take(outcome):
         if outcome.expected is not None:
             ours_expected[outcome.expected[1]] = outcome.expected[2]
-    replayed = list(Replay(checked.chain, checked.settings, values=True).transitions(
-        messages, outcomes=take))
+        if outcome.safety is not None:
+            ours_safety.append(list(outcome.safety[1]))
+    replay = Replay(checked.chain, checked.settings, values=True)
+    replayed = list(replay.transitions(messages, outcomes=take))
+    # ~/safety has no stamp: the live arrays are a run of the replay's, one per message, from
+    # the first that the probe's recording also holds.
+    labels = replay.flow.limits.safety.labels
+    assert {names for names, _ in safety} == {labels} and len(labels) >= 8
+    first = next(k for k, (_, values) in enumerate(safety)
+                 if any(_same(values, ours) for ours in ours_safety))
+    start = next(k for k, ours in enumerate(ours_safety) if _same(safety[first][1], ours))
+    live_run = [values for _, values in safety[first:]]
+    assert len(live_run) > 100
+    for k, values in enumerate(live_run[:len(ours_safety) - start]):
+        assert _same(values, ours_safety[start + k]), (k, values, ours_safety[start + k])
     # What the live node published, the replay computed, to 1e-9: past the first 0.5 s, where
     # the node may have taken messages before the probe matched sim_arm (the acceleration
     # filter's memory of them is 1e-13 after 0.5 s).
