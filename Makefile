@@ -95,6 +95,7 @@ bench: $(BENCH_STAMP) $(STAMP)
 	PYTHONPATH=. $(BENCH_VENV)/bin/python bench/bench_core.py
 	PYTHONPATH=. $(BENCH_VENV)/bin/python bench/bench_ik.py
 	PYTHONPATH=. $(VPY) bench/bench_identify.py
+	PYTHONPATH=. $(VPY) bench/bench_replay.py
 
 # The node against a minimal rclpy baseline at 100 Hz, 1 kHz and flat out; prints a table and
 # writes bench/results/node_rate.json (see README); then the momentum observer's cost and

@@ -78,12 +78,16 @@ def draw(folder, chain, settings, replay, summary, transitions, maxima):
             axes[0].axhline(limit, color='#d62728', linewidth=0.8)
         axes[0].axhspan(upper - margin, upper, color='#ff7f0e', alpha=0.15)
         axes[0].axhspan(lower, lower + margin, color='#ff7f0e', alpha=0.15)
-        for start, width, value in zip(t, list(t[1:] - t[:-1]) + [0.0], level[:, j]):
-            axes[1].axvspan(start, start + width, color=LEVEL_COLOURS[value], linewidth=0)
+        ends = list(t[1:]) + [t[-1] + (t[1] - t[0] if len(t) > 1 else 0.0)]
+        changes = [0] + [k for k in range(1, len(t)) if level[k, j] != level[k - 1, j]]
+        for first, after in zip(changes, changes[1:] + [len(t)]):  # one span per level's run
+            axes[1].axvspan(t[first], ends[after - 1], color=LEVEL_COLOURS[level[first, j]],
+                            linewidth=0)
         axes[1].set_yticks([])
-        axes[0].set_ylabel('position')
-        axes[2].set_ylabel('velocity')
-        axes[3].set_ylabel('effort')
+        length, force = ('m', 'N') if chain.links[j].isprismatic() else ('rad', 'N m')
+        axes[0].set_ylabel(f'position ({length})')
+        axes[2].set_ylabel(f'velocity ({length}/s)')
+        axes[3].set_ylabel(f'effort ({force})')
         axes[3].legend(loc='upper right')
         axes[3].set_xlabel('s after the first message')
         figure.suptitle(name)

@@ -78,9 +78,9 @@ def _same_definitions(reader, path, topic):
         theirs = reader.typestore.fielddefs.get(name)
         if theirs is not None and theirs != ours[name]:
             known, found = dict(ours[name][1]), dict(theirs[1])
-            fields = [field for field in {**known, **found} if known.get(field) != found.get(field)]
-            fields = (', '.join(fields) or 'its constants') + (' differs' if len(fields) == 1
-                                                                else ' differ')
+            odd = [field for field in {**known, **found} if known.get(field) != found.get(field)]
+            fields = (', '.join(odd) or 'its constants') + (
+                ' differs' if len(odd) == 1 else ' differ')
             raise ValueError(f'{path}: --topic {topic}: the bag defines {name} otherwise than '
                              f'ROS 2 (Jazzy, Kilted) does ({fields}): a bag of another '
                              'distribution, or of a changed message')

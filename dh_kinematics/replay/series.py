@@ -15,10 +15,11 @@
 """
 What a replay's pictures show, in memory bounded by the pictures, not the bag.
 
-Per message: a row of values per column (a joint's position, velocity, effort and effort
-estimate; a safety figure), and the level of each. The rows are kept in bins of time: each bin holds the smallest and the largest value of each column
-(so a spike shows, however long the bag) and the highest level; when the bins are full, each two
-neighbours merge and a bin spans twice the time.
+Per message: rows of values, one per column (a joint's position, velocity, effort and effort
+estimate; a safety figure), and the level of each column. They are kept in bins of time: each
+bin holds the smallest and the largest value (so a spike shows, however long the bag) and the
+highest level; when the bins are full, each two neighbours merge and a bin spans twice the
+time.
 """
 
 import numpy as np
