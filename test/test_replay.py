@@ -256,6 +256,33 @@ def test_the_maxima_take_the_safety_figures_where_they_are_watched():
         heights[lowest] + 0.3, abs=1e-12)
 
 
+@needs_pin
+def test_an_arm_held_against_a_push_shows_it_as_residual_and_external_torque():
+    from dh_kinematics.replay.maxima import QUANTITIES
+    from helpers import pin_model
+    chain = Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml')
+    model, data = pin_model(chain)
+    q = np.array([0.3, -1.1, 1.2, -0.4, 0.9, 0.2])
+    # At rest, the motors hold gravity (pinocchio's) and a push of 7.25 N m on the elbow.
+    push = np.array([0.0, 0.0, 7.25, 0.0, 0.0, 0.0])
+    efforts = pin.computeGeneralizedGravity(
+        model, data, pin_configuration(pin, model, chain.joint_names, q)) + push
+    stream = [(BASE + k * SECOND // 1000, joint_state_cdr(
+        BASE + k * SECOND // 1000, list(chain.joint_names), q.tolist(), [0.0] * 6,
+        efforts.tolist())) for k in range(1000)]
+    replay = Replay(chain, DEFAULTS)
+    for _ in replay.transitions(stream):
+        pass
+    rows = replay.maxima.rows()
+    worst = {(subject, quantity): value for subject, quantity, value, _, _ in rows}
+    for j, name in enumerate(chain.joint_names):
+        assert worst[name, 'residual'] == pytest.approx(push[j], abs=1e-9)
+        # The observer's first-order response, 1 - exp(-K t): 1 s is 50 time constants.
+        assert worst[name, 'external torque'] == pytest.approx(push[j], abs=1e-9)
+    assert [(subject, quantity) for subject, quantity, *_ in rows] == [
+        (name, quantity) for name in chain.joint_names for quantity in QUANTITIES]
+
+
 def test_the_series_keeps_every_spike_in_bounded_memory():
     from dh_kinematics.replay.series import Series
     series = Series(4, 2, bins=8)

@@ -17,14 +17,18 @@ The worst of each joint's quantities and each safety figure over a replay, with 
 
 Per joint: the smallest position margin (rad or m; negative past a limit), and the largest
 |velocity|, |acceleration|, |jerk| (the flow's estimates, :class:`RateEstimate`), |effort|
-(the message's) and |estimate| of the effort monitor (the residual or the observer's external
-torque); per safety figure of ``~/safety`` (:data:`Figure`), its largest size, or its smallest
+(the message's), |residual| (measured - expected effort) and |external torque| (the momentum
+observer's), each where the messages give it; per safety figure of ``~/safety`` (:data:`Figure`), its largest size, or its smallest
 value where smaller is worse (a plane's distance, the permitted contact speed).
 """
 
 import math
 
-__all__ = ['Maxima']
+__all__ = ['Maxima', 'QUANTITIES']
+
+QUANTITIES = ('position margin', 'velocity', 'acceleration', 'jerk', 'effort', 'residual',
+              'external torque')
+"""Each joint's quantities, in the order of the rows."""
 
 
 class Maxima:
@@ -57,13 +61,12 @@ class Maxima:
                                                  else value < known[0])):
             self.worst[key] = (value, stamp_ns, limit)
 
-    def take(self, stamp_ns, safety_values=None):
-        """Take the flow's values after the message stamped ``stamp_ns``, and its safety's."""
-        flow, keep = self._flow, self._keep
+    def take(self, stamp_ns, outcome, safety_values=None):
+        """Take the flow's values after the message stamped ``stamp_ns``: its :data:`Outcome`."""
+        flow, keep, names = self._flow, self._keep, self._names
         positions, efforts = flow.cache.positions.tolist(), flow.cache.efforts.tolist()
         rates = flow.rates
-        monitor = flow.limits.efforts
-        for j, name in enumerate(self._names):
+        for j, name in enumerate(names):
             q = positions[j]
             keep((name, 'position margin'), min(q - self._lower[j], self._upper[j] - q),
                  stamp_ns, 0.0, larger=False)
@@ -72,9 +75,11 @@ class Maxima:
                 if values[j] is not None:
                     keep((name, quantity), abs(values[j]), stamp_ns, self._limits[quantity][j])
             keep((name, 'effort'), abs(efforts[j]), stamp_ns, self._limits['effort'][j])
-            estimate = monitor.residual[j]
-            kind = 'external torque' if monitor.observed[j] else 'residual'
-            keep((name, kind), abs(estimate), stamp_ns, None)
+        for quantity, estimate in (('residual', outcome.residual),
+                                   ('external torque', outcome.external)):
+            if estimate is not None:
+                for j, value in zip(estimate[0], estimate[2]):
+                    keep((names[j], quantity), abs(value), stamp_ns, None)
         if safety_values is not None:
             if self._figures is None:
                 self._figures = flow.limits.safety.figures
@@ -83,7 +88,21 @@ class Maxima:
                      stamp_ns, figure.limit, larger=not figure.smaller)
 
     def rows(self):
-        """Return ``(subject, quantity, worst, stamp_s, limit)`` rows, joints in model order."""
+        """
+        Return ``(subject, quantity, worst, stamp_s, limit)`` rows (limit NaN: none).
+
+        The joints in model order, each's quantities in :data:`QUANTITIES` order, then the
+        safety figures in ``~/safety``'s order.
+        """
+        order = {name: k for k, name in enumerate(self._names)}
+        figures = {figure.label: k for k, figure in enumerate(self._figures or ())}
+
+        def key(item):
+            subject, quantity = item[0]
+            if subject in order:
+                return order[subject], QUANTITIES.index(quantity)
+            return len(order), figures[quantity]
         return [(subject, quantity, value, stamp_ns * 1e-9,
                  math.nan if limit is None else limit)
-                for (subject, quantity), (value, stamp_ns, limit) in self.worst.items()]
+                for (subject, quantity), (value, stamp_ns, limit) in sorted(
+                    self.worst.items(), key=key)]

@@ -82,9 +82,10 @@ class Replay:
     def __init__(self, chain, settings, node='/dh_kinematics', tf=False, values=False):
         self.flow = JointStatesFlow(chain.joint_names, _undecodable, lambda text: None, 0)
         self.flow.configure(chain, settings)
-        # The rates every message (for the maxima), as a subscriber to the residual asks; the
-        # TF where it is written; the expected efforts and the safety values where asked for.
-        self.flow.wanted = Wanted(False, values, True, tf, False, safety=values)
+        # The rates, residuals and external torques every message (for the maxima), as their
+        # subscribers ask; the TF where it is written; the expected efforts and the safety
+        # values where asked for.
+        self.flow.wanted = Wanted(False, values, True, tf, False, safety=values, external=True)
         self.maxima = Maxima(chain, self.flow)
         self.series = Series(len(COLUMNS), chain.n)
         monitor = self.flow.limits.safety
@@ -124,18 +125,23 @@ class Replay:
                 outcomes(outcome)
             safety = flow.limits.safety
             values = safety.topic_values() if safety.active and safety.measured else None
-            maxima.take(stamp, values)
-            self._add(stamp, values)
+            maxima.take(stamp, outcome, values)
+            self._add(stamp, outcome, values)
             last = yield from self._changes(stamp, last, levels)
 
-    def _add(self, stamp, safety_values):
+    def _add(self, stamp, outcome, safety_values):
         """Add the message's values and their levels to the series."""
         flow = self.flow
         limits, cache = flow.limits, flow.cache
         qd = [math.nan if value is None else value for value in flow.rates.qd]
+        estimate = [math.nan] * len(qd)  # the external torque, else the residual
+        for found in (outcome.residual, outcome.external):
+            if found is not None:
+                for j, value in zip(found[0], found[2]):
+                    estimate[j] = value
         levels = np.maximum.reduce([np.asarray(limits.levels or 0), limits.efforts.levels,
                                     np.asarray(limits.motion.levels)])
-        self.series.add(stamp, [cache.positions, qd, cache.efforts, limits.efforts.residual],
+        self.series.add(stamp, [cache.positions, qd, cache.efforts, estimate],
                         levels)
         if safety_values is not None:
             safety = limits.safety.levels
