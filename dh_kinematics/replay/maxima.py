@@ -18,8 +18,9 @@ The worst of each joint's quantities and each safety figure over a replay, with 
 Per joint: the smallest position margin (rad or m; negative past a limit), and the largest
 |velocity|, |acceleration|, |jerk| (the flow's estimates, :class:`RateEstimate`), |effort|
 (the message's), |residual| (measured - expected effort) and |external torque| (the momentum
-observer's), each where the messages give it; per safety figure of ``~/safety`` (:data:`Figure`), its largest size, or its smallest
-value where smaller is worse (a plane's distance, the permitted contact speed).
+observer's), each where the messages give it; per safety figure of ``~/safety``
+(:data:`Figure`), its largest size, or its smallest value where smaller is worse (a plane's
+distance, the permitted contact speed).
 """
 
 import math
@@ -89,7 +90,7 @@ class Maxima:
 
     def rows(self):
         """
-        Return ``(subject, quantity, worst, stamp_s, limit)`` rows (limit NaN: none).
+        Return the rows: ``(subject, quantity, worst, stamp_s, limit)``, limit NaN where none.
 
         The joints in model order, each's quantities in :data:`QUANTITIES` order, then the
         safety figures in ``~/safety``'s order.
