@@ -195,6 +195,15 @@ def test_a_bad_replay_is_one_line_and_writes_nothing(tmp_path):
         _, err = run_cli('replay', model, *args, '--report', tmp_path / 'report', code=1)
         assert words in err and len(err.strip().splitlines()) == 1, err
         assert not (tmp_path / 'report').exists()
+    (tmp_path / 'full').mkdir()
+    (tmp_path / 'full' / 'notes.txt').write_text('mine')
+    for args, words in ((('--report', tmp_path / 'full'), 'full exists and is not an empty'),
+                        (('--report', tmp_path / 'r', '--write-tf', tmp_path / 'full'),
+                         '--write-tf: ' + str(tmp_path / 'full') + ' exists')):
+        _, err = run_cli('replay', model, bag, *args, code=1)
+        assert words in err and len(err.strip().splitlines()) == 1, err
+        assert [p.name for p in (tmp_path / 'full').iterdir()] == ['notes.txt']
+        assert not (tmp_path / 'r').exists()
 
 
 @pytest.mark.ros
@@ -345,3 +354,16 @@ def test_the_written_tf_places_every_frame_where_pinocchio_places_it(tmp_path):
     for frame, T in world_poses(tree, names[0]).items():
         np.testing.assert_allclose(data.oMf[model.getFrameId(frame)].homogeneous, T,
                                    atol=1e-12, err_msg=frame)
+
+
+def test_the_documents_show_pictures_that_replay_draws():
+    import struct
+    readme = (PACKAGE / 'README.md').read_text()
+    guide = (PACKAGE / 'doc' / 'replay.md').read_text()
+    assert '](doc/images/replay.png)' in readme and '](images/replay.png)' in guide
+    assert '](images/replay_safety.png)' in guide
+    for name in ('replay.png', 'replay_safety.png'):
+        data = (PACKAGE / 'doc' / 'images' / name).read_bytes()
+        assert data[:8] == b'\x89PNG\r\n\x1a\n' and data[12:16] == b'IHDR'
+        width, height = struct.unpack('>II', data[16:24])
+        assert width >= 720 and height >= 560  # a joint's: 9 x 7 in at 80 dpi

@@ -18,8 +18,9 @@
 The model and any more parameter files are read as the node reads them; the bag's
 ``sensor_msgs/JointState`` messages (rosbags; the ``logs`` extra), or a CSV joint log's samples
 (``identify``'s), go to the node's flow on their stamps (:class:`replay.Replay`); the report
-folder gets ``transitions.csv`` and ``maxima.csv``, stdout the worst level of each status and
-the first ERROR. Work in progress (issue 62).
+folder gets ``transitions.csv``, ``maxima.csv``, the pictures and ``index.html``, stdout the
+worst level of each status and the first ERROR; ``--write-tf`` a bag with the TF (:class:`TfBag`).
+Every refusal is one line, and leaves nothing behind (doc/replay.md).
 """
 
 import itertools
@@ -32,7 +33,7 @@ from dh_kinematics.logs import bag, csv_log
 from dh_kinematics.node_logic import cdr, frames
 from dh_kinematics.parameters.files import read
 from dh_kinematics.replay import Replay, TfBag
-from dh_kinematics.replay.report import summary, write
+from dh_kinematics.replay.report import check_folder, summary, write
 
 
 def add_parser(commands):
@@ -82,6 +83,9 @@ def run(args, out):
     if not 0.0 <= args.start < args.end:
         raise ValueError(f'--from {args.start!r} --to {args.end!r}: need 0 <= from < to')
     _, checked = read(files)
+    check_folder(args.report)
+    if args.write_tf and os.path.exists(args.write_tf):
+        raise ValueError(f'--write-tf: {args.write_tf} exists; give a new folder')
     if os.path.isdir(path):
         messages = bag.raw_messages(path, args.topic)
     elif path.endswith(('.db3', '.mcap')):
@@ -103,8 +107,6 @@ def run(args, out):
     end_ns = first[0] + args.end * 1e9
     window = itertools.takewhile(lambda message: message[0] <= end_ns, (
         message for message in itertools.chain([first], messages) if message[0] >= start_ns))
-    if args.write_tf and os.path.exists(args.write_tf):
-        raise ValueError(f'--write-tf: {args.write_tf} exists; give a new folder')
     replay = Replay(checked.chain, checked.settings, tf=bool(args.write_tf))
     tf_bag = None if not args.write_tf else _tf_bag(args.write_tf, checked, args.topic, first[0])
     try:

@@ -16,17 +16,20 @@
 ``dh_kinematics replay --report DIR``'s pictures and page (matplotlib).
 
 ``joint_<n>.png`` per joint: its position between its limits with the WARN bands, under it a
-band coloured by its level; its velocity; its measured effort and the effort monitor's estimate.
+band coloured by its level; its velocity and its limits; its measured effort (and its limits,
+where the efforts come within half of them) and the effort estimate.
 ``safety.png``, where any safety figure is watched: each figure of ``~/safety`` with its limit.
 Each curve is the range of its values in each bin of time (:class:`replay.Series`), so a spike
 shows. ``index.html``: the summary, the pictures, the maxima and the first level changes.
 """
 
 import html
+import math
 
 from dh_kinematics.cli.plot import pyplot, save_png
 from dh_kinematics.node_logic.monitors.levels import LEVEL_NAMES
 from dh_kinematics.replay.series import COLUMNS
+import numpy as np
 
 LEVEL_COLOURS = ('#2ca02c', '#ff7f0e', '#d62728', '#7f7f7f')
 """OK, WARN, ERROR, STALE."""
@@ -76,6 +79,13 @@ def draw(folder, chain, settings, replay, summary, transitions, maxima):
             _band(axes[row], t, low[:, k, j], high[:, k, j], column)
         for limit in (lower, upper):
             axes[0].axhline(limit, color='#d62728', linewidth=0.8)
+        link = chain.links[j]
+        for row, limit, k in ((2, link.velocity_limit, 1), (3, link.effort_limit, 2)):
+            # A limit the values come within half of (a velocity limit always), as red lines.
+            reach = np.nanmax(np.abs([low[:, k, j], high[:, k, j]]), initial=0.0)
+            if limit is not None and math.isfinite(limit) and (row == 2 or reach >= 0.5 * limit):
+                for value in (-limit, limit):
+                    axes[row].axhline(value, color='#d62728', linewidth=0.8)
         axes[0].axhspan(upper - margin, upper, color='#ff7f0e', alpha=0.15)
         axes[0].axhspan(lower, lower + margin, color='#ff7f0e', alpha=0.15)
         ends = list(t[1:]) + [t[-1] + (t[1] - t[0] if len(t) > 1 else 0.0)]

@@ -16,8 +16,8 @@
 A replay's report folder: ``transitions.csv``, ``maxima.csv`` and a summary, written whole.
 
 The files are written into a new folder beside the report's and moved into place at the end, so
-a replay that fails leaves nothing half-written. Work in progress (issue 62): the pictures and
-``index.html`` come next.
+a replay that fails leaves nothing half-written; the pictures and ``index.html`` are drawn into
+the same staging folder (:mod:`cli.replay_report`).
 """
 
 import csv
@@ -29,10 +29,17 @@ import tempfile
 
 from dh_kinematics.node_logic.monitors.levels import ERROR, LEVEL_NAMES, OK, STALE, WARN
 
-__all__ = ['summary', 'write']
+__all__ = ['check_folder', 'summary', 'write']
 
 SEVERITY = (OK, WARN, STALE, ERROR)
 """The levels from the least to the most severe."""
+
+
+def check_folder(folder):
+    """Raise ValueError unless ``folder`` is new or an empty folder (before a long replay)."""
+    folder = pathlib.Path(folder)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise ValueError(f'--report: {folder} exists and is not an empty folder')
 
 
 def write(folder, transitions, maxima, more=None):
@@ -43,8 +50,7 @@ def write(folder, transitions, maxima, more=None):
     ``more(staging)``, where given, writes the rest (the pictures) into the staged folder.
     """
     folder = pathlib.Path(folder)
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise ValueError(f'--report: {folder} exists and is not an empty folder')
+    check_folder(folder)
     parent = folder.resolve().parent
     parent.mkdir(parents=True, exist_ok=True)
     staging = pathlib.Path(tempfile.mkdtemp(prefix=f'.{folder.name}.', dir=parent))

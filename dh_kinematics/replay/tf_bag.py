@@ -18,8 +18,7 @@ The bag a ``joint_states`` bag never had: its messages, ``/tf`` per stamp, the s
 Written with ``rosbags`` (sqlite3): the input's messages as they were, ``/tf`` at each input
 stamp (the node's own transforms: the flow's, :class:`Replay` with ``tf``), ``/tf_static`` and
 ``/robot_description`` once, offered as transient local in the bag's metadata, as rosbag2
-records a latched topic, so that ``ros2 bag play`` latches them again. Work in progress
-(issue 62).
+records a latched topic, so that ``ros2 bag play`` latches them again.
 """
 
 from dh_kinematics.node_logic import frames
