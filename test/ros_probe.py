@@ -207,15 +207,26 @@ class Probe:
         return True
 
     def call(self, service_type, name, request):
-        """Call a service; ask again if no answer comes (a response can be lost in discovery)."""
+        """
+        Call a service; ask again if no answer comes (a response can be lost in discovery).
+
+        One client per service, kept. Where it matches no server in DEADLINE_S although the
+        graph lists the service (seen once in about 40 runs, with a node of an earlier test
+        still in the graph under the same name), a new client is made and waited for once
+        more: its endpoints are matched afresh.
+        """
         client = self.clients.get(name)
         if client is None:
             client = self.clients[name] = self.node.create_client(service_type, name)
         if not client.wait_for_service(timeout_sec=DEADLINE_S):
             seen = [service for service, _ in self.node.get_service_names_and_types()
                     if service.startswith(name.rsplit('/', 1)[0])]
-            raise AssertionError(f'no service {name} in {DEADLINE_S} s; the probe sees '
-                                 f'nodes {self.node.get_node_names()} and services {seen}')
+            if name in seen:
+                self.node.destroy_client(client)
+                client = self.clients[name] = self.node.create_client(service_type, name)
+            if name not in seen or not client.wait_for_service(timeout_sec=DEADLINE_S):
+                raise AssertionError(f'no service {name} in {DEADLINE_S} s; the probe sees '
+                                     f'nodes {self.node.get_node_names()} and services {seen}')
         deadline = time.monotonic() + DEADLINE_S
         while True:
             future = client.call_async(request)
