@@ -15,25 +15,27 @@
 """
 ``dh_kinematics replay`` of a 1 kHz Panda bag: times real time, start-up and memory.
 
-The bag (sqlite3, written here by rosbags) holds the real Panda's log (../shared/panda-log,
-Gaz et al. 2019; read, never copied) where it is present, else a simulated one
+The bag (sqlite3, written here by rosbags) holds the real Panda's log (../shared/panda-log, Gaz
+et al. 2019; read, never copied) where it is present, else a simulated one
 (bench_identify.panda_log), played forward, backward (velocities negated) and forward again:
-about 60 s, positions continuous. ``replay`` runs as a user runs it, a process per run, on three
-settings: the model's position limits; every joint limit (config/panda_joint_limits.yaml, the
-singularity, the tool's speed); every monitor (those, the effort monitor and every safety
+about 60 s, positions continuous. ``replay`` runs as a user runs it, a process per run, on
+three settings: the model's position limits; every joint limit (config/panda_joint_limits.yaml,
+the singularity, the tool's speed); every monitor (those, the effort monitor and every safety
 figure of rate_tools.PANDA_SAFETY, as node_rate.py's ``dh_kinematics_every``). The stream's
-speed is the difference between the whole bag's run and its first 5 s's (whose pictures have
-as many bins as the whole's); start-up is the rest of the short run. The
-target (issue 62): 20x real time with every monitor on. The peer is the live node behind
-``ros2 bag play``: 1x by its nature. Memory: the largest resident size of each run; and, in
-a process of its own, the replay of a bag ten times as long (position limits, its file read once
-before), the largest resident size after a tenth of it and after all of it: the report bounds
-it, not the bag. Prints a table; ``--json PATH`` writes the results with their provenance.
+speed is the difference between the whole bag's run and its first 5 s's (whose pictures have as
+many bins as the whole's); start-up is the rest of the short run. The target (issue 62): 20x
+real time with every monitor on. The peer is the live node behind ``ros2 bag play``: 1x by its
+nature; the floor, reading the bag alone (rosbags). Memory: the largest resident size of each
+run; and, in a process of its own, the replay of a bag ten times as long (position limits, its
+file read once before), the largest resident size after a tenth of it and after all of it: the
+report bounds it, not the bag. Prints a table; ``--json PATH`` writes the results with their
+provenance.
 
     .venv/bin/python bench/bench_replay.py
 """
 
 import argparse
+from importlib.metadata import version
 import json
 import pathlib
 import subprocess
@@ -43,6 +45,7 @@ import time
 
 from dh_kinematics import Chain
 from dh_kinematics.logs import for_model
+from dh_kinematics.logs.bag import raw_messages
 import numpy as np
 import yaml
 
@@ -135,7 +138,6 @@ def run(files, bag, report):
 
 def memory(files, bag, first):
     """Replay ``bag`` here; return the largest resident size (MiB) after ``first`` and all."""
-    from dh_kinematics.logs.bag import raw_messages
     from dh_kinematics.parameters.files import read
     from dh_kinematics.replay import Replay
     for _ in raw_messages(bag):  # the file in the page cache, as a bag read before
@@ -191,6 +193,10 @@ def main(argv=None):
                              'us_per_message': 1e6 * stream / messages,
                              'times_real_time': seconds / stream, 'rss_mib': rss,
                              'level_changes': changes}
+        start = time.perf_counter()
+        for _ in raw_messages(bag):
+            pass
+        reading = (time.perf_counter() - start) / messages * 1e6
         long_columns = _there_and_back(log, 30)
         long_bag, long_seconds = write_bag(folder / 'long', chain.joint_names, long_columns)
         del long_columns
@@ -204,6 +210,7 @@ def main(argv=None):
         print(f'{name:<20} {result["wall_s"]:>8.2f} {result["startup_s"]:>8.2f} '
               f'{result["us_per_message"]:>8.1f} {result["times_real_time"]:>8.1f} '
               f'{result["rss_mib"]:>6.0f} {result["level_changes"]:>8}')
+    print(f'reading the bag alone (rosbags {version("rosbags")}): {reading:.1f} us/msg')
     every = results['every monitor']['times_real_time']
     print(f'every monitor: {every:.1f}x real time (target >= {TARGET:g}x: '
           f'{"met" if every >= TARGET else "MISSED"}); the live node behind ros2 bag play: 1x')
@@ -212,7 +219,8 @@ def main(argv=None):
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps({
             'provenance': provenance(), 'source': source, 'seconds': seconds,
-            'messages': messages, 'results': results, 'long_seconds': long_seconds,
+            'messages': messages, 'results': results, 'reading_us_per_message': reading,
+            'rosbags': version('rosbags'), 'long_seconds': long_seconds,
             'long_rss_mib': long_rss}, indent=2) + '\n')
     return 0 if every >= TARGET else 1
 
