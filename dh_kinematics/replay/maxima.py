@@ -42,10 +42,13 @@ class Maxima:
         The model: its joint names and limits.
     flow : JointStatesFlow
         The flow the replay runs, read after each message.
+    figures : tuple of Figure
+        The safety figures of ``~/safety`` (:attr:`Safety.figures`; none where none is
+        watched).
 
     """
 
-    def __init__(self, chain, flow):
+    def __init__(self, chain, flow, figures=()):
         self._flow, self._names = flow, chain.joint_names
         self._lower, self._upper = zip(*chain.qlim.tolist())
         links = chain.links
@@ -54,7 +57,7 @@ class Maxima:
                         'jerk': [link.jerk_limit for link in links],
                         'effort': [link.effort_limit for link in links]}
         self.worst = {}  # (subject, quantity) -> (value, stamp_ns, limit)
-        self._figures = None
+        self._figures = figures
 
     def _keep(self, key, value, stamp_ns, limit, larger=True):
         known = self.worst.get(key)
@@ -82,8 +85,6 @@ class Maxima:
                 for j, value in zip(estimate[0], estimate[2]):
                     keep((names[j], quantity), abs(value), stamp_ns, None)
         if safety_values is not None:
-            if self._figures is None:
-                self._figures = flow.limits.safety.figures
             for figure, value in zip(self._figures, safety_values):
                 keep(('safety', figure.label), value if figure.smaller else abs(value),
                      stamp_ns, figure.limit, larger=not figure.smaller)
@@ -96,7 +97,7 @@ class Maxima:
         safety figures in ``~/safety``'s order.
         """
         order = {name: k for k, name in enumerate(self._names)}
-        figures = {figure.label: k for k, figure in enumerate(self._figures or ())}
+        figures = {figure.label: k for k, figure in enumerate(self._figures)}
 
         def key(item):
             subject, quantity = item[0]

@@ -86,10 +86,10 @@ class Replay:
         # subscribers ask; the TF where it is written; the expected efforts and the safety
         # values where asked for.
         self.flow.wanted = Wanted(False, values, True, tf, False, safety=values, external=True)
-        self.maxima = Maxima(chain, self.flow)
-        self.series = Series(len(COLUMNS), chain.n)
         monitor = self.flow.limits.safety
         self._figures = monitor.figures if monitor.active else ()
+        self.maxima = Maxima(chain, self.flow, self._figures)
+        self.series = Series(len(COLUMNS), chain.n)
         self.safety = Series(1, len(self._figures)) if monitor.active else None
         self._tick_ns = int(tick_s(settings['diagnostics.period']) * 1e9)
         self._node = node
@@ -108,7 +108,7 @@ class Replay:
             stamp = reader.read(data)[0]
             if next_tick is None:
                 next_tick = stamp - stamp % tick_ns + tick_ns
-            for count in range(MAX_TICKS_PER_GAP):
+            for _ in range(MAX_TICKS_PER_GAP):
                 if next_tick > stamp:
                     break
                 flow.tick(next_tick, next_tick)
@@ -123,8 +123,10 @@ class Replay:
                     tf_bag.tf(bag_ns, outcome.tf)
             if outcomes is not None:
                 outcomes(outcome)
-            safety = flow.limits.safety
-            values = safety.topic_values() if safety.active and safety.measured else None
+            safety, values = flow.limits.safety, None
+            if safety.active and safety.measured:  # the flow's where ~/safety is wanted
+                values = (safety.topic_values() if outcome.safety is None
+                          else outcome.safety[1])
             maxima.take(stamp, outcome, values)
             self._add(stamp, outcome, values)
             last = yield from self._changes(stamp, last, levels)
