@@ -27,8 +27,6 @@ writes the results with their provenance.
 
 import argparse
 import importlib.util
-import json
-import pathlib
 import sys
 import time
 
@@ -39,9 +37,9 @@ from dh_kinematics.logs import for_model, JointLog
 import numpy as np
 
 try:
-    from provenance import provenance, ROOT
+    from provenance import ROOT, write_results
 except ImportError:  # run as a module
-    from bench.provenance import provenance, ROOT
+    from bench.provenance import ROOT, write_results
 
 PANDA_LOG = ROOT.parent / 'shared' / 'panda-log'
 TARGET = 10.0
@@ -109,10 +107,9 @@ def main(argv=None):
     print(f'held out: {result.held_out["identified"].total:.3%}; base parameters '
           f'{len(result.base.columns)}; cut-off {result.cutoff:.3g} Hz')
     if args.json:
-        pathlib.Path(args.json).write_text(json.dumps({
-            'provenance': provenance(), 'source': source, 'seconds': seconds,
-            'regressor_ours': ours, 'regressor_pinocchio': theirs, 'pinocchio': version,
-            'held_out': result.held_out['identified'].total}, indent=2) + '\n')
+        write_results(args.json, source=source, seconds=seconds, regressor_ours=ours,
+                      regressor_pinocchio=theirs, pinocchio=version,
+                      held_out=result.held_out['identified'].total)
     return 0 if best <= TARGET else 1
 
 

@@ -36,7 +36,6 @@ provenance.
 
 import argparse
 from importlib.metadata import version
-import json
 import pathlib
 import subprocess
 import sys
@@ -51,11 +50,11 @@ import yaml
 
 try:
     from bench_identify import panda_log
-    from provenance import provenance, ROOT
+    from provenance import ROOT, write_results
     from rate_tools import PANDA_SAFETY
 except ImportError:  # run as a module
     from bench.bench_identify import panda_log
-    from bench.provenance import provenance, ROOT
+    from bench.provenance import ROOT, write_results
     from bench.rate_tools import PANDA_SAFETY
 
 TARGET = 20.0
@@ -217,11 +216,10 @@ def main(argv=None):
     print(f'memory in process, position limits: {long_rss[0]:.0f} MiB after {seconds:.0f} s, '
           f'{long_rss[1]:.0f} MiB after {long_seconds:.0f} s')
     if args.json:
-        pathlib.Path(args.json).write_text(json.dumps({
-            'provenance': provenance(), 'source': source, 'seconds': seconds,
-            'messages': messages, 'results': results, 'reading_us_per_message': reading,
-            'rosbags': version('rosbags'), 'long_seconds': long_seconds,
-            'long_rss_mib': long_rss}, indent=2) + '\n')
+        write_results(args.json, source=source, seconds=seconds, messages=messages,
+                      results=results, reading_us_per_message=reading,
+                      rosbags=version('rosbags'), long_seconds=long_seconds,
+                      long_rss_mib=long_rss)
     return 0 if every >= TARGET else 1
 
 

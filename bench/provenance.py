@@ -15,6 +15,7 @@
 """Where and on what a benchmark ran: the commit, the date and the machine, for its JSON."""
 
 import datetime
+import json
 import os
 import pathlib
 import platform
@@ -35,3 +36,9 @@ def provenance():
     return {'commit': commit(), 'date': datetime.date.today().isoformat(),
             'machine': f'{sys.platform}, {len(os.sched_getaffinity(0))} cores',
             'python': platform.python_version()}
+
+
+def write_results(path, **results):
+    """Write ``results`` to the JSON file ``path``, after this run's :func:`provenance`."""
+    pathlib.Path(path).write_text(json.dumps({'provenance': provenance(), **results},
+                                             indent=2) + '\n')
