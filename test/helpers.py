@@ -134,6 +134,16 @@ def run_cli_process(*args, code=0, cwd=None):
     return _checked(process.returncode, out, err, code)
 
 
+def run_cli_without(module, *args, code=0):
+    """Run the command in a process where ``module`` does not import; as :func:`run_cli`."""
+    program = (f'import sys; sys.modules[{module!r}] = None; '
+               'from dh_kinematics.cli.main import main; sys.exit(main(sys.argv[1:]))')
+    process = processes.spawn([sys.executable, '-c', program] + [str(arg) for arg in args],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = process.communicate(timeout=120)
+    return _checked(process.returncode, out, err, code)
+
+
 def _checked(returncode, out, err, code):
     assert returncode in ((0, 1) if code is None else (code,)), (returncode, out, err)
     if code == 1:

@@ -22,15 +22,12 @@ as a process once here, and in the tests of Ctrl-C, file-size limits and ROS.
 import math
 import os
 import struct
-import subprocess
-import sys
 
 from dh_kinematics import Chain
 from dh_kinematics.cli.convert import chain_from_table
 from dh_kinematics.core import display
-from helpers import needs_matplotlib, PACKAGE, run_cli as run, run_cli_process
+from helpers import needs_matplotlib, PACKAGE, run_cli as run, run_cli_process, run_cli_without
 import numpy as np
-from processes import spawn
 import pytest
 
 CONFIG = PACKAGE / 'config'
@@ -239,12 +236,7 @@ def test_plot_renders_a_png_of_the_asked_size(tmp_path):
 
 
 def test_plot_says_how_to_get_matplotlib_when_it_is_missing(tmp_path):
-    code = ('import sys; sys.modules["matplotlib"] = None; from dh_kinematics.cli.main import '
-            f'main; sys.exit(main(["plot", {str(UR5)!r}, "-o", {str(tmp_path / "x.png")!r}]))')
-    process = spawn([sys.executable, '-c', code], stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE, text=True)
-    _, err = process.communicate(timeout=60)
-    assert process.returncode == 1
+    _, err = run_cli_without('matplotlib', 'plot', UR5, '-o', tmp_path / 'x.png', code=1)
     assert err == ('dh_kinematics plot: error: plot needs matplotlib, which is not installed: '
                    'pip install matplotlib (or apt install python3-matplotlib)\n')
 

@@ -18,10 +18,12 @@ import csv
 
 from dh_kinematics import Chain, Link
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, STALE, WARN
+from dh_kinematics.parameters.files import read
 from dh_kinematics.parameters.specs import NODE
+from dh_kinematics.parameters.validation import robot_description
 from dh_kinematics.replay import Replay
 from helpers import (joint_state_cdr, needs, needs_matplotlib, needs_pin, PACKAGE, pin,
-                     pin_configuration, pose_transform, run_cli, world_poses)
+                     pin_configuration, pose_transform, run_cli, run_cli_without, world_poses)
 import numpy as np
 import pytest
 
@@ -133,12 +135,21 @@ def test_the_command_writes_the_changes_and_the_maxima_of_a_bag(tmp_path, storag
     assert sorted(p.name for p in (tmp_path / 'report').iterdir()) == [
         'index.html', 'joint_1.png', 'maxima.csv', 'transitions.csv']
     assert '<img src="joint_1.png"' in (tmp_path / 'report' / 'index.html').read_text()
-    run_cli('replay', model, bag, '--report', tmp_path / 'again', '--write-tf', tmp_path / 'tf')
+    # The description the node would publish: with the ros2_control block it is given.
+    control = tmp_path / 'control.yaml'
+    control.write_text('/**:\n  ros__parameters:\n    ros2_control.plugin: mock\n')
+    run_cli('replay', model, control, bag, '--report', tmp_path / 'again', '--write-tf',
+            tmp_path / 'tf')
     from rosbags.highlevel import AnyReader
     with AnyReader([tmp_path / 'tf']) as written:
         counts = {c.topic: c.msgcount for c in written.connections}
+        description, = [written.deserialize(raw, connection.msgtype).data
+                        for connection, _, raw in written.messages()
+                        if connection.topic == '/robot_description']
     assert counts == {'/joint_states': len(path), '/tf': len(path), '/tf_static': 1,
                       '/robot_description': 1}
+    _, checked = read([model, control])
+    assert description == robot_description(checked) and '<ros2_control' in description
 
 
 def _odd_bag(path, definition=None):
@@ -206,6 +217,17 @@ def test_a_bad_replay_is_one_line_and_writes_nothing(tmp_path):
         assert not (tmp_path / 'r').exists()
 
 
+def test_a_replay_without_matplotlib_is_refused_before_the_log_is_read(tmp_path):
+    model = tmp_path / 'arm.yaml'
+    Chain([Link(a=0.3, qlim=(-1.0, 1.0), name='a')]).to_yaml(model)
+    # A log that is not there: the missing matplotlib is said first, not after a long replay.
+    _, err = run_cli_without('matplotlib', 'replay', model, tmp_path / 'no.csv', '--report',
+                             tmp_path / 'report', code=1)
+    assert err == ('dh_kinematics replay: error: replay --report needs matplotlib, which is not '
+                   'installed: pip install matplotlib (or apt install python3-matplotlib)\n')
+    assert not (tmp_path / 'report').exists()
+
+
 @pytest.mark.ros
 def test_a_joint_state_written_for_the_flow_is_what_rclpy_reads():
     from dh_kinematics.node_logic.cdr import joint_state
@@ -235,20 +257,26 @@ def test_a_csv_log_replays_as_its_bag_would(tmp_path):
     assert [row[2] for row in rows] == ['OK', 'WARN', 'ERROR', 'WARN', 'OK']
 
 
+@needs_pin
 def test_the_maxima_take_the_safety_figures_where_they_are_watched():
     from dh_kinematics.node_logic.sweep import sweep
+    from helpers import pin_model
     chain = Chain.from_yaml(PACKAGE / 'config' / 'panda.yaml')
     settings = dict(DEFAULTS, **{'safety.momentum_limit': 100.0,
                                  'safety.planes.floor': [0.0, 0.0, 1.0, -0.3],
                                  'safety.plane_frames': ['panda_hand_tcp']})
     prismatic = [link.isprismatic() for link in chain.links]
+    model, data = pin_model(chain)
+    hand = model.getFrameId('panda_hand_tcp')
     stream, heights = [], []
     for k in range(50):
         q, qd, _ = sweep(k * 0.01, chain.qlim, prismatic, 10.0)
         stamp = BASE + k * SECOND // 100
         stream.append((stamp, joint_state_cdr(stamp, list(chain.joint_names), q.tolist(),
                                               qd.tolist())))
-        heights.append(chain.fkine(q)[2, 3])
+        pin.framesForwardKinematics(model, data, pin_configuration(pin, model,
+                                                                   chain.joint_names, q))
+        heights.append(data.oMf[hand].translation[2])  # pinocchio's, on the model's URDF
     replay = Replay(chain, settings)
     for _ in replay.transitions(stream):
         pass

@@ -28,10 +28,12 @@ import math
 import os
 import shutil
 
+from dh_kinematics.cli.plot import pyplot
 from dh_kinematics.core.names import axis_frame_names, frame_names
 from dh_kinematics.logs import bag, csv_log
 from dh_kinematics.node_logic import cdr, frames
 from dh_kinematics.parameters.files import read
+from dh_kinematics.parameters.validation import robot_description
 from dh_kinematics.replay import Replay, TfBag
 from dh_kinematics.replay.report import check_folder, summary, write
 
@@ -72,7 +74,7 @@ def _tf_bag(path, checked, topic, start_ns):
     names = frame_names(chain, prefix)
     children = frames.joint_children(names, axis_frame_names(chain, prefix))
     return TfBag(path, names, children, frames.static_frames(chain, prefix),
-                 chain.to_urdf(prefix), topic, start_ns)
+                 robot_description(checked), topic, start_ns)
 
 
 def run(args, out):
@@ -84,6 +86,7 @@ def run(args, out):
         raise ValueError(f'--from {args.start!r} --to {args.end!r}: need 0 <= from < to')
     _, checked = read(files)
     check_folder(args.report)
+    pyplot('replay --report')  # the pictures' matplotlib, before a long replay, not after
     if args.write_tf and os.path.exists(args.write_tf):
         raise ValueError(f'--write-tf: {args.write_tf} exists; give a new folder')
     if os.path.isdir(path):

@@ -224,6 +224,13 @@ def control_hardware(chain, settings, values):
     return ros2_control.hardware(chain, plugin, named[name], field)
 
 
+def robot_description(parameters):
+    """Return the URDF the node publishes: the model, prefixed, with its ros2_control block."""
+    chain, settings = parameters.chain, parameters.settings
+    return chain.to_urdf(settings['frame_prefix'],
+                         control=control_hardware(chain, settings, parameters.values))
+
+
 def changed(parameters, changes):
     """
     Check a change as a whole; return ``(parameters, changed)``: the new record and values.

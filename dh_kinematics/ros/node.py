@@ -38,7 +38,7 @@ from dh_kinematics.node_logic import frames
 from dh_kinematics.node_logic.joint_states import JointStatesFlow, Usual, Wanted
 from dh_kinematics.node_logic.schedule import tick_s
 from dh_kinematics.parameters.specs import NODE
-from dh_kinematics.parameters.validation import control_hardware
+from dh_kinematics.parameters.validation import robot_description
 from dh_kinematics.ros import entry, messages
 from dh_kinematics.ros.main import guard_clock, quiet_at_shutdown, run
 from dh_kinematics.ros.parameters import checked_change, declare
@@ -167,8 +167,7 @@ class Wiring:
         static = frames.static_frames(chain, prefix)
         self._tf_static.publish(messages.tf_message(static, self.get_clock().now().to_msg()))
         if config.settings['publish_robot_description']:
-            control = control_hardware(chain, config.settings, config.values)
-            self._description.publish(String(data=chain.to_urdf(prefix, control=control)))
+            self._description.publish(String(data=robot_description(config)))
         if changed:
             self.get_logger().info(f'model updated: {", ".join(changed)}')
             self._warn_unusual(bounds.model_warnings(before.chain))
