@@ -26,6 +26,7 @@ DOCUMENTED = {
     'dh_kinematics.core.chain': ('Chain.fkine', 'Chain.jacob0', 'Chain.rne', 'Chain.ikine'),
     'dh_kinematics.core.calibration.fit': ('calibrate',),
     'dh_kinematics.core.dynamics.momentum': ('Momentum',),
+    'dh_kinematics.core.safety.capsules': ('closest_points',),
     'dh_kinematics.core.urdf_import': ('from_urdf',),
 }
 

@@ -1,0 +1,105 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Capsule distances and closest points against coal's (hpp-fcl), pair by pair and batched."""
+
+from dh_kinematics.core.safety.capsules import closest_points
+from helpers import needs
+import numpy as np
+import pytest
+
+needs_coal = needs('coal', 'pip install coal')
+
+
+def _coal_shape(coal, start, end, radius):
+    """Return coal's capsule (a sphere where the segment is a point) and its placement."""
+    axis = end - start
+    length = float(np.linalg.norm(axis))
+    placement = coal.Transform3s()
+    placement.setTranslation((start + end) / 2)
+    if length == 0.0:
+        return coal.Sphere(radius), placement
+    z = axis / length
+    x = np.cross(z, [1.0, 0.0, 0.0] if abs(z[0]) < 0.9 else [0.0, 1.0, 0.0])
+    x /= np.linalg.norm(x)
+    placement.setRotation(np.column_stack([x, np.cross(z, x), z]))
+    return coal.Capsule(radius, length), placement  # coal's length is the whole segment's
+
+
+def _pairs(rng, count, spread):
+    """
+    Return ``count`` random pairs of capsules: (4, 3) ends and (2,) radii each.
+
+    Every fifth pair has parallel segments, every seventh a first segment that is a point,
+    every eleventh a second that is one.
+    """
+    pairs = []
+    for k in range(count):
+        ends, radii = rng.uniform(-spread, spread, (4, 3)), rng.uniform(0.01, 0.3, 2)
+        if k % 5 == 0:
+            ends[3] = ends[2] + (ends[1] - ends[0]) * rng.uniform(-2.0, 2.0)
+        if k % 7 == 0:
+            ends[1] = ends[0]
+        if k % 11 == 0:
+            ends[3] = ends[2]
+        pairs.append((ends, radii))
+    return pairs
+
+
+@needs_coal
+@pytest.mark.parametrize('spread', [1.0, 0.3])  # mostly apart; mostly overlapping
+def test_each_distance_and_closest_points_are_coals(spread):
+    import coal
+    rng = np.random.default_rng(63)
+    overlapping = 0
+    for ends, radii in _pairs(rng, 600, spread):
+        shape_a, placement_a = _coal_shape(coal, ends[0], ends[1], radii[0])
+        shape_b, placement_b = _coal_shape(coal, ends[2], ends[3], radii[1])
+        result = coal.DistanceResult()
+        theirs = coal.distance(shape_a, placement_a, shape_b, placement_b,
+                               coal.DistanceRequest(), result)
+        ours = closest_points(ends[0], ends[1], radii[0], ends[2], ends[3], radii[1])
+        assert float(ours.distance) == pytest.approx(theirs, abs=1e-9), (ends, radii)
+        if theirs > 1e-6:  # apart: the closest points are one pair (but along parallels)
+            gap = np.linalg.norm(ours.point_b - ours.point_a)
+            assert gap == pytest.approx(theirs, abs=1e-9)
+            if np.linalg.norm(np.cross(ends[1] - ends[0], ends[3] - ends[2])) > 1e-3:
+                np.testing.assert_allclose(ours.point_a, result.getNearestPoint1(), atol=1e-9)
+                np.testing.assert_allclose(ours.point_b, result.getNearestPoint2(), atol=1e-9)
+        else:
+            overlapping += 1
+    assert overlapping > (300 if spread < 1.0 else 10)
+
+
+def test_a_batch_is_its_pairs_one_by_one():
+    rng = np.random.default_rng(64)
+    pairs = _pairs(rng, 200, 1.0)
+    ends = np.array([ends for ends, _ in pairs])
+    radii = np.array([radii for _, radii in pairs])
+    batch = closest_points(ends[:, 0], ends[:, 1], radii[:, 0], ends[:, 2], ends[:, 3],
+                           radii[:, 1])
+    for k, (ends_k, radii_k) in enumerate(pairs):
+        one = closest_points(ends_k[0], ends_k[1], radii_k[0], ends_k[2], ends_k[3], radii_k[1])
+        for batched, single in zip(batch, one):
+            np.testing.assert_array_equal(batched[k], single)
+
+
+def test_parallel_segments_meet_in_the_middle_of_their_overlap():
+    # Two rods side by side, 1 m apart, overlapping from x = 0.5 to 1: the points move
+    # smoothly with the rods, not to an end.
+    found = closest_points([0.0, 0.0, 0.0], [1.0, 0.0, 0.0], 0.1, [0.5, 1.0, 0.0],
+                           [2.0, 1.0, 0.0], 0.1)
+    assert float(found.distance) == pytest.approx(0.8, abs=1e-15)
+    np.testing.assert_allclose(found.point_a, [0.75, 0.1, 0.0], atol=1e-15)
+    np.testing.assert_allclose(found.point_b, [0.75, 0.9, 0.0], atol=1e-15)
