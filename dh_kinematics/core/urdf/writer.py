@@ -42,7 +42,7 @@ as the node does with ``frame_prefix``.
 
 import re
 
-from dh_kinematics.core import bounds, files, names
+from dh_kinematics.core import bodies, bounds, files, names
 from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.escaping import xacro_attribute, xml_attribute
 from dh_kinematics.core.kinematics.dh_table import DHTable
@@ -196,29 +196,23 @@ def to_urdf(chain, prefix='', path=None, xacro=False, control=None):
     theta, d = table.values(np.zeros((1, chain.n)))
     origins = dh_transforms(theta, d, table.fixed if chain.mdh else fixed_transforms(
         np.zeros(chain.n), np.zeros(chain.n)), chain.mdh)[0]
-    reach = sum(abs(link.a) + abs(link.d) for link in chain.links)
-    radius = max(0.005, 0.025 * max(reach, 0.1))
     geometry = {name: [] for name in frames + tuple(axis for axis in axes if axis)}
     geometry.update({prefix + frame.name: [] for frame in chain.frames})
     joints = [_fixed_joint(frames[0], frames[1], chain.base)]
     for j, (link, joint) in enumerate(zip(chain.links, chain.joint_names)):
         parent, child = frames[1 + j], frames[2 + j]
         joint = joint_prefix + joint
-        revolute = link.isrevolute()
         if link.mdh:
             joints.append(_moving_joint(joint, link, parent, child, origins[j]))
-            geometry[parent].append(_cylinder(radius, (0, 0, 0), (link.a, 0, 0)))
-            moving = child
         else:
             moving = axes[j] or child
             joints.append(_moving_joint(joint, link, parent, moving, origins[j]))
             if axes[j]:
                 joints.append(_fixed_joint(moving, child, table.fixed[j]))
-            geometry[moving].append(_cylinder(radius, (0, 0, 0), (link.a, 0, 0)))
-        if revolute:
-            geometry[moving].append(_cylinder(radius, (0, 0, -link.d), (0, 0, 0)))
-        geometry[moving].append(_cylinder(1.3 * radius, (0, 0, -1.5 * radius),
-                                          (0, 0, 1.5 * radius)))
+    for rod in bodies.segments(chain):  # each in the frame it is drawn in
+        frame = axes[rod.joint] if rod.axis_frame else None
+        geometry[frame or frames[2 + rod.joint]].append(_cylinder(rod.radius, rod.start,
+                                                                  rod.end))
     joints.append(_fixed_joint(frames[-2], frames[-1], chain.tool))
     joints += [_fixed_joint(published(frame.parent), prefix + frame.name, frame.T_parent_frame)
                for frame in chain.frames]
