@@ -14,8 +14,9 @@
 
 """Capsule distances and closest points against coal's (hpp-fcl), pair by pair and batched."""
 
+from dh_kinematics.core import configurations
 from dh_kinematics.core.safety.capsules import closest_points
-from helpers import needs
+from helpers import CHAINS, for_each_arm, needs, needs_pin, pin, pin_configuration
 import numpy as np
 import pytest
 
@@ -103,3 +104,57 @@ def test_parallel_segments_meet_in_the_middle_of_their_overlap():
     assert float(found.distance) == pytest.approx(0.8, abs=1e-15)
     np.testing.assert_allclose(found.point_a, [0.75, 0.1, 0.0], atol=1e-15)
     np.testing.assert_allclose(found.point_b, [0.75, 0.9, 0.0], atol=1e-15)
+
+
+def _their_capsules(pin, chain, q):
+    """
+    Return pinocchio's placement of each collision cylinder of ``chain``'s URDF at ``q``.
+
+    Each as a capsule: its ends and radius in the world (the URDF's cylinder, read by
+    pinocchio's own loader; coal's cylinder is its half length either side of its origin).
+    """
+    urdf = chain.to_urdf()
+    model = pin.buildModelFromXML(urdf)
+    geometry = pin.buildGeomFromUrdfString(model, urdf, pin.GeometryType.COLLISION)
+    data, geometry_data = model.createData(), geometry.createData()
+    pin.updateGeometryPlacements(model, data, geometry, geometry_data,
+                                 pin_configuration(pin, model, chain.joint_names, q))
+    found = []
+    for k, shape in enumerate(geometry.geometryObjects):
+        M, half = geometry_data.oMg[k], shape.geometry.halfLength
+        found.append((M.act(np.array([0.0, 0.0, -half])), M.act(np.array([0.0, 0.0, half])),
+                      shape.geometry.radius))
+    return found
+
+
+@needs_coal
+@needs_pin
+@for_each_arm(CHAINS[:25] + [arm for arm in CHAINS if arm[0].startswith('hayati')][:5])
+def test_the_arms_capsules_and_their_distances_are_pinocchios_and_coals(name, chain):
+    import coal
+    from dh_kinematics.core.safety.link_capsules import LinkCapsules
+    capsules = LinkCapsules(chain)
+    rng = np.random.default_rng(63)
+    for q in configurations.uniform(chain, 3, rng):
+        theirs = _their_capsules(pin, chain, q)
+        ours = capsules.placed(chain.fkine_all(q))
+        assert len(theirs) == len(ours)
+        # Each capsule is one of the URDF's cylinders, where pinocchio places it.
+        match = []
+        for (start, end), radius in zip(ours, capsules.radii):
+            gaps = [min(np.abs(start - a).max() + np.abs(end - b).max(),
+                        np.abs(start - b).max() + np.abs(end - a).max()) + abs(radius - r)
+                    for a, b, r in theirs]
+            match.append(int(np.argmin(gaps)))
+            assert min(gaps) <= 1e-12, (name, q)
+        # Each pair's distance is coal's on pinocchio's placements.
+        closest = capsules.closest(chain.fkine_all(q))
+        for (a, b), distance in zip(capsules.pairs, closest.distance):
+            shapes = [_coal_shape(coal, *theirs[match[k]]) for k in (a, b)]
+            expected = coal.distance(*shapes[0], *shapes[1], coal.DistanceRequest(),
+                                     coal.DistanceResult())
+            assert float(distance) == pytest.approx(expected, abs=1e-9), (name, a, b)
+    links = capsules.links
+    assert all(abs(links[a] - links[b]) >= 2 for a, b in capsules.pairs)
+    assert len(capsules.pairs) == sum(1 for a in range(len(links)) for b in range(a + 1, len(
+        links)) if abs(links[a] - links[b]) >= 2)

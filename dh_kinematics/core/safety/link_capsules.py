@@ -1,0 +1,99 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+An arm's capsules on its link frames, and the pairs of them that may meet.
+
+Each capsule is fixed on one link frame k (0: the base, n: the last link): its segment's two
+ends in that frame (m) and its radius. Where the model gives none, they are the default
+body's rods (:mod:`core.bodies`), each the capsule of the URDF cylinder the package writes for
+it: the same segment and radius, so the capsule encloses the cylinder (its ends' half
+spheres reach one radius past the cylinder's caps). A rod drawn in a standard DH link's axis
+frame is carried to its link frame by the inverse of that link's fixed ``Tx(a) Rx(alpha)``
+(and Hayati's ``Ry(beta)``).
+
+The pairs judged are those of capsules on two links not joined by one joint (link frames
+``k`` and ``l`` with ``|k - l| >= 2``): a joint's two links touch at the joint by design.
+"""
+
+import itertools
+
+from dh_kinematics.core import bodies
+from dh_kinematics.core.kinematics.dh_table import DHTable
+from dh_kinematics.core.safety.capsules import closest_points
+from dh_kinematics.core.safety.points import LinkPoints
+import numpy as np
+
+__all__ = ['LinkCapsules']
+
+
+class LinkCapsules:
+    """
+    Capsules fixed on an arm's link frames (see the module docstring).
+
+    Parameters
+    ----------
+    chain : Chain
+        The arm.
+
+    Attributes
+    ----------
+    links : array of int, shape (m,)
+        The link frame each capsule is fixed on.
+    ends : array, shape (m, 2, 3)
+        Its segment's ends in that frame, m.
+    radii : array, shape (m,)
+        Its radius, m.
+    pairs : array of int, shape (p, 2)
+        The capsules of each pair judged.
+    points : LinkPoints
+        Every capsule's two ends, in order (for the compiled motion).
+
+    """
+
+    def __init__(self, chain):
+        T_link_axis = np.linalg.inv(DHTable(chain.links).fixed)  # the fixed part's inverse
+        links, ends, radii = [], [], []
+        for rod in bodies.segments(chain):
+            rod_ends = np.array([rod.start, rod.end])
+            if rod.axis_frame:
+                T = T_link_axis[rod.joint]
+                rod_ends = rod_ends @ T[:3, :3].T + T[:3, 3]
+            links.append(rod.joint + 1)
+            ends.append(rod_ends)
+            radii.append(rod.radius)
+        self.links = np.array(links, dtype=int)
+        self.ends = np.array(ends, dtype=float).reshape(-1, 2, 3)
+        self.radii = np.array(radii, dtype=float)
+        self.pairs = np.array([(a, b) for a, b in itertools.combinations(range(len(links)), 2)
+                               if abs(links[a] - links[b]) >= 2], dtype=int).reshape(-1, 2)
+        self.points = LinkPoints(np.repeat(self.links, 2), self.ends.reshape(-1, 3))
+
+    def placed(self, T_world_links):
+        """
+        Return each capsule's ends in the world, shape (..., m, 2, 3), m.
+
+        ``T_world_links``: :meth:`Chain.fkine_all`'s link frames (..., n + 1, 4, 4), the base
+        first.
+        """
+        T = T_world_links[..., self.links, :, :]
+        return (np.einsum('...mij,...mkj->...mki', T[..., :3, :3], self.ends)
+                + T[..., None, :3, 3])
+
+    def closest(self, T_world_links):
+        """Return :func:`capsules.closest_points` of every pair, along ``pairs``."""
+        ends = self.placed(T_world_links)
+        a, b = self.pairs[:, 0], self.pairs[:, 1]
+        return closest_points(ends[..., a, 0, :], ends[..., a, 1, :], self.radii[a],
+                              ends[..., b, 0, :], ends[..., b, 1, :], self.radii[b])
