@@ -127,6 +127,19 @@ def _their_capsules(pin, chain, q):
     return found
 
 
+def _matched(theirs, ours, radii):
+    """Return the index in ``theirs`` of each of ``ours``: the same ends and radius, 1e-12."""
+    match = []
+    for (start, end), radius in zip(ours, radii):
+        gaps = [min(np.abs(start - a).max() + np.abs(end - b).max(),
+                    np.abs(start - b).max() + np.abs(end - a).max()) + abs(radius - r)
+                for a, b, r in theirs]
+        match.append(int(np.argmin(gaps)))
+        assert min(gaps) <= 1e-12, (start, end, radius)
+    assert len(set(match)) == len(match)
+    return match
+
+
 @needs_coal
 @needs_pin
 @for_each_arm(CHAINS[:25] + [arm for arm in CHAINS if arm[0].startswith('hayati')][:5])
@@ -140,13 +153,7 @@ def test_the_arms_capsules_and_their_distances_are_pinocchios_and_coals(name, ch
         ours = capsules.placed(chain.fkine_all(q))
         assert len(theirs) == len(ours)
         # Each capsule is one of the URDF's cylinders, where pinocchio places it.
-        match = []
-        for (start, end), radius in zip(ours, capsules.radii):
-            gaps = [min(np.abs(start - a).max() + np.abs(end - b).max(),
-                        np.abs(start - b).max() + np.abs(end - a).max()) + abs(radius - r)
-                    for a, b, r in theirs]
-            match.append(int(np.argmin(gaps)))
-            assert min(gaps) <= 1e-12, (name, q)
+        match = _matched(theirs, ours, capsules.radii)
         # Each pair's distance is coal's on pinocchio's placements.
         closest = capsules.closest(chain.fkine_all(q))
         for (a, b), distance in zip(capsules.pairs, closest.distance):
@@ -158,3 +165,28 @@ def test_the_arms_capsules_and_their_distances_are_pinocchios_and_coals(name, ch
     assert all(abs(links[a] - links[b]) >= 2 for a, b in capsules.pairs)
     assert len(capsules.pairs) == sum(1 for a in range(len(links)) for b in range(a + 1, len(
         links)) if abs(links[a] - links[b]) >= 2)
+
+
+@needs_coal
+@needs_pin
+@for_each_arm(CHAINS[:25])
+def test_the_closing_speed_is_the_rate_of_coals_distance(name, chain):
+    import coal
+    from dh_kinematics.core.safety.link_capsules import LinkCapsules
+    capsules = LinkCapsules(chain)
+    rng = np.random.default_rng(630)
+    q, qd = configurations.uniform(chain, 1, rng)[0], rng.uniform(-1.0, 1.0, chain.n)
+    theirs = _their_capsules(pin, chain, q)
+    ours = capsules.placed(chain.fkine_all(q))
+    match = _matched(theirs, ours, capsules.radii)
+    step = 1e-6  # s along q + t qd: the differences' error ~1e-10 m/s, far below 1e-6
+
+    def their_distances(t):
+        placed = _their_capsules(pin, chain, q + t * qd)
+        return np.array([coal.distance(
+            *_coal_shape(coal, *placed[match[a]]), *_coal_shape(coal, *placed[match[b]]),
+            coal.DistanceRequest(), coal.DistanceResult()) for a, b in capsules.pairs])
+    expected = -(their_distances(step) - their_distances(-step)) / (2 * step)
+    closest, speed = capsules.closing(q, qd)
+    np.testing.assert_allclose(speed, expected, atol=1e-6, err_msg=name)
+    np.testing.assert_allclose(closest.distance, their_distances(0.0), atol=1e-9, err_msg=name)

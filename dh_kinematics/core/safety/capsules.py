@@ -31,7 +31,7 @@ import numpy as np
 
 __all__ = ['Closest', 'closest_points', 'distances']
 
-Closest = namedtuple('Closest', 'distance point_a point_b s t')
+Closest = namedtuple('Closest', 'distance point_a point_b s t normal')
 Closest.__doc__ = """The closest points of pairs of capsules (leading axes: the pairs).
 
 distance : (...)
@@ -39,7 +39,10 @@ distance : (...)
 point_a, point_b : (..., 3)
     The closest points on each capsule's surface (within the other where they overlap).
 s, t : (...)
-    The parameters of the segments' closest points along ``a0``-``a1`` and ``b0``-``b1``."""
+    The parameters of the segments' closest points along ``a0``-``a1`` and ``b0``-``b1``.
+normal : (..., 3)
+    The unit vector from a's segment's closest point to b's (0 where they meet): the
+    distance grows at ``normal . (v_b - v_a)`` as those points move at ``v_a``, ``v_b``."""
 
 _SMALL = 1e-12
 """Squared lengths (m^2) below this are a point; cross products below it, parallel segments."""
@@ -101,7 +104,7 @@ def closest_points(a0, a1, radius_a, b0, b1, radius_b):
         direction = np.where(length[..., None] > 0.0, between / length[..., None], 0.0)
     radius_a, radius_b = np.asarray(radius_a, dtype=float), np.asarray(radius_b, dtype=float)
     return Closest(length - radius_a - radius_b, on_a + radius_a[..., None] * direction,
-                   on_b - radius_b[..., None] * direction, s, t)
+                   on_b - radius_b[..., None] * direction, s, t, direction)
 
 
 def distances(a0, a1, radius_a, b0, b1, radius_b):

@@ -25,6 +25,13 @@ frame is carried to its link frame by the inverse of that link's fixed ``Tx(a) R
 
 The pairs judged are those of capsules on two links not joined by one joint (link frames
 ``k`` and ``l`` with ``|k - l| >= 2``): a joint's two links touch at the joint by design.
+
+The closing speed of a pair is minus its distance's rate: ``-normal . (v_b - v_a)``, with
+``v_a`` and ``v_b`` the velocities of the segments' closest points (each the mean of its
+segment's ends' velocities weighted as the point lies between them: a rigid body's
+velocities are affine in position) from the ends' Jacobians and the joint rates. It is exact
+wherever the closest points are unique (the derivative of a minimum is the derivative at
+its minimiser), positive while the capsules close in, m/s.
 """
 
 import itertools
@@ -79,6 +86,7 @@ class LinkCapsules:
         self.pairs = np.array([(a, b) for a, b in itertools.combinations(range(len(links)), 2)
                                if abs(links[a] - links[b]) >= 2], dtype=int).reshape(-1, 2)
         self.points = LinkPoints(np.repeat(self.links, 2), self.ends.reshape(-1, 3))
+        self._chain, self._ends_function = chain, None
 
     def placed(self, T_world_links):
         """
@@ -97,3 +105,27 @@ class LinkCapsules:
         a, b = self.pairs[:, 0], self.pairs[:, 1]
         return closest_points(ends[..., a, 0, :], ends[..., a, 1, :], self.radii[a],
                               ends[..., b, 0, :], ends[..., b, 1, :], self.radii[b])
+
+    def closing(self, q, qd):
+        """
+        Return ``(closest, closing_speed)`` of every pair at ``q`` moving at ``qd``.
+
+        ``closest``: :func:`capsules.closest_points` along ``pairs`` (m); ``closing_speed``:
+        each pair's (m/s, positive while closing). ``q`` in rad or m, ``qd`` per s.
+        """
+        if self._ends_function is None:
+            self._ends_function = self._chain.points_function(self.points.links,
+                                                              self.points.offsets)
+        n = self._chain.n
+        out = np.asarray(self._ends_function([float(value) for value in q])).reshape(
+            -1, 12 + 6 * n)
+        ends = out[:, :3].reshape(-1, 2, 3)
+        rates = (out[:, 12:12 + 3 * n].reshape(-1, 3, n) @ np.asarray(qd, dtype=float)).reshape(
+            -1, 2, 3)
+        a, b = self.pairs[:, 0], self.pairs[:, 1]
+        closest = closest_points(ends[a, 0], ends[a, 1], self.radii[a], ends[b, 0], ends[b, 1],
+                                 self.radii[b])
+        s, t = closest.s[:, None], closest.t[:, None]
+        v_a = (1.0 - s) * rates[a, 0] + s * rates[a, 1]
+        v_b = (1.0 - t) * rates[b, 0] + t * rates[b, 1]
+        return closest, -np.einsum('ki,ki->k', closest.normal, v_b - v_a)
