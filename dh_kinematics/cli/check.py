@@ -12,9 +12,15 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""``dh_kinematics check``: a model file read exactly as the node reads it, OK or one line."""
+"""
+``dh_kinematics check``: a model file read exactly as the node reads it, OK or one line.
 
-from dh_kinematics.cli.models import extra_line, limits_line, load
+Then what it holds: the limits, and the pairs of links the self-collision check would find
+near in most configurations (:func:`core.safety.near_pairs.near_pairs`), as the
+``safety.self_collision.ignore`` to set.
+"""
+
+from dh_kinematics.cli.models import extra_line, limits_line, load, self_collision_pairs
 from dh_kinematics.core import meshes
 
 
@@ -33,7 +39,7 @@ def run(args, out):
 
     With ``--strict``, any warning is an error (exit code 1), after the same output.
     """
-    chain, warnings, _ = load(args.file)
+    chain, warnings, given = load(args.file)
     warnings += [f'{field}: {uri}: {reason}' for field, uri, reason
                  in meshes.missing_files(chain.meshes)]
     for line in warnings:
@@ -48,7 +54,17 @@ def run(args, out):
               f'{convention} DH), frames {chain.world_frame} -> {chain.base_frame} .. '
               f'{chain.tool_frame}{extra_line(chain)}\n')
     out.write(limits_line(chain) + '\n')
+    out.write(self_collision_line(chain, given) + '\n')
     if warnings and args.strict:
         raise ValueError(f'--strict: {len(warnings)} warning{"s" if len(warnings) > 1 else ""}'
                          ' (above, on stdout)')
     return 0
+
+
+def self_collision_line(chain, given):
+    """Return the line proposing ``safety.self_collision.ignore`` for the settings ``given``."""
+    capsules, ignored, near = self_collision_pairs(chain, given)
+    pairs = ', '.join(repr(pair) for pair in ignored + near)
+    return (f'self-collision: {len(capsules.links)} capsules, {len(capsules.pairs)} pairs judged;'
+            f' {len(near)} more near in most configurations: '
+            f'safety.self_collision.ignore: [{pairs}]')

@@ -18,7 +18,11 @@ import math
 
 from dh_kinematics.core import bounds, display, files
 from dh_kinematics.core.model_file import joint_limits, params
+from dh_kinematics.core.safety.link_capsules import LinkCapsules
+from dh_kinematics.core.safety.near_pairs import near_pairs
+from dh_kinematics.parameters import rules
 from dh_kinematics.parameters.files import read
+from dh_kinematics.parameters.specs import NODE
 import numpy as np
 
 
@@ -33,6 +37,21 @@ def load(paths):
     given, checked = read(paths)
     warnings = [f'unusual model value: {note}' for note in bounds.model_warnings(checked.chain)]
     return checked.chain, warnings, given
+
+
+def self_collision_pairs(chain, given):
+    """
+    Return the arm's capsules, the pairs of links ignored and those to propose, for ``given``.
+
+    ``(LinkCapsules, ignored, near)``: ``near`` are the further pairs within
+    ``safety.self_collision.error_distance`` in most configurations
+    (:func:`core.safety.near_pairs.near_pairs`); both lists of ``'linkA linkB'``.
+    """
+    settings = {spec.name: given.get(spec.name, spec.default) for spec in NODE}
+    ignored = rules.ignored(settings)
+    capsules = LinkCapsules(chain, ignored, 'safety.self_collision.ignore')
+    near = near_pairs(chain, capsules, settings['safety.self_collision.error_distance'])
+    return capsules, ignored, near
 
 
 LIMIT_KINDS = (('position', 'qlim'), ('soft position', 'soft_limits'),

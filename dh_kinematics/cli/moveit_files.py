@@ -19,7 +19,8 @@ The files: the URDF, the SRDF, ``joint_limits.yaml``, ``kinematics.yaml`` and
 ``pilz_cartesian_limits.yaml``, which ``moveit_configs_utils`` loads by default.
 
 What each file holds: :mod:`core.urdf.moveit`. The collision pairs MoveIt may skip are the adjacent
-ones and those that never (or always) collide over ``--samples`` configurations drawn within
+ones, those the node's self-collision check ignores (``safety.self_collision.ignore`` and
+what ``check`` proposes), and those that never (or always) collide over ``--samples`` configurations drawn within
 the limits (:mod:`cli.collisions`, pinocchio); the acceleration limits are derived over at
 least ``ACCELERATION_SAMPLES`` configurations of the same draw.
 """
@@ -27,7 +28,7 @@ least ``ACCELERATION_SAMPLES`` configurations of the same draw.
 import os
 
 from dh_kinematics.cli import arguments, collisions
-from dh_kinematics.cli.models import load, write
+from dh_kinematics.cli.models import load, self_collision_pairs, write
 from dh_kinematics.core.model_file import params
 from dh_kinematics.core.urdf import moveit
 import numpy as np
@@ -36,17 +37,21 @@ ACCELERATION_SAMPLES = 1000
 """The fewest configurations the acceleration limits are derived over."""
 
 
-def disabled_pairs(chain, urdf_text, configurations):
+def disabled_pairs(chain, urdf_text, configurations, ignored=()):
     """
     Return the collision pairs to disable, as (link1, link2, reason), and the counts by reason.
 
-    Adjacent pairs (:func:`core.urdf.moveit.adjacent_pairs`); then, over ``configurations`` (none:
-    adjacent only), the pairs that never collide (``Never``) and those that always do
-    (``Always``, which MoveIt could not plan with otherwise).
+    Adjacent pairs (:func:`core.urdf.moveit.adjacent_pairs`); the pairs the node's
+    self-collision check ignores (``ignored``: two URDF link names each; ``User``, unless
+    disabled already); then, over ``configurations`` (none: adjacent only), the pairs that
+    never collide (``Never``) and those that always do (``Always``, which MoveIt could not plan
+    with otherwise).
     """
     links, joints, geometry = moveit.collision_links(urdf_text)
     adjacent = moveit.adjacent_pairs(links, joints, geometry)
     reasons = dict.fromkeys(adjacent, 'Adjacent')
+    for pair in map(frozenset, ignored):
+        reasons.setdefault(pair, 'User')
     if len(configurations):
         counts = collisions.collision_counts(urdf_text, chain.joint_names, configurations)
         for pair, count in counts.items():
@@ -57,7 +62,7 @@ def disabled_pairs(chain, urdf_text, configurations):
                        for pair, reason in reasons.items()), key=lambda row: (
                            order[row[0]], order[row[1]]))
     tally = {reason: sum(1 for row in disabled if row[2] == reason)
-             for reason in ('Adjacent', 'Never', 'Always')}
+             for reason in ('Adjacent', 'User', 'Never', 'Always')}
     return disabled, tally
 
 
@@ -88,7 +93,9 @@ def run(args, out):
     count = max(args.samples, ACCELERATION_SAMPLES)
     configurations = chain.random_q(count, rng)
     urdf_text = chain.to_urdf(args.prefix)
-    disabled, tally = disabled_pairs(chain, urdf_text, configurations[:args.samples])
+    _, ignored, near = self_collision_pairs(chain, given)
+    disabled, tally = disabled_pairs(chain, urdf_text, configurations[:args.samples], [
+        [args.prefix + link for link in pair.split()] for pair in ignored + near])
     accelerations = moveit.acceleration_limits(chain, configurations)
     robot = moveit.file_stem(chain)
     try:
@@ -107,8 +114,9 @@ def run(args, out):
     out.write(f'wrote {", ".join(files)} in {args.output}\n')
     out.write(f'group {args.group}: {args.prefix}{chain.base_frame} -> {args.prefix}'
               f'{chain.tool_frame}, {chain.n} joints; states: {", ".join(states) or "none"}\n')
-    out.write(f'disabled collision pairs: {tally["Adjacent"]} adjacent, {tally["Never"]} never '
-              f'and {tally["Always"]} always in collision over {args.samples} configurations\n')
+    out.write(f'disabled collision pairs: {tally["Adjacent"]} adjacent, {tally["User"]} the '
+              f'self-collision check ignores, {tally["Never"]} never and {tally["Always"]} '
+              f'always in collision over {args.samples} configurations\n')
     sources = {'model': 0, 'derived': 0, 'default': 0}
     for link, derived in zip(chain.links, accelerations):
         sources[moveit.planning_limits(link, derived)[1].source] += 1

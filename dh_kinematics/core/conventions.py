@@ -19,7 +19,7 @@ Standard DH puts link i's frame on joint i+1, modified DH on joint i; the same a
 has other parameters and other link frames in each. :func:`converted` takes the chain's joint
 axes at the zero configuration and places the other convention's frames on them
 (:func:`core.kinematics.dh_fit.fit`). What moves with the frames is carried along: each link's
-centre of mass and inertia (in its new frame), and the pose of every extra frame and mesh that
+centre of mass, inertia and capsules (in its new frame), and the pose of every extra frame and mesh that
 hangs on a link frame or the base frame (an axis frame's go to its link's frame). The joint
 values, the limits, the friction, the base-to-tool kinematics and the dynamics are unchanged;
 the base and tool transforms absorb what the conventions place differently.
@@ -48,9 +48,12 @@ def converted(chain, convention, parallel_tolerance=dh_fit.PARALLEL_TOLERANCE):
     fit = dh_fit.fit(axes, chain.fkine(q), modified, parallel_tolerance, chain.joint_names)
     links = []
     for j, (link, fields) in enumerate(zip(chain.links, fit.links)):
-        body = moved(Inertial(link.m, link.r, link.I), np.linalg.inv(fit.frames[j + 1]) @ T[j + 1])
+        T_new_old = np.linalg.inv(fit.frames[j + 1]) @ T[j + 1]
+        body = moved(Inertial(link.m, link.r, link.I), T_new_old)
         links.append(link.replace(convention=convention, r=dh_fit.clean(body.c),
-                                  I=dh_fit.clean(body.I), **fields))
+                                  I=dh_fit.clean(body.I),
+                                  collision=_moved_capsules(link.collision, T_new_old),
+                                  **fields))
     before = fixed_frames.world_poses(chain, q)
     after = {chain.world_frame: np.eye(4), chain.base_frame: fit.frames[0]}
     after.update(zip(chain.link_frames, fit.frames[1:]))
@@ -72,3 +75,11 @@ def converted(chain, convention, parallel_tolerance=dh_fit.PARALLEL_TOLERANCE):
         meshes[name] = mesh
     return chain.replace(links=links, base=fit.base, tool=fit.tool, frames=frames,
                          meshes=meshes)
+
+
+def _moved_capsules(capsules, T_new_old):
+    """Return capsules ``[a, b, radius]`` of frame ``old`` in frame ``new``, or None."""
+    if capsules is None:
+        return None
+    ends = capsules[:, :6].reshape(-1, 3) @ T_new_old[:3, :3].T + T_new_old[:3, 3]
+    return np.hstack([dh_fit.clean(ends).reshape(-1, 6), capsules[:, 6:]])

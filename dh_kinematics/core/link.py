@@ -20,7 +20,8 @@ from dh_kinematics.core.checks import (
 from dh_kinematics.core.dynamics.friction import friction_torque
 from dh_kinematics.core.kinematics.dh_transforms import dh_transforms, fixed_transforms
 from dh_kinematics.core.link_checks import (
-    check_coulomb, check_inertia, check_optional_limit, check_qlim, check_soft_limits)
+    check_capsules, check_coulomb, check_inertia, check_optional_limit, check_qlim,
+    check_soft_limits)
 import numpy as np
 
 JOINT_TYPES = ('revolute', 'prismatic')
@@ -33,7 +34,7 @@ _FIELDS = ('joint', 'convention', 'a', 'alpha', 'beta', 'd', 'theta', 'offset', 
            'm', 'r',
            'I', 'Jm', 'G', 'B', 'Tc', 'effort_limit', 'velocity_limit', 'acceleration_limit',
            'deceleration_limit', 'jerk_limit', 'soft_limits', 'k_position', 'k_velocity',
-           'name')
+           'collision', 'name')
 
 
 class Link:
@@ -95,6 +96,10 @@ class Link:
     k_position, k_velocity : float
         The soft limiter's gains: velocity bound per unit of position beyond a soft limit
         (1/s), and effort bound per unit of velocity beyond it (N m s/rad or N s/m); 0 is none.
+    collision : array-like, shape (m, 7) or (7 m,), or None
+        Capsules fixed on the link frame this joint moves, each ``[ax, ay, az, bx, by, bz,
+        radius]``: its segment's ends in that frame and its radius, m. None (or empty): the
+        default body's (:mod:`dh_kinematics.core.bodies`).
     name : str or None
         Joint name, e.g. as in ``joint_states``.
 
@@ -113,7 +118,7 @@ class Link:
                  I=(0.0, 0.0, 0.0), Jm=0.0, G=1.0, B=0.0, Tc=0.0, effort_limit=None,
                  velocity_limit=None, acceleration_limit=None, deceleration_limit=None,
                  jerk_limit=None, soft_limits=None, k_position=0.0, k_velocity=0.0,
-                 name=None):  # noqa: E741
+                 collision=None, name=None):  # noqa: E741
         values = {
             'joint': check_choice('joint', joint, JOINT_TYPES),
             'convention': check_choice('convention', convention, CONVENTIONS),
@@ -136,7 +141,7 @@ class Link:
             'soft_limits': check_qlim('soft_limits', soft_limits),
             'k_position': check_scalar('k_position', k_position, minimum=0.0),
             'k_velocity': check_scalar('k_velocity', k_velocity, minimum=0.0),
-            'name': name}
+            'collision': check_capsules('collision', collision), 'name': name}
         if name is not None and (not isinstance(name, str) or not name):
             raise InvalidFieldError('name', name, 'must be a non-empty string or None')
         bounds.check_link(values)

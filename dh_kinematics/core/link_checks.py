@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-Checks of the fields only a link has: joint limits, inertia and Coulomb friction.
+Checks of the fields only a link has: joint limits, inertia, Coulomb friction and capsules.
 
 Each returns the value in its canonical form or raises :class:`InvalidFieldError` naming the
 field. SI units: limits in rad or m, inertia in kg m^2, friction in N m.
@@ -22,6 +22,7 @@ field. SI units: limits in rad or m, inertia in kg m^2, friction in N m.
 import math
 import numbers
 
+from dh_kinematics.core.bounds import LENGTH_MAX
 from dh_kinematics.core.checks import check_array, check_scalar, InvalidFieldError
 import numpy as np
 
@@ -140,3 +141,40 @@ def check_optional_limit(field, value):
     if not value > 0.0 or not math.isfinite(value):
         raise InvalidFieldError(field, value, 'must be a positive number, or none')
     return value
+
+
+def check_capsules(field, value):
+    """
+    Check a link's capsules: 7 numbers each, ``[ax, ay, az, bx, by, bz, radius]``, in m.
+
+    The segment's ends ``a`` and ``b`` in the link's frame, then a radius > 0; all finite and
+    within the bounds of a length (:data:`core.bounds.LENGTH_MAX`). ``None`` or an empty list
+    is none (the default body's).
+
+    Returns
+    -------
+    capsules : array, shape (m, 7), read-only; or None
+
+    """
+    words = 'must be 7 numbers per capsule [ax, ay, az, bx, by, bz, radius] (m)'
+    if value is None:
+        return None
+    try:
+        shape = np.shape(value)
+    except ValueError:  # ragged
+        shape = None
+    if shape == (0,):
+        return None
+    if shape is None or len(shape) not in (1, 2) or len(shape) == 2 and shape[1] != 7:
+        raise InvalidFieldError(field, value, words)
+    capsules = check_array(field, value, [shape]).reshape(-1)
+    if capsules.size % 7:
+        raise InvalidFieldError(field, value, f'has {capsules.size} numbers: {words}')
+    capsules = capsules.reshape(-1, 7)
+    if not (capsules[:, 6] > 0.0).all():
+        raise InvalidFieldError(field, value, 'must give each capsule a radius > 0 (m), its '
+                                'seventh number')
+    if np.abs(capsules).max() > LENGTH_MAX:
+        raise InvalidFieldError(field, value, f'must be within +-{LENGTH_MAX:g} m')
+    capsules.flags.writeable = False
+    return capsules

@@ -28,6 +28,7 @@ from dh_kinematics.core import names
 from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.model_file.params import file_fields, NAMED_SETTINGS
 from dh_kinematics.core.safety import contact
+from dh_kinematics.core.safety.link_capsules import ignored_pairs
 from dh_kinematics.core.safety.planes import check_plane
 from dh_kinematics.core.safety.points import check_frame
 
@@ -123,6 +124,23 @@ def decelerations(chain):
     return limits
 
 
+def ignored(settings):
+    """Return the entries of ``safety.self_collision.ignore`` (``['']``: none)."""
+    return [entry for entry in settings['safety.self_collision.ignore'] if entry]
+
+
+def self_collision(chain, settings):
+    """Refuse an ignore entry that is not two links, an error distance above the warning's."""
+    ignored_pairs((chain.base_frame,) + tuple(chain.link_frames), ignored(settings),
+                  'safety.self_collision.ignore')
+    warn, error = (settings[f'safety.self_collision.{name}_distance']
+                   for name in ('warn', 'error'))
+    if error > warn:
+        raise InvalidFieldError('safety.self_collision.error_distance', error,
+                                f'must not be above safety.self_collision.warn_distance {warn!r}'
+                                ': ERROR must not come before WARN')
+
+
 def stopping_on(settings):
     """Tell whether the stop is watched (its time or its distance has a finite limit)."""
     return any(math.isfinite(settings[f'safety.stopping_{name}_limit'])
@@ -151,6 +169,7 @@ def safety(chain, settings):
         contact.check_body_region(region)
     if stopping_on(settings):
         decelerations(chain)
+    self_collision(chain, settings)
     if not sum(link.m for link in chain.dynamic_constants.rne_links) > 0.0:
         for name, value in (('momentum_limit', settings['safety.momentum_limit']),
                             ('kinetic_energy_limit', settings['safety.kinetic_energy_limit']),

@@ -105,6 +105,9 @@ _JOINT = (
     ParameterSpec('k_velocity', 'double', "The soft limiter's velocity gain, for the URDF "
                   '(ros2_control bounds the effort with it); not watched (default 0).',
                   minimum=0.0, maximum=HUGE),
+    ParameterSpec('collision', 'double_array', 'Capsules on the link the joint moves, 7 numbers '
+                  'each: [ax, ay, az, bx, by, bz, radius], the ends in the link frame and the '
+                  "radius, m; unset for the default body's."),
 )
 
 _FRAME = (
@@ -235,6 +238,16 @@ NODE = _in_order((
     ParameterSpec('safety.contact.body_region', 'string', 'Judge the tool speed against the '
                   'speed at which it may meet this body region in a transient contact '
                   "(ISO/TS 15066 Annex A: hands_fingers, chest...); '' is off.", default=''),
+    ParameterSpec('safety.self_collision.enabled', 'bool', "Judge the distance between the "
+                  "arm's link capsules (each joint's collision, else the default body's) on "
+                  'every message.', default=False),
+    ParameterSpec('safety.self_collision.ignore', 'string_array', "Pairs of links never judged, "
+                  "each 'linkA linkB' (dh_kinematics check proposes them).", default=['']),
+    ParameterSpec('safety.self_collision.warn_distance', 'double', 'WARN when two capsules come '
+                  'this close, m.', default=0.05, minimum=0.0, maximum=HUGE),
+    ParameterSpec('safety.self_collision.error_distance', 'double', 'ERROR when two capsules '
+                  'come this close, m; not above the warn distance.', default=0.01,
+                  minimum=0.0, maximum=HUGE),
 ), NODE_SETTINGS)
 
 

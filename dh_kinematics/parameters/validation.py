@@ -29,7 +29,7 @@ import math
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.model_file.parameter_file import flatten
-from dh_kinematics.core.model_file.params import configurations, model_values
+from dh_kinematics.core.model_file.params import configurations, MESHES, model_values
 from dh_kinematics.core.urdf import ros2_control
 from dh_kinematics.parameters import rules
 from dh_kinematics.parameters.specs import (
@@ -41,9 +41,10 @@ _NONE = {'qlim': NO_LIMITS, 'effort_limit': math.inf, 'velocity_limit': math.inf
          'acceleration_limit': math.inf, 'deceleration_limit': math.inf,
          'jerk_limit': math.inf, 'soft_limits': NO_LIMITS, 'k_position': 0.0, 'k_velocity': 0.0,
          'payload.mass': 0.0, 'payload.com': [0.0] * 3, 'payload.inertia': [0.0] * 3,
-         'visual': '', 'collision': ''}
+         'collision': []}
+_NO_MESH = {'visual': '', 'collision': ''}
 # The declared values that stand for "none": no joint limits, no known effort or velocity
-# limit, no payload, no mesh.
+# limit, no payload, no capsules (the default body's), no mesh.
 _WORDS = {'string': 'a string', 'string_array': 'a list of strings', 'double': 'a real number',
           'double_array': 'a list of real numbers', 'bool': 'true or false'}
 _KINDS = {
@@ -129,6 +130,8 @@ def check_value(spec, value):
         value = as_real(read_numbers(spec, value))
     if spec.kind == 'dynamic':
         return value
+    if value == [] and spec.kind == 'double_array' and spec.name.endswith('.collision'):
+        return value  # a joint's capsules: none, the default body's
     if not _KINDS[spec.kind](value):
         raise InvalidFieldError(spec.name, value, f'must be {_WORDS[spec.kind]}')
     if spec.minimum is not None and not spec.minimum <= value <= spec.maximum:
@@ -155,7 +158,9 @@ def _model_values(chain, given):
     for spec in specs:
         value = given.get(spec.name, defaults.get(spec.name))
         if value is None:
-            value = _NONE.get(spec.name, _NONE.get(spec.name.rpartition('.')[2]))
+            last = spec.name.rpartition('.')[2]
+            value = _NONE.get(spec.name, (_NO_MESH if spec.name.startswith(MESHES + '.')
+                                          else _NONE).get(last))
         values[spec.name] = value
     return {spec.name: check_value(spec, values[spec.name]) for spec in specs}, specs
 

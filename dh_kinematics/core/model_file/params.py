@@ -86,7 +86,8 @@ MODEL_FIELDS = ('robot_name', 'convention', 'joints', 'links', 'world_frame', 'b
 """The model's own parameters, as rclpy names them."""
 JOINT_FIELDS = ('type', 'a', 'alpha', 'beta', 'd', 'theta', 'offset', 'flip', 'qlim', 'm', 'r',
                 'I', 'Jm', 'G', 'B', 'Tc', 'effort_limit', 'velocity_limit', 'acceleration_limit',
-                'deceleration_limit', 'jerk_limit', 'soft_limits', 'k_position', 'k_velocity')
+                'deceleration_limit', 'jerk_limit', 'soft_limits', 'k_position', 'k_velocity',
+                'collision')
 """The fields of a joint block (``<joint>.<field>``); each is the Link argument of that name,
 except ``type``, which is Link's ``joint``."""
 NODE_SETTINGS = ('frame_prefix', 'diagnostics.warn_margin', 'diagnostics.stale_timeout',
@@ -102,7 +103,9 @@ NODE_SETTINGS = ('frame_prefix', 'diagnostics.warn_margin', 'diagnostics.stale_t
                  'safety.stopping_time_limit', 'safety.stopping_distance_limit',
                  'safety.plane_frames', 'safety.plane_margin', 'safety.tool_spheres',
                  'safety.tool_direction.axis', 'safety.tool_direction.limit',
-                 'safety.contact.body_region')
+                 'safety.contact.body_region', 'safety.self_collision.enabled',
+                 'safety.self_collision.ignore', 'safety.self_collision.warn_distance',
+                 'safety.self_collision.error_distance')
 NAMED_SETTINGS = ('safety.frame_speed_limits.', 'safety.planes.')
 """The prefixes of node settings whose last part the user names (a frame, a plane)."""
 SIM_ARM_SETTINGS = ('rate', 'period', 'overshoot', 'extra_payload.mass', 'extra_payload.com',
@@ -472,6 +475,8 @@ def _params(chain):
         for field in ('k_position', 'k_velocity'):
             if getattr(link, field):
                 block[field] = getattr(link, field)
+        if link.collision is not None:
+            block['collision'] = link.collision.reshape(-1).tolist()
         params[name] = block
     if chain.frames:
         params[FRAMES] = {frame.name: dict(parent=frame.parent, **_xyz_rpy(frame.T_parent_frame))

@@ -16,8 +16,8 @@
 An arm's capsules on its link frames, and the pairs of them that may meet.
 
 Each capsule is fixed on one link frame k (0: the base, n: the last link): its segment's two
-ends in that frame (m) and its radius. Where the model gives none, they are the default
-body's rods (:mod:`core.bodies`), each the capsule of the URDF cylinder the package writes for
+ends in that frame (m) and its radius: a link's ``collision`` field (the joint that moves it).
+Where the model gives none, they are the default body's rods (:mod:`core.bodies`), each the capsule of the URDF cylinder the package writes for
 it: the same segment and radius, so the capsule encloses the cylinder (its ends' half
 spheres reach one radius past the cylinder's caps). A rod drawn in a standard DH link's axis
 frame is carried to its link frame by the inverse of that link's fixed ``Tx(a) Rx(alpha)``
@@ -25,6 +25,7 @@ frame is carried to its link frame by the inverse of that link's fixed ``Tx(a) R
 
 The pairs judged are those of capsules on two links not joined by one joint (link frames
 ``k`` and ``l`` with ``|k - l| >= 2``): a joint's two links touch at the joint by design.
+Pairs of links named in ``ignore`` (as MoveIt's SRDF disables them) are left out too.
 
 The closing speed of a pair is minus its distance's rate: ``-normal . (v_b - v_a)``, with
 ``v_a`` and ``v_b`` the velocities of the segments' closest points (each the mean of its
@@ -37,12 +38,33 @@ its minimiser), positive while the capsules close in, m/s.
 import itertools
 
 from dh_kinematics.core import bodies
+from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.safety.capsules import closest_points
 from dh_kinematics.core.safety.points import LinkPoints
 import numpy as np
 
-__all__ = ['LinkCapsules']
+__all__ = ['ignored_pairs', 'LinkCapsules']
+
+
+def ignored_pairs(frames, ignore, field='ignore'):
+    """
+    Return the pairs of link indices ``(k, l)``, ``k < l``, that ``ignore`` names.
+
+    ``frames``: the link frames' names, the base's first; ``ignore``: strings ``'linkA
+    linkB'``. Raises InvalidFieldError naming ``field`` for any other entry.
+    """
+    index = {name: k for k, name in enumerate(frames)}
+    pairs = set()
+    for entry in ignore:
+        names = entry.split() if isinstance(entry, str) else None
+        if names is None or len(names) != 2 or names[0] == names[1] or not all(
+                name in index for name in names):
+            raise InvalidFieldError(field, entry, "must be 'linkA linkB': two link frames of "
+                                    f'the arm ({", ".join(frames)})')
+        k, l = sorted(index[name] for name in names)  # noqa: E741
+        pairs.add((k, l))
+    return pairs
 
 
 class LinkCapsules:
@@ -53,11 +75,23 @@ class LinkCapsules:
     ----------
     chain : Chain
         The arm.
+    ignore : sequence of str
+        Pairs of links never judged, each ``'linkA linkB'`` (link frame names, the base frame
+        for the base).
+    field : str
+        The setting an error names.
+
+    Raises
+    ------
+    InvalidFieldError
+        Naming ``field`` for an entry that is not two of the arm's link frames.
 
     Attributes
     ----------
     links : array of int, shape (m,)
         The link frame each capsule is fixed on.
+    frames : tuple of str
+        The names of the link frames: the base frame, then each link's.
     ends : array, shape (m, 2, 3)
         Its segment's ends in that frame, m.
     radii : array, shape (m,)
@@ -69,10 +103,18 @@ class LinkCapsules:
 
     """
 
-    def __init__(self, chain):
+    def __init__(self, chain, ignore=(), field='ignore'):
         T_link_axis = np.linalg.inv(DHTable(chain.links).fixed)  # the fixed part's inverse
+        given = {j + 1: link.collision for j, link in enumerate(chain.links)
+                 if link.collision is not None}
         links, ends, radii = [], [], []
+        for k, capsules in sorted(given.items()):
+            links += [k] * len(capsules)
+            ends += [row[:6].reshape(2, 3) for row in capsules]
+            radii += capsules[:, 6].tolist()
         for rod in bodies.segments(chain):
+            if rod.joint + 1 in given:
+                continue
             rod_ends = np.array([rod.start, rod.end])
             if rod.axis_frame:
                 T = T_link_axis[rod.joint]
@@ -80,11 +122,17 @@ class LinkCapsules:
             links.append(rod.joint + 1)
             ends.append(rod_ends)
             radii.append(rod.radius)
-        self.links = np.array(links, dtype=int)
-        self.ends = np.array(ends, dtype=float).reshape(-1, 2, 3)
-        self.radii = np.array(radii, dtype=float)
+        order = np.argsort(links, kind='stable')  # link by link
+        self.links = np.array(links, dtype=int)[order]
+        self.ends = np.array(ends, dtype=float).reshape(-1, 2, 3)[order]
+        self.radii = np.array(radii, dtype=float)[order]
+        self.frames = (chain.base_frame,) + tuple(chain.link_frames)
+        skipped = ignored_pairs(self.frames, ignore, field)
+        links = self.links.tolist()
         self.pairs = np.array([(a, b) for a, b in itertools.combinations(range(len(links)), 2)
-                               if abs(links[a] - links[b]) >= 2], dtype=int).reshape(-1, 2)
+                               if abs(links[a] - links[b]) >= 2
+                               and (links[a], links[b]) not in skipped],
+                              dtype=int).reshape(-1, 2)
         self.points = LinkPoints(np.repeat(self.links, 2), self.ends.reshape(-1, 3))
         self._chain, self._ends_function = chain, None
 
@@ -119,9 +167,17 @@ class LinkCapsules:
         n = self._chain.n
         out = np.asarray(self._ends_function([float(value) for value in q])).reshape(
             -1, 12 + 6 * n)
-        ends = out[:, :3].reshape(-1, 2, 3)
-        rates = (out[:, 12:12 + 3 * n].reshape(-1, 3, n) @ np.asarray(qd, dtype=float)).reshape(
-            -1, 2, 3)
+        rates = out[:, 12:12 + 3 * n].reshape(-1, 3, n) @ np.asarray(qd, dtype=float)
+        return self.moving(out[:, :3], rates)
+
+    def moving(self, ends, rates):
+        """
+        Return ``(closest, closing_speed)`` of every pair from its ends' motion.
+
+        ``ends``: every capsule's two ends in the world, in :attr:`points`' order (2 m, 3),
+        m; ``rates``: their velocities (2 m, 3), m/s. As :meth:`closing`.
+        """
+        ends, rates = ends.reshape(-1, 2, 3), rates.reshape(-1, 2, 3)
         a, b = self.pairs[:, 0], self.pairs[:, 1]
         closest = closest_points(ends[a, 0], ends[a, 1], self.radii[a], ends[b, 0], ends[b, 1],
                                  self.radii[b])
@@ -129,3 +185,8 @@ class LinkCapsules:
         v_a = (1.0 - s) * rates[a, 0] + s * rates[a, 1]
         v_b = (1.0 - t) * rates[b, 0] + t * rates[b, 1]
         return closest, -np.einsum('ki,ki->k', closest.normal, v_b - v_a)
+
+    def pair_name(self, pair):
+        """Return the links of pair ``pair`` (an index into :attr:`pairs`): ``'linkA linkB'``."""
+        a, b = self.pairs[pair]
+        return f'{self.frames[self.links[a]]} {self.frames[self.links[b]]}'

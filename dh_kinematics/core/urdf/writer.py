@@ -34,7 +34,9 @@ What the URDF holds, in SI units:
 - ``<dynamics>``: ``damping = B G^2`` and ``friction = |G| (Tc+ - Tc-) / 2``, link side. URDF
   has no asymmetric Coulomb friction (the mean is written) and no motor inertia (left out);
 - ``<visual>`` and ``<collision>``: a cylinder along each joint axis and one along each
-  link's ``a`` and ``d``, sized from the arm's reach.
+  link's ``a`` and ``d``, sized from the arm's reach (:mod:`core.bodies`); where a link has
+  ``collision`` capsules, each capsule instead: a cylinder between its ends and a sphere on
+  each end, the capsule's exact shape.
 
 Link names are the TF frame names: ``prefix`` is put before every name but the world frame's,
 as the node does with ``frame_prefix``.
@@ -80,6 +82,28 @@ def _cylinder(radius, start, end):
     geometry = (f'{_origin(T)}<geometry><cylinder radius="{_number(radius)}" '
                 f'length="{_number(length)}"/></geometry>')
     return f'<visual>{geometry}</visual><collision>{geometry}</collision>'
+
+
+def _capsule(start, end, radius):
+    """Return a capsule from ``start`` to ``end`` (anywhere in the frame): cylinder, 2 spheres."""
+    start, end = np.asarray(start, float), np.asarray(end, float)
+    axis, parts = end - start, []
+    length = float(np.linalg.norm(axis))
+    if length >= 1e-9:
+        T = np.eye(4)
+        T[:3, 3] = (start + end) / 2.0
+        z = axis / length
+        helper = np.eye(3)[int(np.argmin(np.abs(z)))]  # the axis least along z
+        x = np.cross(helper, z)
+        x /= np.linalg.norm(x)
+        T[:3, :3] = np.column_stack([x, np.cross(z, x), z])
+        parts.append(f'{_origin(T)}<geometry><cylinder radius="{_number(radius)}" '
+                     f'length="{_number(length)}"/></geometry>')
+    for centre in (start, end)[:1 + (length >= 1e-9)]:
+        T = np.eye(4)
+        T[:3, 3] = centre
+        parts.append(f'{_origin(T)}<geometry><sphere radius="{_number(radius)}"/></geometry>')
+    return ''.join(f'<visual>{part}</visual><collision>{part}</collision>' for part in parts)
 
 
 def _inertial(m, r, I):  # noqa: E741
@@ -209,7 +233,12 @@ def to_urdf(chain, prefix='', path=None, xacro=False, control=None):
             joints.append(_moving_joint(joint, link, parent, moving, origins[j]))
             if axes[j]:
                 joints.append(_fixed_joint(moving, child, table.fixed[j]))
+    for j, link in enumerate(chain.links):  # capsules of the link's own
+        for capsule in () if link.collision is None else link.collision:
+            geometry[frames[2 + j]].append(_capsule(capsule[:3], capsule[3:6], capsule[6]))
     for rod in bodies.segments(chain):  # each in the frame it is drawn in
+        if rod.joint >= 0 and chain.links[rod.joint].collision is not None:
+            continue  # in place of the default body
         frame = axes[rod.joint] if rod.axis_frame else None
         geometry[frame or frames[2 + rod.joint]].append(_cylinder(rod.radius, rod.start,
                                                                   rod.end))

@@ -36,7 +36,15 @@ Each is optional (off while its setting is unset or .inf) and a status of its ow
   ``safety.tool_direction.limit`` (rad);
 - ``contact``: the tool's speed against the largest speed at which it may meet the body region
   ``safety.contact.body_region`` in a transient contact (ISO/TS 15066 Annex A), with the mass
-  the arm reflects along the tool's present motion.
+  the arm reflects along the tool's present motion;
+- ``self_collision``: the distance (m) between the closest two of the arm's capsules
+  (:class:`core.safety.link_capsules.LinkCapsules`: the pairs not joined by one joint, less
+  ``safety.self_collision.ignore``), WARN within ``safety.self_collision.warn_distance`` and
+  ERROR within ``safety.self_collision.error_distance``, clearing ``diagnostics.hysteresis``
+  (m) back, whether the pair closes in or not: the level is the positions' alone, as a plane's
+  (judged while a rate is unknown; an arm held still near itself stays WARN, and no noise in a
+  velocity flips it). The pair's closing speed and time to collision go with it, for a
+  controller that slows only while closing.
 
 A ratio to a limit is WARN above ``limits.warn_fraction`` and ERROR above 1, with the joints'
 ``limits.hysteresis``; a plane's level clears once ``diagnostics.hysteresis`` (m) back. The
@@ -44,8 +52,8 @@ joint rates are the message's velocities, or the differenced positions
 (:class:`RateEstimate`). Nothing here runs while all of it is off.
 
 What cannot be judged is STALE and says why, never OK: every status before the first
-configuration and while a joint's position is unknown; every one but ``planes`` (positions
-alone) while a joint's rate is unknown (a first message, a gap, an implausible velocity).
+configuration and while a joint's position is unknown; every one but ``planes`` and
+``self_collision`` (positions alone) while a joint's rate is unknown (a first message, a gap, an implausible velocity).
 """
 
 from collections import namedtuple
@@ -55,6 +63,7 @@ from dh_kinematics.core import configurations
 from dh_kinematics.core.display import format_number
 from dh_kinematics.core.kinematics.manipulability import Conditioning
 from dh_kinematics.core.safety import contact, stopping
+from dh_kinematics.core.safety.link_capsules import LinkCapsules
 from dh_kinematics.core.safety.motion import compile_motion
 from dh_kinematics.core.safety.planes import check_plane
 from dh_kinematics.core.safety.points import FramePoints, LinkPoints
@@ -67,8 +76,10 @@ from dh_kinematics.parameters import rules
 import numpy as np
 
 TASKS = ('frame_speed', 'momentum', 'kinetic_energy', 'power', 'stopping', 'planes',
-         'contact')
+         'contact', 'self_collision')
 """The statuses, in the order they are published."""
+_POSITIONAL = ('planes', 'self_collision')
+"""The statuses judged from the positions alone."""
 
 Figure = namedtuple('Figure', 'label task limit smaller')
 Figure.__doc__ = """One value of ``~/safety``: its label, the status that judges it, its limit
@@ -146,12 +157,20 @@ class Safety:
             chain.inertia(configurations.spread(chain, 16)))
         self._slowest = (contact.permissible_speed(self._region, math.inf)
                          if self._region is not None else math.inf)
+        self._capsules = None
+        if settings['safety.self_collision.enabled']:
+            self._capsules = LinkCapsules(chain, rules.ignored(settings),
+                                          'safety.self_collision.ignore')
+            self._parts += (self._capsules.points,)
+            self._near = tuple(settings[f'safety.self_collision.{name}_distance']
+                               for name in ('warn', 'error'))
         watched = {
             'frame_speed': bool(speeds), 'momentum': limits['momentum'] is not None,
             'kinetic_energy': limits['kinetic_energy'] is not None,
             'power': limits['power'] is not None, 'stopping': stopping_on,
             'planes': bool(self._planes) or self._tilt_limit is not None,
-            'contact': self._region is not None}
+            'contact': self._region is not None,
+            'self_collision': self._capsules is not None and len(self._capsules.pairs) > 0}
         self.levels = {task: STALE for task in TASKS if watched[task]}
         self.active = bool(self.levels)
         self._values, self._unjudged = {}, dict.fromkeys(self.levels, NOTHING_YET)
@@ -183,6 +202,9 @@ class Safety:
                 figure = Figure(label, 'planes', 0.0, True)
             elif name == 'tool_direction':
                 figure = Figure(label, 'planes', self._tilt_limit, False)
+            elif name == 'self_collision':
+                figure = Figure(label, name, self._near[1] if rest == 'distance' else None,
+                                rest != 'closing_speed')
             else:  # the tool's speed, the reflected mass, the permitted contact speed
                 figure = Figure(label, 'contact', None, name == 'contact_speed')
             figures.append(figure)
@@ -193,8 +215,8 @@ class Safety:
         Judge a :data:`Sample`'s whole configuration and rates; tell whether a level moved.
 
         What cannot be judged on this message is STALE and says why (never OK): everything
-        while a joint's position is unknown, everything but the planes (positions alone) while
-        a joint's rate is.
+        while a joint's position is unknown, everything but the planes and self-collision
+        (positions alone) while a joint's rate is.
         """
         q, qd = sample.configuration, sample.rates.qd
         self.measured = q is not None and None not in qd
@@ -210,10 +232,12 @@ class Safety:
             self._unjudged = dict.fromkeys(self.levels, unknown_positions())
         else:
             self._unjudged = dict.fromkeys(self.levels, unknown_rates(sample, self._chain))
-            if 'planes' in self.levels:
-                del self._unjudged['planes']
+            positional = [task for task in _POSITIONAL if task in self.levels]
+            if positional:
+                for task in positional:
+                    del self._unjudged[task]
                 self._values = self.measure(q, [0.0] * len(q))  # the rates: no part of it
-                self._judge_planes(self._values, self.levels)
+                self._judge_positions(self._values, self.levels)
         self.levels.update(dict.fromkeys(self._unjudged, STALE))
         return self.levels != before
 
@@ -248,8 +272,7 @@ class Safety:
             # The tool's path not measured: no path up to its bound would move the level.
             levels['stopping'] = ratio_level(max(ratios, default=0.0), levels['stopping'], warn,
                                              band)
-        if 'planes' in levels:
-            self._judge_planes(values, levels)
+        self._judge_positions(values, levels)
         allowed, speed = values.get('contact_speed'), values['tool_speed']
         if 'contact' in levels and allowed is not None:
             # At rest the reflected mass has no direction (NaN), and no contact is too fast.
@@ -257,6 +280,17 @@ class Safety:
             if ratio == ratio:
                 levels['contact'] = ratio_level(ratio, levels['contact'], warn, band)
         return levels != before
+
+    def _judge_positions(self, values, levels):
+        """Judge the planes, the tool's direction and self-collision: the positions alone."""
+        if 'planes' in levels:
+            self._judge_planes(values, levels)
+        if 'self_collision' in levels:
+            previous = levels['self_collision'] if levels['self_collision'] != STALE else OK
+            (warn, error), band = self._near, self._plane_band
+            levels['self_collision'] = threshold_level(
+                -values['self_collision'][1], previous, -warn, -error, -warn - band,
+                -error - band)
 
     def _judge_planes(self, values, levels):
         """Judge the planes and the tool's direction: from the positions alone."""
@@ -303,7 +337,7 @@ class Safety:
             self._motion = self._compile()
         out = self._motion(q, qd)
         values = {'momentum': out[:3], 'kinetic_energy': out[3]}
-        speeds = self._speeds
+        speeds, ends = self._speeds, 0 if self._capsules is None else len(self._capsules.links)
         points = [out[4 + 6 * k:10 + 6 * k] for k in range(speeds + 1)]  # p, v each
         if speeds:
             values['frame_speed'] = [math.hypot(*point[3:]) for point in points[:speeds]]
@@ -314,7 +348,14 @@ class Safety:
                 abs(rate) / limit for rate, limit in zip(qd, self._deceleration))
             values['stopping_distance'] = (
                 None if quick and self._stop_settled(time, qd) else self._stop_path(q, qd, time))
-        rest = 10 + 6 * speeds + 12  # after the tool's pose
+        rest = 10 + 6 * speeds + 12 * ends + 12  # after the tool's pose
+        if ends:
+            motion = np.array(out[10 + 6 * speeds:rest - 12]).reshape(-1, 6)
+            closest, closing = self._capsules.moving(motion[:, :3], motion[:, 3:])
+            pair = int(np.argmin(closest.distance))
+            distance, speed = float(closest.distance[pair]), float(closing[pair])
+            values['self_collision'] = (pair, distance, speed,
+                                        distance / speed if speed > 0.0 else math.inf)
         if self._planes:
             values['plane_distances'] = np.array(
                 out[rest:rest + self._plane_values]).reshape(len(self._planes), -1)
@@ -402,6 +443,9 @@ class Safety:
         flat.append(('tool_speed', float(values['tool_speed'])))
         if 'contact_speed' in values:
             flat += [(name, float(values[name])) for name in ('reflected_mass', 'contact_speed')]
+        if 'self_collision' in values:
+            flat += [(f'self_collision.{name}', value) for name, value in zip(
+                ('distance', 'closing_speed', 'time_to_collision'), values['self_collision'][1:])]
         return flat
 
     def statuses(self):
@@ -450,6 +494,8 @@ class Safety:
                 ('stopping distance (m)', format_number(distance))))
         if task == 'planes':
             return self._planes_status(level, values)
+        if task == 'self_collision':
+            return self._self_collision_status(level, values['self_collision'])
         speed, allowed = values['tool_speed'], values['contact_speed']
         region = self._region.name
         message = (f'{self._chain.tool_frame} at rest' if allowed != allowed else
@@ -480,6 +526,21 @@ class Safety:
                          f'({against_limit(angle, limit)})')
             pairs.append(('tool direction (rad)', format_number(angle)))
         return Status('planes', level, '; '.join(parts), tuple(pairs))
+
+
+    def _self_collision_status(self, level, value):
+        pair, distance, speed, time = value
+        names = self._capsules.pair_name(pair)
+        (warn, error) = self._near
+        motion = (f'closing at {_shown(speed)} m/s' if speed > 0.0
+                  else f'parting at {_shown(-speed)} m/s' if speed < 0.0 else 'at rest')
+        return Status('self_collision', level, f'{names.replace(" ", " and ")} '
+                      f'{_shown(distance)} m apart (warn {_shown(warn)} m, error '
+                      f'{_shown(error)} m), {motion}', (
+                          ('closest pair', names), ('distance (m)', format_number(distance)),
+                          ('closing speed (m/s)', format_number(speed)),
+                          ('time to collision (s)', format_number(time)),
+                          ('pairs judged', str(len(self._capsules.pairs)))))
 
 
 def _shown(value):
