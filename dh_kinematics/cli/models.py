@@ -44,13 +44,13 @@ def self_collision_pairs(chain, given):
     Return the arm's capsules, the pairs of links ignored and those to propose, for ``given``.
 
     ``(LinkCapsules, ignored, near)``: ``near`` are the further pairs within
-    ``safety.self_collision.error_distance`` in most configurations
+    ``safety.self_collision.warn_distance`` in most configurations
     (:func:`core.safety.near_pairs.near_pairs`); both lists of ``'linkA linkB'``.
     """
     settings = {spec.name: given.get(spec.name, spec.default) for spec in NODE}
     ignored = rules.ignored(settings)
     capsules = LinkCapsules(chain, ignored, 'safety.self_collision.ignore')
-    near = near_pairs(chain, capsules, settings['safety.self_collision.error_distance'])
+    near = near_pairs(chain, capsules, settings['safety.self_collision.warn_distance'])
     return capsules, ignored, near
 
 

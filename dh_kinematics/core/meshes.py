@@ -22,6 +22,7 @@ axis. The URDF writes them as that link's ``<visual>`` and ``<collision>`` inste
 cylinders (:mod:`core.urdf.writer`). A URI is checked when the model is built; whether its file
 exists is checked by :func:`missing_files` (``dh_kinematics check``), as RViz would resolve it: a
 ``package://<package>/<path>`` under ``share/<package>`` of a prefix on ``AMENT_PREFIX_PATH``.
+:func:`vertices` reads a mesh's points (STL, binary or ASCII, and OBJ), for its bounds.
 """
 
 from collections import namedtuple
@@ -32,6 +33,7 @@ from urllib.parse import unquote, urlsplit
 from dh_kinematics.core import bounds
 from dh_kinematics.core.checks import check_array, check_transform, InvalidFieldError
 from dh_kinematics.core.rotations import xyz_rpy_to_transform
+import numpy as np
 
 SCHEMES = ('package', 'file')
 """The URI schemes a mesh may use: those RViz, Gazebo and MoveIt all resolve."""
@@ -148,3 +150,40 @@ def missing_files(meshes, environ=None):
                 except FileNotFoundError as error:
                     missing.append((f'meshes.{frame}.{kind}', uri, str(error)))
     return missing
+
+
+def vertices(path):
+    """
+    Return the vertices of an STL (binary or ASCII) or OBJ mesh file, shape (k, 3).
+
+    In the file's units (URDF: m). Raises ValueError naming the file for another format or a
+    file that holds no vertex.
+    """
+    path = pathlib.Path(path)
+    data = path.read_bytes()
+    suffix = path.suffix.lower()
+    if suffix == '.stl':
+        count = int.from_bytes(data[80:84], 'little') if len(data) >= 84 else -1
+        if count >= 0 and len(data) == 84 + 50 * count:  # binary: 12 floats and 2 bytes each
+            rows = np.frombuffer(data, dtype=np.dtype([('f', '<f4', 12), ('a', '<u2')]),
+                                 count=count, offset=84)
+            points = rows['f'][:, 3:].reshape(-1, 3).astype(float)
+        else:
+            points = _text_vertices(data, b'vertex')
+    elif suffix == '.obj':
+        points = _text_vertices(data, b'v')
+    else:
+        raise ValueError(f'{path}: cannot read a {suffix or "suffixless"} mesh (STL and OBJ only)')
+    if not len(points) or not np.isfinite(points).all():
+        raise ValueError(f'{path}: holds no vertices, or vertices not finite')
+    return points
+
+
+def _text_vertices(data, word):
+    """Return the three numbers after ``word`` on each line that starts with it."""
+    points = []
+    for line in data.splitlines():
+        parts = line.split()
+        if parts and parts[0] == word:
+            points.append([float(value) for value in parts[1:4]])
+    return np.array(points, dtype=float).reshape(-1, 3)

@@ -33,13 +33,17 @@ Carried over, in SI units:
 - inertials: every link that moves with a joint until the next one (on the chain, or hanging
   from it by fixed joints) is merged into one body, put into that link's DH frame;
 - gravity: the URDF's, -9.81 m/s^2 along the root link's z, in the base link's frame;
+- collision geometry: each ``<collision>`` shape of the links a joint moves as its enclosing
+  capsule (:mod:`core.urdf.enclosing`), in that link's DH frame (the link's ``collision``);
+  a body with a shape that cannot be enclosed (a mesh not found) keeps the default body, and
+  the base link's shapes (no joint's block holds them) are left out, each said in the notes;
 - frames: the URDF links named in ``keep_frames`` as extra fixed frames with their URDF names,
   so that they are published where robot_state_publisher would put them. A DH frame that is
   a URDF link's frame takes that link's name; the others are ``<link>_dh``.
 
 A joint off the chain is held at 0, the links it moves riding on the chain's body they hang
 from, and the import says so; so is everything else a DH model cannot hold (a mimic joint, a
-floating or planar joint, a link's geometry, a limit of 0). A chain that a DH model cannot
+floating or planar joint, a link's visual geometry, a limit of 0). A chain that a DH model cannot
 hold at all (a floating, planar or mimic joint on it) is refused.
 """
 
@@ -54,6 +58,7 @@ from dh_kinematics.core.kinematics import dh_fit
 from dh_kinematics.core.link import Link
 from dh_kinematics.core.rotations import matrix_to_rotvec
 from dh_kinematics.core.urdf import reader
+from dh_kinematics.core.urdf.enclosing import enclosing
 import numpy as np
 
 
@@ -185,8 +190,35 @@ def _frame_name(tree, joint, frame, poses, taken):
     return f'{child}_dh'
 
 
+def _capsules(tree, poses, bodies, fit, count, environ, notes):
+    """Return each body's enclosing capsules in its DH frame (None: the default body's)."""
+    shapes = [[] for _ in range(count + 1)]
+    for link, pose in poses.items():
+        shapes[bodies[link]] += [(link, pose, shape) for shape in tree.links[link].collisions]
+    if shapes[0]:
+        notes.append(f'collision geometry of {", ".join(sorted({s[0] for s in shapes[0]}))}: '
+                     'left out (on the base; the self-collision check draws the default body '
+                     'there)')
+    found = [None]
+    for body in range(1, count + 1):
+        T_dh_base, capsules = np.linalg.inv(fit.frames[body]), []
+        try:
+            for link, pose, shape in shapes[body]:
+                a, b, radius = enclosing(shape, environ)
+                T = T_dh_base @ pose
+                capsules.append(np.concatenate([T[:3, :3] @ a + T[:3, 3],
+                                                T[:3, :3] @ b + T[:3, 3], [max(radius, 1e-6)]]))
+        except ValueError as error:
+            notes.append(f'collision geometry of {link}: {error}; its body keeps the default '
+                         'capsules')
+            capsules = []
+        found.append(dh_fit.clean(np.array(capsules)) if capsules else None)
+    return found
+
+
 def from_urdf(text, base, tip, convention='standard', keep_frames=(),
-              parallel_tolerance=dh_fit.PARALLEL_TOLERANCE, name=None, hayati=True):
+              parallel_tolerance=dh_fit.PARALLEL_TOLERANCE, name=None, hayati=True,
+              environ=None):
     """
     Return the chain of a URDF between links ``base`` and ``tip`` as a DH model.
 
@@ -208,6 +240,9 @@ def from_urdf(text, base, tip, convention='standard', keep_frames=(),
         The robot name; the URDF's by default.
     hayati : bool
         Join nearly parallel axes with Hayati's beta (exact); False for plain DH.
+    environ : dict, optional
+        Where a collision mesh's ``package://`` is looked up (``AMENT_PREFIX_PATH``); the
+        process's environment by default.
 
     Returns
     -------
@@ -254,12 +289,13 @@ def from_urdf(text, base, tip, convention='standard', keep_frames=(),
         inertials.moved(tree.links[link].inertial, np.linalg.inv(fit.frames[body]) @ pose)
         for link, pose in poses.items() if bodies[link] == body)
         for body in range(1, len(moving) + 1)]
+    capsules = _capsules(tree, poses, bodies, fit, len(moving), environ, notes)
     links, link_frames, taken = [], [], {base, tip}
     for j, (joint, fields, body) in enumerate(zip(moving, fit.links, body_inertials)):
         try:
             links.append(Link(joint='revolute' if joint.type != 'prismatic' else 'prismatic',
                               convention=convention, m=body.m, r=dh_fit.clean(body.c),
-                              I=dh_fit.clean(body.I),
+                              I=dh_fit.clean(body.I), collision=capsules[j + 1],
                               name=joint.name, **fields, **_limits(joint, notes)))
         except InvalidFieldError as error:
             raise error.renamed(f'joint {joint.name!r}: {error.field}') from None
@@ -320,8 +356,9 @@ def _not_held(tree, poses, held):
     drawn = sorted(link for link in poses if tree.links[link].geometry)
     if drawn:
         kinds = sorted({kind for link in drawn for kind in tree.links[link].geometry})
-        notes.append(f'geometry ({", ".join(kinds)}) of {len(drawn)} links is not carried '
-                     'over: the model draws cylinders, or meshes given in meshes.<frame>')
+        notes.append(f'visual geometry ({", ".join(kinds)}) of {len(drawn)} links is not '
+                     'carried over: the model draws its capsules and cylinders, or meshes '
+                     'given in meshes.<frame>')
     return notes
 
 

@@ -21,7 +21,8 @@ pose and the joint values as the CLI prints them, each joint's limit level on th
 moves, the singularity measure and the tool's speed while a slider moves (:mod:`readout`); a
 gizmo at the tool that solves inverse kinematics from the present configuration where it is
 dragged; a button per named configuration; a button that prints the present joint values as a
-line to paste under ``configurations:``.
+line to paste under ``configurations:``; the arm's capsules, the closest pair coloured by its
+self-collision level (:mod:`capsules`).
 """
 
 import math
@@ -31,6 +32,7 @@ import time
 from dh_kinematics.core.display import joint_unit, pose_text
 from dh_kinematics.core.model_file import params
 from dh_kinematics.node_logic.monitors.levels import LEVEL_NAMES
+from dh_kinematics.viewer.capsules import CapsuleLayer
 from dh_kinematics.viewer.readout import joint_text, Readout, yaml_line
 from dh_kinematics.viewer.scene import ArmScene, floor, load_urdf, look, place, pose_of
 import numpy as np
@@ -63,12 +65,15 @@ class TeachPage:
         Revolute joints in degrees on the page (the CLI's ``--deg``).
     out : file
         Where the YAML line is printed.
+    capsules : CapsuleLayer or None
+        The capsules drawn, the closest pair coloured at each configuration.
 
     """
 
-    def __init__(self, server, readout, scene, configurations, degrees, out):
+    def __init__(self, server, readout, scene, configurations, degrees, out, capsules=None):
         chain = readout.chain
         self.chain, self._readout, self.scene, self._out = chain, readout, scene, out
+        self.capsules = capsules
         self._lock = threading.Lock()
         self._busy = False  # the page sets its own sliders: no echo
         self._scale = np.array([joint_unit(link.isprismatic(), degrees)[0]
@@ -86,6 +91,8 @@ class TeachPage:
             self.levels = gui.add_text('limits', '', multiline=True, disabled=True)
             self.singularity = gui.add_text('singularity', '', multiline=True, disabled=True)
             self.speed = gui.add_text('tool speed', '', disabled=True)
+            self.self_collision = gui.add_text('self-collision', '', multiline=True,
+                                               disabled=True)
             self.ik = gui.add_text('IK', 'drag the gizmo at the tool', multiline=True,
                                    disabled=True)
         if configurations:
@@ -172,6 +179,8 @@ class TeachPage:
         if reading.speed_level is not None:
             speed += f' ({LEVEL_NAMES[reading.speed_level]})'
         self.speed.value = speed
+        if self.capsules is not None:
+            self.self_collision.value = self.capsules.show(reading.q)
         if follow_tool:
             place(self.target, T)
 
@@ -228,7 +237,8 @@ def serve(server, chain, given, settings, degrees, out):
     floor(server, length)
     scene = ArmScene(server, description, named, 0.12 * length)
     page = TeachPage(server, Readout(chain, settings), scene,
-                     params.configurations(given, chain.n), degrees, out)
+                     params.configurations(given, chain.n), degrees, out,
+                     CapsuleLayer(server, chain, settings))
     page.move(page.q)
     points = np.vstack([chain.fkine_all(page.q)[:, :3, 3], chain.fkine(page.q)[:3, 3],
                         np.zeros(3)])  # the arm where it starts, and the world's origin

@@ -21,7 +21,7 @@ each pair of links (:class:`LinkCapsules`) are placed at many configurations spr
 joint ranges (:func:`core.configurations.spread`: no random draw); a pair whose closest
 capsules come within ``distance`` (m) in at least ``fraction`` of them touches by the arm's
 design (a wrist's links around one point, a shoulder's), and judging it would hold the level
-at ERROR. Those pairs are proposed for ``safety.self_collision.ignore`` and MoveIt's SRDF.
+at WARN or ERROR. Those pairs are proposed for ``safety.self_collision.ignore`` and MoveIt's SRDF.
 """
 
 from dh_kinematics.core import configurations
@@ -40,7 +40,7 @@ def near_pairs(chain, capsules, distance, count=1000, fraction=0.95):
     capsules : LinkCapsules
         The arm's capsules; the pairs it already ignores are not proposed again.
     distance : float
-        How near is near, m (the node's ``safety.self_collision.error_distance``).
+        How near is near, m (the node's ``safety.self_collision.warn_distance``).
     count : int
         The configurations spread over the joint ranges.
     fraction : float
@@ -51,8 +51,8 @@ def near_pairs(chain, capsules, distance, count=1000, fraction=0.95):
     >>> from dh_kinematics import Chain
     >>> from dh_kinematics.core.safety.link_capsules import LinkCapsules
     >>> panda = Chain.from_yaml('config/panda.yaml')
-    >>> near_pairs(panda, LinkCapsules(panda), 0.01)[:2]
-    ['panda_link1 panda_link3', 'panda_link5 panda_link7']
+    >>> near_pairs(panda, LinkCapsules(panda), 0.05)
+    ['panda_link1 panda_link3', 'panda_link3 panda_link5', 'panda_link5 panda_link7']
 
     """
     q = configurations.spread(chain, count)

@@ -17,8 +17,9 @@ Read a URDF into its tree of links and joints, in SI units, refusing what is not
 
 Only what a DH model can use or must report is read: each joint's type, parent, child, origin,
 axis, ``<limit>``, ``<safety_controller>``, ``<dynamics>`` and ``<mimic>``; each link's
-``<inertial>`` and the kinds of its ``<visual>`` and ``<collision>`` geometry, whose sizes,
-scales and origins are checked (finite, sizes not negative) though not kept. Defaults are the
+``<inertial>``, the kinds of its ``<visual>`` and ``<collision>`` geometry, and its
+``<collision>`` shapes (:data:`Shape`); sizes, scales and origins are checked (finite, sizes
+not negative). Defaults are the
 URDF specification's (origin at the identity, axis ``1 0 0``, no limits). A xacro file is
 refused with the command that expands it.
 """
@@ -46,9 +47,16 @@ attributes given (lower, upper in rad or m, effort in N m or N, velocity in rad/
 ``safety`` likewise for ``<safety_controller>`` (or None), ``dynamics`` ``(damping, friction)``
 (N m s/rad, N m), ``mimic`` the name of the joint it follows, or None."""
 
-Link = namedtuple('Link', 'name inertial geometry')
-Link.__doc__ = """A URDF link: its :data:`core.dynamics.inertials.Inertial` in the link frame and
-the kinds of geometry it has (``'mesh'``, ``'box'``...), for what an import reports."""
+Link = namedtuple('Link', 'name inertial geometry collisions')
+Link.__doc__ = """A URDF link: its :data:`core.dynamics.inertials.Inertial` in the link frame,
+the kinds of geometry it has (``'mesh'``, ``'box'``...), for what an import reports, and its
+collision :data:`Shape` s."""
+
+Shape = namedtuple('Shape', 'kind T_link_shape size uri scale')
+Shape.__doc__ = """A ``<collision>`` shape: its kind (``'box'``, ``'cylinder'``, ``'sphere'``,
+``'capsule'``, ``'mesh'``), its origin in the link (4, 4), its sizes (m: a box's 3 sides; a
+cylinder's or capsule's radius and length; a sphere's radius; None for a mesh), and a mesh's
+URI and scale (3,) (None otherwise)."""
 
 Tree = namedtuple('Tree', 'name links joints parent_joint child_joints')
 Tree.__doc__ = """A URDF: the robot's name, links and joints by name, for each child link
@@ -108,22 +116,33 @@ _SIZES = {'box': (('size', 3),), 'cylinder': (('radius', 1), ('length', 1)),
 
 
 def _geometry(link, where):
-    """Return the kinds of a link's geometry; refuse a size, scale or origin not a number."""
-    kinds = []
+    """
+    Return the kinds of a link's geometry and its collision :data:`Shape` s.
+
+    Refuse a size, scale or origin not a number.
+    """
+    kinds, collisions = [], []
     for part in link.findall('visual') + link.findall('collision'):
         place = f'{where} {part.tag}'
-        _origin(part, place)
+        T = _origin(part, place)
         shape = part.find('geometry')
         for child in ([] if shape is None else shape):
             kinds.append(child.tag)
+            size = []
             for attribute, count in _SIZES.get(child.tag, ()):
                 sizes = _numbers(child, attribute, count, f'{place} {child.tag}')
                 if (sizes < 0.0).any():
                     raise ValueError(f'{place} {child.tag}: {attribute}={child.get(attribute)!r}'
                                      ' must not be negative (m)')
+                size += sizes.tolist()
+            uri = scale = None
             if child.tag == 'mesh':
-                _numbers(child, 'scale', 3, f'{place} mesh', [1.0] * 3)
-    return tuple(sorted(set(kinds)))
+                scale = _numbers(child, 'scale', 3, f'{place} mesh', [1.0] * 3)
+                uri = child.get('filename', '')
+            if part.tag == 'collision':
+                collisions.append(Shape(child.tag, T, tuple(size) if size else None, uri,
+                                        scale))
+    return tuple(sorted(set(kinds))), tuple(collisions)
 
 
 def _attributes(element, keys, where):
@@ -195,7 +214,7 @@ def parse(text):
         if not name or name in links:
             raise ValueError(f'link {name!r}: {"named twice" if name else "has no name"}')
         links[name] = Link(name, _inertial(element, f'link {name!r}'),
-                           _geometry(element, f'link {name!r}'))
+                           *_geometry(element, f'link {name!r}'))
     for element in root.findall('joint'):
         joint = _joint(element)
         if not joint.name or joint.name in joints:
