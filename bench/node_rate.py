@@ -55,7 +55,7 @@ from rate_tools import (
 
 TARGETS = ('baseline', 'baseline_raw', 'dh_kinematics', 'dh_kinematics_dynamics',
            'dh_kinematics_30', 'dh_kinematics_velocity', 'dh_kinematics_limits',
-           'dh_kinematics_safety', 'dh_kinematics_every')
+           'dh_kinematics_safety', 'dh_kinematics_every', 'dh_kinematics_self_collision')
 FRAME_ID_PATTERNS = ('steady', 'pairs', 'random')
 LIMITS_RATIO = 1.5  # every limit watched, at most this times the raw pass-through's CPU
 SAFETY_RATIO = 2.0  # every safety figure watched: the goal, this times the raw pass-through's

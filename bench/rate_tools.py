@@ -81,7 +81,9 @@ def target_command(target):
     (the usual message's short way); ``dh_kinematics_limits`` the node watching velocity,
     acceleration, jerk and effort limits, the tool's speed and the singularity (the full way);
     ``dh_kinematics_safety`` the node watching every safety figure (:data:`PANDA_SAFETY`);
-    ``dh_kinematics_every`` every monitor on: the limits, the effort monitor and the safety.
+    ``dh_kinematics_every`` every monitor on: the limits, the effort monitor and the safety
+    with self-collision; ``dh_kinematics_self_collision`` the node watching self-collision
+    alone (the Panda's capsules, its file's ignored pairs).
     """
     if target.startswith('baseline'):
         return [ROOT / 'bench' / 'baseline_node.py', '--transforms', '7'] + (
@@ -101,6 +103,8 @@ def target_command(target):
     if target in ('dh_kinematics_safety', 'dh_kinematics_every'):  # what a cobot watches, all
         command += [argument for name, value in PANDA_SAFETY.items()
                     for argument in ('-p', f'{name}:={value}')]
+    if target in ('dh_kinematics_every', 'dh_kinematics_self_collision'):
+        command += ['-p', 'safety.self_collision.enabled:=true']
     return command
 
 

@@ -106,12 +106,13 @@ def test_parallel_segments_meet_in_the_middle_of_their_overlap():
     np.testing.assert_allclose(found.point_b, [0.75, 0.9, 0.0], atol=1e-15)
 
 
-def _their_capsules(pin, chain, q):
+def _their_capsules(pin, chain, q, spheres=None):
     """
     Return pinocchio's placement of each collision cylinder of ``chain``'s URDF at ``q``.
 
     Each as a capsule: its ends and radius in the world (the URDF's cylinder, read by
     pinocchio's own loader; coal's cylinder is its half length either side of its origin).
+    Each sphere's centre and radius go into the list ``spheres`` where given.
     """
     urdf = chain.to_urdf()
     model = pin.buildModelFromXML(urdf)
@@ -121,10 +122,28 @@ def _their_capsules(pin, chain, q):
                                  pin_configuration(pin, model, chain.joint_names, q))
     found = []
     for k, shape in enumerate(geometry.geometryObjects):
-        M, half = geometry_data.oMg[k], shape.geometry.halfLength
+        M = geometry_data.oMg[k]
+        if not hasattr(shape.geometry, 'halfLength'):  # a sphere
+            if spheres is not None:
+                spheres.append((M.translation.copy(), shape.geometry.radius))
+            continue
+        half = shape.geometry.halfLength
         found.append((M.act(np.array([0.0, 0.0, -half])), M.act(np.array([0.0, 0.0, half])),
                       shape.geometry.radius))
     return found
+
+
+def with_capsules(chain, rng):
+    """Return ``chain`` with 1 to 3 random capsules on about half its links (m)."""
+    links = []
+    for link in chain.links:
+        if rng.random() < 0.5:
+            count = int(rng.integers(1, 4))
+            capsules = np.hstack([rng.uniform(-0.3, 0.3, (count, 6)),
+                                  rng.uniform(0.01, 0.08, (count, 1))])
+            link = link.replace(collision=capsules)
+        links.append(link)
+    return chain.replace(links=links)
 
 
 def _matched(theirs, ours, radii):
@@ -190,3 +209,52 @@ def test_the_closing_speed_is_the_rate_of_coals_distance(name, chain):
     closest, speed = capsules.closing(q, qd)
     np.testing.assert_allclose(speed, expected, atol=1e-6, err_msg=name)
     np.testing.assert_allclose(closest.distance, their_distances(0.0), atol=1e-9, err_msg=name)
+
+
+@needs_coal
+@needs_pin
+@for_each_arm(CHAINS[:25])
+def test_a_models_own_capsules_are_the_urdfs_cylinders_and_spheres(name, chain):
+    # Random capsules on half the links: the URDF draws each as a cylinder between its ends
+    # and a sphere on each end, where pinocchio places them; the distances are coal's.
+    import coal
+    from dh_kinematics.core.safety.link_capsules import LinkCapsules
+    rng = np.random.default_rng(6300)
+    chain = with_capsules(chain, rng)
+    capsules = LinkCapsules(chain)
+    for q in configurations.uniform(chain, 2, rng):
+        spheres = []
+        theirs = _their_capsules(pin, chain, q, spheres)
+        ours = capsules.placed(chain.fkine_all(q))
+        assert len(theirs) == len(ours)
+        match = _matched(theirs, ours, capsules.radii)
+        given = [k for k in range(len(ours)) if chain.links[capsules.links[k] - 1].collision
+                 is not None and capsules.links[k] > 0]
+        for k in given:  # its two spheres, at its ends
+            for end in ours[k]:
+                assert min(np.abs(centre - end).max() + abs(radius - capsules.radii[k])
+                           for centre, radius in spheres) <= 1e-12
+        assert len(spheres) == 2 * len(given)
+        closest = capsules.closest(chain.fkine_all(q))
+        for (a, b), distance in zip(capsules.pairs, closest.distance):
+            shapes = [_coal_shape(coal, *theirs[match[k]]) for k in (a, b)]
+            expected = coal.distance(*shapes[0], *shapes[1], coal.DistanceRequest(),
+                                     coal.DistanceResult())
+            assert float(distance) == pytest.approx(expected, abs=1e-9), (name, a, b)
+
+
+@for_each_arm(CHAINS[:25])
+def test_capsules_stay_on_the_arm_in_the_other_convention(name, chain):
+    from dh_kinematics.core.safety.link_capsules import LinkCapsules
+    rng = np.random.default_rng(6301)
+    chain = with_capsules(chain, rng)
+    other = chain.to_modified() if not chain.mdh else chain.to_standard()
+    q = configurations.uniform(chain, 3, rng)
+    ours = [LinkCapsules(arm) for arm in (chain, other)]
+    for a, b in zip(*(capsules.placed(arm.fkine_all(q))
+                      for capsules, arm in zip(ours, (chain, other)))):
+        given = [k for k, link in enumerate(ours[0].links)
+                 if link > 0 and chain.links[link - 1].collision is not None]
+        theirs = [k for k, link in enumerate(ours[1].links)
+                  if link > 0 and other.links[link - 1].collision is not None]
+        np.testing.assert_allclose(a[given], b[theirs], atol=1e-9, err_msg=name)

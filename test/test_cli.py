@@ -45,7 +45,8 @@ def test_check_says_ok_in_one_line_and_refuses_as_the_node_does(tmp_path):
     assert out == (f'{UR5}: OK: ur5, 6 joints (RRRRRR, standard DH), frames world -> '
                    'base .. tool0, extra frames base_link, flange\nlimits: position 6/6, soft '
                    'position 0/6, velocity 6/6, acceleration 0/6, deceleration 0/6, jerk 0/6, '
-                   'effort 6/6\n')
+                   'effort 6/6\nself-collision: 12 capsules, 32 pairs judged (2 ignored); no '
+                   'other pair near in most configurations\n')
     typo = tmp_path / 'typo.yaml'
     typo.write_text(PUMA.read_text().replace('qlim:', 'qlimit:', 1))
     _, err = run('check', typo, code=1)
@@ -278,12 +279,12 @@ def test_check_strict_refuses_a_model_with_warnings(tmp_path):
     millimetres = tmp_path / 'mm.yaml'
     millimetres.write_text(UR5.read_text().replace('d: 0.089159', 'd: 89.159', 1))
     out, _ = run('check', millimetres)
-    assert out.splitlines()[-2].startswith(f'{millimetres}: OK with warnings: ur5')
+    assert out.splitlines()[-3].startswith(f'{millimetres}: OK with warnings: ur5')
     out, err = run('check', millimetres, '--strict', code=1)
     assert err == 'dh_kinematics check: error: --strict: 1 warning (above, on stdout)\n'
     assert out.splitlines()[0] == ('warning: unusual model value: shoulder_pan_joint.d: 89.159 '
                                    'm is longer than 10 m; metres are expected (millimetres?)')
-    assert out.splitlines()[-2].startswith(f'{millimetres}: refused by --strict: ur5')
+    assert out.splitlines()[-3].startswith(f'{millimetres}: refused by --strict: ur5')
 
 
 def test_fk_prints_every_digit_and_notes_joints_past_their_limits():

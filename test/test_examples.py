@@ -27,6 +27,8 @@ DOCUMENTED = {
     'dh_kinematics.core.calibration.fit': ('calibrate',),
     'dh_kinematics.core.dynamics.momentum': ('Momentum',),
     'dh_kinematics.core.safety.capsules': ('closest_points',),
+    'dh_kinematics.core.safety.near_pairs': ('near_pairs',),
+    'dh_kinematics.core.urdf.enclosing': ('enclosing',),
     'dh_kinematics.core.urdf_import': ('from_urdf',),
 }
 

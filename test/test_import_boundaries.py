@@ -27,7 +27,8 @@ The layers' import boundaries: what core/, node_logic/ and ros/ may import.
   ``description_topic.py``, matplotlib only in ``plot.py`` and the two reports, identification
   only in ``identify.py`` and ``excite.py``, pinocchio only in
   ``collisions.py``, viser and the viewer only in ``view.py``;
-- ``viewer/``: the browser view: the core, the node logic, viser and yourdfpy; ROS only in
+- ``viewer/``: the browser view: the core, the node logic, viser, yourdfpy and its trimesh;
+  ROS only in
   ``follow.py``;
 - ``logs/``: joint logs: the core, and rosbags (``bag.py``);
 - ``identification/``: the dynamic model from a log: the core, the logs and SciPy;
@@ -61,7 +62,8 @@ ALLOWED = {
     'identification': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.logs',
                                      'dh_kinematics.identification', 'scipy'},
     'viewer': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic',
-                             'dh_kinematics.viewer', 'viser', 'websockets', 'yourdfpy'},
+                             'dh_kinematics.viewer', 'trimesh', 'viser', 'websockets',
+                             'yourdfpy'},
     'formulas': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.formulas', 'sympy'},
     'replay': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.parameters',
                              'dh_kinematics.node_logic', 'dh_kinematics.logs',

@@ -54,7 +54,7 @@ def test_a_moveit_joint_limits_file_loads_beside_the_model(model):
     code, out, err = _run('check', CONFIG / f'{model}.yaml', CONFIG / f'{model}_joint_limits.yaml',
                           '--strict')
     assert code == 0, err
-    assert out.splitlines()[-1].startswith(f'limits: position {chain.n}/{chain.n}')
+    assert out.splitlines()[-2].startswith(f'limits: position {chain.n}/{chain.n}')
 
 
 def test_a_limit_given_twice_must_agree_and_a_disagreement_names_both():

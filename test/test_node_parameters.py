@@ -54,7 +54,8 @@ FILE_MISTAKES = [
     ('      qlim: [-1.7628, 1.7628]', '      qlimit: [-1.7628, 1.7628]',
      'panda_joint2.qlimit: is not a joint field (fields: type, a, alpha, beta, d, theta, offset, '
      'flip, qlim, m, r, I, Jm, G, B, Tc, effort_limit, velocity_limit, acceleration_limit, '
-     'deceleration_limit, jerk_limit, soft_limits, k_position, k_velocity) (did you mean '
+     'deceleration_limit, jerk_limit, soft_limits, k_position, k_velocity, collision) (did '
+     'you mean '
      'qlim?)'),
     ('      alpha: -1.5707963267948966', '      alpah: -1.5707963267948966',
      'panda_joint2.alpah: is not a joint field'),

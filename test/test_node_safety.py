@@ -171,3 +171,47 @@ def test_safety_settings_change_at_run_time_wholly_or_not_at_all(ur5):
         assert not result.successful and 'permits no transient contact' in result.reason
     finally:
         run.stop()
+
+
+def test_self_collision_reaches_its_topic_values_and_its_status(ur5):
+    # The UR5's capsules (the default body's) with the pairs its file ignores: the closest
+    # pair's distance and closing speed are the core's, at the message's state.
+    from dh_kinematics.core.safety.link_capsules import LinkCapsules
+    from rclpy.parameter import Parameter
+    from std_msgs.msg import Float64MultiArray
+
+    chain, path = ur5
+    ignore = ['link3 link5', 'link4 link6']
+    run = Running(['--params-file', path, '-p', 'diagnostics.period:=60.0',
+                   '-p', 'safety.self_collision.enabled:=true',
+                   '-p', f'safety.self_collision.ignore:={ignore}'.replace("'", '"')])
+    try:
+        probe = run.probe
+        probe.record('safety', Float64MultiArray, '/dh_kinematics/safety', 100)
+        run.wait_matched(run.node)
+        probe.wait_until(lambda: run.node.flow.wanted.safety, 'no subscriber seen')
+        now = probe.node.get_clock().now().nanoseconds
+        stamp = now - now % STEP_NS
+        q = np.array([0.3, -1.2, 2.6, -0.7, 1.1, 0.2])
+        qd = np.array([0.4, -0.3, 0.2, 0.1, -0.2, 0.3])
+        for _ in range(3):
+            stamp += STEP_NS
+            probe.send(chain.joint_names, q, qd, stamp_ns=stamp)
+        message = probe.wait_for('safety', lambda m: len(m.data) > 0)
+        values = dict(zip(message.layout.dim[0].label.split(), message.data))
+        closest, closing = LinkCapsules(chain, ignore).closing(q, qd)
+        k = int(np.argmin(closest.distance))
+        assert values['self_collision.distance'] == pytest.approx(closest.distance[k],
+                                                                  abs=1e-12)
+        assert values['self_collision.closing_speed'] == pytest.approx(closing[k], abs=1e-12)
+        found = probe.wait_for('diagnostics', lambda m: _status(m, 'self_collision') is not None
+                               and _status(m, 'self_collision').level[0] != 3)  # judged
+        status = _status(found, 'self_collision')
+        pair = LinkCapsules(chain, ignore).pair_name(k).replace(' ', ' and ')
+        assert status.message.startswith(f'{pair} ') and ' m apart' in status.message
+        result, = probe.set_parameters('/dh_kinematics', [
+            Parameter('safety.self_collision.ignore', value=['link1 gripper'])])
+        assert not result.successful and result.reason.startswith(
+            "safety.self_collision.ignore: must be 'linkA linkB'"), result.reason
+    finally:
+        run.stop()

@@ -233,7 +233,7 @@ def test_nothing_is_watched_by_default_and_the_topic_names_every_value():
                          'safety.tool_direction.limit': 1.0,
                          'safety.contact.body_region': 'chest'})
     assert list(safety.levels) == [task for task in TASKS if task not in (
-        'momentum', 'kinetic_energy', 'power')]
+        'momentum', 'kinetic_energy', 'power', 'self_collision')]
     assert safety.labels == (
         'frame_speed.tcp', 'momentum', 'momentum.x', 'momentum.y', 'momentum.z',
         'kinetic_energy', 'power', 'stopping_time', 'stopping_distance', 'plane.floor.link2',

@@ -189,6 +189,39 @@ def test_the_scene_draws_every_frame_where_fkine_puts_it(server, name):
 
 
 @needs_viser
+def test_the_capsules_are_drawn_on_their_links_and_the_closest_pair_coloured(server):
+    # Each capsule's mesh lies on its capsule (its vertices one radius from the segment, to
+    # the mesh's facets); the closest judged pair (coal-checked in test_capsules) takes its
+    # level's colour, the others stay grey.
+    from dh_kinematics.core.safety.link_capsules import LinkCapsules
+    from dh_kinematics.viewer.capsules import capsule_mesh, CLOSEST, GREY
+    chain, given, settings = _model('panda')
+    page = _teach(server, chain, given, settings)
+    capsules = LinkCapsules(chain, [entry for entry in settings['safety.self_collision.ignore']
+                                    if entry])
+    for ends, radius in zip(capsules.ends, capsules.radii):
+        mesh = capsule_mesh(ends[0], ends[1], radius)
+        a, b = ends
+        t = np.clip((mesh.vertices - a) @ (b - a) / ((b - a) @ (b - a)), 0.0, 1.0)
+        gaps = np.linalg.norm(mesh.vertices - (a + t[:, None] * (b - a)), axis=1)
+        np.testing.assert_allclose(gaps, radius, rtol=1e-6)
+    rng = np.random.default_rng(4502)
+    for q in chain.random_q(5, rng):
+        page.move(q)
+        closest = capsules.closest(chain.fkine_all(q))
+        pair = int(np.argmin(closest.distance))
+        distance = float(closest.distance[pair])
+        level = 2 if distance < 0.01 else 1 if distance < 0.05 else 0
+        assert page.self_collision.value == (
+            f'{("OK", "WARN", "ERROR")[level]}: '
+            f'{capsules.pair_name(pair).replace(" ", " and ")} {distance:.3f} m apart')
+        colours = [tuple(int(c) for c in handle.color) for handle in page.capsules.handles]
+        assert [k for k, colour in enumerate(colours) if colour != GREY] == sorted(
+            capsules.pairs[pair].tolist())
+        assert colours[capsules.pairs[pair][0]] == CLOSEST[level]
+
+
+@needs_viser
 @needs_vendor
 def test_an_imported_vendor_arm_is_drawn_where_fkine_puts_it(server, tmp_path):
     model = vendor_model('kinova_gen3_7dof.urdf', tmp_path)
@@ -623,6 +656,25 @@ def test_the_page_moves_the_arm_by_its_sliders_buttons_and_gizmo(tmp_path):
         browser.close()
         out = _stop(process)
     assert line in out.splitlines()
+
+
+@needs_browser
+def test_the_page_names_the_closest_pair_of_capsules(tmp_path):
+    # The Panda's forearm folded onto its shoulder: the page names the pair at ERROR.
+    chain, _, settings = _model('panda')
+    q = [0.04, 1.76, -0.4, -3.03, 1.68, 1.82, -2.27]
+    process, url = _view(PACKAGE / 'config' / 'panda.yaml', '--deg')
+    browser = _Browser(url)
+    try:
+        for name, value in zip(chain.joint_names, np.degrees(q)):
+            browser.field(f'{name} (deg)').fill(f'{value:.1f}')
+            browser.field(f'{name} (deg)').press('Enter')
+        browser.expect(browser.field('self-collision')).to_have_value(
+            re.compile('^ERROR: panda_link1 and panda_link5 0.00[0-9] m apart$'))
+        browser.screenshot(tmp_path, 'view_self_collision.png')
+    finally:
+        browser.close()
+        _stop(process)
 
 
 @needs_browser

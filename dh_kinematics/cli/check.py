@@ -64,7 +64,10 @@ def run(args, out):
 def self_collision_line(chain, given):
     """Return the line proposing ``safety.self_collision.ignore`` for the settings ``given``."""
     capsules, ignored, near = self_collision_pairs(chain, given)
+    judged = (f'self-collision: {len(capsules.links)} capsules, {len(capsules.pairs)} pairs '
+              f'judged ({len(ignored)} ignored)')
+    if not near:
+        return f'{judged}; no other pair near in most configurations'
     pairs = ', '.join(repr(pair) for pair in ignored + near)
-    return (f'self-collision: {len(capsules.links)} capsules, {len(capsules.pairs)} pairs judged;'
-            f' {len(near)} more near in most configurations: '
+    return (f'{judged}; {len(near)} near in most configurations: set '
             f'safety.self_collision.ignore: [{pairs}]')

@@ -18,11 +18,11 @@
 The files: the URDF, the SRDF, ``joint_limits.yaml``, ``kinematics.yaml`` and
 ``pilz_cartesian_limits.yaml``, which ``moveit_configs_utils`` loads by default.
 
-What each file holds: :mod:`core.urdf.moveit`. The collision pairs MoveIt may skip are the adjacent
-ones, those the node's self-collision check ignores (``safety.self_collision.ignore`` and
-what ``check`` proposes), and those that never (or always) collide over ``--samples`` configurations drawn within
-the limits (:mod:`cli.collisions`, pinocchio); the acceleration limits are derived over at
-least ``ACCELERATION_SAMPLES`` configurations of the same draw.
+What each file holds: :mod:`core.urdf.moveit`. The collision pairs MoveIt may skip are the
+adjacent ones, those the node's self-collision check ignores (``safety.self_collision.ignore``
+and what ``check`` proposes), and those that never (or always) collide over ``--samples``
+configurations drawn within the limits (:mod:`cli.collisions`, pinocchio); the acceleration
+limits are derived over at least ``ACCELERATION_SAMPLES`` configurations of the same draw.
 """
 
 import os

@@ -19,9 +19,9 @@ Standard DH puts link i's frame on joint i+1, modified DH on joint i; the same a
 has other parameters and other link frames in each. :func:`converted` takes the chain's joint
 axes at the zero configuration and places the other convention's frames on them
 (:func:`core.kinematics.dh_fit.fit`). What moves with the frames is carried along: each link's
-centre of mass, inertia and capsules (in its new frame), and the pose of every extra frame and mesh that
-hangs on a link frame or the base frame (an axis frame's go to its link's frame). The joint
-values, the limits, the friction, the base-to-tool kinematics and the dynamics are unchanged;
+centre of mass, inertia and capsules (in its new frame), and the pose of every extra frame and
+mesh that hangs on a link frame or the base frame (an axis frame's go to its link's frame). The
+joint values, the limits, the friction, the base-to-tool kinematics and the dynamics are unchanged;
 the base and tool transforms absorb what the conventions place differently.
 """
 

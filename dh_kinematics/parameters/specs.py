@@ -238,10 +238,10 @@ NODE = _in_order((
     ParameterSpec('safety.contact.body_region', 'string', 'Judge the tool speed against the '
                   'speed at which it may meet this body region in a transient contact '
                   "(ISO/TS 15066 Annex A: hands_fingers, chest...); '' is off.", default=''),
-    ParameterSpec('safety.self_collision.enabled', 'bool', "Judge the distance between the "
+    ParameterSpec('safety.self_collision.enabled', 'bool', 'Judge the distance between the '
                   "arm's link capsules (each joint's collision, else the default body's) on "
                   'every message.', default=False),
-    ParameterSpec('safety.self_collision.ignore', 'string_array', "Pairs of links never judged, "
+    ParameterSpec('safety.self_collision.ignore', 'string_array', 'Pairs of links never judged, '
                   "each 'linkA linkB' (dh_kinematics check proposes them).", default=['']),
     ParameterSpec('safety.self_collision.warn_distance', 'double', 'WARN when two capsules come '
                   'this close, m.', default=0.05, minimum=0.0, maximum=HUGE),

@@ -19,12 +19,12 @@ The arm's capsules over its links, the closest judged pair coloured by its level
 Each capsule of :class:`core.safety.link_capsules.LinkCapsules` is drawn see-through on its
 link's scene node; at each configuration the two capsules of the closest pair take the colour
 of the level the node would give (``safety.self_collision.warn_distance`` and
-``error_distance``: amber at WARN, red at ERROR, blue while OK), the others stay grey.
+``error_distance``: amber at WARN, red at ERROR, blue while OK) and show through the links,
+the others stay grey and faint.
 """
 
 from dh_kinematics.core.safety.link_capsules import LinkCapsules
 from dh_kinematics.node_logic.monitors.levels import ERROR, LEVEL_NAMES, OK, WARN
-from dh_kinematics.parameters import rules
 import numpy as np
 import trimesh
 
@@ -62,8 +62,8 @@ class CapsuleLayer:
 
     def __init__(self, server, chain, settings):
         self.chain = chain
-        self.capsules = LinkCapsules(chain, rules.ignored(settings),
-                                     'safety.self_collision.ignore')
+        ignore = [entry for entry in settings['safety.self_collision.ignore'] if entry]
+        self.capsules = LinkCapsules(chain, ignore, 'safety.self_collision.ignore')
         self._near = tuple(settings[f'safety.self_collision.{name}_distance']
                            for name in ('warn', 'error'))
         self.handles = []
@@ -76,7 +76,7 @@ class CapsuleLayer:
                 np.asarray(mesh.faces, dtype=np.uint32), color=GREY, opacity=0.35))
 
     def show(self, q):
-        """Colour the closest pair at ``q`` (rad or m); return a line saying which, and how near."""
+        """Colour the closest pair at ``q`` (rad or m); return a line naming it, how near."""
         if not len(self.capsules.pairs):
             return 'no pair judged'
         closest = self.capsules.closest(self.chain.fkine_all(np.asarray(q, dtype=float)))
@@ -85,8 +85,8 @@ class CapsuleLayer:
         warn, error = self._near
         level = ERROR if distance < error else WARN if distance < warn else OK
         for handle in self.handles:
-            handle.color = GREY
+            handle.color, handle.opacity = GREY, 0.35
         for k in self.capsules.pairs[pair]:
-            self.handles[k].color = CLOSEST[level]
+            self.handles[k].color, self.handles[k].opacity = CLOSEST[level], 0.9
         names = self.capsules.pair_name(pair).replace(' ', ' and ')
         return f'{LEVEL_NAMES[level]}: {names} {distance:.3f} m apart'

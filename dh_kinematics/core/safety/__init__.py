@@ -13,8 +13,15 @@
 # limitations under the License.
 
 
-"""What a cobot's safety controller watches: speeds, momentum, energy, stops, planes, contact."""
+"""
+What a cobot's safety controller watches: speeds, momentum, energy, stops, planes, contact.
 
+And the arm's distance to itself: capsules on its links, the pairs judged, those to ignore.
+"""
+
+from dh_kinematics.core.safety.capsules import closest_points
+from dh_kinematics.core.safety.link_capsules import LinkCapsules
+from dh_kinematics.core.safety.near_pairs import near_pairs
 from dh_kinematics.core.safety.points import FramePoints
 
-__all__ = ['FramePoints']
+__all__ = ['closest_points', 'FramePoints', 'LinkCapsules', 'near_pairs']

@@ -17,9 +17,10 @@ An arm's capsules on its link frames, and the pairs of them that may meet.
 
 Each capsule is fixed on one link frame k (0: the base, n: the last link): its segment's two
 ends in that frame (m) and its radius: a link's ``collision`` field (the joint that moves it).
-Where the model gives none, they are the default body's rods (:mod:`core.bodies`), each the capsule of the URDF cylinder the package writes for
-it: the same segment and radius, so the capsule encloses the cylinder (its ends' half
-spheres reach one radius past the cylinder's caps). A rod drawn in a standard DH link's axis
+Where the model gives none, they are the default body's rods (:mod:`core.bodies`), each the
+capsule of the URDF cylinder the package writes for it: the same segment and radius, so the
+capsule encloses the cylinder (its ends' half spheres reach one radius past the cylinder's
+caps). A rod drawn in a standard DH link's axis
 frame is carried to its link frame by the inverse of that link's fixed ``Tx(a) Rx(alpha)``
 (and Hayati's ``Ry(beta)``).
 

@@ -25,7 +25,6 @@ at WARN or ERROR. Those pairs are proposed for ``safety.self_collision.ignore`` 
 """
 
 from dh_kinematics.core import configurations
-import numpy as np
 
 __all__ = ['near_pairs']
 
@@ -37,6 +36,7 @@ def near_pairs(chain, capsules, distance, count=1000, fraction=0.95):
     Parameters
     ----------
     chain : Chain
+        The arm.
     capsules : LinkCapsules
         The arm's capsules; the pairs it already ignores are not proposed again.
     distance : float
@@ -48,11 +48,14 @@ def near_pairs(chain, capsules, distance, count=1000, fraction=0.95):
 
     Examples
     --------
-    >>> from dh_kinematics import Chain
-    >>> from dh_kinematics.core.safety.link_capsules import LinkCapsules
-    >>> panda = Chain.from_yaml('config/panda.yaml')
-    >>> near_pairs(panda, LinkCapsules(panda), 0.05)
-    ['panda_link1 panda_link3', 'panda_link3 panda_link5', 'panda_link5 panda_link7']
+    A spherical wrist's first and last links meet at its centre in every configuration:
+
+    >>> import math
+    >>> from dh_kinematics import Chain, Link
+    >>> from dh_kinematics.core.safety import LinkCapsules
+    >>> wrist = Chain([Link(d=0.4, alpha=-math.pi / 2), Link(alpha=math.pi / 2), Link(d=0.1)])
+    >>> near_pairs(wrist, LinkCapsules(wrist), 0.05)
+    ['link1 link3']
 
     """
     q = configurations.spread(chain, count)

@@ -53,7 +53,8 @@ joint rates are the message's velocities, or the differenced positions
 
 What cannot be judged is STALE and says why, never OK: every status before the first
 configuration and while a joint's position is unknown; every one but ``planes`` and
-``self_collision`` (positions alone) while a joint's rate is unknown (a first message, a gap, an implausible velocity).
+``self_collision`` (positions alone) while a joint's rate is unknown (a first message, a gap,
+an implausible velocity).
 """
 
 from collections import namedtuple
@@ -354,8 +355,8 @@ class Safety:
             closest, closing = self._capsules.moving(motion[:, :3], motion[:, 3:])
             pair = int(np.argmin(closest.distance))
             distance, speed = float(closest.distance[pair]), float(closing[pair])
-            values['self_collision'] = (pair, distance, speed,
-                                        distance / speed if speed > 0.0 else math.inf)
+            time = 0.0 if distance <= 0.0 else distance / speed if speed > 0.0 else math.inf
+            values['self_collision'] = (pair, distance, speed, time)
         if self._planes:
             values['plane_distances'] = np.array(
                 out[rest:rest + self._plane_values]).reshape(len(self._planes), -1)
@@ -526,7 +527,6 @@ class Safety:
                          f'({against_limit(angle, limit)})')
             pairs.append(('tool direction (rad)', format_number(angle)))
         return Status('planes', level, '; '.join(parts), tuple(pairs))
-
 
     def _self_collision_status(self, level, value):
         pair, distance, speed, time = value
