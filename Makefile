@@ -99,10 +99,12 @@ bench: $(BENCH_STAMP) $(STAMP)
 
 # The node against a minimal rclpy baseline at 100 Hz, 1 kHz and flat out; prints a table and
 # writes bench/results/node_rate.json (see README); then the momentum observer's cost and
-# detection delays (bench/observer.py). About 14 minutes.
+# detection delays (bench/observer.py); then self-collision per message against pinocchio
+# (bench/self_collision.py). About 16 minutes.
 bench-node: $(STAMP)
 	$(VPY) bench/node_rate.py
 	$(VPY) bench/observer.py
+	$(VPY) bench/self_collision.py
 
 # The node at 1 kHz for 10 minutes: memory growth and loss; writes bench/results/soak.json.
 soak: $(STAMP)
