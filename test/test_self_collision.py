@@ -326,8 +326,9 @@ def test_a_vendor_arm_whose_meshes_are_missing_keeps_the_default_body_and_says_s
     text, entry = vendor_arm('kuka_iiwa14.urdf')
     result = from_urdf(text, entry['base'], entry['tip'], environ={})
     assert all(link.collision is None for link in result.chain.links)
-    assert any('lbr_link_1: mesh package://lbr_description' in note and
-               'keeps the default capsules' in note for note in result.notes)
+    assert any(note.startswith('collision geometry of lbr_link_1, lbr_link_2') and
+               '(mesh package://lbr_description/' in note and
+               'keep the default capsules' in note for note in result.notes), result.notes
     text, entry = vendor_arm('doosan_m1013.urdf')  # cylinders: enclosed
     chain = from_urdf(text, entry['base'], entry['tip']).chain
     assert sum(link.collision is not None for link in chain.links) == 4

@@ -197,9 +197,9 @@ def _capsules(tree, poses, bodies, fit, count, environ, notes):
         shapes[bodies[link]] += [(link, pose, shape) for shape in tree.links[link].collisions]
     if shapes[0]:
         notes.append(f'collision geometry of {", ".join(sorted({s[0] for s in shapes[0]}))}: '
-                     'left out (on the base; the self-collision check draws the default body '
-                     'there)')
-    found = [None]
+                     "left out (on the base: a model's capsules hang on the links its joints "
+                     'move)')
+    found, failed = [None], []
     for body in range(1, count + 1):
         T_dh_base, capsules = np.linalg.inv(fit.frames[body]), []
         try:
@@ -209,10 +209,13 @@ def _capsules(tree, poses, bodies, fit, count, environ, notes):
                 capsules.append(np.concatenate([T[:3, :3] @ a + T[:3, 3],
                                                 T[:3, :3] @ b + T[:3, 3], [max(radius, 1e-6)]]))
         except ValueError as error:
-            notes.append(f'collision geometry of {link}: {error}; its body keeps the default '
-                         'capsules')
+            failed.append((link, str(error)))
             capsules = []
         found.append(dh_fit.clean(np.array(capsules)) if capsules else None)
+    if failed:
+        notes.append(f'collision geometry of {", ".join(link for link, _ in failed)} not '
+                     f'enclosed ({failed[0][1]}{", ..." if len(failed) > 1 else ""}): their '
+                     'bodies keep the default capsules')
     return found
 
 
