@@ -660,15 +660,15 @@ def test_the_page_moves_the_arm_by_its_sliders_buttons_and_gizmo(tmp_path):
 
 @needs_browser
 def test_the_page_names_the_closest_pair_of_capsules(tmp_path):
-    # The Panda's forearm folded onto its shoulder: the page names the pair at ERROR.
-    chain, _, settings = _model('panda')
-    q = [0.04, 1.76, -0.4, -3.03, 1.68, 1.82, -2.27]
-    process, url = _view(PACKAGE / 'config' / 'panda.yaml', '--deg')
+    # The Panda's forearm folded onto its shoulder (a named configuration's button): the page
+    # names the pair at ERROR.
+    model = tmp_path / 'panda.yaml'
+    model.write_text((PACKAGE / 'config' / 'panda.yaml').read_text() + (
+        '    configurations:\n      folded: [0.04, 1.76, -0.4, -3.03, 1.68, 1.82, -2.27]\n'))
+    process, url = _view(model)
     browser = _Browser(url)
     try:
-        for name, value in zip(chain.joint_names, np.degrees(q)):
-            browser.field(f'{name} (deg)').fill(f'{value:.1f}')
-            browser.field(f'{name} (deg)').press('Enter')
+        browser.page.get_by_role('button', name='folded', exact=True).click()
         browser.expect(browser.field('self-collision')).to_have_value(
             re.compile('^ERROR: panda_link1 and panda_link5 0.00[0-9] m apart$'))
         browser.screenshot(tmp_path, 'view_self_collision.png')
