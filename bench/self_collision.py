@@ -46,7 +46,7 @@ from dh_kinematics.node_logic.sweep import sweep
 from dh_kinematics.parameters.files import read
 from drive_joint_states import CONFIGS
 import numpy as np
-from provenance import provenance
+from provenance import provenance, write_results
 from rate_tools import PANDA
 from short_ways import messages, per_message_us
 
@@ -150,14 +150,13 @@ def main():
                                                     - medians['dh_kinematics'], 1)}
     import pinocchio
     results['peer'] = f'pinocchio {pinocchio.__version__} (coal), pin.computeDistances'
-    results.update(provenance())
-    print(json.dumps(results, indent=2, ensure_ascii=False))
+    print(json.dumps(dict(results, provenance=provenance()), indent=2, ensure_ascii=False))
     cost = results['node']['with self-collision (µs)']
     print(f'node with self-collision: {cost} µs per message (at most {TARGET_US:g}): '
           f'{"met" if cost <= TARGET_US else "MISSED"}')
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False) + '\n')
+        write_results(args.json, **results)
 
 
 if __name__ == '__main__':
