@@ -219,6 +219,8 @@ def test_the_capsules_are_drawn_on_their_links_and_the_closest_pair_coloured(ser
         assert [k for k, colour in enumerate(colours) if colour != GREY] == sorted(
             capsules.pairs[pair].tolist())
         assert colours[capsules.pairs[pair][0]] == CLOSEST[level]
+        np.testing.assert_allclose([dot.position for dot in page.capsules.dots],
+                                   [closest.point_a[pair], closest.point_b[pair]], atol=1e-6)
 
 
 @needs_viser

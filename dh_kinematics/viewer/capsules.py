@@ -20,7 +20,8 @@ Each capsule of :class:`core.safety.link_capsules.LinkCapsules` is drawn see-thr
 link's scene node; at each configuration the two capsules of the closest pair take the colour
 of the level the node would give (``safety.self_collision.warn_distance`` and
 ``error_distance``: amber at WARN, red at ERROR, blue while OK) and show through the links,
-the others stay grey and faint.
+the others stay grey and faint; a segment in the same colour joins the pair's closest points
+(a dot on each), where the two capsules are nearest, or deepest in each other.
 """
 
 from dh_kinematics.core.safety.link_capsules import LinkCapsules
@@ -74,6 +75,11 @@ class CapsuleLayer:
                 f'/arm/{self.capsules.frames[link]}/capsule{k}',
                 np.asarray(mesh.vertices, dtype=np.float32),
                 np.asarray(mesh.faces, dtype=np.uint32), color=GREY, opacity=0.35))
+        dot = 0.8 * float(self.capsules.radii.min()) if len(self.capsules.radii) else 0.01
+        self.dots = [server.scene.add_icosphere(f'/self_collision/{end}', dot, GREY)
+                     for end in ('a', 'b')]
+        self.line = server.scene.add_line_segments('/self_collision/line', np.zeros((1, 2, 3)),
+                                                   GREY, thickness=0.5 * dot)
 
     def show(self, q):
         """Colour the closest pair at ``q`` (rad or m); return a line naming it, how near."""
@@ -88,5 +94,10 @@ class CapsuleLayer:
             handle.color, handle.opacity = GREY, 0.35
         for k in self.capsules.pairs[pair]:
             self.handles[k].color, self.handles[k].opacity = CLOSEST[level], 0.9
+        ends = np.array([closest.point_a[pair], closest.point_b[pair]])
+        for dot, point in zip(self.dots, ends):
+            dot.position, dot.color = point, CLOSEST[level]
+        self.line.points = ends[None].astype(np.float32)
+        self.line.colors = np.broadcast_to(np.array(CLOSEST[level], dtype=np.uint8), (1, 2, 3))
         names = self.capsules.pair_name(pair).replace(' ', ' and ')
         return f'{LEVEL_NAMES[level]}: {names} {distance:.3f} m apart'
