@@ -40,6 +40,7 @@ import pathlib
 import statistics
 import time
 
+from dh_kinematics.core.rotations import z_along
 from dh_kinematics.core.safety.link_capsules import LinkCapsules
 from dh_kinematics.node_logic.monitors.safety import Safety
 from dh_kinematics.node_logic.sweep import sweep
@@ -80,10 +81,7 @@ def _pinocchio(chain, capsules, states):
         frame = model.frames[model.getFrameId(frames[link])]
         axis = ends[1] - ends[0]
         length = float(np.linalg.norm(axis))
-        z = axis / length
-        x = np.cross(z, [1.0, 0.0, 0.0] if abs(z[0]) < 0.9 else [0.0, 1.0, 0.0])
-        x /= np.linalg.norm(x)
-        M_link_capsule = pin.SE3(np.column_stack([x, np.cross(z, x), z]), (ends[0] + ends[1]) / 2)
+        M_link_capsule = pin.SE3(z_along(axis), (ends[0] + ends[1]) / 2)
         geometry.addGeometryObject(pin.GeometryObject(
             f'capsule{k}', frame.parentJoint, frame.placement * M_link_capsule,
             coal.Capsule(float(radius), length)))

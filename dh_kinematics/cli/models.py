@@ -50,7 +50,7 @@ def self_collision_pairs(chain, given):
     settings = {spec.name: given.get(spec.name, spec.default) for spec in NODE}
     ignored = rules.ignored(settings)
     capsules = LinkCapsules(chain, ignored, 'safety.self_collision.ignore')
-    near = near_pairs(chain, capsules, settings['safety.self_collision.warn_distance'])
+    near = near_pairs(capsules, settings['safety.self_collision.warn_distance'])
     return capsules, ignored, near
 
 

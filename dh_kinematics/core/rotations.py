@@ -220,6 +220,20 @@ def rot_z(angle):
     return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
 
+def z_along(direction):
+    """
+    Return a rotation whose z axis is along ``direction`` (any non-zero (3,)), shape (3, 3).
+
+    Its x axis is perpendicular to the world axis least along ``direction``: a frame for a
+    shape symmetric about z (a cylinder, a capsule) between two points.
+    """
+    z = np.asarray(direction, dtype=float)
+    z = z / np.linalg.norm(z)
+    x = np.cross(np.eye(3)[int(np.argmin(np.abs(z)))], z)
+    x /= np.linalg.norm(x)
+    return np.column_stack([x, np.cross(z, x), z])
+
+
 def single_matrix_to_rotvec(R):
     """
     Return the rotation vector (rad) of one rotation matrix in floats, shape (3,).

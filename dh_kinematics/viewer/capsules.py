@@ -24,6 +24,7 @@ the others stay grey and faint; a segment in the same colour joins the pair's cl
 (a dot on each), where the two capsules are nearest, or deepest in each other.
 """
 
+from dh_kinematics.core.rotations import z_along
 from dh_kinematics.core.safety.link_capsules import LinkCapsules
 from dh_kinematics.node_logic.monitors.levels import ERROR, LEVEL_NAMES, OK, WARN
 import numpy as np
@@ -42,7 +43,7 @@ def capsule_mesh(start, end, radius):
     mesh = trimesh.creation.capsule(height=length, radius=radius, count=[12, 12])
     T = np.eye(4)
     if length > 0.0:
-        T[:3, :3] = trimesh.geometry.align_vectors([0.0, 0.0, 1.0], axis / length)[:3, :3]
+        T[:3, :3] = z_along(axis)
     T[:3, 3] = (start + end) / 2.0
     mesh.apply_transform(T)
     return mesh
@@ -62,7 +63,6 @@ class CapsuleLayer:
     """
 
     def __init__(self, server, chain, settings):
-        self.chain = chain
         ignore = [entry for entry in settings['safety.self_collision.ignore'] if entry]
         self.capsules = LinkCapsules(chain, ignore, 'safety.self_collision.ignore')
         self._near = tuple(settings[f'safety.self_collision.{name}_distance']
@@ -83,21 +83,22 @@ class CapsuleLayer:
 
     def show(self, q):
         """Colour the closest pair at ``q`` (rad or m); return a line naming it, how near."""
-        if not len(self.capsules.pairs):
+        capsules = self.capsules
+        if not len(capsules.pairs):
             return 'no pair judged'
-        closest = self.capsules.closest(self.chain.fkine_all(np.asarray(q, dtype=float)))
+        closest = capsules.closest(capsules.chain.fkine_all(np.asarray(q, dtype=float)))
         pair = int(np.argmin(closest.distance))
         distance = float(closest.distance[pair])
         warn, error = self._near
         level = ERROR if distance < error else WARN if distance < warn else OK
         for handle in self.handles:
             handle.color, handle.opacity = GREY, 0.35
-        for k in self.capsules.pairs[pair]:
+        for k in capsules.pairs[pair]:
             self.handles[k].color, self.handles[k].opacity = CLOSEST[level], 0.9
         ends = np.array([closest.point_a[pair], closest.point_b[pair]])
         for dot, point in zip(self.dots, ends):
             dot.position, dot.color = point, CLOSEST[level]
         self.line.points = ends[None].astype(np.float32)
         self.line.colors = np.broadcast_to(np.array(CLOSEST[level], dtype=np.uint8), (1, 2, 3))
-        names = self.capsules.pair_name(pair).replace(' ', ' and ')
+        names = capsules.pair_name(pair).replace(' ', ' and ')
         return f'{LEVEL_NAMES[level]}: {names} {distance:.3f} m apart'

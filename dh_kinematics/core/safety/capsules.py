@@ -29,7 +29,7 @@ from collections import namedtuple
 
 import numpy as np
 
-__all__ = ['Closest', 'closest_points', 'distances']
+__all__ = ['Closest', 'closest_points']
 
 Closest = namedtuple('Closest', 'distance point_a point_b s t normal')
 Closest.__doc__ = """The closest points of pairs of capsules (leading axes: the pairs).
@@ -105,8 +105,3 @@ def closest_points(a0, a1, radius_a, b0, b1, radius_b):
     radius_a, radius_b = np.asarray(radius_a, dtype=float), np.asarray(radius_b, dtype=float)
     return Closest(length - radius_a - radius_b, on_a + radius_a[..., None] * direction,
                    on_b - radius_b[..., None] * direction, s, t, direction)
-
-
-def distances(a0, a1, radius_a, b0, b1, radius_b):
-    """Return the signed distances of capsules (m): :func:`closest_points`'s alone."""
-    return closest_points(a0, a1, radius_a, b0, b1, radius_b).distance

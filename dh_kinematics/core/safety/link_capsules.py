@@ -20,9 +20,8 @@ ends in that frame (m) and its radius: a link's ``collision`` field (the joint t
 Where the model gives none, they are the default body's rods (:mod:`core.bodies`), each the
 capsule of the URDF cylinder the package writes for it: the same segment and radius, so the
 capsule encloses the cylinder (its ends' half spheres reach one radius past the cylinder's
-caps). A rod drawn in a standard DH link's axis
-frame is carried to its link frame by the inverse of that link's fixed ``Tx(a) Rx(alpha)``
-(and Hayati's ``Ry(beta)``).
+caps). A rod drawn in a standard DH link's axis frame is carried to its link frame by the
+inverse of that link's fixed ``Tx(a) Rx(alpha)`` (and Hayati's ``Ry(beta)``).
 
 The pairs judged are those of capsules on two links not joined by one joint (link frames
 ``k`` and ``l`` with ``|k - l| >= 2``): a joint's two links touch at the joint by design.
@@ -89,6 +88,8 @@ class LinkCapsules:
 
     Attributes
     ----------
+    chain : Chain
+        The arm.
     links : array of int, shape (m,)
         The link frame each capsule is fixed on.
     frames : tuple of str
@@ -135,7 +136,7 @@ class LinkCapsules:
                                and (links[a], links[b]) not in skipped],
                               dtype=int).reshape(-1, 2)
         self.points = LinkPoints(np.repeat(self.links, 2), self.ends.reshape(-1, 3))
-        self._chain, self._ends_function = chain, None
+        self.chain, self._ends_function = chain, None
 
     def placed(self, T_world_links):
         """
@@ -163,9 +164,9 @@ class LinkCapsules:
         each pair's (m/s, positive while closing). ``q`` in rad or m, ``qd`` per s.
         """
         if self._ends_function is None:
-            self._ends_function = self._chain.points_function(self.points.links,
-                                                              self.points.offsets)
-        n = self._chain.n
+            self._ends_function = self.chain.points_function(self.points.links,
+                                                             self.points.offsets)
+        n = self.chain.n
         out = np.asarray(self._ends_function([float(value) for value in q])).reshape(
             -1, 12 + 6 * n)
         rates = out[:, 12:12 + 3 * n].reshape(-1, 3, n) @ np.asarray(qd, dtype=float)

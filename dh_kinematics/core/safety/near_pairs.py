@@ -29,14 +29,12 @@ from dh_kinematics.core import configurations
 __all__ = ['near_pairs']
 
 
-def near_pairs(chain, capsules, distance, count=1000, fraction=0.95):
+def near_pairs(capsules, distance, count=1000, fraction=0.95):
     """
     Return ``'linkA linkB'`` of each pair of links near in most configurations (module).
 
     Parameters
     ----------
-    chain : Chain
-        The arm.
     capsules : LinkCapsules
         The arm's capsules; the pairs it already ignores are not proposed again.
     distance : float
@@ -54,10 +52,11 @@ def near_pairs(chain, capsules, distance, count=1000, fraction=0.95):
     >>> from dh_kinematics import Chain, Link
     >>> from dh_kinematics.core.safety import LinkCapsules
     >>> wrist = Chain([Link(d=0.4, alpha=-math.pi / 2), Link(alpha=math.pi / 2), Link(d=0.1)])
-    >>> near_pairs(wrist, LinkCapsules(wrist), 0.05)
+    >>> near_pairs(LinkCapsules(wrist), 0.05)
     ['link1 link3']
 
     """
+    chain = capsules.chain
     q = configurations.spread(chain, count)
     gaps = capsules.closest(chain.fkine_all(q)).distance.reshape(len(q), -1)
     links = capsules.links[capsules.pairs]

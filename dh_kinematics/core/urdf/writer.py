@@ -49,7 +49,7 @@ from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.escaping import xacro_attribute, xml_attribute
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.kinematics.dh_transforms import dh_transforms, fixed_transforms
-from dh_kinematics.core.rotations import matrix_to_rpy
+from dh_kinematics.core.rotations import matrix_to_rpy, z_along
 from dh_kinematics.core.urdf import ros2_control
 import numpy as np
 
@@ -91,12 +91,7 @@ def _capsule(start, end, radius):
     length = float(np.linalg.norm(axis))
     if length >= 1e-9:
         T = np.eye(4)
-        T[:3, 3] = (start + end) / 2.0
-        z = axis / length
-        helper = np.eye(3)[int(np.argmin(np.abs(z)))]  # the axis least along z
-        x = np.cross(helper, z)
-        x /= np.linalg.norm(x)
-        T[:3, :3] = np.column_stack([x, np.cross(z, x), z])
+        T[:3, 3], T[:3, :3] = (start + end) / 2.0, z_along(axis)
         parts.append(f'{_origin(T)}<geometry><cylinder radius="{_number(radius)}" '
                      f'length="{_number(length)}"/></geometry>')
     for centre in (start, end)[:1 + (length >= 1e-9)]:
