@@ -22,12 +22,15 @@ is pinocchio's placement of the vendor shapes and trimesh's bounds of a mesh.
 
 import math
 import struct
+from types import SimpleNamespace
 
 from dh_kinematics import Chain, from_urdf, InvalidFieldError, Link
+from dh_kinematics.core.display import format_number
 from dh_kinematics.core.model_file.parameter_file import flatten
 from dh_kinematics.core.safety.link_capsules import LinkCapsules
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
 from dh_kinematics.node_logic.monitors.safety import Safety
+from dh_kinematics.node_logic.monitors.sample import Sample
 from dh_kinematics.parameters import validation
 from dh_kinematics.parameters.specs import NODE
 from helpers import (
@@ -181,6 +184,28 @@ def test_the_level_is_the_positions_alone_and_the_rates_give_the_closing_speed()
             pytest.approx(closest.distance[0] / speed) if speed > 0.0 else math.inf)
         assert safety.levels['self_collision'] == WARN  # closing, parting or still
     assert closing[0] > 0.0
+
+
+def test_an_unknown_rate_still_judges_the_distance_and_says_the_motion_is_unknown():
+    # A first differenced message: every position, no rate. The distance is judged (WARN,
+    # coal's 0.038 m at the fold) and no motion is claimed.
+    safety = Safety()
+    safety.configure(FOLDING, _settings())
+    q = _fold([1.55])[0]
+    sample = Sample(update=None, rates=SimpleNamespace(qd=[None] * 3), configuration=list(q),
+                    efforts=None, measure=False)
+    assert safety.judge(sample) and not safety.measured
+    assert safety.levels['self_collision'] == WARN
+    status, = safety.statuses()
+    assert status.message.endswith(', its rate unknown'), status.message
+    values = dict(status.values)
+    assert values['closing speed (m/s)'] == values['time to collision (s)'] == format_number(
+        math.nan)
+    T = FOLDING.fkine_all(q)
+    a = [T[1][:3, :3] @ end + T[1][:3, 3] for end in ([-0.5, 0, 0], [0, 0, 0])]
+    b = [T[3][:3, :3] @ end + T[3][:3, 3] for end in ([-0.4, 0, 0.105], [0, 0, 0.105])]
+    assert float(values['distance (m)']) == pytest.approx(_coal_distance(*a, 0.05, *b, 0.05),
+                                                          rel=1e-5)
 
 
 def test_the_distance_is_a_figure_of_the_replay_smaller_worse():

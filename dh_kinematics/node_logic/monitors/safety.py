@@ -104,8 +104,8 @@ class Safety:
     levels : dict
         Task name (:data:`TASKS`, those watched) -> OK, WARN or ERROR.
     measured : bool
-        Whether the last :meth:`judge` found the values (every joint's position and rate
-        known).
+        Whether the last :meth:`judge` or :meth:`update` found the values (every joint's
+        position and rate known).
 
     """
 
@@ -248,6 +248,7 @@ class Safety:
 
         Returns whether a level moved.
         """
+        self.measured = True
         before, levels = dict(self.levels), self.levels
         for task in self._unjudged:  # judged anew: no level to clear
             levels[task] = OK
@@ -531,9 +532,12 @@ class Safety:
     def _self_collision_status(self, level, value):
         pair, distance, speed, time = value
         names = self._capsules.pair_name(pair)
-        (warn, error) = self._near
-        motion = (f'closing at {_shown(speed)} m/s' if speed > 0.0
-                  else f'parting at {_shown(-speed)} m/s' if speed < 0.0 else 'at rest')
+        warn, error = self._near
+        if not self.measured:  # judged from the positions alone: no rate to tell the motion
+            motion, speed, time = 'its rate unknown', math.nan, math.nan
+        else:
+            motion = (f'closing at {_shown(speed)} m/s' if speed > 0.0
+                      else f'parting at {_shown(-speed)} m/s' if speed < 0.0 else 'at rest')
         return Status('self_collision', level, f'{names.replace(" ", " and ")} '
                       f'{_shown(distance)} m apart (warn {_shown(warn)} m, error '
                       f'{_shown(error)} m), {motion}', (
