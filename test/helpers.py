@@ -284,6 +284,43 @@ def pin_configuration(pin, model, joint_names, q):
     return q_pin
 
 
+def coal_capsule(start, end, radius):
+    """
+    Return coal's capsule from ``start`` to ``end`` of ``radius`` (m) and its placement.
+
+    A sphere where the two points are one. coal's capsule is along its z, its length the
+    whole segment's.
+    """
+    import coal
+    start, end = np.asarray(start, dtype=float), np.asarray(end, dtype=float)
+    axis = end - start
+    length = float(np.linalg.norm(axis))
+    placement = coal.Transform3s()
+    placement.setTranslation((start + end) / 2)
+    if length == 0.0:
+        return coal.Sphere(radius), placement
+    z = axis / length
+    x = np.cross(z, [1.0, 0.0, 0.0] if abs(z[0]) < 0.9 else [0.0, 1.0, 0.0])
+    x /= np.linalg.norm(x)
+    placement.setRotation(np.column_stack([x, np.cross(z, x), z]))
+    return coal.Capsule(radius, length), placement
+
+
+def coal_distance(capsule_a, capsule_b):
+    """Return coal's signed distance (m) of two capsules, each ``(start, end, radius)``."""
+    import coal
+    return coal.distance(*coal_capsule(*capsule_a), *coal_capsule(*capsule_b),
+                         coal.DistanceRequest(), coal.DistanceResult())
+
+
+def segment_distance(points, start, end):
+    """Return the distance (m) of each of ``points`` (..., 3) to the segment ``start``-``end``."""
+    points, start, end = (np.asarray(value, dtype=float) for value in (points, start, end))
+    axis = end - start
+    t = np.clip((points - start) @ axis / max(axis @ axis, 1e-300), 0.0, 1.0)
+    return np.linalg.norm(points - (start + t[..., None] * axis), axis=-1)
+
+
 def pose_transform(translation, quaternion):
     """Return the (4, 4) transform of a translation and a quaternion [x, y, z, w]."""
     T = np.eye(4)

@@ -16,26 +16,12 @@
 
 from dh_kinematics.core import configurations
 from dh_kinematics.core.safety.capsules import closest_points
-from helpers import CHAINS, for_each_arm, needs, needs_pin, pin, pin_configuration
+from helpers import (
+    CHAINS, coal_capsule, coal_distance, for_each_arm, needs, needs_pin, pin, pin_configuration)
 import numpy as np
 import pytest
 
 needs_coal = needs('coal', 'pip install coal')
-
-
-def _coal_shape(coal, start, end, radius):
-    """Return coal's capsule (a sphere where the segment is a point) and its placement."""
-    axis = end - start
-    length = float(np.linalg.norm(axis))
-    placement = coal.Transform3s()
-    placement.setTranslation((start + end) / 2)
-    if length == 0.0:
-        return coal.Sphere(radius), placement
-    z = axis / length
-    x = np.cross(z, [1.0, 0.0, 0.0] if abs(z[0]) < 0.9 else [0.0, 1.0, 0.0])
-    x /= np.linalg.norm(x)
-    placement.setRotation(np.column_stack([x, np.cross(z, x), z]))
-    return coal.Capsule(radius, length), placement  # coal's length is the whole segment's
 
 
 def _pairs(rng, count, spread):
@@ -65,8 +51,8 @@ def test_each_distance_and_closest_points_are_coals(spread):
     rng = np.random.default_rng(63)
     overlapping = 0
     for ends, radii in _pairs(rng, 600, spread):
-        shape_a, placement_a = _coal_shape(coal, ends[0], ends[1], radii[0])
-        shape_b, placement_b = _coal_shape(coal, ends[2], ends[3], radii[1])
+        shape_a, placement_a = coal_capsule(ends[0], ends[1], radii[0])
+        shape_b, placement_b = coal_capsule(ends[2], ends[3], radii[1])
         result = coal.DistanceResult()
         theirs = coal.distance(shape_a, placement_a, shape_b, placement_b,
                                coal.DistanceRequest(), result)
@@ -146,6 +132,11 @@ def with_capsules(chain, rng):
     return chain.replace(links=links)
 
 
+def _coal_distances(theirs, match, pairs):
+    """Return coal's distance of each pair of ours (``pairs``) on ``theirs`` (``match``)."""
+    return np.array([coal_distance(theirs[match[a]], theirs[match[b]]) for a, b in pairs])
+
+
 def _matched(theirs, ours, radii):
     """Return the index in ``theirs`` of each of ``ours``: the same ends and radius, 1e-12."""
     match = []
@@ -163,7 +154,6 @@ def _matched(theirs, ours, radii):
 @needs_pin
 @for_each_arm(CHAINS[:25] + [arm for arm in CHAINS if arm[0].startswith('hayati')][:5])
 def test_the_arms_capsules_and_their_distances_are_pinocchios_and_coals(name, chain):
-    import coal
     from dh_kinematics.core.safety.link_capsules import LinkCapsules
     capsules = LinkCapsules(chain)
     rng = np.random.default_rng(63)
@@ -174,12 +164,9 @@ def test_the_arms_capsules_and_their_distances_are_pinocchios_and_coals(name, ch
         # Each capsule is one of the URDF's cylinders, where pinocchio places it.
         match = _matched(theirs, ours, capsules.radii)
         # Each pair's distance is coal's on pinocchio's placements.
-        closest = capsules.closest(chain.fkine_all(q))
-        for (a, b), distance in zip(capsules.pairs, closest.distance):
-            shapes = [_coal_shape(coal, *theirs[match[k]]) for k in (a, b)]
-            expected = coal.distance(*shapes[0], *shapes[1], coal.DistanceRequest(),
-                                     coal.DistanceResult())
-            assert float(distance) == pytest.approx(expected, abs=1e-9), (name, a, b)
+        np.testing.assert_allclose(capsules.closest(chain.fkine_all(q)).distance,
+                                   _coal_distances(theirs, match, capsules.pairs), atol=1e-9,
+                                   err_msg=name)
     links = capsules.links
     assert all(abs(links[a] - links[b]) >= 2 for a, b in capsules.pairs)
     assert len(capsules.pairs) == sum(1 for a in range(len(links)) for b in range(a + 1, len(
@@ -190,7 +177,6 @@ def test_the_arms_capsules_and_their_distances_are_pinocchios_and_coals(name, ch
 @needs_pin
 @for_each_arm(CHAINS[:25])
 def test_the_closing_speed_is_the_rate_of_coals_distance(name, chain):
-    import coal
     from dh_kinematics.core.safety.link_capsules import LinkCapsules
     capsules = LinkCapsules(chain)
     rng = np.random.default_rng(630)
@@ -201,10 +187,7 @@ def test_the_closing_speed_is_the_rate_of_coals_distance(name, chain):
     step = 1e-6  # s along q + t qd: the differences' error ~1e-10 m/s, far below 1e-6
 
     def their_distances(t):
-        placed = _their_capsules(pin, chain, q + t * qd)
-        return np.array([coal.distance(
-            *_coal_shape(coal, *placed[match[a]]), *_coal_shape(coal, *placed[match[b]]),
-            coal.DistanceRequest(), coal.DistanceResult()) for a, b in capsules.pairs])
+        return _coal_distances(_their_capsules(pin, chain, q + t * qd), match, capsules.pairs)
     expected = -(their_distances(step) - their_distances(-step)) / (2 * step)
     closest, speed = capsules.closing(q, qd)
     np.testing.assert_allclose(speed, expected, atol=1e-6, err_msg=name)
@@ -217,7 +200,6 @@ def test_the_closing_speed_is_the_rate_of_coals_distance(name, chain):
 def test_a_models_own_capsules_are_the_urdfs_cylinders_and_spheres(name, chain):
     # Random capsules on half the links: the URDF draws each as a cylinder between its ends
     # and a sphere on each end, where pinocchio places them; the distances are coal's.
-    import coal
     from dh_kinematics.core.safety.link_capsules import LinkCapsules
     rng = np.random.default_rng(6300)
     chain = with_capsules(chain, rng)
@@ -235,12 +217,9 @@ def test_a_models_own_capsules_are_the_urdfs_cylinders_and_spheres(name, chain):
                 assert min(np.abs(centre - end).max() + abs(radius - capsules.radii[k])
                            for centre, radius in spheres) <= 1e-12
         assert len(spheres) == 2 * len(given)
-        closest = capsules.closest(chain.fkine_all(q))
-        for (a, b), distance in zip(capsules.pairs, closest.distance):
-            shapes = [_coal_shape(coal, *theirs[match[k]]) for k in (a, b)]
-            expected = coal.distance(*shapes[0], *shapes[1], coal.DistanceRequest(),
-                                     coal.DistanceResult())
-            assert float(distance) == pytest.approx(expected, abs=1e-9), (name, a, b)
+        np.testing.assert_allclose(capsules.closest(chain.fkine_all(q)).distance,
+                                   _coal_distances(theirs, match, capsules.pairs), atol=1e-9,
+                                   err_msg=name)
 
 
 @for_each_arm(CHAINS[:25])

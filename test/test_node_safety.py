@@ -51,14 +51,33 @@ def _mass_moment(chain, q):
                for k, link in enumerate(chain.links, start=1))
 
 
+def _first_values(run, chain, q, qd, efforts=()):
+    """
+    Send three messages of one state once ``~/safety`` has a subscriber; return its first.
+
+    Returns the labels, the values and the stamp of the last message sent (ns).
+    """
+    from std_msgs.msg import Float64MultiArray
+
+    probe = run.probe
+    probe.record('safety', Float64MultiArray, '/dh_kinematics/safety', 100)
+    run.wait_matched(run.node)
+    probe.wait_until(lambda: run.node.flow.wanted.safety, 'no subscriber seen')
+    now = probe.node.get_clock().now().nanoseconds
+    stamp = now - now % STEP_NS
+    for _ in range(3):
+        stamp += STEP_NS
+        probe.send(chain.joint_names, q, qd, stamp_ns=stamp, efforts=efforts)
+    message = probe.wait_for('safety', lambda m: len(m.data) > 0)
+    return message.layout.dim[0].label.split(), message.data, stamp
+
+
 def _status(message, name):
     return next((status for status in message.status if status.name.endswith(f': {name}')),
                 None)
 
 
 def test_every_quantity_reaches_its_topic_and_its_status(ur5):
-    from std_msgs.msg import Float64MultiArray
-
     chain, path = ur5
     args = ['--params-file', path, '-p', 'diagnostics.period:=60.0']
     for name, value in SETTINGS.items():
@@ -66,24 +85,15 @@ def test_every_quantity_reaches_its_topic_and_its_status(ur5):
     run = Running(args)
     try:
         probe = run.probe
-        probe.record('safety', Float64MultiArray, '/dh_kinematics/safety', 100)
-        run.wait_matched(run.node)
-        probe.wait_until(lambda: run.node.flow.wanted.safety, 'no subscriber seen')
-        now = probe.node.get_clock().now().nanoseconds
-        stamp = now - now % STEP_NS
         q = np.array([0.3, -1.2, 1.4, -0.7, 1.1, 0.2])
         qd = np.array([0.4, -0.3, 0.2, 0.1, -0.2, 0.3])
         efforts = np.array([10.0, -20.0, 5.0, 1.0, 0.5, 0.2])
-        for _ in range(3):
-            stamp += STEP_NS
-            probe.send(chain.joint_names, q, qd, stamp_ns=stamp, efforts=efforts)
-        message = probe.wait_for('safety', lambda m: len(m.data) > 0)
-        labels = message.layout.dim[0].label.split()
+        labels, data, stamp = _first_values(run, chain, q, qd, efforts)
         assert labels == ['frame_speed.tool0', 'momentum', 'momentum.x', 'momentum.y',
                           'momentum.z', 'kinetic_energy', 'power', 'stopping_time',
                           'stopping_distance', 'plane.floor.tool0', 'tool_speed',
                           'reflected_mass', 'contact_speed']
-        values = dict(zip(labels, message.data))
+        values = dict(zip(labels, data))
         tool_speed = np.linalg.norm(chain.jacob0(q)[:3] @ qd)
         assert values['frame_speed.tool0'] == pytest.approx(tool_speed, rel=1e-12)
         assert values['tool_speed'] == pytest.approx(tool_speed, rel=1e-12)
@@ -178,7 +188,6 @@ def test_self_collision_reaches_its_topic_values_and_its_status(ur5):
     # pair's distance and closing speed are the core's, at the message's state.
     from dh_kinematics.core.safety.link_capsules import LinkCapsules
     from rclpy.parameter import Parameter
-    from std_msgs.msg import Float64MultiArray
 
     chain, path = ur5
     ignore = ['link3 link5', 'link4 link6']
@@ -187,18 +196,9 @@ def test_self_collision_reaches_its_topic_values_and_its_status(ur5):
                    '-p', f'safety.self_collision.ignore:={ignore}'.replace("'", '"')])
     try:
         probe = run.probe
-        probe.record('safety', Float64MultiArray, '/dh_kinematics/safety', 100)
-        run.wait_matched(run.node)
-        probe.wait_until(lambda: run.node.flow.wanted.safety, 'no subscriber seen')
-        now = probe.node.get_clock().now().nanoseconds
-        stamp = now - now % STEP_NS
         q = np.array([0.3, -1.2, 2.6, -0.7, 1.1, 0.2])
         qd = np.array([0.4, -0.3, 0.2, 0.1, -0.2, 0.3])
-        for _ in range(3):
-            stamp += STEP_NS
-            probe.send(chain.joint_names, q, qd, stamp_ns=stamp)
-        message = probe.wait_for('safety', lambda m: len(m.data) > 0)
-        values = dict(zip(message.layout.dim[0].label.split(), message.data))
+        values = dict(zip(*_first_values(run, chain, q, qd)[:2]))
         closest, closing = LinkCapsules(chain, ignore).closing(q, qd)
         k = int(np.argmin(closest.distance))
         assert values['self_collision.distance'] == pytest.approx(closest.distance[k],

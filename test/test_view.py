@@ -35,7 +35,8 @@ import subprocess
 import sys
 import threading
 
-from helpers import CLI_COMMAND, needs_vendor, optional, PACKAGE, run_cli, vendor_model
+from helpers import (
+    CLI_COMMAND, needs_vendor, optional, PACKAGE, run_cli, segment_distance, vendor_model)
 import numpy as np
 from processes import read_line, spawn
 import pytest
@@ -201,10 +202,7 @@ def test_the_capsules_are_drawn_on_their_links_and_the_closest_pair_coloured(ser
                                     if entry])
     for ends, radius in zip(capsules.ends, capsules.radii):
         mesh = capsule_mesh(ends[0], ends[1], radius)
-        a, b = ends
-        t = np.clip((mesh.vertices - a) @ (b - a) / ((b - a) @ (b - a)), 0.0, 1.0)
-        gaps = np.linalg.norm(mesh.vertices - (a + t[:, None] * (b - a)), axis=1)
-        np.testing.assert_allclose(gaps, radius, rtol=1e-6)
+        np.testing.assert_allclose(segment_distance(mesh.vertices, *ends), radius, rtol=1e-6)
     rng = np.random.default_rng(4502)
     for q in chain.random_q(5, rng):
         page.move(q)
