@@ -382,10 +382,10 @@ def test_a_failed_fit_writes_nothing_and_never_the_input_model(tmp_path):
     assert 'identified: 27 parameters' in out  # the summary, to see why
     assert not (tmp_path / 'out.yaml').exists() and not (tmp_path / 'report').exists()
     _, err = run_cli('calibrate', model, tmp_path / 'data.csv', '-o', model, code=1)
-    assert f'-o {model}: is the model to calibrate' in err
+    assert f'-o {model}: is also an input of the command ({model})' in err
     _, err = run_cli('calibrate', model, tmp_path / 'data.csv', '-o',
                      tmp_path / '.' / 'ur5.yaml', code=1)
-    assert 'is the model to calibrate' in err and model.read_bytes() == before
+    assert 'is also an input of the command' in err and model.read_bytes() == before
     lines = (tmp_path / 'data.csv').read_text().splitlines()
     lines[5] = ','.join(lines[5].split(',')[:6] + ['1e308', '0', '0'])
     (tmp_path / 'glitch.csv').write_text('\n'.join(lines) + '\n')

@@ -270,3 +270,63 @@ def test_check_refuses_a_safety_limit_that_is_no_limit(tmp_path, value):
             'ros__parameters:\n', f'ros__parameters:\n    {name}: {value}\n', 1))
         _, err = run('check', model, code=1)
         assert f'{name}: must be > 0, or .inf for off' in err
+
+
+def _with_settings(tmp_path, text, model=PUMA):
+    path = tmp_path / 'model.yaml'
+    path.write_text(model.read_text().replace('ros__parameters:\n',
+                                              'ros__parameters:\n' + text, 1))
+    return path
+
+
+def test_a_plane_with_no_point_to_judge_is_refused_as_the_node_refuses_it(tmp_path):
+    # Issue 71 (1): check said OK; the node died on the first message.
+    model = _with_settings(tmp_path, '    safety.planes.table: [0.0, 0.0, 1.0, -0.5]\n')
+    _, err = run('check', model, code=1)
+    assert ('safety.plane_frames: must name a frame (or safety.tool_spheres a sphere) to judge '
+            "against safety.planes.table: no point is judged against a plane otherwise, got ['']"
+            ) in err, err
+    spheres = _with_settings(tmp_path, '    safety.planes.table: [0.0, 0.0, 1.0, -0.5]\n'
+                             '    safety.tool_spheres: [0.0, 0.0, 0.1, 0.05]\n')
+    run('check', spheres)
+
+
+def test_thresholds_of_a_monitor_left_off_are_a_warning(tmp_path):
+    # Issue 71 (13): check printed "44 pairs judged" and the node judged nothing.
+    model = _with_settings(tmp_path, '    safety.self_collision.warn_distance: 0.08\n')
+    out, _ = run('check', model)
+    assert ('warning: safety.self_collision.warn_distance set, but safety.self_collision.enabled'
+            ' is false: no self-collision is judged (set it true)') in out
+    assert 'pairs to judge once safety.self_collision.enabled is true' in out
+    _, err = run('check', model, '--strict', code=1)
+    assert '--strict: 1 warning' in err
+    on = _with_settings(tmp_path, '    safety.self_collision.warn_distance: 0.08\n'
+                        '    safety.self_collision.enabled: true\n')
+    out, _ = run('check', on)
+    assert 'warning' not in out and 'pairs judged' in out
+
+
+@pytest.mark.parametrize('command', [
+    ['identify', '{model}', '{log}', '-o', '{log}'],
+    ['identify', '{model}', '{log}', '-o', '{model}'],
+    ['excite', '{model}', '-o', '{model}'],
+    ['convert', '{model}', '--to', 'modified', '-o', '{link}'],
+    ['calibrate', '{model}', '{log}', '-o', '{log}'],
+    ['from-urdf', '{urdf}', '--base', 'base', '--tip', 'tip', '-o', '{urdf}'],
+    ['urdf', '{model}', '-o', '{model}'],
+    ['plot', '{model}', '-o', '{model}'],
+])
+def test_no_command_writes_over_one_of_its_inputs(tmp_path, command):
+    # Issue 71 (2): identify -o LOG.csv replaced the log, excite -o M the model.
+    model, log, urdf = tmp_path / 'm.yaml', tmp_path / 'log.csv', tmp_path / 'arm.urdf'
+    model.write_text(PUMA.read_text())
+    log.write_text('time,a\n0,1\n')
+    urdf.write_text(TWO_LINKS.format(finger='j3'))
+    (tmp_path / 'link.yaml').symlink_to(model)
+    before = {path: path.read_bytes() for path in (model, log, urdf)}
+    values = {'model': model, 'log': log, 'urdf': urdf, 'link': tmp_path / 'link.yaml'}
+    args = [part.format(**values) for part in command]
+    _, err = run(*args, code=1)
+    assert f'-o {args[args.index("-o") + 1]}: ' in err and 'is also an input of the command' in err, err
+    assert len(err.splitlines()) == 1
+    assert {path: path.read_bytes() for path in before} == before

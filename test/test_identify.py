@@ -297,7 +297,7 @@ def test_a_failed_fit_writes_nothing_and_says_what_to_do(tmp_path):
         assert len(err.splitlines()) == 1
         assert not (tmp_path / 'out.yaml').exists()
     _, err = run_cli('identify', model, tmp_path / 'short.csv', '-o', model, code=1)
-    assert 'is the model to identify; write the identified model to another file' in err
+    assert f'-o {model}: is also an input of the command ({model})' in err
     _, err = run_cli('identify', model, tmp_path / 'short.csv', '-o', tmp_path / 'out.yaml',
                      '--holdout', '0.95', code=1)
     assert '--holdout: 0.95 must be a fraction from 0 to 0.9' in err

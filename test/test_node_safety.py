@@ -183,6 +183,29 @@ def test_safety_settings_change_at_run_time_wholly_or_not_at_all(ur5):
         run.stop()
 
 
+def test_a_plane_keeps_a_point_to_judge_at_run_time(ur5):
+    # Issue 71 (1): ros2 param set safety.plane_frames "['']" left the plane no point, and the
+    # node died on the next message.
+    from rclpy.parameter import Parameter
+
+    chain, path = ur5
+    run = Running(['--params-file', path, '-p', 'safety.planes.table:=[0.0, 0.0, 1.0, -0.5]',
+                   '-p', 'safety.plane_frames:=[tool0]'])
+    try:
+        result, = run.probe.set_parameters('/dh_kinematics', [
+            Parameter('safety.plane_frames', value=[''])])
+        assert not result.successful
+        assert result.reason.startswith('safety.plane_frames: must name a frame (or '
+                                        'safety.tool_spheres a sphere)'), result.reason
+        result, = run.probe.set_parameters('/dh_kinematics', [
+            Parameter('safety.tool_spheres', value=[0.0, 0.0, 0.1, 0.05])])
+        assert result.successful, result
+        labels, values, _ = _first_values(run, chain, [0.0] * chain.n, [0.0] * chain.n)
+        assert sum(label.startswith('plane.') for label in labels) == 2  # the frame, the sphere
+    finally:
+        run.stop()
+
+
 def test_self_collision_reaches_its_topic_values_and_its_status(ur5):
     # The UR5's capsules (the default body's) with the pairs its file ignores: the closest
     # pair's distance and closing speed are the core's, at the message's state.

@@ -16,6 +16,7 @@
 
 import argparse
 import ipaddress
+import os
 import re
 
 PROG = 'dh_kinematics'
@@ -32,6 +33,39 @@ def size(text):
     if not (16 <= width <= 8000 and 16 <= height <= 8000):
         raise argparse.ArgumentTypeError(f'{text!r}: 16 to 8000 pixels each way')
     return width, height
+
+
+INPUTS = ('file', 'files', 'model', 'table', 'urdf', 'data', 'validate', 'logs')
+"""The arguments that name files a command reads, by their ``dest``."""
+OUTPUTS = (('output', '-o'), ('report', '--report'), ('write_tf', '--write-tf'))
+"""The arguments that name a file or folder a command writes: (``dest``, option)."""
+
+
+def _same_file(first, second):
+    """Tell whether two paths name one file or folder (the second need not exist)."""
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return os.path.abspath(first) == os.path.abspath(second)
+
+
+def check_outputs(args):
+    """
+    Refuse a file or folder to write that is one the command reads (:data:`OUTPUTS`, INPUTS).
+
+    Compared by :func:`os.path.samefile` where both exist (a link, another spelling of the path),
+    else by absolute path. Raises ValueError naming the option and the input.
+    """
+    inputs = []
+    for dest in INPUTS:
+        value = getattr(args, dest, None)
+        inputs += [] if value is None else [value] if isinstance(value, str) else list(value)
+    for dest, option in OUTPUTS:
+        output = getattr(args, dest, None)
+        for given in inputs if output else ():
+            if _same_file(given, output):
+                raise ValueError(f'{option} {output}: is also an input of the command ({given}); '
+                                 'write to another path: nothing was written')
 
 
 MAX_SAMPLES = 100_000

@@ -22,8 +22,6 @@ at nominal with why. A fit that failed (:mod:`core.calibration.fit`) writes noth
 the output never replaces the model it starts from.
 """
 
-import os
-
 from dh_kinematics.cli import arguments, models
 from dh_kinematics.core.calibration import fit, measurements
 
@@ -43,13 +41,6 @@ def _residual_line(label, value):
                  f'{value.orientation_max * 1e3:.4g} mrad')
     return text + '\n'
 
-
-def _same_file(first, second):
-    """Tell whether two paths name one file (the second need not exist)."""
-    try:
-        return os.path.samefile(first, second)
-    except OSError:
-        return os.path.abspath(first) == os.path.abspath(second)
 
 
 def add_parser(commands):
@@ -80,9 +71,6 @@ def add_parser(commands):
 
 def run(args, out):
     """Calibrate; print the summary; write the model file only if the fit succeeded."""
-    if _same_file(args.model, args.output):
-        raise ValueError(f'-o {args.output}: is the model to calibrate; write the calibrated '
-                         'model to another file')
     chain, _, given = models.load([args.model])
     data = measurements.read(args.data, chain.joint_names)
     result = fit.calibrate(chain, data, args.base_known, args.free, args.fixed or (),

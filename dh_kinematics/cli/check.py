@@ -64,8 +64,10 @@ def run(args, out):
 def self_collision_line(chain, given):
     """Return the line proposing ``safety.self_collision.ignore`` for the settings ``given``."""
     capsules, ignored, near = self_collision_pairs(chain, given)
+    judged = 'judged' if given.get('safety.self_collision.enabled') else (
+        'to judge once safety.self_collision.enabled is true')
     judged = (f'self-collision: {len(capsules.links)} capsules, {len(capsules.pairs)} pairs '
-              f'judged ({len(ignored)} ignored)')
+              f'{judged} ({len(ignored)} ignored)')
     if not near:
         return f'{judged}; no other pair near in most configurations'
     pairs = ', '.join(repr(pair) for pair in ignored + near)

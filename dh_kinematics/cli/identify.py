@@ -58,18 +58,9 @@ def add_parser(commands):
     return command
 
 
-def _same_file(first, second):
-    try:
-        return os.path.samefile(first, second)
-    except OSError:
-        return os.path.abspath(first) == os.path.abspath(second)
-
 
 def run(args, out):
     """Identify; print the figures; write the model file only if the fit succeeded."""
-    if _same_file(args.model, args.output):
-        raise ValueError(f'-o {args.output}: is the model to identify; write the identified '
-                         'model to another file')
     try:
         import scipy  # noqa: F401
     except ImportError:

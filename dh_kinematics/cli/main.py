@@ -42,7 +42,7 @@ import sys
 from dh_kinematics.cli import (
     calibrate, check, convert, excite, fk, from_urdf, identify, ik, monitor, moveit_files, plot,
     record, replay, show, urdf, view)
-from dh_kinematics.cli.arguments import PROG
+from dh_kinematics.cli.arguments import check_outputs, PROG
 
 COMMANDS = (check, show, fk, ik, urdf, moveit_files, from_urdf, convert, calibrate, identify,
             excite, plot, monitor, record, replay, view)
@@ -77,6 +77,7 @@ def main(argv=None, out=None):
     """Run one subcommand; return the exit code."""
     args = parse(argv)
     try:
+        check_outputs(args)
         return args.run(args, out or sys.stdout)
     except BrokenPipeError:  # the reader left: the executable's to end quietly (cli.entry)
         raise

@@ -16,12 +16,13 @@
 
 import math
 
-from dh_kinematics.core import bounds, display, files
+from dh_kinematics.core import display, files
 from dh_kinematics.core.model_file import joint_limits, params
 from dh_kinematics.core.safety.link_capsules import LinkCapsules
 from dh_kinematics.core.safety.near_pairs import near_pairs
 from dh_kinematics.parameters import rules
 from dh_kinematics.parameters.files import read
+from dh_kinematics.parameters.validation import notes
 from dh_kinematics.parameters.specs import NODE
 import numpy as np
 
@@ -35,8 +36,7 @@ def load(paths):
     Raises ValueError with the node's message.
     """
     given, checked = read(paths)
-    warnings = [f'unusual model value: {note}' for note in bounds.model_warnings(checked.chain)]
-    return checked.chain, warnings, given
+    return checked.chain, notes(checked), given
 
 
 def self_collision_pairs(chain, given):

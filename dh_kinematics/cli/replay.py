@@ -27,13 +27,14 @@ import itertools
 import math
 import os
 import shutil
+import sys
 
 from dh_kinematics.cli.plot import pyplot
 from dh_kinematics.core.names import axis_frame_names, frame_names
 from dh_kinematics.logs import bag, csv_log
 from dh_kinematics.node_logic import cdr, frames
 from dh_kinematics.parameters.files import read
-from dh_kinematics.parameters.validation import robot_description
+from dh_kinematics.parameters.validation import notes, robot_description
 from dh_kinematics.replay import Replay, TfBag
 from dh_kinematics.replay.report import check_folder, summary, write
 
@@ -85,6 +86,8 @@ def run(args, out):
     if not 0.0 <= args.start < args.end:
         raise ValueError(f'--from {args.start!r} --to {args.end!r}: need 0 <= from < to')
     _, checked = read(files)
+    for note in notes(checked):  # as check prints them and the node logs them
+        sys.stderr.write(f'warning: {note}\n')
     check_folder(args.report)
     pyplot('replay --report')  # the pictures' matplotlib, before a long replay, not after
     if args.write_tf and os.path.exists(args.write_tf):

@@ -31,6 +31,7 @@ from dh_kinematics.core.safety import contact
 from dh_kinematics.core.safety.link_capsules import ignored_pairs
 from dh_kinematics.core.safety.planes import check_plane
 from dh_kinematics.core.safety.points import check_frame
+from dh_kinematics.parameters.specs import NODE
 
 MIN_TF_RATE, MAX_TF_RATE = 1e-3, 1e6
 """``tf.max_rate`` but 0, Hz: one /tf message in 1000 s (below, the interval overflows) to 1 us."""
@@ -141,6 +142,25 @@ def self_collision(chain, settings):
                                 ': ERROR must not come before WARN')
 
 
+def setting_warnings(settings):
+    """
+    Return a sentence for each setting that is given but has no effect, as the settings stand.
+
+    Self-collision thresholds other than their defaults while ``safety.self_collision.enabled``
+    is false: the thresholds judge nothing.
+    """
+    defaults = {spec.name: spec.default for spec in NODE}
+    notes = []
+    if not settings.get('safety.self_collision.enabled', True):
+        changed = [name for name in ('safety.self_collision.warn_distance',
+                                     'safety.self_collision.error_distance')
+                   if name in settings and settings[name] != defaults[name]]
+        if changed:
+            notes.append(f'{" and ".join(changed)} set, but safety.self_collision.enabled is '
+                         'false: no self-collision is judged (set it true)')
+    return notes
+
+
 def stopping_on(settings):
     """Tell whether the stop is watched (its time or its distance has a finite limit)."""
     return any(math.isfinite(settings[f'safety.stopping_{name}_limit'])
@@ -157,11 +177,16 @@ def safety(chain, settings):
             raise InvalidFieldError(PLANES + name, value, 'must be [nx, ny, nz, offset]: the '
                                     'normal of the side allowed and the offset along it, m')
         check_plane(name, value[:3], value[3], 'safety.planes')
+    frames = [frame for frame in settings['safety.plane_frames'] if frame]  # ['']: none
     if planes:
-        for frame in settings['safety.plane_frames']:
-            if frame:  # ['']: none
-                check_frame(chain, frame, 'safety.plane_frames')
-    tool_spheres(settings['safety.tool_spheres'])
+        for frame in frames:
+            check_frame(chain, frame, 'safety.plane_frames')
+    spheres = tool_spheres(settings['safety.tool_spheres'])
+    if planes and not frames and not spheres:
+        raise InvalidFieldError('safety.plane_frames', settings['safety.plane_frames'],
+                                f'must name a frame (or safety.tool_spheres a sphere) to judge '
+                                f'against safety.planes.{next(iter(planes))}: no point is '
+                                'judged against a plane otherwise')
     if math.isfinite(settings['safety.tool_direction.limit']):
         check_plane('tool_direction', settings['safety.tool_direction.axis'], 0.0, 'safety')
     region = settings['safety.contact.body_region']

@@ -26,6 +26,7 @@ default), so that ``ros2 param dump`` gives a file that starts an identical node
 from collections import namedtuple
 import math
 
+from dh_kinematics.core import bounds
 from dh_kinematics.core.chain import Chain
 from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.model_file.parameter_file import flatten
@@ -205,6 +206,18 @@ def checked(given, setting_specs, node_name='node'):
     values.update(settings)
     specs = {spec.name: spec for spec in specs + tuple(setting_specs)}
     return Parameters(chain, settings, values, specs)
+
+
+def notes(parameters):
+    """
+    Return what a user should hear of checked ``parameters`` though nothing is refused.
+
+    A model value possible but unusual (:func:`core.bounds.model_warnings`), and a setting that
+    has no effect as the others stand (:func:`rules.setting_warnings`): the node logs each as a
+    warning, the commands print each as one.
+    """
+    return ([f'unusual model value: {note}' for note in bounds.model_warnings(parameters.chain)]
+            + rules.setting_warnings(parameters.settings))
 
 
 def control_hardware(chain, settings, values):

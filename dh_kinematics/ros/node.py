@@ -32,13 +32,12 @@ import copy
 import sys
 from time import monotonic_ns, time_ns
 
-from dh_kinematics.core import bounds
 from dh_kinematics.core.names import axis_frame_names, frame_names
 from dh_kinematics.node_logic import frames
 from dh_kinematics.node_logic.joint_states import JointStatesFlow, Usual, Wanted
 from dh_kinematics.node_logic.schedule import tick_s
 from dh_kinematics.parameters.specs import NODE
-from dh_kinematics.parameters.validation import robot_description
+from dh_kinematics.parameters.validation import notes, robot_description
 from dh_kinematics.ros import entry, messages
 from dh_kinematics.ros.main import guard_clock, quiet_at_shutdown, run
 from dh_kinematics.ros.parameters import checked_change, declare
@@ -170,13 +169,13 @@ class Wiring:
             self._description.publish(String(data=robot_description(config)))
         if changed:
             self.get_logger().info(f'model updated: {", ".join(changed)}')
-            self._warn_unusual(bounds.model_warnings(before.chain))
+            self._warn_unusual(notes(before))
 
     def _warn_unusual(self, said=()):
-        """Warn of each unusual model value, but those ``said`` already (before a change)."""
-        for note in bounds.model_warnings(self._config.chain):
+        """Warn of each unusual value or idle setting, but those ``said`` before a change."""
+        for note in notes(self._config):
             if note not in said:
-                self.get_logger().warning(f'unusual model value: {note}')
+                self.get_logger().warning(note)
 
     def set_parameters_atomically(self, parameter_list):
         """
