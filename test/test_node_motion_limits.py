@@ -121,7 +121,7 @@ def test_the_tool_speed_and_a_singularity_reach_diagnostics_and_the_manipulabili
         assert message.layout.dim[0].label.split() == [
             'sigma_translation', 'condition_translation', 'sigma_rotation',
             'condition_rotation', 'sigma', 'condition', 'sigma_scaled', 'condition_scaled',
-            'tool_speed']
+            'tool_speed', 'stamp.sec', 'stamp.nanosec']
         np.testing.assert_allclose(message.data[:4], expected[:4], rtol=1e-12)
         # At the singularity the smallest singular values of the whole and the scaled
         # Jacobian are rounding noise (about 1e-16), which differs from one of the sweep's

@@ -92,8 +92,10 @@ def test_every_quantity_reaches_its_topic_and_its_status(ur5):
         assert labels == ['frame_speed.tool0', 'momentum', 'momentum.x', 'momentum.y',
                           'momentum.z', 'kinetic_energy', 'power', 'stopping_time',
                           'stopping_distance', 'plane.floor.tool0', 'tool_speed',
-                          'reflected_mass', 'contact_speed']
+                          'reflected_mass', 'contact_speed', 'stamp.sec', 'stamp.nanosec']
         values = dict(zip(labels, data))
+        sent = [stamp - k * STEP_NS for k in range(3)]
+        assert values['stamp.sec'] * 10**9 + values['stamp.nanosec'] in sent  # exact
         tool_speed = np.linalg.norm(chain.jacob0(q)[:3] @ qd)
         assert values['frame_speed.tool0'] == pytest.approx(tool_speed, rel=1e-12)
         assert values['tool_speed'] == pytest.approx(tool_speed, rel=1e-12)
@@ -179,6 +181,30 @@ def test_safety_settings_change_at_run_time_wholly_or_not_at_all(ur5):
         result, = run.probe.set_parameters('/dh_kinematics', [
             Parameter('safety.contact.body_region', value='face')])
         assert not result.successful and 'permits no transient contact' in result.reason
+    finally:
+        run.stop()
+
+
+def test_safety_values_are_only_for_messages_taken_and_carry_their_stamp(ur5):
+    # Issue 71 (3): a message dropped as future_stamp still got a ~/safety array, holding the
+    # last message's values, and the array had no stamp to tell.
+    chain, path = ur5
+    run = Running(['--params-file', path, '-p', 'safety.momentum_limit:=8.0'])
+    try:
+        probe = run.probe
+        q, qd = [0.3, -1.2, 1.4, -0.7, 1.1, 0.2], [0.4, -0.3, 0.2, 0.1, -0.2, 0.3]
+        _, _, stamp = _first_values(run, chain, q, qd)
+        future = probe.node.get_clock().now().nanoseconds + 5 * 10**9
+        probe.send(chain.joint_names, q, qd, stamp_ns=future)
+        probe.send(chain.joint_names, q, qd, stamp_ns=stamp + STEP_NS)
+
+        def stamp_of(message):
+            return int(message.data[-2]) * 10**9 + int(message.data[-1])
+        probe.wait_for('safety', lambda m: stamp_of(m) == stamp + STEP_NS)
+        with probe.condition:
+            stamps = [stamp_of(m) for m in probe.messages['safety']]
+        assert future not in stamps
+        assert stamps == sorted(set(stamps)) and stamps[-1] == stamp + STEP_NS, stamps
     finally:
         run.stop()
 

@@ -89,6 +89,30 @@ def test_the_maxima_hold_the_worst_margin_and_speed_with_their_stamps():
     assert abs(speed - 1.0) < 1e-6 and limit == 2.0  # 1 mrad a ms, differenced
 
 
+def test_a_zero_stamp_or_one_gone_back_is_dropped_as_the_node_drops_it():
+    # Issue 71 (9): a zero header stamp ended the replay in an IndexError; a stamp gone back was
+    # taken as a clock jump (rates, holds and the observer restarted) where the node drops it.
+    chain = Chain([Link(a=0.3, qlim=(-1.0, 1.0), velocity_limit=2.0, name='a')])
+    path = [(k + 0.5) / 1000 for k in range(900, 1101)] + [
+        (k + 0.5) / 1000 for k in range(1099, 899, -1)]
+    stamps = [BASE + k * SECOND // 1000 for k in range(len(path))]
+    clean = [(stamp, joint_state_cdr(stamp, ['a'], [q])) for stamp, q in zip(stamps, path)]
+    bad = list(clean)
+    bad.insert(150, (stamps[149], joint_state_cdr(0, ['a'], [0.0])))
+    bad.insert(300, (stamps[298], joint_state_cdr(stamps[100], ['a'], [-0.9])))
+    results = []
+    for stream in (clean, bad):
+        replay = Replay(chain, DEFAULTS)
+        found = [(t.stamp_ns, t.status, t.level) for t in replay.transitions(stream)
+                 if not t.status.endswith(': arm')]
+        results.append((found, replay.maxima.rows(), replay.series.arrays()))
+    assert results[1][:2] == results[0][:2]
+    for ours, theirs in zip(results[1][2], results[0][2]):
+        np.testing.assert_array_equal(ours, theirs)
+    counts = replay.flow.cache.counts
+    assert (counts['repeated_stamp'], counts['old_stamp']) == (1, 1)
+
+
 def _bag(path, stamps, path_q, storage='SQLITE3', names=('a',), compression=None):
     """Write a one-joint bag of JointState messages as rosbags writes one; return the path."""
     from rosbags.rosbag2 import CompressionFormat, CompressionMode, StoragePlugin, Writer

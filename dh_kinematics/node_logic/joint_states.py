@@ -64,7 +64,8 @@ LOGGED_NAME = 64
 _LOG_EVERY_NS = int(LOG_EVERY_S * 1e9)
 
 Outcome = namedtuple('Outcome', 'tf friction gravity expected residual diagnostics '
-                     'manipulability safety external wrench', defaults=(None,) * 4)
+                     'manipulability safety external wrench taken',
+                     defaults=(None,) * 4 + (True,))
 Outcome.__doc__ = """What to publish for one message.
 
 tf : (joints, stamp_ns, poses) or None
@@ -79,16 +80,19 @@ diagnostics : bool
     Whether the diagnostics are due now.
 manipulability : (stamp_ns, values) or None
     :data:`monitors.arm.MEASURES` and the tool's speed (m/s) at the whole configuration, if
-    wanted.
+    wanted; never for a message dropped.
 safety : (stamp_ns, values) or None
-    :meth:`monitors.safety.Safety.topic_values` (named by its ``labels``), if wanted.
+    :meth:`monitors.safety.Safety.topic_values` (named by its ``labels``), if wanted; never
+    for a message dropped.
 external : (joints, stamp_ns, torques) or None
     Every joint, the stamp and the observer's external torque (N m or N), if wanted.
 wrench : (stamp_ns, values) or None
     The force (N) and moment (N m) at the tool point that explain the external torques,
     ``[fx, fy, fz, mx, my, mz]`` in the base frame (:func:`tool_wrench`), if wanted.
+taken : bool
+    Whether the cache took anything of the message (False: dropped whole, and counted).
 """
-NOTHING = Outcome(None, None, None, None, None, False)
+NOTHING = Outcome(None, None, None, None, None, False, taken=False)
 Usual = namedtuple('Usual', 'tf friction')
 Usual.__doc__ = """What to publish for the usual message: nothing else is due.
 
@@ -336,16 +340,17 @@ class JointStatesFlow:
         diagnostics = limits.after_message(joints, q, notes, now_ns, mono_ns, Sample(
             update, self.rates, configuration, efforts, wanted.manipulability, wanted.safety))
         measures = safety = None
-        if wanted.manipulability and limits.arm.measured:
+        taken = update.dropped is None  # a dropped message's figures would be the last one's
+        if taken and wanted.manipulability and limits.arm.measured:
             arm = limits.arm
             measures = (update.stamp_ns, arm.measures + (arm.speed,))
-        if wanted.safety and limits.safety.measured:
+        if taken and wanted.safety and limits.safety.measured:
             safety = (update.stamp_ns, limits.safety.topic_values())
         if not wanted.external:
             external = None
         return Outcome(tf, friction, gravity, expected, residual, diagnostics,
                        manipulability=measures, safety=safety, external=external,
-                       wrench=wrench)
+                       wrench=wrench, taken=taken)
 
     def _dynamics(self, update, joints, q, mono_ns):
         """

@@ -104,25 +104,31 @@ class Replay:
         """
         flow, tick_ns, maxima = self.flow, self._tick_ns, self.maxima
         reader, levels, last, next_tick = JointStateReader(), {}, None, None
+        clock = 1  # the node's clock: the newest stamp so far, never back (0: no /clock yet)
         for bag_ns, data in messages:
-            stamp = reader.read(data)[0]
+            clock = max(clock, reader.read(data)[0])
             if next_tick is None:
-                next_tick = stamp - stamp % tick_ns + tick_ns
+                next_tick = clock - clock % tick_ns + tick_ns
             for _ in range(MAX_TICKS_PER_GAP):
-                if next_tick > stamp:
+                if next_tick > clock:
                     break
                 flow.tick(next_tick, next_tick)
                 last = yield from self._changes(next_tick, last, levels)
                 next_tick += tick_ns
             else:
-                next_tick = stamp - stamp % tick_ns + tick_ns
-            outcome = flow.handle(data, max(stamp, 1), stamp)  # 0: sim time without /clock
+                next_tick = clock - clock % tick_ns + tick_ns
+            # A stamp gone back is dropped by the cache as the node drops it: the clock did not.
+            outcome = flow.handle(data, clock, clock)
             if tf_bag is not None:
                 tf_bag.joint_state(bag_ns, data)
                 if outcome.tf is not None:
                     tf_bag.tf(bag_ns, outcome.tf)
             if outcomes is not None:
                 outcomes(outcome)
+            if not outcome.taken:  # counted by the arm's status; no values of its own
+                last = yield from self._changes(clock, last, levels)
+                continue
+            stamp = clock  # a zero stamp is taken at the node's clock, as the node takes it
             safety, values = flow.limits.safety, None
             if safety.active and safety.measured:  # the flow's where ~/safety is wanted
                 values = (safety.topic_values() if outcome.safety is None

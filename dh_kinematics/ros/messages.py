@@ -102,13 +102,16 @@ def _efforts_serializer(names):
     return serialize
 
 
-MANIPULABILITY_LABEL = ' '.join(MEASURES + ('tool_speed',))
+STAMP_LABELS = ('stamp.sec', 'stamp.nanosec')
+"""The last two values of ``~/manipulability`` and ``~/safety``: the joint_states message's
+stamp they were computed from, exact (whole numbers, as ``builtin_interfaces/Time``)."""
+MANIPULABILITY_LABEL = ' '.join(MEASURES + ('tool_speed',) + STAMP_LABELS)
 """The one dimension's label of ``~/manipulability``: the name of each value, in order."""
 
 
-def manipulability(values):
+def manipulability(stamp_ns, values):
     """Return the Float64MultiArray of ``~/manipulability``: :data:`MANIPULABILITY_LABEL`."""
-    return labelled(MANIPULABILITY_LABEL, values)
+    return labelled(MANIPULABILITY_LABEL, _stamped(stamp_ns, values))
 
 
 def labelled(label, values):
@@ -119,9 +122,14 @@ def labelled(label, values):
     return message
 
 
-def safety(monitor, values):
+def safety(monitor, stamp_ns, values):
     """Return the Float64MultiArray of ``~/safety``: ``values`` named by ``monitor.labels``."""
-    return labelled(' '.join(monitor.labels), values)
+    return labelled(' '.join(monitor.labels + STAMP_LABELS), _stamped(stamp_ns, values))
+
+
+def _stamped(stamp_ns, values):
+    """Return ``values`` and the message's stamp: :data:`STAMP_LABELS`."""
+    return list(values) + list(divmod(stamp_ns, 1_000_000_000))
 
 
 def wrench(frame, stamp_ns, values):

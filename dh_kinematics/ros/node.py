@@ -250,9 +250,9 @@ class Wiring:
             if efforts is not None:
                 send(serialized.efforts(*efforts))
         if outcome.manipulability is not None:
-            self._manipulability.publish(messages.manipulability(outcome.manipulability[1]))
+            self._manipulability.publish(messages.manipulability(*outcome.manipulability))
         if outcome.safety is not None:
-            self._safety.publish(messages.safety(self._flow.limits.safety, outcome.safety[1]))
+            self._safety.publish(messages.safety(self._flow.limits.safety, *outcome.safety))
         if outcome.external is not None:
             self._send_external(serialized.efforts(*outcome.external))
         if outcome.wrench is not None:
