@@ -80,7 +80,9 @@ def test_capsules_go_through_the_model_file_and_the_nodes_parameters():
     ([0.0, 0.0, 0.0, 0.1, 0.0, 0.0, 0.0], 'must give each capsule a radius > 0'),
     ([0.0, 0.0, math.nan, 0.1, 0.0, 0.0, 0.1], 'must not contain NaN or inf'),
     ([0.0, 0.0, 0.0, 2000.0, 0.0, 0.0, 0.1], 'must be within +-1000 m'),
-    ('capsule', 'must be 7 numbers per capsule')])
+    ('capsule', 'must be 7 numbers per capsule'),
+    ([0.0, 0.0, 0.0, 0.1, 0.0, 0.0, 0.1] * 17, 'must hold at most 16 capsules a link'),  # 71 (5)
+    ([0.0, 0.0, 0.0, 0.1, 0.0, 0.0, 0.1] * 10_000, 'capsules, got 10000')])
 def test_bad_capsules_are_refused_naming_the_joint(value, words):
     params = flatten(FOLDING.to_params())
     params['j2.collision'] = value
@@ -328,6 +330,17 @@ def test_a_urdfs_collision_shapes_lie_inside_the_imported_capsules(tmp_path):
                 assert max(gaps) <= 1e-9, (link, max(gaps))
                 if link == 'l1':  # the box's corners, the cylinder's rims: on a capsule
                     assert max(gaps) >= -1e-9, (link, max(gaps))
+
+
+def test_a_link_with_more_shapes_than_capsules_keeps_the_default_body_and_says_so():
+    # Issue 71 (5): a link's capsules are capped; an import past the cap says so.
+    sphere = '<collision><geometry><sphere radius="0.01"/></geometry></collision>'
+    text = URDF.replace('<link name="l2">', '<link name="l2">' + sphere * 17).replace(
+        '<mesh filename="file://{mesh}" scale="1.0 2.0 0.5"/>', '<sphere radius="0.02"/>')
+    result = from_urdf(text, 'base', 'tip')
+    assert [link.collision is None for link in result.chain.links] == [False, True]
+    assert any('19 shapes, more than the 16 capsules a link holds' in note
+               for note in result.notes), result.notes
 
 
 @needs_vendor

@@ -143,13 +143,17 @@ def check_optional_limit(field, value):
     return value
 
 
+MAX_CAPSULES = 16
+"""The most capsules a link's ``collision`` holds: 16 on each of two links are 256 pairs."""
+
+
 def check_capsules(field, value):
     """
     Check a link's capsules: 7 numbers each, ``[ax, ay, az, bx, by, bz, radius]``, in m.
 
     The segment's ends ``a`` and ``b`` in the link's frame, then a radius > 0; all finite and
     within the bounds of a length (:data:`core.bounds.LENGTH_MAX`). ``None`` or an empty list
-    is none (the default body's).
+    is none (the default body's). At most :data:`MAX_CAPSULES` capsules.
 
     Returns
     -------
@@ -171,6 +175,10 @@ def check_capsules(field, value):
     if capsules.size % 7:
         raise InvalidFieldError(field, value, f'has {capsules.size} numbers: {words}')
     capsules = capsules.reshape(-1, 7)
+    if len(capsules) > MAX_CAPSULES:
+        raise InvalidFieldError(field, len(capsules), f'must hold at most {MAX_CAPSULES} '
+                                'capsules a link (every pair on two links is judged on every '
+                                'message), capsules')
     if not (capsules[:, 6] > 0.0).all():
         raise InvalidFieldError(field, value, 'must give each capsule a radius > 0 (m), its '
                                 'seventh number')

@@ -55,6 +55,7 @@ from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.dynamics import inertials
 from dh_kinematics.core.fixed_frames import FixedFrame
 from dh_kinematics.core.kinematics import dh_fit
+from dh_kinematics.core.link_checks import MAX_CAPSULES
 from dh_kinematics.core.link import Link
 from dh_kinematics.core.rotations import matrix_to_rotvec
 from dh_kinematics.core.urdf import reader
@@ -208,6 +209,9 @@ def _capsules(tree, poses, bodies, fit, count, environ, notes):
                 T = T_dh_base @ pose
                 capsules.append(np.concatenate([T[:3, :3] @ a + T[:3, 3],
                                                 T[:3, :3] @ b + T[:3, 3], [max(radius, 1e-6)]]))
+            if len(capsules) > MAX_CAPSULES:
+                raise ValueError(f'{len(capsules)} shapes, more than the {MAX_CAPSULES} capsules '
+                                 'a link holds')
         except ValueError as error:
             failed.append((link, str(error)))
             capsules = []
