@@ -169,6 +169,32 @@ def test_it_restarts_on_a_gap_a_clock_jump_and_a_change_and_says_so():
     assert flow.cache.counts['observer_restart'] == 3
 
 
+@needs_pin
+@pytest.mark.parametrize('column', ['effort', 'velocity'])
+def test_an_absurd_effort_or_velocity_restarts_it_and_leaves_no_trace(column):
+    # Issue 71 (6): 200 messages with efforts of -1e300 left 8e247 N m in the estimate two
+    # seconds of good messages later; such a value now restarts the observer, as NaN does, and
+    # ten time constants after the last the estimate is the clean log's.
+    _, chain, _ = contact_arm('ur5')
+    samples, _, _ = contact_run('ur5', 2)
+    warnings = []
+    flow = JointStatesFlow(chain.joint_names, None, warnings.append, 0)
+    flow.configure(chain, dict(DEFAULTS, **{'effort.observer_gain': GAIN}))
+    flow.wanted = WATCHED
+    t, q, qd, effort, _ = (np.array(part, copy=True) for part in samples)
+    clean = _estimates(_feed(_flow(chain), chain, (t, q, qd, effort, None))[1], chain.n)
+    bad = {'effort': effort, 'velocity': qd}[column]
+    bad[100:150, 1] = -1e300
+    _, outcomes = _feed(flow, chain, (t, q, qd, effort, None))
+    found = _estimates(outcomes, chain.n)
+    assert 'the momentum observer restarts: an effort or velocity beyond 1e+06' in warnings[0]
+    assert flow.cache.counts['observer_restart'] == 1
+    assert np.isnan(found[100:151]).all()  # none while absurd, and at the first good one
+    later = slice(151 + int(10 / GAIN / (t[1] - t[0])), None)  # ten time constants on
+    assert later.start < len(t) - 20
+    assert np.nanmax(np.abs(found[later] - clean[later])) < 1e-3, column
+
+
 def test_without_velocities_the_residual_judges():
     chain = _arm_chain()
     flow = _flow(chain, **{'effort.warn': [1.0]})

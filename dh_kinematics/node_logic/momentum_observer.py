@@ -34,8 +34,8 @@ so the estimate is right for any message rate and a step of ``A`` gives ``A (1 -
 
 The observer starts at ``r = 0`` from its first sample, and starts again (:meth:`restart`) when
 its samples stop being one motion: a gap in the stamps longer than the stale timeout, a stamp
-not after the last, a value that is not finite, a new model or settings, the clock jumping
-back. :func:`tool_wrench` turns the estimate into the force and moment at the tool.
+not after the last, a value that is not finite or beyond any arm's (:data:`PHYSICAL_MAX`), a
+new model or settings, the clock jumping back. :func:`tool_wrench` turns the estimate into the force and moment at the tool.
 """
 
 import math
@@ -45,6 +45,9 @@ import numpy as np
 
 __all__ = ['MomentumObserver', 'SINGULAR', 'tool_wrench']
 
+PHYSICAL_MAX = 1e6
+"""An effort (N m or N) or velocity (rad/s or m/s) beyond this size is no arm's: the observer
+restarts, as on a value that is not finite, rather than carry it in its estimate for seconds."""
 SINGULAR = 1e-6
 """Singular values of the tool Jacobian below this fraction of the largest count as zero."""
 
@@ -88,9 +91,14 @@ class MomentumObserver:
         stamp is in ns. :attr:`estimate` holds the new estimate, or None while the observer
         starts.
         """
+        last = self._last
+        if not max(map(abs, tau), default=0.0) <= PHYSICAL_MAX >= max(map(abs, qd), default=0.0):
+            self._last = self.estimate = None
+            return (f'an effort or velocity beyond {PHYSICAL_MAX:g}' if last is not None
+                    else None)
         p, terms = self._terms(q, qd)
         beta = [t + c + f for t, c, f in zip(tau, terms, self._friction(qd))]
-        last, self._last = self._last, (stamp_ns, p, beta)
+        self._last = (stamp_ns, p, beta)
         if not math.isfinite(sum(p) + sum(beta)):
             self._last = self.estimate = None
             return 'a value is not finite' if last is not None else None
