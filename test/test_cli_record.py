@@ -84,3 +84,26 @@ def test_record_ended_before_any_message_writes_nothing(tmp_path):
 def test_a_bad_record_request_is_one_line(tmp_path, args, words):
     _, err = run_cli('record', '-o', tmp_path / 'log.csv', *args, code=1)
     assert words in err
+
+
+@pytest.mark.parametrize('name', ['a,b', 'a\nb', 'a#b', ' a'])
+def test_a_joint_name_no_column_holds_is_refused_and_nothing_written(tmp_path, name):
+    # Issue 71 (7): record wrote raw joint names into the CSV header: a ',', a line break or a
+    # '#' gave a file that read back as other columns.
+    from ros_probe import Probe
+
+    probe = Probe()
+    record = spawn(CLI_COMMAND + ['record', '-o', str(tmp_path / 'log.csv')],
+                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert read_line(record).startswith('recording /joint_states into ')
+        probe.wait_until(lambda: probe.send([name, 'c'], [0.1, 0.2]) and (
+            record.poll() is not None), 'record ended on the first message')
+    finally:
+        probe.close()
+    _, err = record.communicate(timeout=60)
+    assert record.returncode == 1 and err.count('\n') == 1, err
+    assert err.startswith('dh_kinematics record: error: /joint_states: joint name: a joint name '
+                          'is letters, digits, _, - and . (no / or space); '), err
+    assert err.endswith(f', got {name!r}: nothing written\n'), err
+    assert not (tmp_path / 'log.csv').exists()

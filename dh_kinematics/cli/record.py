@@ -28,6 +28,7 @@ import time
 from dh_kinematics.cli import models
 from dh_kinematics.cli.spinning import spin_until
 from dh_kinematics.logs import JointLog
+from dh_kinematics.logs.csv_log import check_names, text
 import numpy as np
 
 MAX_SAMPLES = 3_600_000
@@ -63,6 +64,11 @@ def run(args, out):
     def on_joint_states(message):
         names = list(message.name)
         if state['names'] is None:
+            try:  # a name no CSV column holds: said now, not after an hour of recording
+                check_names(names, f'{args.topic}: joint name')
+            except ValueError as error:
+                state['error'], state['done'] = error, True
+                return
             state['names'] = names
         order = [names.index(name) if name in names else -1 for name in state['names']]
         fields = [message.position, message.velocity, message.effort]
@@ -89,6 +95,8 @@ def run(args, out):
         sys.stderr.write(f'recording {args.topic} into {args.output} (Ctrl-C ends it)\n')
 
     spin_until('dh_kinematics_record', setup, lambda: state['done'])
+    if 'error' in state:
+        raise ValueError(f'{state["error"]}: nothing written')
     if not stamps:
         raise ValueError(f'{args.topic}: no sensor_msgs/JointState message came; nothing '
                          'written')
@@ -98,7 +106,6 @@ def run(args, out):
                for k, field in enumerate(('position', 'velocity', 'effort'))}
     log = JointLog(tuple(names), np.frombuffer(stamps, dtype=float), columns['position'],
                    columns['velocity'], columns['effort'])
-    from dh_kinematics.logs.csv_log import text
 
     models.write(args.output, text(log), 'joint log')
     left = f'; {state["left_out"]} messages without those joints left out' \

@@ -21,6 +21,7 @@ come in any order, ``#`` starts a comment, a row per sample.
 """
 
 from dh_kinematics.core import files
+from dh_kinematics.core.names import check_name
 from dh_kinematics.logs.joint_log import checked, JointLog
 import numpy as np
 
@@ -93,8 +94,20 @@ def read(path):
                             np.array([number for number, _ in rows[1:]])))
 
 
+def check_names(names, field='joint name'):
+    """
+    Refuse a name no column can hold: a joint name is letters, digits, _, - and . alone.
+
+    A ``,``, ``#``, a line break or a space would read back as other columns, a comment or
+    another row (:func:`core.names.check_name`; InvalidFieldError naming ``field``).
+    """
+    for name in names:
+        check_name(field, name, 'joint')
+
+
 def text(log):
-    """Return the CSV text of a :class:`JointLog` (every digit kept)."""
+    """Return the CSV text of a :class:`JointLog` (every digit kept); see :func:`check_names`."""
+    check_names(log.names)
     header, columns = ['time'], [log.time[:, None]]
     for field in FIELDS:
         values = getattr(log, field)
