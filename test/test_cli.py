@@ -45,8 +45,9 @@ def test_check_says_ok_in_one_line_and_refuses_as_the_node_does(tmp_path):
     assert out == (f'{UR5}: OK: ur5, 6 joints (RRRRRR, standard DH), frames world -> '
                    'base .. tool0, extra frames base_link, flange\nlimits: position 6/6, soft '
                    'position 0/6, velocity 6/6, acceleration 0/6, deceleration 0/6, jerk 0/6, '
-                   'effort 6/6\nself-collision: 12 capsules, 32 pairs judged (2 ignored); no '
-                   'other pair near in most configurations\n')
+                   'effort 6/6\nself-collision: 12 capsules, 32 pairs to judge once '
+                   'safety.self_collision.enabled is true (2 ignored); no other pair near in '
+                   'most configurations\n')
     typo = tmp_path / 'typo.yaml'
     typo.write_text(PUMA.read_text().replace('qlim:', 'qlimit:', 1))
     _, err = run('check', typo, code=1)

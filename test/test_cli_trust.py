@@ -179,17 +179,19 @@ def _limited(size):
 def test_a_write_that_fails_part_way_leaves_the_old_file(tmp_path):
     # Issue 41 (9): a write that failed part way (a full disk) left a truncated file: after
     # convert MY.yaml --to standard -o MY.yaml the model passed check with limits gone.
-    model = tmp_path / 'my.yaml'
+    # (Over its own input it is refused now: issue 71 (2).)
+    model, old = tmp_path / 'my.yaml', tmp_path / 'old.yaml'
     model.write_text(PUMA.read_text().replace('/**:', '/**:  # the original', 1))
+    old.write_bytes(model.read_bytes())
     before = model.read_bytes()
-    process = spawn(CLI_COMMAND + ['convert', str(model), '--to', 'modified', '-o', str(model)],
+    process = spawn(CLI_COMMAND + ['convert', str(model), '--to', 'modified', '-o', str(old)],
                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                     preexec_fn=_limited(len(before) // 2))
     out, err = process.communicate(timeout=120)
     assert process.returncode == 1 and err.count('\n') == 1, (out, err)
     assert 'cannot write the model file' in err
-    assert model.read_bytes() == before
-    assert sorted(os.listdir(tmp_path)) == ['my.yaml']  # no temporary file left behind
+    assert old.read_bytes() == before
+    assert sorted(os.listdir(tmp_path)) == ['my.yaml', 'old.yaml']  # no temporary file left
 
 
 def test_ctrl_c_is_one_line_and_code_130(tmp_path):

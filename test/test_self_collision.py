@@ -222,15 +222,17 @@ def test_check_proposes_the_pairs_near_in_most_configurations_and_moveit_disable
         tmp_path):
     out, _ = run_cli('check', PACKAGE / 'config' / 'panda.yaml')
     line = out.splitlines()[-1]
-    assert line == ('self-collision: 14 capsules, 44 pairs judged (3 ignored); no other pair '
-                    'near in most configurations')
+    assert line == ('self-collision: 14 capsules, 44 pairs to judge once '
+                    'safety.self_collision.enabled is true (3 ignored); no other pair near in '
+                    'most configurations')
     chain = Chain.from_yaml(PACKAGE / 'config' / 'panda.yaml')
     bare = tmp_path / 'bare.yaml'
     chain.to_yaml(bare)  # the model alone: nothing ignored
     out, _ = run_cli('check', bare)
     proposed = ['panda_link1 panda_link3', 'panda_link3 panda_link5', 'panda_link5 panda_link7']
     assert out.splitlines()[-1] == (
-        'self-collision: 14 capsules, 60 pairs judged (0 ignored); 3 near in most '
+        'self-collision: 14 capsules, 60 pairs to judge once safety.self_collision.enabled is '
+        'true (0 ignored); 3 near in most '
         f'configurations: set safety.self_collision.ignore: {proposed}')
     # Each proposed pair is near (0.05 m) in at least 95 % of 2000 random configurations.
     capsules = LinkCapsules(chain)
@@ -341,6 +343,17 @@ def test_a_link_with_more_shapes_than_capsules_keeps_the_default_body_and_says_s
     assert [link.collision is None for link in result.chain.links] == [False, True]
     assert any('19 shapes, more than the 16 capsules a link holds' in note
                for note in result.notes), result.notes
+
+
+def test_a_mesh_too_large_for_any_arm_is_not_read_and_the_body_says_so(tmp_path):
+    # Issue 71 (8): a sparse 3 GB STL named by a collision shape was read whole: 3 GB of memory
+    # or a MemoryError traceback. Refused by its size before any byte is read.
+    with open(tmp_path / 'huge.stl', 'wb') as sparse:
+        sparse.truncate(3 << 30)
+    result = from_urdf(URDF.replace('{mesh}', str(tmp_path / 'huge.stl')), 'base', 'tip')
+    assert result.chain.links[1].collision is None
+    assert any(f'{tmp_path / "huge.stl"}: the mesh is larger than 64 MiB, which no mesh needs'
+               in note for note in result.notes), result.notes
 
 
 @needs_vendor

@@ -54,6 +54,9 @@ def read_bytes(path, what, max_bytes):
             kind = next((kind for test, kind in _KINDS if test(mode)), 'a special file')
             raise ValueError(f'{path}: cannot read the {what}: it is {kind}, not a regular '
                              'file')
+        if os.fstat(fd).st_size > max_bytes:  # said before reading any of it (a sparse file)
+            raise ValueError(f'{path}: the {what} is larger than {_size(max_bytes)}, which no '
+                             f'{what} needs')
         data = b''
         while len(data) <= max_bytes:  # a read may return less than asked
             chunk = os.read(fd, max_bytes + 1 - len(data))

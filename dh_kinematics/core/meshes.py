@@ -30,11 +30,13 @@ import os
 import pathlib
 from urllib.parse import unquote, urlsplit
 
-from dh_kinematics.core import bounds
+from dh_kinematics.core import bounds, files
 from dh_kinematics.core.checks import check_array, check_transform, InvalidFieldError
 from dh_kinematics.core.rotations import xyz_rpy_to_transform
 import numpy as np
 
+MAX_MESH_BYTES = 64 << 20
+"""The largest mesh file read for its vertices (a vendor's arm link: a few MB at most)."""
 SCHEMES = ('package', 'file')
 """The URI schemes a mesh may use: those RViz, Gazebo and MoveIt all resolve."""
 Mesh = namedtuple('Mesh', 'visual collision T_frame_mesh scale')
@@ -156,11 +158,11 @@ def vertices(path):
     """
     Return the vertices of an STL (binary or ASCII) or OBJ mesh file, shape (k, 3).
 
-    In the file's units (URDF: m). Raises ValueError naming the file for another format or a
-    file that holds no vertex.
+    In the file's units (URDF: m). Raises ValueError naming the file for another format, a
+    file that holds no vertex, or one larger than :data:`MAX_MESH_BYTES`.
     """
     path = pathlib.Path(path)
-    data = path.read_bytes()
+    data = files.read_bytes(path, 'mesh', MAX_MESH_BYTES)
     suffix = path.suffix.lower()
     if suffix == '.stl':
         count = int.from_bytes(data[80:84], 'little') if len(data) >= 84 else -1
