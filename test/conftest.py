@@ -14,18 +14,51 @@
 
 """pytest's hooks for the suite: ROS kept on loopback, the seeded hypothesis profile, fixtures."""
 
+import fcntl
 import os
 import subprocess
+import tempfile
 
 from helpers import chain_from_reference, load_reference, MODELS
 from hypothesis import settings
 import processes
 import pytest
 
+DOMAINS = range(150, 230)
+"""The ROS domains a run may take (Fast DDS's ports allow up to 232), never the user's."""
+
+
+def _own_domain():
+    """
+    Take a domain no other run on this machine holds, nor the user's shell: return it.
+
+    A lock file per domain, held for the run (the kernel lets it go when the process ends):
+    two runs at once (CI's two distributions) never share a domain, and a user's own nodes on
+    their ROS_DOMAIN_ID never answer a test.
+    """
+    users = os.environ.get('ROS_DOMAIN_ID', '0')
+    for domain in DOMAINS:
+        if str(domain) == users:
+            continue
+        lock = open(os.path.join(tempfile.gettempdir(), f'dh_kinematics-test-domain-{domain}'),
+                    'a')
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.close()
+            continue
+        _HELD.append(lock)
+        return domain
+    raise RuntimeError(f'every ROS domain from {DOMAINS.start} to {DOMAINS.stop - 1} is held '
+                       'by another test run on this machine')
+
+
+_HELD = []
 # Every node a test starts, in this process or another, talks on loopback only, on a domain of
-# its own unless the run was given one (CI gives each distribution's run its own).
+# its own: never the one the user's shell gives (issue 71 (15): a user's own node answered a
+# README test).
 os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-os.environ.setdefault('ROS_DOMAIN_ID', str(100 + os.getpid() % 100))
+os.environ['ROS_DOMAIN_ID'] = str(_own_domain())
 
 # Property-based tests draw from a fixed seed: every run tries the same examples.
 settings.register_profile('seeded', derandomize=True, database=None, print_blob=True)

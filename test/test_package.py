@@ -21,9 +21,12 @@ said nothing. Here catkin_pkg's own parser reads it, colcon identifies it where 
 installed, and setup.py describes the same package.
 """
 
+import os
+import pathlib
 import re
 import shutil
 import subprocess
+import sys
 
 from helpers import needs, PACKAGE
 import pytest
@@ -61,3 +64,16 @@ def test_colcon_finds_a_ros_package(tmp_path):
     assert listed.returncode == 0, listed.stderr
     assert listed.stdout.split() == ['dh_kinematics', str(PACKAGE), '(ros.ament_python)'], (
         listed.stdout + listed.stderr)
+
+
+def test_a_run_takes_a_domain_of_its_own_never_the_users_nor_another_runs():
+    # Issue 71 (15): the tests took the user's ROS_DOMAIN_ID, and a user's own running node
+    # answered a README test. A second run, given this run's domain as the user's, takes
+    # another: not the user's, and not one this run holds.
+    ours = os.environ['ROS_DOMAIN_ID']
+    code = ('import os, sys; sys.path.insert(0, sys.argv[1]); import conftest; '
+            "print(os.environ['ROS_DOMAIN_ID'])")
+    found = subprocess.run([sys.executable, '-c', code, str(pathlib.Path(__file__).parent)],
+                           env=dict(os.environ, ROS_DOMAIN_ID=ours), capture_output=True,
+                           text=True, timeout=120, check=True).stdout.strip()
+    assert found != ours and 150 <= int(found) < 230, found
