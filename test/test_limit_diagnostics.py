@@ -95,6 +95,26 @@ def test_a_level_clears_only_back_inside_by_the_band():
     assert feed.diagnostics.levels[0] == lm.ERROR
 
 
+def test_a_level_the_band_holds_says_why_and_until_where():
+    # Issue 71 (11): a joint held at ERROR after an overshoot said "within limits".
+    feed = Feed()
+
+    def message():
+        return feed.diagnostics.statuses(feed.now_ns, feed.now_ns)[0].message
+    feed.send(1.01)
+    assert message() == 'above upper limit by 0.01'
+    feed.send(0.995, step_ns=200 * MS)
+    assert message() == ('back 0.005 inside its upper limit; ERROR holds until 0.01 inside it '
+                         '(diagnostics.hysteresis)')
+    feed.send(0.975, step_ns=200 * MS)
+    assert message() == 'within 0.05 of upper limit'
+    feed.send(0.945, step_ns=200 * MS)
+    assert message() == ('0.055 from its upper limit; WARN holds until 0.06 from it '
+                         '(diagnostics.hysteresis)')
+    feed.send(0.935, step_ns=200 * MS)
+    assert message() == 'within limits'
+
+
 @pytest.mark.parametrize('margin, band', [(MARGIN, BAND), (0.0, BAND), (MARGIN, 0.0),
                                           (-MARGIN, 0.0)])
 def test_the_fast_path_and_the_full_check_agree_with_hysteresis(margin, band):

@@ -222,7 +222,7 @@ class LimitDiagnostics:
         self._schedule.published(mono_ns)
         cache, efforts, motion = self._cache, self.efforts, self.motion
         statuses = [tasks.joint_status(cache, j, level, self._lower, self._upper,
-                                       self._margin, now_ns, efforts, motion)
+                                       self._margin, now_ns, efforts, motion, self._band)
                     for j, level in enumerate(self.levels)]
         statuses += self.arm.statuses() + self.safety.statuses()
         rate = self._rate.rate(cache.received, mono_ns, self._schedule.period_ns // 2)

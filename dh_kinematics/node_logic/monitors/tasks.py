@@ -50,9 +50,13 @@ def against_limit(size, limit):
     return f'{share if size == limit else min(share, 99)}% of limit {format_number(limit, 3)}'
 
 
-def joint_status(cache, j, level, lower, upper, margin, now_ns, efforts=None, motion=None):
+def joint_status(cache, j, level, lower, upper, margin, now_ns, efforts=None, motion=None,
+                 band=0.0):
     """
     Describe joint ``j`` at limit level ``level``: a message and key/values (SI units).
+
+    A level the hysteresis ``band`` (rad or m) holds says so: back inside the limit, or
+    past the warn margin, and until where it holds.
 
     With an active :class:`EffortMonitor` ``efforts`` or :class:`MotionLimits` ``motion``,
     the status takes the highest of the position, effort and motion levels (STALE stays
@@ -71,9 +75,16 @@ def joint_status(cache, j, level, lower, upper, margin, now_ns, efforts=None, mo
         message = f'below lower limit by {format_number(lo - q)}'
     elif q > hi:
         message = f'above upper limit by {format_number(q - hi)}'
-    elif level == WARN:
+    elif level in (WARN, ERROR):
         side = 'lower' if q - lo < hi - q else 'upper'
-        message = f'within {format_number(margin)} of {side} limit'
+        if level == ERROR:  # inside the limits: the hysteresis holds it
+            message = (f'back {format_number(distance)} inside its {side} limit; ERROR holds '
+                       f'until {format_number(band)} inside it (diagnostics.hysteresis)')
+        elif distance <= margin:
+            message = f'within {format_number(margin)} of {side} limit'
+        else:
+            message = (f'{format_number(distance)} from its {side} limit; WARN holds until '
+                       f'{format_number(margin + band)} from it (diagnostics.hysteresis)')
     else:
         message = 'within limits' if np.isfinite(lo) or np.isfinite(hi) else 'no limits'
     values = tuple((key, format_number(value)) for key, value in (
