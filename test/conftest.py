@@ -19,10 +19,12 @@ import os
 import subprocess
 import tempfile
 
-from helpers import chain_from_reference, load_reference, MODELS
-from hypothesis import settings
-import processes
-import pytest
+from dh_kinematics import blas
+blas.bound()  # as the executables do, before numpy loads: a busy machine is not a slow one
+from helpers import chain_from_reference, load_reference, MODELS  # noqa: E402, I100
+from hypothesis import settings  # noqa: E402
+import processes  # noqa: E402
+import pytest  # noqa: E402
 
 DOMAINS = range(150, 230)
 """The ROS domains a run may take (Fast DDS's ports allow up to 232), never the user's."""

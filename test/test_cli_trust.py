@@ -24,9 +24,10 @@ import os
 import resource
 import signal
 import subprocess
+import sys
 
 from dh_kinematics import Chain, Link
-from helpers import CLI_COMMAND, optional, PACKAGE, run_cli as run
+from helpers import CLI_COMMAND, needs, optional, PACKAGE, run_cli as run
 from processes import spawn
 import pytest
 import yaml
@@ -332,3 +333,20 @@ def test_no_command_writes_over_one_of_its_inputs(tmp_path, command):
     assert f'-o {args[args.index("-o") + 1]}: ' in err and 'is also an input of the command' in err, err
     assert len(err.splitlines()) == 1
     assert {path: path.read_bytes() for path in before} == before
+
+
+@needs('threadpoolctl', 'pip install threadpoolctl, or apt install python3-threadpoolctl')
+@pytest.mark.parametrize('given, threads', [(None, 1), ('2', 2)])
+def test_a_command_runs_one_blas_thread_unless_the_user_says(given, threads):
+    # Issue 71 (10): on a loaded 2-core machine identify took 10 to 13 times longer with
+    # OpenBLAS's thread per core (459 s against 74 s for one simulated Stanford arm).
+    code = ('import sys; from dh_kinematics.cli.entry import main; main(sys.argv[1:]); '
+            'from threadpoolctl import threadpool_info; '
+            "print(max(pool['num_threads'] for pool in threadpool_info()))")
+    env = {name: value for name, value in os.environ.items()
+           if not name.endswith('_NUM_THREADS')}
+    if given:
+        env['OPENBLAS_NUM_THREADS'] = given
+    out = subprocess.run([sys.executable, '-c', code, 'fk', str(PUMA)], env=env,
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    assert out.splitlines()[-1] == str(threads), out

@@ -18,7 +18,8 @@ The ``dh_kinematics`` executable: Ctrl-C at any moment ends it with code 130 and
 A reader that leaves early (``dh_kinematics show ... | head``) ends it quietly, with code 141
 as ``cat`` would.
 
-Only the standard library is imported here; the command (and numpy with it) is imported inside
+Only the standard library is imported here (and :mod:`blas`, which bounds numpy's threads
+before it loads); the command (and numpy with it) is imported inside
 the guard, so that an interrupt while it loads is one line too, as while it runs. A file being
 written when the interrupt comes is left as it was (:mod:`core.files`).
 """
@@ -26,6 +27,8 @@ written when the interrupt comes is left as it was (:mod:`core.files`).
 import os
 import signal
 import sys
+
+from dh_kinematics import blas
 
 INTERRUPTED = 128 + signal.SIGINT
 """The exit code after Ctrl-C, as a shell gives it."""
@@ -35,6 +38,7 @@ READER_GONE = 128 + signal.SIGPIPE
 
 def main(argv=None):
     """Run the command line; return its exit code (130 after Ctrl-C)."""
+    blas.bound()  # before numpy loads
     try:
         from dh_kinematics.cli.main import main as run
 

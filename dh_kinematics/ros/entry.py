@@ -31,6 +31,8 @@ import signal
 import sys
 import threading
 
+from dh_kinematics import blas
+
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 _state = {'installed': False, 'received': []}
 
@@ -65,6 +67,8 @@ def guarded(main, *args, **kwargs):
 
 
 def _run(module):
+    blas.bound()  # before numpy loads
+
     def main():
         return importlib.import_module(module).main()
     sys.exit(guarded(main))
