@@ -27,7 +27,7 @@ import subprocess
 import sys
 
 from dh_kinematics import Chain, Link
-from helpers import CLI_COMMAND, needs, optional, PACKAGE, run_cli as run
+from helpers import CLI_COMMAND, needs, needs_matplotlib, optional, PACKAGE, run_cli as run
 from processes import spawn
 import pytest
 import yaml
@@ -350,3 +350,24 @@ def test_a_command_runs_one_blas_thread_unless_the_user_says(given, threads):
     out = subprocess.run([sys.executable, '-c', code, 'fk', str(PUMA)], env=env,
                          capture_output=True, text=True, timeout=120, check=True).stdout
     assert out.splitlines()[-1] == str(threads), out
+
+
+@needs('scipy', 'pip install scipy, or apt install python3-scipy')
+@needs_matplotlib
+@pytest.mark.parametrize('command', [
+    ['identify', '{model}', '{log}', '-o', '{out}', '--report', '{report}'],
+    ['calibrate', '{model}', '{log}', '-o', '{out}', '--report', '{report}'],
+    ['replay', '{model}', '{log}', '--report', '{report}'],
+])
+def test_a_report_never_writes_into_a_folder_that_holds_files(tmp_path, command):
+    # Issue 71 (16): identify --report DIR overwrote a user's index.html; every report folder
+    # is new or empty, checked before the log is read, and written whole.
+    report = tmp_path / 'report'
+    report.mkdir()
+    (report / 'index.html').write_text('mine')
+    values = {'model': UR5, 'log': tmp_path / 'missing.csv', 'out': tmp_path / 'out.yaml',
+              'report': report}
+    _, err = run(*[part.format(**values) for part in command], code=1)
+    assert f'--report: {report} exists and is not an empty folder' in err, err
+    assert os.listdir(report) == ['index.html'] and (report / 'index.html').read_text() == 'mine'
+    assert not (tmp_path / 'out.yaml').exists()

@@ -23,6 +23,7 @@ the output never replaces the model it starts from.
 """
 
 from dh_kinematics.cli import arguments, models
+from dh_kinematics.core import files
 from dh_kinematics.core.calibration import fit, measurements
 
 PROG = 'dh_kinematics'
@@ -72,6 +73,8 @@ def add_parser(commands):
 def run(args, out):
     """Calibrate; print the summary; write the model file only if the fit succeeded."""
     chain, _, given = models.load([args.model])
+    if args.report:  # before the fit, not after
+        files.check_new_folder(args.report, '--report')
     data = measurements.read(args.data, chain.joint_names)
     result = fit.calibrate(chain, data, args.base_known, args.free, args.fixed or (),
                            args.noise, args.orientation_weight)

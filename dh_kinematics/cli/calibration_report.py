@@ -27,6 +27,7 @@ import os
 
 from dh_kinematics.cli import models
 from dh_kinematics.cli.plot import pyplot, save_png
+from dh_kinematics.core import files
 import numpy as np
 
 
@@ -34,14 +35,18 @@ def write(folder, result, held_out=None):
     """
     Write the report of a :data:`core.calibration.fit.Calibration` into ``folder``.
 
-    ``held_out``: each held-out measurement's position error (m), or None. Returns the paths
-    written; raises ValueError when matplotlib is missing or the folder cannot be written.
+    ``held_out``: each held-out measurement's position error (m), or None. ``folder`` is new or
+    empty and written whole (:func:`core.files.staged_folder`). Returns the paths written;
+    raises ValueError when matplotlib is missing or the folder cannot be written.
     """
     plt = pyplot('--report')
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError as error:
-        raise ValueError(f'{folder}: cannot write the report: {error.strerror}') from None
+    with files.staged_folder(folder, '--report') as staging:
+        written = _draw(plt, staging, result, held_out)
+    return [os.path.join(folder, os.path.basename(path)) for path in written]
+
+
+def _draw(plt, folder, result, held_out=None):
+    """Write the report's files into ``folder``; return their paths."""
     paths = [os.path.join(folder, name)
              for name in ('residuals.png', 'corrections.png', 'parameters.csv')]
     figure, axes = plt.subplots(figsize=(8, 4))

@@ -29,6 +29,7 @@ import os
 
 from dh_kinematics.cli import models
 from dh_kinematics.cli.plot import pyplot, save_png
+from dh_kinematics.core import files
 import numpy as np
 
 FIELDS = ('m', 'r', 'I', 'Jm', 'B', 'Tc')
@@ -70,14 +71,18 @@ def write(folder, result, given):
     """
     Write the report of an :class:`identification.Identification` into ``folder``.
 
-    ``given`` is the model the fit started from. Returns the paths written; raises ValueError
-    when matplotlib is missing or the folder cannot be written.
+    ``given`` is the model the fit started from. ``folder`` is new or empty and written whole
+    (:func:`core.files.staged_folder`). Returns the paths written; raises ValueError when
+    matplotlib is missing or the folder cannot be written.
     """
     plt = pyplot('--report')
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError as error:
-        raise ValueError(f'{folder}: cannot write the report: {error.strerror}') from None
+    with files.staged_folder(folder, '--report') as staging:
+        written = _draw(plt, staging, result, given)
+    return [os.path.join(folder, os.path.basename(path)) for path in written]
+
+
+def _draw(plt, folder, result, given):
+    """Write the report's files into ``folder``; return their paths."""
     paths, pictures = [], []
     for j, name in enumerate(given.joint_names):
         figure, axes = plt.subplots(figsize=(9, 3))

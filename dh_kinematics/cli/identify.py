@@ -24,12 +24,15 @@ limits and settings are the given model's, only where the fit succeeded: never o
 """
 
 import os
+import sys
 
 from dh_kinematics import logs
 from dh_kinematics.cli import arguments, models
-from dh_kinematics.core import escaping
+from dh_kinematics.core import escaping, files
 
 PROG = 'dh_kinematics'
+LONG_LOG = 200_000
+"""Samples from which identify says on stderr that the fit is under way."""
 INSTALL = 'identify needs SciPy: pip install scipy (apt: python3-scipy)'
 
 
@@ -68,12 +71,17 @@ def run(args, out):
     from dh_kinematics.identification import identify
 
     chain, _, given = models.load([args.model])
+    if args.report:  # before a long fit, not after
+        files.check_new_folder(args.report, '--report')
     read = []
     for path in args.logs:
         log, notes = logs.read(path, args.topic)
         read.append(logs.for_model(log, chain))
         for note in notes:
             out.write(f'note: {note}\n')
+    samples = sum(len(log.time) for log in read)
+    if samples >= LONG_LOG:  # a fit of minutes: say what is under way (stderr)
+        sys.stderr.write(f'identify: {samples} samples read; fitting them (a minute or more)\n')
     if args.payload is not None:
         return _payload(chain, given, read, args, out)
     result = identify(chain, read, args.holdout, args.cutoff)

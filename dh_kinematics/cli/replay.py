@@ -30,13 +30,15 @@ import shutil
 import sys
 
 from dh_kinematics.cli.plot import pyplot
+from dh_kinematics.cli.progress import reported
+from dh_kinematics.core import files
 from dh_kinematics.core.names import axis_frame_names, frame_names
 from dh_kinematics.logs import bag, csv_log
 from dh_kinematics.node_logic import cdr, frames
 from dh_kinematics.parameters.files import read
 from dh_kinematics.parameters.validation import notes, robot_description
 from dh_kinematics.replay import Replay, TfBag
-from dh_kinematics.replay.report import check_folder, summary, write
+from dh_kinematics.replay.report import summary, write
 
 
 def add_parser(commands):
@@ -59,14 +61,28 @@ def add_parser(commands):
     return command
 
 
+STAMP_MAX_S = 2.0 ** 31
+"""The first time (s) past what builtin_interfaces/Time's int32 seconds hold."""
+
+
 def _csv_messages(path):
-    """Yield a CSV joint log's samples as the messages a publisher would have sent."""
-    log = csv_log.read(path)
-    for k, time in enumerate(log.time.tolist()):
-        stamp = int(round(time * 1e9))
-        yield stamp, cdr.joint_state(stamp, log.names, *(
-            () if column is None else column[k].tolist()
-            for column in (log.position, log.velocity, log.effort)))
+    """
+    Yield a CSV joint log's samples as the messages a publisher would have sent.
+
+    A block of rows at a time (:func:`logs.csv_log.blocks`): memory bounded by the report, as
+    for a bag. A time no ROS stamp holds (0 to 2^31 s) is refused naming its line.
+    """
+    for log in csv_log.blocks(path):
+        bad = ~((log.time >= 0.0) & (log.time < STAMP_MAX_S))
+        if bad.any():
+            k = int(bad.argmax())
+            raise ValueError(f'{path}: line {log.rows[k]}: time {log.time[k]!r} s is no ROS '
+                             f'stamp (0 to {STAMP_MAX_S:.0f} s)')
+        for k, time in enumerate(log.time.tolist()):
+            stamp = int(round(time * 1e9))
+            yield stamp, cdr.joint_state(stamp, log.names, *(
+                () if column is None else column[k].tolist()
+                for column in (log.position, log.velocity, log.effort)))
 
 
 def _tf_bag(path, checked, topic, start_ns):
@@ -82,13 +98,13 @@ def run(args, out):
     """Replay the bag; write the report; print the summary."""
     if len(args.files) < 2:
         raise ValueError('give the model file (and any more parameter files), then the bag')
-    *files, path = args.files
+    *parameter_files, path = args.files
     if not 0.0 <= args.start < args.end:
         raise ValueError(f'--from {args.start!r} --to {args.end!r}: need 0 <= from < to')
-    _, checked = read(files)
+    _, checked = read(parameter_files)
     for note in notes(checked):  # as check prints them and the node logs them
         sys.stderr.write(f'warning: {note}\n')
-    check_folder(args.report)
+    files.check_new_folder(args.report, '--report')
     pyplot('replay --report')  # the pictures' matplotlib, before a long replay, not after
     if args.write_tf and os.path.exists(args.write_tf):
         raise ValueError(f'--write-tf: {args.write_tf} exists; give a new folder')
@@ -111,8 +127,10 @@ def run(args, out):
                          f"the model's ({model}): a bag of another arm, or its model?")
     start_ns = first[0] + int(args.start * 1e9)
     end_ns = first[0] + args.end * 1e9
-    window = itertools.takewhile(lambda message: message[0] <= end_ns, (
-        message for message in itertools.chain([first], messages) if message[0] >= start_ns))
+    window = reported(itertools.takewhile(lambda message: message[0] <= end_ns, (
+        message for message in itertools.chain([first], messages) if message[0] >= start_ns)),
+        lambda message, count: f'replay: {count} messages, '
+                               f'{(message[0] - first[0]) * 1e-9:.1f} s of the log')
     replay = Replay(checked.chain, checked.settings, tf=bool(args.write_tf))
     tf_bag = None if not args.write_tf else _tf_bag(args.write_tf, checked, args.topic, first[0])
     try:

@@ -20,6 +20,8 @@ logged, ``<joint>.velocity`` (rad/s or m/s) and ``<joint>.effort`` (N m or N); c
 come in any order, ``#`` starts a comment, a row per sample.
 """
 
+import itertools
+
 from dh_kinematics.core import files
 from dh_kinematics.core.names import check_name
 from dh_kinematics.logs.joint_log import checked, JointLog
@@ -28,11 +30,18 @@ import numpy as np
 FIELDS = ('position', 'velocity', 'effort')
 MAX_BYTES = 1 << 30
 """The largest log file read, bytes (about an hour of a 7-joint arm at 1 kHz)."""
+MAX_LINE = 1 << 20
+"""The longest line read, characters: a header of some 50,000 columns; no row needs more."""
+BLOCK = 8192
+"""Rows parsed at a time: the text of one block at most is held beside the numbers."""
 
 
 def read(path):
     """
     Return the :class:`JointLog` of a CSV file.
+
+    Read a block of rows at a time (:func:`blocks`): the memory is the log's numbers (8 bytes
+    a value) and one block's text, never the whole file's text.
 
     Raises
     ------
@@ -40,58 +49,135 @@ def read(path):
         Naming the file and, where it applies, the line: no such file, no ``time`` column, a
         column that is not ``<joint>.position``, ``.velocity`` or ``.effort`` or is named
         twice, a joint without its position, a field logged for some joints only, a row of
-        the wrong length, a value that is not a finite number, no rows.
+        the wrong length, a line longer than :data:`MAX_LINE`, a value that is not a finite
+        number, no rows.
 
     """
-    lines = files.read_text(path, 'joint log', MAX_BYTES).splitlines()
-    rows = [(number, line.split('#')[0].strip()) for number, line in enumerate(lines, 1)]
-    rows = [(number, line) for number, line in rows if line]
-    if not rows:
-        raise ValueError(f'{path}: no header row and no samples')
-    number, line = rows[0]
+    parts = list(blocks(path))
+    if len(parts) == 1:
+        return parts[0]
+
+    def joined(field):
+        if getattr(parts[0], field) is None:
+            return None
+        return np.concatenate([getattr(part, field) for part in parts])
+    first = parts[0]
+    return JointLog(first.names, joined('time'), joined('position'), joined('velocity'),
+                    joined('effort'), first.source, joined('rows'))
+
+
+def blocks(path, rows=BLOCK):
+    """
+    Yield the CSV file's samples as :class:`JointLog` blocks of at most ``rows`` samples each.
+
+    Each block is checked as :func:`read` checks the whole (every value finite; a row of the
+    wrong length refused at its line, before the next is read); at least one block, or a
+    ValueError (:func:`read`).
+    """
+    with files.open_text(path, 'joint log', MAX_BYTES) as stream:
+        lines = _lines(stream, path)
+        first = next(lines, None)
+        if first is None:
+            raise ValueError(f'{path}: no header row and no samples')
+        names, columns, width = _header(path, *first)
+        found = False
+        while True:
+            block = list(itertools.islice(lines, rows))
+            if not block:
+                break
+            found = True
+            values = _numbers(path, block, width)
+
+            def table(field, values=values):
+                picked = columns[field]
+                return None if picked is None else values[:, picked]
+            yield checked(JointLog(names, values[:, columns['time']], table('position'),
+                                   table('velocity'), table('effort'), str(path),
+                                   np.array([number for number, _ in block])))
+        if not found:
+            raise ValueError(f'{path}: a header but no samples')
+
+
+def _lines(stream, path):
+    """Yield ``(number, text)`` of each line that holds more than a comment or blanks."""
+    for number in itertools.count(1):
+        try:
+            line = stream.readline(MAX_LINE + 1)
+        except UnicodeDecodeError:
+            raise ValueError(f'{path}: line {number}: not UTF-8 text') from None
+        if not line:
+            return
+        if len(line.rstrip('\n')) > MAX_LINE:
+            raise ValueError(f'{path}: line {number}: longer than {MAX_LINE} characters, which '
+                             'no joint log needs')
+        text = line.split('#', 1)[0].strip()
+        if text:
+            yield number, text
+
+
+def _header(path, number, line):
+    """Return the joints, the columns of each field (or None) and the header's width."""
     header = [cell.strip() for cell in line.split(',')]
-    names = []
+    seen, names, joints = set(), [], set()
     for cell in header:
-        if header.count(cell) > 1:
+        if cell in seen:
             raise ValueError(f'{path}: line {number}: column {cell!r} is named twice')
+        seen.add(cell)
         if cell == 'time':
             continue
         joint, _, field = cell.rpartition('.')
         if not joint or field not in FIELDS:
-            raise ValueError(f'{path}: line {number}: column {cell!r} is neither time nor '
+            raise ValueError(f'{path}: line {number}: column {_shown(cell)} is neither time nor '
                              '<joint>.position, <joint>.velocity or <joint>.effort')
-        if joint not in names:
+        if joint not in joints:
+            joints.add(joint)
             names.append(joint)
-    if 'time' not in header:
+    if 'time' not in seen:
         raise ValueError(f'{path}: line {number}: no time column (s)')
     column = {cell: k for k, cell in enumerate(header)}
+    columns = {'time': column['time']}
     for field in FIELDS:
         have = [name for name in names if f'{name}.{field}' in column]
         if field == 'position' and len(have) < len(names) or have and len(have) < len(names):
             lacking = [name for name in names if name not in have]
-            raise ValueError(f'{path}: line {number}: no {field} of {", ".join(lacking)} '
-                             f'({field} is logged for {", ".join(have) or "no joint"})')
-    values = np.empty((len(rows) - 1, len(header)))
-    for k, (number, line) in enumerate(rows[1:]):
-        cells = line.split(',')
-        if len(cells) != len(header):
-            raise ValueError(f'{path}: line {number}: {len(header)} values expected (one per '
-                             f'column), got {len(cells)}')
-        try:
-            values[k] = [float(cell) for cell in cells]
-        except ValueError:
-            raise ValueError(f'{path}: line {number}: {line!r} holds something that is not a '
-                             'number') from None
-    if not len(values):
-        raise ValueError(f'{path}: a header but no samples')
+            raise ValueError(f'{path}: line {number}: no {field} of {_listed(lacking)} '
+                             f'({field} is logged for {_listed(have) or "no joint"})')
+        columns[field] = [column[f'{name}.{field}'] for name in names] if have else None
+    return tuple(names), columns, len(header)
 
-    def table(field):
-        if f'{names[0]}.{field}' not in column:
-            return None
-        return values[:, [column[f'{name}.{field}'] for name in names]]
-    return checked(JointLog(tuple(names), values[:, column['time']], table('position'),
-                            table('velocity'), table('effort'), str(path),
-                            np.array([number for number, _ in rows[1:]])))
+
+def _numbers(path, block, width):
+    """Return a block's rows as numbers, shape (rows, width); refuse a row at its line."""
+    cells = []
+    for number, line in block:
+        row = line.split(',', width)  # no more cells than one past the header's
+        if len(row) != width:
+            raise ValueError(f'{path}: line {number}: {width} values expected (one per '
+                             f'column), got {len(row) if len(row) <= width else "more"}')
+        cells.append(row)
+    try:
+        return np.array(cells, dtype=float)
+    except ValueError:
+        pass
+    for (number, line), row in zip(block, cells):
+        try:
+            [float(cell) for cell in row]
+        except ValueError:
+            raise ValueError(f'{path}: line {number}: {_shown(line)} holds something that is '
+                             'not a number') from None
+    raise ValueError(f'{path}: a value is not a number')  # numpy refused what float takes
+
+
+def _shown(text, limit=80):
+    """Return ``text`` as repr, cut to ``limit`` characters."""
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[:limit - 4] + "...'"
+
+
+def _listed(names, limit=10):
+    """Return up to ``limit`` names joined, and how many more."""
+    more = len(names) - limit
+    return ', '.join(names[:limit]) + (f' and {more} more' if more > 0 else '')
 
 
 def check_names(names, field='joint name'):

@@ -104,8 +104,8 @@ def checked(log):
     bad = ~np.isfinite(time)
     if bad.any():
         i = int(np.argmax(bad))
-        raise ValueError(f'{log.source}: sample {i + 1}: time is {time[i]}, not a finite '
-                         'number of seconds')
+        where = log.row_name(i).rpartition(' (time')[0]
+        raise ValueError(f'{where}: time is {time[i]}, not a finite number of seconds')
     for field, values in arrays.items():
         if values is None:
             continue

@@ -22,24 +22,14 @@ the same staging folder (:mod:`cli.replay_report`).
 
 import csv
 import math
-import os
-import pathlib
-import shutil
-import tempfile
 
+from dh_kinematics.core import files
 from dh_kinematics.node_logic.monitors.levels import ERROR, LEVEL_NAMES, OK, STALE, WARN
 
-__all__ = ['check_folder', 'summary', 'write']
+__all__ = ['summary', 'write']
 
 SEVERITY = (OK, WARN, STALE, ERROR)
 """The levels from the least to the most severe."""
-
-
-def check_folder(folder):
-    """Raise ValueError unless ``folder`` is new or an empty folder (before a long replay)."""
-    folder = pathlib.Path(folder)
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise ValueError(f'--report: {folder} exists and is not an empty folder')
 
 
 def write(folder, transitions, maxima, more=None):
@@ -47,14 +37,10 @@ def write(folder, transitions, maxima, more=None):
     Write the report into ``folder`` (new, or empty): the transitions and maxima as CSV.
 
     ``transitions``: :data:`Transition` rows; ``maxima``: :meth:`Maxima.rows`. Stamps in s.
-    ``more(staging)``, where given, writes the rest (the pictures) into the staged folder.
+    ``more(staging)``, where given, writes the rest (the pictures) into the staged folder
+    (:func:`core.files.staged_folder`).
     """
-    folder = pathlib.Path(folder)
-    check_folder(folder)
-    parent = folder.resolve().parent
-    parent.mkdir(parents=True, exist_ok=True)
-    staging = pathlib.Path(tempfile.mkdtemp(prefix=f'.{folder.name}.', dir=parent))
-    try:
+    with files.staged_folder(folder, '--report') as staging:
         with open(staging / 'transitions.csv', 'w', newline='') as stream:
             rows = csv.writer(stream)
             rows.writerow(('stamp', 'status', 'level', 'message'))
@@ -69,12 +55,6 @@ def write(folder, transitions, maxima, more=None):
                                '' if math.isnan(limit) else repr(limit)))
         if more is not None:
             more(staging)
-        if folder.exists():
-            folder.rmdir()
-        os.replace(staging, folder)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
 
 
 def summary(transitions):
