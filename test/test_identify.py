@@ -389,3 +389,45 @@ def test_a_bags_raw_messages_stream_as_the_nodes_reader_reads_them(tmp_path, sto
     assert k == 19
     with pytest.raises(ValueError, match='--topic /nobody: the bag has no such topic'):
         next(raw_messages(str(path), '/nobody'))
+
+
+@needs('rosbags', 'pip install rosbags')
+def test_a_corrupt_bag_is_one_line_naming_the_bag_and_message(tmp_path):
+    # Issue 71 (16): random CDR bytes, a name count of 2^31 - 1 and a corrupt MCAP record gave
+    # 25 to 41 lines of rosbags' traceback.
+    from dh_kinematics.logs import read
+    from dh_kinematics.logs.bag import raw_messages
+    from rosbags.rosbag2 import StoragePlugin, Writer
+
+    log = _log(count=20)
+    rng = np.random.default_rng(716)
+    garbage = {'random': bytes([0, 1, 0, 0]) + rng.bytes(60),
+               'names': bytes([0, 1, 0, 0]) + bytes(12) + (2**31 - 1).to_bytes(4, 'little')}
+    for kind, data in garbage.items():
+        path = _bag(tmp_path / kind, log, 'SQLITE3')
+        with Writer(tmp_path / f'{kind}2', version=9,
+                    storage_plugin=StoragePlugin.SQLITE3) as writer:
+            connection = writer.add_connection('/joint_states', 'sensor_msgs/msg/JointState',
+                                               typestore=_store())
+            writer.write(connection, 1, data)
+        with pytest.raises(ValueError) as error:
+            read(str(tmp_path / f'{kind}2'))
+        said = str(error.value)
+        assert said.startswith(f'{tmp_path / (kind + "2")}: message 1 on /joint_states: not a '
+                               'JointState rosbags can read (') and '\n' not in said, said
+    path = _bag(tmp_path / 'mcap', log, 'MCAP')
+    storage = next(path.glob('*.mcap'))
+    data = bytearray(storage.read_bytes())
+    middle = len(data) // 2
+    data[middle:middle + 256] = b"\xff" * 256  # record lengths, opcodes, payload
+    storage.write_bytes(bytes(data))
+    for reading in (lambda: read(str(path)), lambda: list(raw_messages(str(path)))):
+        with pytest.raises(ValueError) as error:
+            reading()
+        said = str(error.value)
+        assert said.startswith(f'{path}: ') and '\n' not in said and len(said) < 400, said
+
+
+def _store():
+    from rosbags.typesys import get_typestore, Stores
+    return get_typestore(Stores.ROS2_JAZZY)

@@ -232,12 +232,15 @@ def test_a_bad_replay_is_one_line_and_writes_nothing(tmp_path):
         assert not (tmp_path / 'report').exists()
     (tmp_path / 'full').mkdir()
     (tmp_path / 'full' / 'notes.txt').write_text('mine')
+    (tmp_path / 'full' / 'dangling').symlink_to(tmp_path / 'nowhere')  # issue 71 (16)
     for args, words in ((('--report', tmp_path / 'full'), 'full exists and is not an empty'),
                         (('--report', tmp_path / 'r', '--write-tf', tmp_path / 'full'),
-                         '--write-tf: ' + str(tmp_path / 'full') + ' exists')):
+                         '--write-tf: ' + str(tmp_path / 'full') + ' exists'),
+                        (('--report', tmp_path / 'r', '--write-tf',
+                          tmp_path / 'full' / 'dangling'), '/dangling exists')):
         _, err = run_cli('replay', model, bag, *args, code=1)
         assert words in err and len(err.strip().splitlines()) == 1, err
-        assert [p.name for p in (tmp_path / 'full').iterdir()] == ['notes.txt']
+        assert sorted(p.name for p in (tmp_path / 'full').iterdir()) == ['dangling', 'notes.txt']
         assert not (tmp_path / 'r').exists()
 
 
@@ -279,6 +282,14 @@ def test_a_csv_log_replays_as_its_bag_would(tmp_path):
     with open(tmp_path / 'report' / 'transitions.csv') as stream:
         rows = [row for row in csv.reader(stream) if row[1] == '/dh_kinematics: a']
     assert [row[2] for row in rows] == ['OK', 'WARN', 'ERROR', 'WARN', 'OK']
+    # Issue 71 (16): a time past what a ROS stamp holds ended in a struct.error traceback.
+    lines[150] = f'3e9,{path[149]!r}'
+    (tmp_path / 'late.csv').write_text('\n'.join(lines) + '\n')
+    _, err = run_cli('replay', model, tmp_path / 'late.csv', '--report', tmp_path / 'late',
+                     code=1)
+    assert err == (f'dh_kinematics replay: error: {tmp_path / "late.csv"}: line 151: time '
+                   '3000000000.0 s is no ROS stamp (0 to 2147483648 s)\n'), err
+    assert not (tmp_path / 'late').exists()
 
 
 @needs_pin

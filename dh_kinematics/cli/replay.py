@@ -76,7 +76,7 @@ def _csv_messages(path):
         bad = ~((log.time >= 0.0) & (log.time < STAMP_MAX_S))
         if bad.any():
             k = int(bad.argmax())
-            raise ValueError(f'{path}: line {log.rows[k]}: time {log.time[k]!r} s is no ROS '
+            raise ValueError(f'{path}: line {log.rows[k]}: time {float(log.time[k])!r} s is no ROS '
                              f'stamp (0 to {STAMP_MAX_S:.0f} s)')
         for k, time in enumerate(log.time.tolist()):
             stamp = int(round(time * 1e9))
@@ -106,7 +106,7 @@ def run(args, out):
         sys.stderr.write(f'warning: {note}\n')
     files.check_new_folder(args.report, '--report')
     pyplot('replay --report')  # the pictures' matplotlib, before a long replay, not after
-    if args.write_tf and os.path.exists(args.write_tf):
+    if args.write_tf and os.path.lexists(args.write_tf):  # a dangling link too
         raise ValueError(f'--write-tf: {args.write_tf} exists; give a new folder')
     if os.path.isdir(path):
         messages = bag.raw_messages(path, args.topic)

@@ -21,6 +21,7 @@ it zero, the time the bag recorded it. The log's joints are the first message's;
 without one of them (another publisher's, a gripper's) is left out and counted.
 """
 
+import itertools
 import pathlib
 
 from dh_kinematics.logs.joint_log import checked, JointLog
@@ -86,6 +87,31 @@ def _same_definitions(reader, path, topic):
                              'distribution, or of a changed message')
 
 
+def _walk(reader, connections, path, topic):
+    """
+    Yield ``(number, connection, bag_time_ns, raw)`` of each message; a fault is one line.
+
+    A record rosbags cannot read (a corrupt MCAP chunk, a truncated database) raises
+    ValueError naming the bag and the message, not rosbags' traceback.
+    """
+    messages = reader.messages(connections=connections)
+    for number in itertools.count(1):
+        try:
+            found = next(messages, None)
+        except Exception as error:  # noqa: B902 (rosbags and its storages raise many kinds)
+            raise ValueError(f'{path}: message {number} on {topic}: unreadable record '
+                             f'({_said(error)})') from None
+        if found is None:
+            return
+        yield (number,) + tuple(found)
+
+
+def _said(error):
+    """Return an exception as one short line: its kind and the start of its text."""
+    text = ' '.join(str(error).split())
+    return type(error).__name__ + (f': {text[:160]}' if text else '')
+
+
 def raw_messages(path, topic='/joint_states'):
     """
     Yield ``(bag_time_ns, data)`` for each message on ``topic``, read as the bag is walked.
@@ -100,7 +126,7 @@ def raw_messages(path, topic='/joint_states'):
     try:
         connections = _connections(reader, path, topic)
         _same_definitions(reader, path, topic)
-        for _, stamp, raw in reader.messages(connections=connections):
+        for _, _, stamp, raw in _walk(reader, connections, path, topic):
             yield stamp, bytes(raw)
     finally:
         reader.close()
@@ -124,9 +150,12 @@ def read(path, topic='/joint_states'):
     try:
         connections = _connections(reader, path, topic)
         names, time, rows, left_out = None, [], [], 0
-        for number, (connection, stamp, raw) in enumerate(
-                reader.messages(connections=connections), 1):
-            message = reader.deserialize(raw, connection.msgtype)
+        for number, connection, stamp, raw in _walk(reader, connections, path, topic):
+            try:
+                message = reader.deserialize(raw, connection.msgtype)
+            except Exception as error:  # noqa: B902 (rosbags' CDR reader: many kinds)
+                raise ValueError(f'{path}: message {number} on {topic}: not a JointState '
+                                 f'rosbags can read ({_said(error)})') from None
             message_names = list(message.name)
             if names is None:
                 names = message_names
