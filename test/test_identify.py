@@ -207,6 +207,8 @@ TWO = Chain.from_yaml(PACKAGE / 'config' / 'puma560.yaml')
     ('time,j1.position,j2.position,j1.effort\n0,1,1,1\n', 'no effort of j2'),
     ('time,j1.position\n0,1,2\n', 'line 2: 2 values expected'),
     ('time,j1.position\n0,x\n', "line 2: '0,x' holds something that is not a number"),
+    ('time,j1.position,j1.velocity\n0,1,0\n1,1,1e300\n',
+     "line 3 (time 1 s): j1.velocity is 1e+300, beyond any arm's (1e+06 rad/s"),  # 71 (16)
     ('time,j1.position\n', 'a header but no samples'),
     ('', 'no header row and no samples'),
 ])
@@ -323,7 +325,32 @@ def test_a_payload_is_found_within_1_percent_and_5_mm(tmp_path, name, mass):
     assert abs(found.mass - mass) < 0.01 * mass, out
     assert np.linalg.norm(found.com - com) < 5e-3, out
     assert f'payload.mass: {found.mass!r}' in out
-    run_cli('check', tmp_path / 'loaded.yaml')
+    out, _ = run_cli('check', '--strict', tmp_path / 'loaded.yaml')  # issue 71 (12): physical
+    assert 'warning' not in out
+    _, err = run_cli('identify', model, tmp_path / 'log.csv', '--payload', '1e300', '-o',
+                     tmp_path / 'heavy.yaml', code=1)
+    assert '--payload: 1e+300 must be a mass up to 10000 kg' in err  # issue 71 (16): at once
+
+
+@needs_scipy
+@needs_pin
+def test_a_point_mass_payload_keeps_an_inertia_a_rigid_body_has(tmp_path):
+    # Issue 71 (12): the inertia of a payload with none, fitted to noise, was no rigid body's
+    # (check warned, --strict failed); where the fit's is not physical, 0 is written.
+    from dh_kinematics.logs.csv_log import write
+
+    arm = ARMS['ur5']
+    rng = np.random.default_rng(7112)
+    loaded = arm.with_payload(2.0, [0.01, -0.02, 0.06], (0.0, 0.0, 0.0))
+    t, q, qd, qdd = EXAMPLE.trajectory(arm, rng, 20.0)
+    efforts = _torques(loaded, q, qd, qdd) + rng.normal(0.0, NOISE, q.shape)
+    write(tmp_path / 'log.csv', JointLog(arm.joint_names, t, q, qd, efforts))
+    out, _ = run_cli('identify', PACKAGE / 'config' / 'ur5.yaml', tmp_path / 'log.csv',
+                     '--payload', '1.5', '-o', tmp_path / 'loaded.yaml')
+    assert "inertia no rigid body's (a principal moment is negative" in out, out
+    assert Chain.from_yaml(tmp_path / 'loaded.yaml').payload.inertia.tolist() == [[0.0] * 3] * 3
+    out, _ = run_cli('check', '--strict', tmp_path / 'loaded.yaml')
+    assert 'warning' not in out
 
 
 @needs_scipy

@@ -31,6 +31,8 @@ from dh_kinematics.cli import arguments, models
 from dh_kinematics.core import escaping, files
 
 PROG = 'dh_kinematics'
+MAX_PAYLOAD = 1e4
+"""The largest ``--payload`` guess, kg: ten times what the heaviest industrial arms carry."""
 LONG_LOG = 200_000
 """Samples from which identify says on stderr that the fit is under way."""
 INSTALL = 'identify needs SciPy: pip install scipy (apt: python3-scipy)'
@@ -147,12 +149,17 @@ def _payload(chain, given, read, args, out):
     """Identify a payload; print its settings; write the model with them."""
     from dh_kinematics.identification.payload import identify_payload
 
+    if not args.payload <= MAX_PAYLOAD:
+        raise ValueError(f'--payload: {args.payload!r} must be a mass up to {MAX_PAYLOAD:g} kg '
+                         '(a guess of the payload)')
+
     fit = identify_payload(chain, read, args.payload, args.cutoff)
     out.write(f'payload at {chain.tool_frame} (cut-off {fit.cutoff:.3g} Hz): mass '
               f'{fit.mass:.4g} kg (std {fit.std[0]:.2g}), centre of mass '
               f'[{", ".join(f"{v:.4g}" for v in fit.com)}] m in the tool frame; inertia '
-              + ('identified' if fit.inertia_identified else 'not excited by the motion: 0')
-              + '\n')
+              + ('identified' if fit.inertia_identified else
+                 f'no rigid body\'s ({fit.unphysical}): 0' if fit.unphysical else
+                 'not excited by the motion: 0') + '\n')
     out.write(f'torques predicted to {fit.before.total:.3%} without it, {fit.after.total:.3%} '
               'with it\n')
     settings = payload_settings(fit)

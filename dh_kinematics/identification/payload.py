@@ -21,11 +21,13 @@ origin). They are fitted to what the logs' torques hold beyond the arm's model w
 payload, by least squares with a weak pull (:data:`PULL`) towards ``MASS_GUESS`` kg at the tool
 frame's origin with no inertia (what holds the parameters the motion cannot tell apart). The
 inertia is reported only where the motion excites every one of its six columns (the base
-parameters of the payload's columns are its ten parameters themselves); otherwise it stays 0.
+parameters of the payload's columns are its ten parameters themselves) and is one a rigid body
+can have; otherwise it stays 0, as the mass's centre is all the motion can tell.
 """
 
 from dataclasses import dataclass
 
+from dh_kinematics.core import bounds
 from dh_kinematics.core.dynamics import regressor
 from dh_kinematics.identification.fit import errors
 from dh_kinematics.identification.signals import prepare
@@ -56,6 +58,9 @@ class PayloadFit:
         The torques predicted by the arm alone and with the payload.
     cutoff : float
         The filter's cut-off, Hz.
+    unphysical : str
+        Why the inertia found is no rigid body's (:func:`core.bounds.inertia_problem`), where
+        it was told apart but is not kept ('' otherwise).
 
     """
 
@@ -67,6 +72,7 @@ class PayloadFit:
     before: object
     after: object
     cutoff: float
+    unphysical: str = ''
 
 
 def identify_payload(chain, logs, mass_guess, cutoff=None):
@@ -121,9 +127,12 @@ def identify_payload(chain, logs, mass_guess, cutoff=None):
     std = np.sqrt(np.diag(np.linalg.inv(lhs)) * sigma2)
     mass, com_last, I_com = regressor.body_of(pi)
     identified = len(base.columns) == regressor.RIGID
+    why = bounds.inertia_problem(I_com) if identified else ''
+    if why:  # noise the motion could not beat: no rigid body's, so none is written
+        identified = False
     R = T_last_tool[:3, :3]
     com = R.T @ (com_last - T_last_tool[:3, 3])
     inertia = R.T @ I_com @ R if identified else np.zeros((3, 3))
     with_payload = arm.with_payload(mass, com, inertia if identified else (0.0, 0.0, 0.0))
     return PayloadFit(mass, com, inertia, identified, std, errors(alone, tau),
-                      errors(with_payload.rne(q, qd, qdd), tau), prepared[0].cutoff)
+                      errors(with_payload.rne(q, qd, qdd), tau), prepared[0].cutoff, why)

@@ -74,6 +74,10 @@ class JointLog:
                         pick(self.effort), self.source, pick(self.rows), self.row_label)
 
 
+PHYSICAL_MAX = 1e6
+"""A logged velocity (rad/s or m/s) or effort (N m or N) beyond this size is no arm's."""
+
+
 def checked(log):
     """
     Return ``log`` with its arrays as floats of consistent shapes, every value finite.
@@ -81,7 +85,8 @@ def checked(log):
     Raises
     ------
     ValueError
-        Naming the field, or the first sample and joint with a value that is not finite.
+        Naming the field, or the first sample and joint with a value that is not finite, or
+        a velocity or effort beyond :data:`PHYSICAL_MAX`.
 
     """
     n = len(log.names)
@@ -114,6 +119,12 @@ def checked(log):
             i, j = (int(k) for k in np.argwhere(bad)[0])
             raise ValueError(f'{log.row_name(i)}: {log.names[j]}.{field} is '
                              f'{values[i, j]}; every value must be finite')
+        bad = np.abs(values) > PHYSICAL_MAX
+        if field != 'position' and bad.any():
+            i, j = (int(k) for k in np.argwhere(bad)[0])
+            raise ValueError(f'{log.row_name(i)}: {log.names[j]}.{field} is '
+                             f'{values[i, j]:g}, beyond any arm\'s ({PHYSICAL_MAX:g} rad/s or '
+                             'm/s, N m or N)')
     return log
 
 
