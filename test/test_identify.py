@@ -288,6 +288,8 @@ def test_a_failed_fit_writes_nothing_and_says_what_to_do(tmp_path):
                   'the held-out part is predicted worse by the fit'),
         'none': (JointLog(log.names, log.time, log.position, log.velocity, None),
                  'the log has no efforts'),
+        'unit': (JointLog(log.names, log.time, log.position, log.velocity, 1e3 * log.effort),
+                 "times the model's torques: logged in another unit? (N m and N expected"),  # issue 71 (16): a fit of 324 s with nothing said
     }
     truth.to_yaml(tmp_path / 'truth.yaml')
     for name, (bad, words) in cases.items():

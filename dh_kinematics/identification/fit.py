@@ -60,6 +60,9 @@ FIT_TOLERANCE = 1e-6
 """The consistent fit stops where a step lowers the whole weighted misfit by less than this
 fraction: on the real Panda log (20 s) after 57 evaluations, about 1 s for the whole
 identification, the held-out part predicted to 1.027 % (least squares: 0.900 %)."""
+UNIT_RATIO = 100.0
+"""The efforts' size against the model's torques past which the log is in another unit: the
+fit, which would take minutes to find nothing, is not tried."""
 MAX_EVALUATIONS = 5000
 """The most evaluations of the consistent fit's residual (the Stanford arm's ends at 1008)."""
 RANDOM_STATES = 200
@@ -304,7 +307,14 @@ def identify(chain, logs, holdout=HOLDOUT, cutoff=None):
     samples = int(fitted.sum())
     failure = None
     needed = SAMPLES_PER_PARAMETER * len(expected.columns)
-    if samples < needed:
+    scale = float(np.linalg.norm(tau[fitted])) / max(float(np.linalg.norm(model[fitted])),
+                                                      1e-300)
+    if np.any(model[fitted]) and not 1.0 / UNIT_RATIO < scale < UNIT_RATIO:
+        failure = (f"the log's efforts are {scale:.3g} times the model's torques: logged in "
+                   'another unit? (N m and N expected: mN m would be 1000 times; or the model '
+                   'is of another arm)')
+        base = expected
+    elif samples < needed:
         p = prepared[0]
         seconds = (needed - samples) * p.step * p.period / max(1.0 - holdout, 0.1)
         failure = (f'{samples} samples to fit, {needed} needed for {len(expected.columns)} '
