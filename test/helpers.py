@@ -563,7 +563,7 @@ def for_each_arm(chains):
 
     Each shipped arm is a case of its own, and so is one random arm per feature
     (:data:`FEATURES`), each named by what it exercises (:func:`arm_id`). The other random arms
-    are one case that runs the test on each in turn, each with a ``tmp_path`` of its own, and
+    are one case (marked slow) that runs the test on each in turn, each with a ``tmp_path`` of its own, and
     fails naming every arm that failed, by its id and its index in ``chains``, with the first
     failure chained. A skip (a tool that is not installed) skips the case.
     """
@@ -599,8 +599,9 @@ def for_each_arm(chains):
                 ) from failed[0][1]
 
         cases = [pytest.param(name, chain, id=arm_id(name, chain)) for name, chain in named]
-        if others:
-            cases.append(pytest.param(_LOOP, None, id=f'{len(others)}-other-random-arms'))
+        if others:  # seconds to a minute of CPU: make test-all and CI, not the inner loop
+            cases.append(pytest.param(_LOOP, None, id=f'{len(others)}-other-random-arms',
+                                      marks=pytest.mark.slow))
         return pytest.mark.parametrize('name, chain', cases)(each)
     return decorate
 

@@ -37,6 +37,7 @@ pytestmark = pytest.mark.ros
 needs_scipy = needs('scipy', 'pip install scipy, or apt install python3-scipy')
 
 
+@pytest.mark.slow  # excite and identify: a minute of CPU
 @needs_scipy
 def test_an_arm_is_learned_from_its_excitation_played_and_recorded(tmp_path):
     model = PACKAGE / 'config' / 'ur5.yaml'
