@@ -114,6 +114,25 @@ def test_a_force_at_the_tool_is_found_in_the_base_frame(name):
         assert np.linalg.norm(wrench[3:]) <= 0.05 * size * 0.1  # no moment, 0.1 m lever
 
 
+def test_near_a_singularity_the_wrench_leaves_out_what_the_arm_barely_feels():
+    # Issue 71 (14): 8 N m on the UR5's fourth joint near its wrist singularity read as 1.9 kN.
+    # What is kept explains the torque's part in the directions the arm feels within 100 times
+    # the best (numpy's SVD of the Jacobian, pinocchio's frame Jacobian would do as well).
+    from dh_kinematics.node_logic.momentum_observer import tool_wrench
+
+    chain = Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml')
+    torque = np.array([0.0, 0.0, 0.0, 8.0, 0.0, 0.0])
+    for q5 in (1e-2, 1e-3, 1e-5):  # closer and closer to the wrist singularity (q5 = 0)
+        J = chain.jacob0([0.3, -1.2, 1.4, -1.8, q5, 0.4])
+        U, sigma, Vt = np.linalg.svd(J.T, full_matrices=False)
+        kept = sigma >= 0.01 * sigma[0]
+        assert not kept.all()  # a direction the arm barely feels
+        wrench = tool_wrench(J, torque)
+        np.testing.assert_allclose(J.T @ wrench, U[:, kept] @ (U[:, kept].T @ torque),
+                                   atol=1e-9)
+        assert np.linalg.norm(wrench[:3]) < 8.0 / (0.01 * sigma[0]), wrench
+
+
 @needs_pin
 def test_the_effort_monitor_judges_the_estimate_and_names_the_contact():
     _, chain, _ = contact_arm('panda')
