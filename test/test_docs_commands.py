@@ -49,6 +49,7 @@ NOT_HERE = {
     'make': 'builds venvs and runs this suite or a benchmark',
     'colcon': 'needs a ROS install (the rig runs it)',
     'ros2': 'needs a ROS install',
+    'sed': "edits what a ros2 command wrote: the README's ros2 commands' test runs it",
     'rosdep': 'needs a ROS install and apt',
     'sudo': 'installs system packages',
     'git': 'clones the repository',
@@ -274,7 +275,8 @@ def test_the_readmes_ros_commands_run_as_it_says(ros2, reader_folder):
                 if line.startswith(NODE_LINES) and '--show-args' not in line:
                     _stop(running, command, ros2, reader_folder)
                     running, command = _start(line, reader_folder, probe), line
-                elif line.split()[0] in RUN_HERE + ('ros2',) and not line.startswith(SERVERS):
+                elif line.split()[0] in RUN_HERE + ('ros2', 'sed') and not line.startswith(
+                        SERVERS):
                     if running is not None and '/dh_kinematics' in line:
                         # Found as the ros2 commands find nodes: through the ros2 daemon (the
                         # first command of a run starts it, and answers without it).

@@ -180,6 +180,10 @@ def test_the_level_is_the_positions_alone_and_the_rates_give_the_closing_speed()
         assert safety.levels['self_collision'] == WARN
         if qd[2] > 0.0:
             assert closing > 0.0  # the fold closes the pair in
+    at_rest = dict(zip(labels, safety.topic_values()[-3:]))['self_collision.closing_speed']
+    assert math.copysign(1.0, at_rest) == 1.0  # 0.0, not -0.0 (issue 71 (17))
+    values = {kv[0]: kv[1] for kv in safety.statuses()[-1].values}
+    assert values['closing speed (m/s)'] == '0', values
 
 
 @needs_coal

@@ -17,7 +17,9 @@
 
 Five harmonics a joint within its range, velocity and acceleration limits, chosen for a small
 condition number of the base regressor (:mod:`identification.excitation`), written as the CSV
-joint log (time, positions, velocities) for a controller, or ``sim_arm``, to play.
+joint log (time, positions, velocities) for a controller, or ``sim_arm``, to play. A joint the
+model gives no velocity or acceleration limit is held to 1 rad/s and 3 rad/s^2 (0.25 m/s and
+0.75 m/s^2 for a prismatic one): set the model's limits to move it faster.
 """
 
 import math

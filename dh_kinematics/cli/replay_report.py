@@ -109,7 +109,8 @@ def draw(folder, chain, settings, replay, summary, transitions, maxima):
                    f'<td>{LEVEL_NAMES[t.level]}</td><td>{html.escape(t.message)}</td></tr>'
                    for t in transitions[:SHOWN])
     worst = ''.join(f'<tr><td>{html.escape(subject)}</td><td>{quantity}</td><td>{value:.6g}</td>'
-                    f'<td>{stamp:.6f}</td><td>{limit:.6g}</td></tr>'
+                    f'<td>{stamp:.6f}</td><td>{"" if math.isnan(limit) else f"{limit:.6g}"}'
+                    '</td></tr>'
                     for subject, quantity, value, stamp, limit in maxima)
     pictures = ''.join(f'<p><img src="{name}" alt="{name}"></p>' for name in names)
     (folder / 'index.html').write_text(

@@ -284,8 +284,9 @@ SIM_ARM = _in_order((
                   'tool frame, m.', default=[0.0, 0.0, 0.0]),
     ParameterSpec('collision.joint', 'string', 'A joint that meets an obstacle: its effort gets '
                   "collision.effort added ('' for none).", default=''),
-    ParameterSpec('collision.effort', 'double', 'The torque or force of the collision, N m or '
-                  'N.', default=0.0, minimum=-1e6, maximum=1e6),
+    ParameterSpec('collision.effort', 'double', "The motor's torque or force against the "
+                  "obstacle, N m or N (the node's ~/external_torque reads it with the opposite "
+                  'sign).', default=0.0, minimum=-1e6, maximum=1e6),
     ParameterSpec('collision.start', 'double', 'When the collision starts, s after sim_arm '
                   'starts.', default=5.0, minimum=0.0, maximum=1e6),
     ParameterSpec('collision.duration', 'double', 'How long each collision lasts, s.',

@@ -107,7 +107,8 @@ class Summary:
 
     def text(self, elapsed):
         chain = self.chain
-        lines = [f'--- {elapsed:5.1f} s: {self.count} TF messages ---']
+        lines = [f'--- {elapsed:5.1f} s: {self.count} TF messages; the values as they are now, '
+                 'the problems since the last print ---']
         shown = [chain.link_frames[1], chain.link_frames[len(chain.link_frames) // 2],
                  chain.tool_frame]
         cells = []
@@ -131,11 +132,11 @@ class Summary:
                 f'{label} {self.safety[name]:.3g} {unit}' for name, label, unit in shown
                 if name in self.safety))
         if self.levels:
-            lines.append('diagnostics: ' + '  '.join(
+            lines.append('diagnostics now: ' + '  '.join(
                 f'{task} {LEVEL_NAMES[level]}' for task, (level, _) in self.levels.items()))
-            problems = [f'{task}: {text}' for task, (level, text) in self.worst.items()
-                        if level and task != 'arm']
-            lines += [f'  {problem}' for problem in problems]
+            problems = [f'{task} {LEVEL_NAMES[level]}: {text}'
+                        for task, (level, text) in self.worst.items() if level and task != 'arm']
+            lines += [f'  since the last print: {problem}' for problem in problems]
             self.worst = dict(self.levels)
         return '\n'.join(lines)
 

@@ -19,7 +19,8 @@ Positions, velocities and the efforts the model predicts for the sweep
 (:func:`core.dynamics.equations.joint_torques` at the exact accelerations), optionally with a
 payload the model does not know (``extra_payload.*``) and a collision: a constant torque or
 force on one joint for a while, once or repeated (``collision.*``), so that the effort monitor
-can be shown. With ``trajectory`` (a CSV joint log, as ``dh_kinematics excite`` writes), it
+can be shown. The collision's effort is the motor's against the obstacle, the motion unchanged:
+the node's ``~/external_torque`` reads it with the opposite sign. With ``trajectory`` (a CSV joint log, as ``dh_kinematics excite`` writes), it
 plays that log over and over instead of the sweep; ``sim_arm --trajectory FILE`` sets it.
 
 What each of the node's limits takes to be exceeded: velocities grow as ``1 / period`` and
@@ -87,8 +88,10 @@ class SimArm(Node):
         self._publisher = self.create_publisher(JointState, 'joint_states', 10)
         self._start = self.get_clock().now()
         self.create_timer(1.0 / rate, self._publish)
-        self.get_logger().info(f'sweeping {self._chain.name or "arm"} ({self._chain.n} joints) '
-                               f'at {rate:g} Hz, overshoot {self._overshoot:g}')
+        what = (f'playing {settings["trajectory"]} over and over' if self._playback else
+                f'sweeping, overshoot {self._overshoot:g}')
+        self.get_logger().info(f'{self._chain.name or "arm"} ({self._chain.n} joints) at '
+                               f'{rate:g} Hz: {what}')
 
     @property
     def start_time(self):

@@ -355,7 +355,7 @@ class Safety:
             motion = np.array(out[10 + 6 * speeds:rest - 12]).reshape(-1, 6)
             closest, closing = self._capsules.moving(motion[:, :3], motion[:, 3:])
             pair = int(np.argmin(closest.distance))
-            distance, speed = float(closest.distance[pair]), float(closing[pair])
+            distance, speed = float(closest.distance[pair]), float(closing[pair]) + 0.0  # no -0.0
             time = 0.0 if distance <= 0.0 else distance / speed if speed > 0.0 else math.inf
             values['self_collision'] = (pair, distance, speed, time)
         if self._planes:
