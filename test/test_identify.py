@@ -289,7 +289,12 @@ def test_a_failed_fit_writes_nothing_and_says_what_to_do(tmp_path):
         'none': (JointLog(log.names, log.time, log.position, log.velocity, None),
                  'the log has no efforts'),
         'unit': (JointLog(log.names, log.time, log.position, log.velocity, 1e3 * log.effort),
-                 "times the model's torques: logged in another unit? (N m and N expected"),  # issue 71 (16): a fit of 324 s with nothing said
+                 "times the model's torques: logged in another unit? (N m and N expected"),
+        # Issue 71 (17): friction no physical model has (it pushes the joints along) is what
+        # least squares fits and the physical model cannot: the model given is worse still.
+        'pushing': (JointLog(log.names, log.time, log.position, log.velocity,
+                             log.effort - 5.0 * np.sign(log.velocity)),
+                    'by the fit, more than 2 times the least squares'),  # issue 71 (16): a fit of 324 s with nothing said
     }
     truth.to_yaml(tmp_path / 'truth.yaml')
     for name, (bad, words) in cases.items():

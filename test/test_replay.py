@@ -420,14 +420,31 @@ def test_the_written_tf_places_every_frame_where_pinocchio_places_it(tmp_path):
                                    atol=1e-12, err_msg=frame)
 
 
-def test_the_documents_show_pictures_that_replay_draws():
+@needs_matplotlib
+def test_the_documents_show_pictures_that_replay_draws(tmp_path):
+    # Issue 71 (17): this read the committed pictures alone and could not fail. Now replay
+    # draws a joint's picture and the safety figures' here, and the documents' are of the
+    # same make: a joint's its size, the safety figures' its width.
     import struct
+
+    def size(path):
+        data = path.read_bytes()
+        assert data[:8] == b'\x89PNG\r\n\x1a\n' and data[12:16] == b'IHDR'
+        return struct.unpack('>II', data[16:24])
     readme = (PACKAGE / 'README.md').read_text()
     guide = (PACKAGE / 'doc' / 'replay.md').read_text()
     assert '](doc/images/replay.png)' in readme and '](images/replay.png)' in guide
     assert '](images/replay_safety.png)' in guide
-    for name in ('replay.png', 'replay_safety.png'):
-        data = (PACKAGE / 'doc' / 'images' / name).read_bytes()
-        assert data[:8] == b'\x89PNG\r\n\x1a\n' and data[12:16] == b'IHDR'
-        width, height = struct.unpack('>II', data[16:24])
-        assert width >= 720 and height >= 560  # a joint's: 9 x 7 in at 80 dpi
+    chain = Chain.from_yaml(PACKAGE / 'config' / 'ur5.yaml')
+    t = np.arange(300) * 0.01
+    q = 0.5 * np.sin(t[:, None] + np.arange(chain.n))
+    lines = ['time,' + ','.join(f'{name}.position' for name in chain.joint_names)] + [
+        ','.join(map(repr, [time] + row)) for time, row in zip(t.tolist(), q.tolist())]
+    (tmp_path / 'log.csv').write_text('\n'.join(lines) + '\n')
+    (tmp_path / 'safety.yaml').write_text(
+        '/**:\n  ros__parameters:\n    safety.kinetic_energy_limit: 5.0\n')
+    run_cli('replay', PACKAGE / 'config' / 'ur5.yaml', tmp_path / 'safety.yaml',
+            tmp_path / 'log.csv', '--report', tmp_path / 'report')
+    images = PACKAGE / 'doc' / 'images'
+    assert size(images / 'replay.png') == size(tmp_path / 'report' / 'joint_1.png')
+    assert size(images / 'replay_safety.png')[0] == size(tmp_path / 'report' / 'safety.png')[0]

@@ -16,7 +16,7 @@
 ``dh_kinematics identify --report DIR``: what a person reads of a fit (matplotlib).
 
 ``torque_<joint>.png``: the measured (filtered) and the identified model's torque over time,
-the held-out part shaded; ``base_parameters.csv``: each base parameter's combination, its
+and below them the residual (measured - identified), the held-out part shaded; ``base_parameters.csv``: each base parameter's combination, its
 least-squares value with its standard deviation and the identified model's value;
 ``changes.csv``: each dynamic field of each joint, given and identified; ``index.html``: the
 figures, the pictures and the tables on one page.
@@ -85,14 +85,22 @@ def _draw(plt, folder, result, given):
     """Write the report's files into ``folder``; return their paths."""
     paths, pictures = [], []
     for j, name in enumerate(given.joint_names):
-        figure, axes = plt.subplots(figsize=(9, 3))
-        axes.plot(result.time, result.measured[:, j], '.', markersize=2, label='measured')
-        axes.plot(result.time, result.predicted[:, j], '.', markersize=2, label='identified')
-        if result.held.any():
-            axes.axvspan(result.time[result.held].min(), result.time[result.held].max(),
-                         color='grey', alpha=0.15, label='held out')
+        # The torques above (the measured one drawn over the identified, not hidden under
+        # it), and below their difference: the residual, which shows what the fit misses.
+        figure, (axes, below) = plt.subplots(2, 1, figsize=(9, 4.5), sharex=True,
+                                             gridspec_kw={'height_ratios': (2, 1)})
+        axes.plot(result.time, result.predicted[:, j], '-', linewidth=1.0, label='identified')
+        axes.plot(result.time, result.measured[:, j], '.', markersize=1.5, label='measured')
+        below.plot(result.time, result.measured[:, j] - result.predicted[:, j], '.',
+                   markersize=1.5, color='#d62728')
+        below.axhline(0.0, color='grey', linewidth=0.8)
+        for shaded in (axes, below):
+            if result.held.any():
+                shaded.axvspan(result.time[result.held].min(), result.time[result.held].max(),
+                               color='grey', alpha=0.15, label='held out')
         unit = 'N m' if given.links[j].isrevolute() else 'N'
-        axes.set(xlabel='time (s)', ylabel=f'torque ({unit})', title=name)
+        axes.set(ylabel=f'torque ({unit})', title=name)
+        below.set(xlabel='time (s)', ylabel=f'residual ({unit})')
         axes.legend(loc='upper right', markerscale=4)
         figure.tight_layout()
         picture = f'torque_{j + 1}.png'

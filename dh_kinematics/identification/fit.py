@@ -33,7 +33,9 @@ base combinations show in the torques (:func:`regressor.base_parameters`). In or
    towards the model's own values holds what the torques cannot see. Where the least-squares
    fit is a real body, this reaches its residual.
 5. The fit fails, and nothing is to be written, where the result is not finite, the samples
-   are too few, or the held-out part is predicted worse than by the model given.
+   are too few, or the held-out part is predicted worse than by the model given or more than
+   :data:`HELD_OUT_FACTOR` times worse than by the least squares (a model given that is worse
+   still lets no bad fit through).
 """
 
 from dataclasses import dataclass
@@ -60,6 +62,8 @@ FIT_TOLERANCE = 1e-6
 """The consistent fit stops where a step lowers the whole weighted misfit by less than this
 fraction: on the real Panda log (20 s) after 57 evaluations, about 1 s for the whole
 identification, the held-out part predicted to 1.027 % (least squares: 0.900 %)."""
+HELD_OUT_FACTOR = 2.0
+"""The most the physical model's held-out error may be of the least squares' own."""
 UNIT_RATIO = 100.0
 """The efforts' size against the model's torques past which the log is in another unit: the
 fit, which would take minutes to find nothing, is not tried."""
@@ -358,6 +362,13 @@ def identify(chain, logs, holdout=HOLDOUT, cutoff=None):
             failure = (f'the held-out part is predicted worse by the fit '
                        f'({held_out["identified"].total:.3%}) than by the model given '
                        f'({held_out["model"].total:.3%})')
+        elif held_out is not None and (held_out['identified'].total > HELD_OUT_FACTOR
+                                       * held_out['least squares'].total):
+            failure = (f'the held-out part is predicted to {held_out["identified"].total:.3%} '
+                       f'by the fit, more than {HELD_OUT_FACTOR:g} times the least squares\' '
+                       f'{held_out["least squares"].total:.3%}: no physical model of this '
+                       'arm explains the log (another arm, a payload, or a friction the model '
+                       'lacks?)')
     return Identification(identified, base, len(expected.columns), beta, std, values,
                           condition, fit, held_out, time, tau, predicted, held, failure,
                           prepared[0].cutoff, len(time), notes)
