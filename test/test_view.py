@@ -513,6 +513,27 @@ def test_a_slider_takes_no_value_its_range_does_not_hold(server):
 
 
 @needs_viser
+def test_a_slider_moved_while_the_page_moves_the_sliders_is_applied_after(server):
+    # Issue 71 (17): after 300 gizmo poses sent at once, a slider moved while a solve set the
+    # sliders was dropped. Here the user's move comes while the page sets the first slider.
+    chain, given, settings = _model('ur5')
+    page = _teach(server, chain, given, settings)
+    page.move(np.zeros(chain.n))
+    user = {'left': 1}
+
+    def the_user_moves_the_last_slider(_):
+        if user['left']:
+            user['left'] -= 1
+            page.sliders[5].value = 0.7  # rad: the page is in radians
+    page.sliders[0].on_update(the_user_moves_the_last_slider)
+    q = np.array([0.2, -1.2, 1.3, -1.6, -1.5, 0.4])
+    page.move(q)  # as a gizmo's solve moves the arm
+    assert user['left'] == 0
+    np.testing.assert_allclose(page.q, np.r_[q[:5], 0.7])
+    assert page.tool.value == pose_text(chain.fkine(page.q))  # shown, not only set
+
+
+@needs_viser
 @pytest.mark.parametrize('wxyz, position', [([0.0, 0.0, 0.0, 0.0], [0.4, 0.1, 0.3]),
                                             ([1.0, 0.0, 0.0, 0.0], [math.nan, 0.1, 0.3]),
                                             ([math.inf, 0.0, 0.0, 0.0], [0.4, 0.1, 0.3])])

@@ -76,6 +76,8 @@ class TeachPage:
         self.capsules = capsules
         self._lock = threading.Lock()
         self._busy = False  # the page sets its own sliders: no echo
+        self._setting = {}  # while busy, what the page sets each slider to
+        self._pending = {}  # a user's slider moves that came while busy: applied after
         self._scale = np.array([joint_unit(link.isprismatic(), degrees)[0]
                                 for link in chain.links])
         self._degrees = degrees
@@ -105,8 +107,8 @@ class TeachPage:
         self.target = server.scene.add_transform_controls(
             '/ik_target', scale=0.25 * reach(chain), disable_sliders=True)
         self.target.on_update(lambda _: self._solve())
-        for slider in self.sliders:
-            slider.on_update(lambda _: self._moved())
+        for k, slider in enumerate(self.sliders):
+            slider.on_update(lambda event, k=k: self._moved(k, event.target.value))
         self.reading = None
 
     def _slider(self, gui, name, link, scale):
@@ -125,22 +127,38 @@ class TeachPage:
         return np.array([slider.value for slider in self.sliders]) / self._scale
 
     def move(self, q, follow_tool=True):
-        """Set the sliders to ``q`` (rad or m), a jump, and show it; the gizmo to the tool too."""
-        with self._lock:
-            self._busy = True
-            try:
-                for slider, value in zip(self.sliders, np.asarray(q) * self._scale):
-                    slider.value = float(value)
-            finally:
-                self._busy = False
-            self._show(follow_tool, None)
+        """
+        Set the sliders to ``q`` (rad or m), a jump, and show it; the gizmo to the tool too.
 
-    def _moved(self):
-        if self._busy:
+        A user's slider move that comes while the page sets the sliders (a gizmo's solve) is
+        applied after it, as a move of its own, not dropped.
+        """
+        with self._lock:
+            self._set(dict(enumerate(float(value) for value in np.asarray(q) * self._scale)))
+            self._show(follow_tool, None)
+            pending, self._pending = self._pending, {}
+            if pending:
+                self._set(pending)
+                self._within_range()
+                self._show(True, time.monotonic())
+
+    def _moved(self, k=None, value=None):
+        if self._busy:  # the page's own setting's echo, or a user's move: kept for after it
+            if k is not None and value != self._setting.get(k):
+                self._pending[k] = value
             return
         with self._lock:
             self._within_range()
             self._show(True, time.monotonic())
+
+    def _set(self, values):
+        """Set sliders by index to ``values`` (the sliders' units); their echoes are no move."""
+        self._setting, self._busy = values, True
+        try:
+            for k, value in values.items():
+                self.sliders[k].value = value
+        finally:
+            self._setting, self._busy = {}, False
 
     def _within_range(self):
         """
@@ -149,16 +167,15 @@ class TeachPage:
         A value past the range is clamped to it; one not finite keeps the slider's last value.
         The page then shows what is judged.
         """
-        self._busy = True
-        try:
-            for k, slider in enumerate(self.sliders):
-                value = float(slider.value)
-                kept = (min(max(value, slider.min), slider.max) if math.isfinite(value)
-                        else self._shown[k])
-                if kept != value:
-                    slider.value = kept
-        finally:
-            self._busy = False
+        kept = {}
+        for k, slider in enumerate(self.sliders):
+            value = float(slider.value)
+            within = (min(max(value, slider.min), slider.max) if math.isfinite(value)
+                      else self._shown[k])
+            if within != value:
+                kept[k] = within
+        if kept:
+            self._set(kept)
 
     def _show(self, follow_tool, seconds):
         chain, reading = self.chain, self._readout.update(self.q, seconds)
