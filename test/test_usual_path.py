@@ -197,7 +197,8 @@ def test_both_paths_give_the_same_outcomes_and_state(model, seed):
             _sent(outcome, serialized, sent[name])
         assert sent['usual'] == sent['full'], (k, kind)
         if took_usual:  # the rest of the full path's outcome: nothing
-            assert outcomes['full'][2:] == (None, None, None, False) + (None,) * 4, (k, kind)
+            assert outcomes['full'][2:] == (None, None, None, False) + (None,) * 4 + (True,), (
+                k, kind)
         sent['usual'].clear(), sent['full'].clear()
         if k % 50 == 0 or kind != 'usual':
             assert _state(flows['usual']) == _state(flows['full']), (k, kind)
