@@ -19,7 +19,7 @@ import os
 import subprocess
 import tempfile
 
-from dh_kinematics import blas
+from dh_kinematics.cli import blas
 blas.bound()  # as the executables do, before numpy loads: a busy machine is not a slow one
 from helpers import chain_from_reference, load_reference, MODELS  # noqa: E402, I100
 from hypothesis import settings  # noqa: E402

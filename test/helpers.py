@@ -563,9 +563,9 @@ def for_each_arm(chains):
 
     Each shipped arm is a case of its own, and so is one random arm per feature
     (:data:`FEATURES`), each named by what it exercises (:func:`arm_id`). The other random arms
-    are one case (marked slow) that runs the test on each in turn, each with a ``tmp_path`` of its own, and
-    fails naming every arm that failed, by its id and its index in ``chains``, with the first
-    failure chained. A skip (a tool that is not installed) skips the case.
+    are one case (marked slow) that runs the test on each in turn, each with a ``tmp_path`` of
+    its own, and fails naming every arm that failed, by its id and its index in ``chains``,
+    with the first failure chained. A skip (a tool that is not installed) skips the case.
     """
     named = [(name, chain) for name, chain in chains if not name.startswith(RANDOM_NAMES)]
     randoms = [(name, chain) for name, chain in chains if name.startswith(RANDOM_NAMES)]

@@ -330,7 +330,8 @@ def test_no_command_writes_over_one_of_its_inputs(tmp_path, command):
     values = {'model': model, 'log': log, 'urdf': urdf, 'link': tmp_path / 'link.yaml'}
     args = [part.format(**values) for part in command]
     _, err = run(*args, code=1)
-    assert f'-o {args[args.index("-o") + 1]}: ' in err and 'is also an input of the command' in err, err
+    output = args[args.index('-o') + 1]
+    assert f'-o {output}: is also an input of the command' in err, err
     assert len(err.splitlines()) == 1
     assert {path: path.read_bytes() for path in before} == before
 

@@ -288,13 +288,14 @@ def test_a_failed_fit_writes_nothing_and_says_what_to_do(tmp_path):
                   'the held-out part is predicted worse by the fit'),
         'none': (JointLog(log.names, log.time, log.position, log.velocity, None),
                  'the log has no efforts'),
+        # Issue 71 (16): efforts in mN m gave a fit of 324 s with nothing said.
         'unit': (JointLog(log.names, log.time, log.position, log.velocity, 1e3 * log.effort),
                  "times the model's torques: logged in another unit? (N m and N expected"),
         # Issue 71 (17): friction no physical model has (it pushes the joints along) is what
         # least squares fits and the physical model cannot: the model given is worse still.
         'pushing': (JointLog(log.names, log.time, log.position, log.velocity,
                              log.effort - 5.0 * np.sign(log.velocity)),
-                    'by the fit, more than 2 times the least squares'),  # issue 71 (16): a fit of 324 s with nothing said
+                    'by the fit, more than 2 times the least squares'),
     }
     truth.to_yaml(tmp_path / 'truth.yaml')
     for name, (bad, words) in cases.items():
@@ -453,7 +454,7 @@ def test_a_corrupt_bag_is_one_line_naming_the_bag_and_message(tmp_path):
     storage = next(path.glob('*.mcap'))
     data = bytearray(storage.read_bytes())
     middle = len(data) // 2
-    data[middle:middle + 256] = b"\xff" * 256  # record lengths, opcodes, payload
+    data[middle:middle + 256] = b'\xff' * 256  # record lengths, opcodes, payload
     storage.write_bytes(bytes(data))
     for reading in (lambda: read(str(path)), lambda: list(raw_messages(str(path)))):
         with pytest.raises(ValueError) as error:

@@ -43,7 +43,6 @@ def _residual_line(label, value):
     return text + '\n'
 
 
-
 def add_parser(commands):
     """Add the ``calibrate`` command to ``commands`` (argparse's subparsers); return its parser."""
     command = commands.add_parser('calibrate', help='a calibrated model from measurements of '

@@ -28,7 +28,7 @@ import os
 import signal
 import sys
 
-from dh_kinematics import blas
+from dh_kinematics.cli import blas
 
 INTERRUPTED = 128 + signal.SIGINT
 """The exit code after Ctrl-C, as a shell gives it."""

@@ -16,8 +16,9 @@
 ``dh_kinematics identify --report DIR``: what a person reads of a fit (matplotlib).
 
 ``torque_<joint>.png``: the measured (filtered) and the identified model's torque over time,
-and below them the residual (measured - identified), the held-out part shaded; ``base_parameters.csv``: each base parameter's combination, its
-least-squares value with its standard deviation and the identified model's value;
+and below them the residual (measured - identified), the held-out part shaded;
+``base_parameters.csv``: each base parameter's combination, its least-squares value with its
+standard deviation and the identified model's value;
 ``changes.csv``: each dynamic field of each joint, given and identified; ``index.html``: the
 figures, the pictures and the tables on one page.
 """

@@ -63,7 +63,6 @@ def add_parser(commands):
     return command
 
 
-
 def run(args, out):
     """Identify; print the figures; write the model file only if the fit succeeded."""
     try:
@@ -158,7 +157,7 @@ def _payload(chain, given, read, args, out):
               f'{fit.mass:.4g} kg (std {fit.std[0]:.2g}), centre of mass '
               f'[{", ".join(f"{v:.4g}" for v in fit.com)}] m in the tool frame; inertia '
               + ('identified' if fit.inertia_identified else
-                 f'no rigid body\'s ({fit.unphysical}): 0' if fit.unphysical else
+                 f"no rigid body's ({fit.unphysical}): 0" if fit.unphysical else
                  'not excited by the motion: 0') + '\n')
     out.write(f'torques predicted to {fit.before.total:.3%} without it, {fit.after.total:.3%} '
               'with it\n')

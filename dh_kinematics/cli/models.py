@@ -22,8 +22,8 @@ from dh_kinematics.core.safety.link_capsules import LinkCapsules
 from dh_kinematics.core.safety.near_pairs import near_pairs
 from dh_kinematics.parameters import rules
 from dh_kinematics.parameters.files import read
-from dh_kinematics.parameters.validation import notes
 from dh_kinematics.parameters.specs import NODE
+from dh_kinematics.parameters.validation import notes
 import numpy as np
 
 

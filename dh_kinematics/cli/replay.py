@@ -76,8 +76,8 @@ def _csv_messages(path):
         bad = ~((log.time >= 0.0) & (log.time < STAMP_MAX_S))
         if bad.any():
             k = int(bad.argmax())
-            raise ValueError(f'{path}: line {log.rows[k]}: time {float(log.time[k])!r} s is no ROS '
-                             f'stamp (0 to {STAMP_MAX_S:.0f} s)')
+            raise ValueError(f'{path}: line {log.rows[k]}: time {float(log.time[k])!r} s is no '
+                             f'ROS stamp (0 to {STAMP_MAX_S:.0f} s)')
         for k, time in enumerate(log.time.tolist()):
             stamp = int(round(time * 1e9))
             yield stamp, cdr.joint_state(stamp, log.names, *(

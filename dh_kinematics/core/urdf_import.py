@@ -55,8 +55,8 @@ from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.dynamics import inertials
 from dh_kinematics.core.fixed_frames import FixedFrame
 from dh_kinematics.core.kinematics import dh_fit
-from dh_kinematics.core.link_checks import MAX_CAPSULES
 from dh_kinematics.core.link import Link
+from dh_kinematics.core.link_checks import MAX_CAPSULES
 from dh_kinematics.core.rotations import matrix_to_rotvec
 from dh_kinematics.core.urdf import reader
 from dh_kinematics.core.urdf.enclosing import enclosing

@@ -311,8 +311,8 @@ def identify(chain, logs, holdout=HOLDOUT, cutoff=None):
     samples = int(fitted.sum())
     failure = None
     needed = SAMPLES_PER_PARAMETER * len(expected.columns)
-    scale = float(np.linalg.norm(tau[fitted])) / max(float(np.linalg.norm(model[fitted])),
-                                                      1e-300)
+    scale = float(np.linalg.norm(tau[fitted])) / max(
+        float(np.linalg.norm(model[fitted])), 1e-300)
     if np.any(model[fitted]) and not 1.0 / UNIT_RATIO < scale < UNIT_RATIO:
         failure = (f"the log's efforts are {scale:.3g} times the model's torques: logged in "
                    'another unit? (N m and N expected: mN m would be 1000 times; or the model '
@@ -365,7 +365,7 @@ def identify(chain, logs, holdout=HOLDOUT, cutoff=None):
         elif held_out is not None and (held_out['identified'].total > HELD_OUT_FACTOR
                                        * held_out['least squares'].total):
             failure = (f'the held-out part is predicted to {held_out["identified"].total:.3%} '
-                       f'by the fit, more than {HELD_OUT_FACTOR:g} times the least squares\' '
+                       f"by the fit, more than {HELD_OUT_FACTOR:g} times the least squares' "
                        f'{held_out["least squares"].total:.3%}: no physical model of this '
                        'arm explains the log (another arm, a payload, or a friction the model '
                        'lacks?)')

@@ -123,7 +123,7 @@ def checked(log):
         if field != 'position' and bad.any():
             i, j = (int(k) for k in np.argwhere(bad)[0])
             raise ValueError(f'{log.row_name(i)}: {log.names[j]}.{field} is '
-                             f'{values[i, j]:g}, beyond any arm\'s ({PHYSICAL_MAX:g} rad/s or '
+                             f"{values[i, j]:g}, beyond any arm's ({PHYSICAL_MAX:g} rad/s or "
                              'm/s, N m or N)')
     return log
 

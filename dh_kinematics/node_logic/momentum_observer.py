@@ -35,7 +35,8 @@ so the estimate is right for any message rate and a step of ``A`` gives ``A (1 -
 The observer starts at ``r = 0`` from its first sample, and starts again (:meth:`restart`) when
 its samples stop being one motion: a gap in the stamps longer than the stale timeout, a stamp
 not after the last, a value that is not finite or beyond any arm's (:data:`PHYSICAL_MAX`), a
-new model or settings, the clock jumping back. :func:`tool_wrench` turns the estimate into the force and moment at the tool.
+new model or settings, the clock jumping back. :func:`tool_wrench` turns the estimate into the
+force and moment at the tool.
 """
 
 import math

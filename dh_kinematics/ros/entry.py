@@ -31,7 +31,7 @@ import signal
 import sys
 import threading
 
-from dh_kinematics import blas
+from dh_kinematics.cli import blas
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 _state = {'installed': False, 'received': []}

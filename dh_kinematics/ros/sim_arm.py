@@ -20,8 +20,9 @@ Positions, velocities and the efforts the model predicts for the sweep
 payload the model does not know (``extra_payload.*``) and a collision: a constant torque or
 force on one joint for a while, once or repeated (``collision.*``), so that the effort monitor
 can be shown. The collision's effort is the motor's against the obstacle, the motion unchanged:
-the node's ``~/external_torque`` reads it with the opposite sign. With ``trajectory`` (a CSV joint log, as ``dh_kinematics excite`` writes), it
-plays that log over and over instead of the sweep; ``sim_arm --trajectory FILE`` sets it.
+the node's ``~/external_torque`` reads it with the opposite sign. With ``trajectory`` (a CSV
+joint log, as ``dh_kinematics excite`` writes), it plays that log over and over instead of the
+sweep; ``sim_arm --trajectory FILE`` sets it.
 
 What each of the node's limits takes to be exceeded: velocities grow as ``1 / period`` and
 accelerations as ``1 / period^2`` (a shorter ``period`` passes a velocity, an acceleration or
