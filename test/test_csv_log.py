@@ -96,3 +96,24 @@ def test_a_header_of_40000_columns_is_checked_in_linear_work(tmp_path):
     path.write_text('time,' + ','.join(f'{name}.position' for name in names) + ',j7.position\n')
     with pytest.raises(ValueError, match="column 'j7.position' is named twice"):
         read(str(path))
+
+
+def test_a_long_command_says_its_progress_every_few_seconds_and_a_short_one_nothing():
+    # Issue 71 (4): a long replay or identify printed nothing until it ended.
+    import io
+
+    from dh_kinematics.cli.progress import reported
+
+    now = [0.0]
+
+    def clock():
+        now[0] += 0.75  # each item takes 0.75 s of this clock
+        return now[0]
+    stream = io.StringIO()
+    items = list(reported(range(20), lambda item, count: f'{count} done', every_s=5.0,
+                          stream=stream, clock=clock))
+    assert items == list(range(20))
+    assert stream.getvalue().splitlines() == ['7 done', '14 done']
+    quiet = io.StringIO()
+    list(reported(range(3), lambda item, count: 'never', stream=quiet, clock=clock))
+    assert quiet.getvalue() == ''

@@ -342,6 +342,21 @@ def test_unusual_values_are_warned_about_at_start_up_and_after_a_change_only_the
     assert code == 0, err
 
 
+def test_thresholds_of_a_monitor_left_off_are_warned_about_at_start_up():
+    # Issue 71 (13): with self-collision's distances set and the monitor left off, check said
+    # "44 pairs judged" and the node judged nothing without a word.
+    process = start_node('dh_kinematics.ros.node', [
+        '--params-file', str(PUMA), '-p', 'safety.self_collision.error_distance:=0.02'])
+    try:
+        line = read_line(process)  # the warning follows the start-up line
+        assert ('[WARN]' in line and 'safety.self_collision.error_distance set, but '
+                'safety.self_collision.enabled is false: no self-collision is judged') in line, (
+            line)
+    finally:
+        code, err = interrupt(process)
+    assert code == 0, err
+
+
 def test_the_parameter_reference_is_what_the_node_declares(tmp_path):
     from dh_kinematics.cli import reference
 
