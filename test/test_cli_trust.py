@@ -310,6 +310,7 @@ def test_thresholds_of_a_monitor_left_off_are_a_warning(tmp_path):
 
 
 @pytest.mark.parametrize('command', [
+    ['moveit', '{model}', '{limits}', '-o', '{here}', '--samples', '0'],
     ['identify', '{model}', '{log}', '-o', '{log}'],
     ['identify', '{model}', '{log}', '-o', '{model}'],
     ['excite', '{model}', '-o', '{model}'],
@@ -326,11 +327,15 @@ def test_no_command_writes_over_one_of_its_inputs(tmp_path, command):
     log.write_text('time,a\n0,1\n')
     urdf.write_text(TWO_LINKS.format(finger='j3'))
     (tmp_path / 'link.yaml').symlink_to(model)
-    before = {path: path.read_bytes() for path in (model, log, urdf)}
-    values = {'model': model, 'log': log, 'urdf': urdf, 'link': tmp_path / 'link.yaml'}
+    limits = tmp_path / 'joint_limits.yaml'  # moveit -o writes one of this name
+    limits.write_text('/**:\n  ros__parameters: {}\n')
+    before = {path: path.read_bytes() for path in (model, log, urdf, limits)}
+    values = {'model': model, 'log': log, 'urdf': urdf, 'link': tmp_path / 'link.yaml',
+              'limits': limits, 'here': tmp_path}
     args = [part.format(**values) for part in command]
     _, err = run(*args, code=1)
     output = args[args.index('-o') + 1]
+    output = os.path.join(output, 'joint_limits.yaml') if output == str(tmp_path) else output
     assert f'-o {output}: is also an input of the command' in err, err
     assert len(err.splitlines()) == 1
     assert {path: path.read_bytes() for path in before} == before

@@ -56,13 +56,17 @@ def check_outputs(args):
     Compared by :func:`os.path.samefile` where both exist (a link, another spelling of the path),
     else by absolute path. Raises ValueError naming the option and the input.
     """
-    inputs = []
-    for dest in INPUTS:
-        value = getattr(args, dest, None)
-        inputs += [] if value is None else [value] if isinstance(value, str) else list(value)
     for dest, option in OUTPUTS:
         output = getattr(args, dest, None)
-        for given in inputs if output else ():
+        if output:
+            refuse_input(output, option, args)
+
+
+def refuse_input(output, option, args):
+    """Refuse ``output`` (given by ``option``) where it is one of the files ``args`` read."""
+    for dest in INPUTS:
+        value = getattr(args, dest, None)
+        for given in [] if value is None else [value] if isinstance(value, str) else value:
             if _same_file(given, output):
                 raise ValueError(f'{option} {output}: is also an input of the command ({given}); '
                                  'write to another path: nothing was written')

@@ -98,10 +98,6 @@ def run(args, out):
         [args.prefix + link for link in pair.split()] for pair in ignored + near])
     accelerations = moveit.acceleration_limits(chain, configurations)
     robot = moveit.file_stem(chain)
-    try:
-        os.makedirs(args.output, exist_ok=True)
-    except OSError as error:
-        raise ValueError(f'{args.output}: cannot make the folder: {error.strerror}') from None
     files = {f'{robot}.urdf': urdf_text,
              f'{robot}.srdf': moveit.srdf(chain, states, disabled, args.group, args.prefix),
              'joint_limits.yaml': moveit.joint_limits_yaml(chain, accelerations, count,
@@ -109,6 +105,12 @@ def run(args, out):
                                                            os.path.basename(args.file[0])),
              'kinematics.yaml': moveit.kinematics_yaml(args.group),
              'pilz_cartesian_limits.yaml': moveit.pilz_cartesian_limits_yaml()}
+    for name in files:  # a file the folder would get is one of the model's files: none written
+        arguments.refuse_input(os.path.join(args.output, name), '-o', args)
+    try:
+        os.makedirs(args.output, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f'{args.output}: cannot make the folder: {error.strerror}') from None
     for name, text in files.items():
         write(os.path.join(args.output, name), text, name)
     out.write(f'wrote {", ".join(files)} in {args.output}\n')
