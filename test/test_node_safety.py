@@ -95,7 +95,7 @@ def test_every_quantity_reaches_its_topic_and_its_status(ur5):
                           'reflected_mass', 'contact_speed', 'stamp.sec', 'stamp.nanosec']
         values = dict(zip(labels, data))
         sent = [stamp - k * STEP_NS for k in range(3)]
-        assert values['stamp.sec'] * 10**9 + values['stamp.nanosec'] in sent  # exact
+        assert int(values['stamp.sec']) * 10**9 + int(values['stamp.nanosec']) in sent  # exact
         tool_speed = np.linalg.norm(chain.jacob0(q)[:3] @ qd)
         assert values['frame_speed.tool0'] == pytest.approx(tool_speed, rel=1e-12)
         assert values['tool_speed'] == pytest.approx(tool_speed, rel=1e-12)

@@ -120,7 +120,11 @@ def run(args, out):
     first = next(messages, None)  # the bag and the topic are checked here
     if first is None:
         raise ValueError(f'{path}: no message on {args.topic}')
-    names = cdr.JointStateReader().read(first[1])[1]
+    try:
+        names = cdr.JointStateReader().read(first[1])[1]
+    except ValueError as error:  # a later one is dropped and counted, as the node drops it
+        raise ValueError(f'{path}: message 1 on {args.topic}: not a JointState the node reads '
+                         f'({error})') from None
     if not set(names) & set(checked.chain.joint_names):
         model = ', '.join(checked.chain.joint_names)
         raise ValueError(f'{path}: the joints of {args.topic} ({", ".join(names)}) are none of '

@@ -34,21 +34,24 @@ so the estimate is right for any message rate and a step of ``A`` gives ``A (1 -
 
 The observer starts at ``r = 0`` from its first sample, and starts again (:meth:`restart`) when
 its samples stop being one motion: a gap in the stamps longer than the stale timeout, a stamp
-not after the last, a value that is not finite or beyond any arm's (:data:`PHYSICAL_MAX`), a
+not after the last, a value that is not finite or beyond any arm's (:data:`EFFORT_MAX`), a
 new model or settings, the clock jumping back. :func:`tool_wrench` turns the estimate into the
 force and moment at the tool.
 """
 
 import math
 
+from dh_kinematics.core import bounds
 from dh_kinematics.core.dynamics import Momentum, rne_unrolled
+from dh_kinematics.node_logic.rate_estimate import MAX_RATE
 import numpy as np
 
 __all__ = ['MomentumObserver', 'SINGULAR', 'tool_wrench']
 
-PHYSICAL_MAX = 1e6
-"""An effort (N m or N) or velocity (rad/s or m/s) beyond this size is no arm's: the observer
-restarts, as on a value that is not finite, rather than carry it in its estimate for seconds."""
+EFFORT_MAX = bounds.LIMIT_MAX
+"""An effort (N m or N) beyond this size (or a velocity beyond :data:`rate_estimate.MAX_RATE`)
+is no arm's: the observer restarts, as on a value that is not finite, rather than carry it in
+its estimate for seconds."""
 SINGULAR = 0.01
 """Singular values of the tool Jacobian below this fraction of the largest count as zero.
 
@@ -98,10 +101,11 @@ class MomentumObserver:
         starts.
         """
         last = self._last
-        if not max(map(abs, tau), default=0.0) <= PHYSICAL_MAX >= max(map(abs, qd), default=0.0):
+        if not (max(map(abs, tau), default=0.0) <= EFFORT_MAX
+                and max(map(abs, qd), default=0.0) <= MAX_RATE):
             self._last = self.estimate = None
-            return (f'an effort or velocity beyond {PHYSICAL_MAX:g}' if last is not None
-                    else None)
+            return (f'an effort beyond {EFFORT_MAX:g} N m or N, or a velocity beyond '
+                    f'{MAX_RATE:g} rad/s or m/s' if last is not None else None)
         p, terms = self._terms(q, qd)
         beta = [t + c + f for t, c, f in zip(tau, terms, self._friction(qd))]
         self._last = (stamp_ns, p, beta)
