@@ -64,6 +64,7 @@ def test_a_log_reads_back_exactly_in_blocks_or_whole(tmp_path):
     assert whole.rows.tolist() == list(range(2, 20_002))  # each sample's line
 
 
+@pytest.mark.slow  # a 63 MB log written and read three times: 13 s
 def test_memory_is_a_small_multiple_of_the_file_and_bounded_in_blocks(tmp_path):
     _log(tmp_path / 'small.csv', 10)
     _log(tmp_path / 'big.csv', 150_000)

@@ -118,6 +118,7 @@ needs_xacro = pytest.mark.skipif(XACRO is None, reason='xacro is not installed: 
                                  'xacro, or apt install ros-$ROS_DISTRO-xacro')
 
 
+@pytest.mark.slow  # each document's commands: 10 to 60 s; make test-all and CI run them
 @pytest.mark.parametrize('path', [
     pytest.param(path, marks=[needs_xacro] * any(
         line.startswith('xacro ') for line in _lines_that_run_here(path)))

@@ -81,6 +81,7 @@ def test_a_two_link_arm_reads_as_the_lecture_writes_it():
         -sympy.sin(q1 + q2) / 2, sympy.cos(q1 + q2) / 2, 0, 0, 0, 1]
 
 
+@pytest.mark.slow  # SymPy: 10 s
 def test_pi_over_2_stays_exact_and_no_rounding_shows():
     arm = _symbolic(dict(CHAINS)['puma560'])
     A1 = arm.A(0)
@@ -161,6 +162,7 @@ def test_the_puma_matches_roboticstoolbox_pythons_symbolic_model():
                        for c in difference.as_coefficients_dict().values()), (i, j, difference)
 
 
+@pytest.mark.slow  # SymPy: 23 s
 def test_show_prints_the_formulas_as_text_or_latex():
     path = PACKAGE / 'config' / 'puma560.yaml'
     out, _ = run_cli('show', path, '--symbolic', '--keep', 'a2,d4', '--joints', 'theta')
@@ -179,6 +181,7 @@ def test_show_prints_the_formulas_as_text_or_latex():
     assert "keep: 'z9' is not a parameter" in err
 
 
+@pytest.mark.slow  # SymPy: 5 to 11 s each
 @pytest.mark.parametrize('name', ['panda', 'puma560'])
 def test_show_prints_the_tool_pose_entry_by_entry_in_lines_a_terminal_holds(name):
     # Issue 57: the Panda's tool pose was one line of 3,379 characters, after 50 s of silence.
@@ -196,6 +199,7 @@ def test_show_prints_the_tool_pose_entry_by_entry_in_lines_a_terminal_holds(name
     np.testing.assert_allclose(np.reshape(values, (3, 4)), chain.fkine(q)[:3], atol=1e-12)
 
 
+@pytest.mark.slow  # SymPy: 42 s
 def test_only_parallel_joint_axes_are_worth_simplifying():
     # A pose is linear in each joint's sine and cosine: trigsimp can only form angle sums,
     # which need two revolute joints turning about parallel axes. The Panda has none.

@@ -72,7 +72,8 @@ def _pseudo_inertias_are_positive(chain):
 
 @needs_scipy
 @needs_pin
-@pytest.mark.parametrize('name', SIMULATED)
+@pytest.mark.parametrize('name', [  # the Stanford arm: 48 s, for make test-all and CI
+    pytest.param(name, marks=[pytest.mark.slow] * (name == 'stanford')) for name in SIMULATED])
 def test_a_simulated_arm_is_identified_to_predict_another_trajectory_within_1_percent(name):
     believed = ARMS[name]
     rng = np.random.default_rng(zlib.crc32(name.encode()))
@@ -268,6 +269,7 @@ def test_jittered_repeated_and_cut_stamps_without_velocities_identify_as_well():
     assert np.linalg.norm(result.chain.rne(q, qd, qdd) - true) < 0.01 * np.linalg.norm(true)
 
 
+@pytest.mark.slow  # seven fits: 12 to 20 s
 @needs_scipy
 @needs_pin
 def test_a_failed_fit_writes_nothing_and_says_what_to_do(tmp_path):
@@ -361,6 +363,7 @@ def test_a_point_mass_payload_keeps_an_inertia_a_rigid_body_has(tmp_path):
     assert 'warning' not in out
 
 
+@pytest.mark.slow  # an excitation's search and a fit: 15 s
 @needs_scipy
 @needs_pin
 def test_an_excitation_stays_within_the_limits_and_identifies_the_arm(tmp_path):
