@@ -182,6 +182,9 @@ def test_the_demo_flags_the_collision_a_velocity_a_singularity_and_the_safety_li
             line = read_line(demo, stream=demo.stdout)
             assert line, f'the demo ended or went quiet: {"".join(lines[-20:])}'
             lines.append(line)
+            # A summary a second of some 10 lines: minutes of it without a sign is a failure
+            # (a line the matchers no longer read), not a wait to the end of CI.
+            assert len(lines) < 3000, (set(wanted) - seen, ''.join(lines[-20:]))
             seen |= {name for name, matches in wanted.items() if matches(line)}
         assert any(line.startswith('external torque (N m or N): ') for line in lines)
     finally:

@@ -134,9 +134,10 @@ class Summary:
         if self.levels:
             lines.append('diagnostics now: ' + '  '.join(
                 f'{task} {LEVEL_NAMES[level]}' for task, (level, _) in self.levels.items()))
-            problems = [f'{task} {LEVEL_NAMES[level]}: {text}'
-                        for task, (level, text) in self.worst.items() if level and task != 'arm']
-            lines += [f'  since the last print: {problem}' for problem in problems]
+            problems = [f'{task}: {text}' for task, (level, text) in self.worst.items()
+                        if level and task != 'arm']
+            if problems:  # the worst of each, not only what is now
+                lines += ['not OK since the last print:'] + [f'  {problem}' for problem in problems]
             self.worst = dict(self.levels)
         return '\n'.join(lines)
 
