@@ -137,7 +137,7 @@ class Summary:
             problems = [f'{task}: {text}' for task, (level, text) in self.worst.items()
                         if level and task != 'arm']
             if problems:  # the worst of each, not only what is now
-                lines += ['not OK since the last print:'] + [f'  {problem}' for problem in problems]
+                lines += ['not OK since the last print:'] + [f'  {line}' for line in problems]
             self.worst = dict(self.levels)
         return '\n'.join(lines)
 
