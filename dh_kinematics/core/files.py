@@ -43,12 +43,12 @@ def _open(path, what, max_bytes):
     except OSError as error:
         raise ValueError(f'{path}: cannot read the {what}: {error.strerror}') from None
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = next((kind for test, kind in _KINDS if test(mode)), 'a special file')
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = next((kind for test, kind in _KINDS if test(info.st_mode)), 'a special file')
             raise ValueError(f'{path}: cannot read the {what}: it is {kind}, not a regular '
                              'file')
-        if os.fstat(fd).st_size > max_bytes:  # said before reading any of it (a sparse file)
+        if info.st_size > max_bytes:  # said before reading any of it (a sparse file)
             raise ValueError(f'{path}: the {what} is larger than {_size(max_bytes)}, which no '
                              f'{what} needs')
     except BaseException:
