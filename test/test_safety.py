@@ -19,7 +19,8 @@ import zlib
 
 from dh_kinematics import InvalidFieldError
 from dh_kinematics.core.names import published_frames
-from dh_kinematics.core.safety import contact, FramePoints, motion, planes, stopping
+from dh_kinematics.core.safety import contact, FramePoints, planes, stopping
+from dh_kinematics.core.state import ArmState
 from helpers import CHAINS, for_each_arm, needs_pin, pin, pin_configuration, with_random_frames
 import numpy as np
 import pytest
@@ -79,38 +80,73 @@ def test_frame_speeds_mass_and_inertia_agree_with_pinocchio(name, chain):
 
 @needs_pin
 @for_each_arm(CHAINS)
-def test_the_compiled_motion_agrees_with_pinocchio(name, chain):
-    # What the monitor reads per message, compiled for the arm: momentum (the centre of mass's
+def test_the_arms_state_agrees_with_pinocchio(name, chain):
+    # What the monitors read per message, compiled for the arm: momentum (the centre of mass's
     # velocity times the mass), kinetic energy (pinocchio's alone without the motors' G^2 Jm,
-    # with them added to it), every published frame's origin and velocity, the tool's pose.
+    # with them added to it), every published frame's origin and velocity, the tool's pose and
+    # its Jacobian; for one message and for columns of them.
     chain = with_random_frames(chain, np.random.default_rng(zlib.crc32(name.encode()) + 3))
     model = pin.buildModelFromXML(chain.to_urdf())
     data = model.createData()
     frames = [frame.name for frame in published_frames(chain)]
     points = FramePoints(chain, frames)
-    compiled = motion.compile_motion(chain, points.links, points.offsets)
-    rigid = motion.compile_motion(_rigid(chain), [], [])
+    state = ArmState(chain, points.links, points.offsets)
+    rigid = ArmState(_rigid(chain))
     motors = np.array([link.G ** 2 * link.Jm for link in chain.links])
-    for q, qd in _states(name, chain):
-        out = np.array(compiled(q.tolist(), qd.tolist()))
+    columns = [model.joints[model.getJointId(joint)].idx_v for joint in chain.joint_names]
+    states = _states(name, chain)
+    rows = state.columns(states[:, 0], states[:, 1])
+    for (q, qd), row in zip(states, rows):
+        out = np.array(state.one(q.tolist(), qd.tolist()))
+        np.testing.assert_allclose(row, out, rtol=1e-12, atol=1e-12)
         q_pin = pin_configuration(pin, model, chain.joint_names, q)
         v = _pin_rates(model, chain, qd)
         energy = pin.computeKineticEnergy(model, data, q_pin, v)
-        assert rigid(q.tolist(), qd.tolist())[3] == pytest.approx(energy, rel=1e-9, abs=1e-9)
-        assert out[3] == pytest.approx(energy + 0.5 * motors @ (qd * qd), rel=1e-9, abs=1e-9)
+        assert rigid.one(q.tolist(), qd.tolist())[rigid.energy] == pytest.approx(
+            energy, rel=1e-9, abs=1e-9)
+        assert out[state.energy] == pytest.approx(energy + 0.5 * motors @ (qd * qd), rel=1e-9,
+                                                  abs=1e-9)
         pin.centerOfMass(model, data, q_pin, v)
         momentum = data.mass[0] * data.vcom[0] if data.mass[0] > 0.0 else np.zeros(3)
-        np.testing.assert_allclose(out[:3], momentum, atol=1e-9)
+        np.testing.assert_allclose(out[state.momentum], momentum, atol=1e-9)
         pin.forwardKinematics(model, data, q_pin, v)
         pin.updateFramePlacements(model, data)
+        moving = out[state.points].reshape(-1, 6)
         for k, frame in enumerate(frames):
             index = model.getFrameId(frame)
-            np.testing.assert_allclose(out[4 + 6 * k:7 + 6 * k], data.oMf[index].translation,
-                                       atol=1e-12)
-            np.testing.assert_allclose(out[7 + 6 * k:10 + 6 * k], pin.getFrameVelocity(
+            np.testing.assert_allclose(moving[k, :3], data.oMf[index].translation, atol=1e-12)
+            np.testing.assert_allclose(moving[k, 3:], pin.getFrameVelocity(
                 model, data, index, pin.ReferenceFrame.LOCAL_WORLD_ALIGNED).linear, atol=1e-9)
-        tool = data.oMf[model.getFrameId(chain.tool_frame)].homogeneous
-        np.testing.assert_allclose(out[-12:], tool[:3].ravel(), atol=1e-12)
+        tool = model.getFrameId(chain.tool_frame)
+        np.testing.assert_allclose(out[state.tool], data.oMf[tool].homogeneous[:3].ravel(),
+                                   atol=1e-12)
+        J = np.reshape(pin.computeFrameJacobian(model, data, q_pin, tool,
+                                                pin.ReferenceFrame.LOCAL_WORLD_ALIGNED), (6, -1))
+        np.testing.assert_allclose(state.jacobian_of(out), J[:, columns], atol=1e-12)
+
+
+@for_each_arm(CHAINS)
+def test_the_planes_and_the_tilt_of_the_state_are_those_of_its_frames(name, chain):
+    # A plane's distances and the tool's tilt, from the state's own points and tool pose by
+    # planes' numpy formulas; for one message and for columns.
+    rng = np.random.default_rng(zlib.crc32(name.encode()) + 5)
+    frames = [frame.name for frame in published_frames(chain)]
+    points = FramePoints(chain, frames)
+    walls = [planes.check_plane(f'p{k}', rng.normal(size=3), rng.normal()) for k in range(2)]
+    radii = rng.uniform(0.0, 0.1, len(frames))
+    axis = planes.check_plane('axis', rng.normal(size=3), 0.0).normal
+    state = ArmState(chain, points.links, points.offsets, walls,
+                     (points.links, points.offsets, radii), axis)
+    states = _states(name, chain)
+    rows = state.columns(states[:, 0], states[:, 1])
+    for (q, qd), row in zip(states, rows):
+        out = np.array(state.one(q.tolist(), qd.tolist()))
+        np.testing.assert_allclose(row, out, rtol=1e-12, atol=1e-12)
+        centres = out[state.points].reshape(-1, 6)[:, :3]
+        distances = [planes.signed_distance(wall, centres.T, radii) for wall in walls]
+        np.testing.assert_allclose(out[state.planes], np.ravel(distances), atol=1e-12)
+        z = out[state.tool].reshape(3, 4)[:, 2]
+        assert out[state.tilt] == pytest.approx(planes.tilt(z, axis), abs=1e-12)
 
 
 @needs_pin

@@ -28,6 +28,7 @@ the base and tool transforms absorb what the conventions place differently.
 from dh_kinematics.core import fixed_frames, names
 from dh_kinematics.core.dynamics.inertials import Inertial, moved
 from dh_kinematics.core.kinematics import dh_fit
+from dh_kinematics.core.kinematics.dh_table import joint_axes
 import numpy as np
 
 
@@ -42,9 +43,8 @@ def converted(chain, convention, parallel_tolerance=dh_fit.PARALLEL_TOLERANCE):
         return chain
     q = np.zeros(chain.n)
     T = chain.fkine_all(q)
-    on_axes = T[1:] if chain.mdh else T[:-1]  # each joint's line: the z of these frames
-    axes = [dh_fit.Axis(F[:3, 3], F[:3, 2] * (-1.0 if link.flip else 1.0), link.isrevolute())
-            for F, link in zip(on_axes, chain.links)]
+    axes = [dh_fit.Axis(o, z, link.isrevolute())
+            for z, o, link in zip(*joint_axes(chain, T), chain.links)]
     fit = dh_fit.fit(axes, chain.fkine(q), modified, parallel_tolerance, chain.joint_names)
     links = []
     for j, (link, fields) in enumerate(zip(chain.links, fit.links)):

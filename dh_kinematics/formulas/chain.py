@@ -36,10 +36,9 @@ the motors' ``G^2 Jm qdd`` and the friction.
 import re
 
 from dh_kinematics.core.dynamics.rne import LinkConstants, rigid_body_torques
-from dh_kinematics.core.kinematics.dh_table import DHTable
+from dh_kinematics.core.kinematics.dh_table import DHTable, joint_axes
 from dh_kinematics.core.kinematics.unrolled import point_jacobian
 from dh_kinematics.core.rotations import matrix_to_rpy
-from dh_kinematics.core.safety.points import joint_axes
 from dh_kinematics.formulas.exact import cleaned, exact
 import numpy as np
 import sympy

@@ -105,7 +105,7 @@ Wanted = namedtuple('Wanted', 'gravity expected residual tf friction manipulabil
 Wanted.__doc__ = """Which outputs someone subscribes to (bools); TF and friction by default."""
 NONE_WANTED = Wanted(False, False, False)
 _Templates = namedtuple('_Templates', 'tf friction')
-NO_DYNAMICS = (None,) * 6
+NO_DYNAMICS = (None,) * 5
 
 
 def _shown(name):
@@ -193,7 +193,6 @@ class JointStatesFlow:
                                 settings['diagnostics.stale_timeout'])
         self._observing = settings['effort.estimator'] == 'observer'
         self._R_world_base = chain.base[:3, :3].copy()
-        self._jacobian = chain.jacob0
         self._bind_usual()
 
     def _bind_usual(self):
@@ -332,13 +331,20 @@ class JointStatesFlow:
                 notes = self._non_finite_result((), (), notes, mono_ns)
             if moving:
                 friction = (moving, update.stamp_ns, torques)
-        gravity, expected, residual, efforts, external, wrench = self._dynamics(
+        gravity, expected, residual, efforts, external = self._dynamics(
             update, joints, q, mono_ns)
         limits = self.limits
+        wrenched = wanted.wrench and external is not None
         configuration = (self._configuration() if limits.needs_configuration
-                         or wanted.manipulability or wanted.safety else None)
+                         or wanted.manipulability or wanted.safety or wrenched else None)
+        state, jacobian = self._state(configuration, wrenched)
+        wrench = None
+        if wrenched:  # the force's and the moment's rows, each turned by R^T
+            world = tool_wrench(jacobian, external[2]).reshape(2, 3)
+            wrench = (update.stamp_ns, (world @ self._R_world_base).ravel().tolist())
         diagnostics = limits.after_message(joints, q, notes, now_ns, mono_ns, Sample(
-            update, self.rates, configuration, efforts, wanted.manipulability, wanted.safety))
+            update, self.rates, configuration, efforts, wanted.manipulability, wanted.safety,
+            state, jacobian))
         measures = safety = None
         taken = update.dropped is None  # a dropped message's figures would be the last one's
         if taken and wanted.manipulability and limits.arm.measured:
@@ -352,13 +358,34 @@ class JointStatesFlow:
                        manipulability=measures, safety=safety, external=external,
                        wrench=wrench, taken=taken)
 
+    def _state(self, configuration, wrenched):
+        """
+        Return the arm's state at ``configuration`` and the tool's Jacobian there (or None).
+
+        Measured once for every monitor that is on and every output wanted
+        (:meth:`LimitDiagnostics.state_parts`), with the estimated rates, or 0 for every rate
+        while one is unknown.
+        """
+        if configuration is None:
+            return None, None
+        wanted, limits = self._wanted, self.limits
+        parts = limits.state_parts(wanted.manipulability, wanted.safety, wrenched)
+        if not parts:
+            return None, None
+        qd = self.rates.qd
+        if None in qd:
+            qd = [0.0] * len(configuration)
+        state = limits.state
+        row = state.one(configuration, qd, parts)
+        return row, state.jacobian_of(row) if 'jacobian' in parts else None
+
     def _dynamics(self, update, joints, q, mono_ns):
         """
-        Return (gravity, expected, residual, efforts, external, wrench) for one update.
+        Return (gravity, expected, residual, efforts, external) for one update.
 
         ``efforts`` is what the effort monitor judges (:data:`monitors.sample.Sample`), or None;
-        ``external`` the observer's estimate, ``(joints, stamp_ns, torques)``, and ``wrench`` its
-        tool wrench where wanted, ``(stamp_ns, values)``; each None where there is none.
+        ``external`` the observer's estimate, ``(joints, stamp_ns, torques)``; each None where
+        there is none.
         ``joints`` and ``q`` are the joints whose finite transform this message set, and their
         values: when that is every joint, in model order, ``q`` is the whole configuration.
         """
@@ -395,20 +422,20 @@ class JointStatesFlow:
             if q is None:
                 return NO_DYNAMICS
         stamp_ns = update.stamp_ns
-        external = judged = wrench = None
+        external = judged = None
         if observing:
-            external, wrench, judged = self._observe(update, q, judging, mono_ns)
+            external, judged = self._observe(update, q, judging, mono_ns)
         # The model's efforts only where someone takes them, once the estimate is warm.
         expecting = ((wanted.expected or wanted.residual or (judging and not observable))
                      and moving and self.rates.ready())
         if not (expecting or wanted.gravity):
-            return None, None, None, judged, external, wrench
+            return None, None, None, judged, external
         rates = self.rates
         torques, efforts = self._math.torques(q, rates.qd if expecting else None, rates.qdd,
                                               wanted.gravity)
         gravity = None if torques is None else (everyone, stamp_ns, torques)
         if efforts is None:
-            return gravity, None, None, judged, external, wrench
+            return gravity, None, None, judged, external
         expected = (everyone, stamp_ns, efforts) if wanted.expected else None
         residual = None
         if update.efforts and (wanted.residual or (judging and not observable)):
@@ -419,14 +446,14 @@ class JointStatesFlow:
                 residual = (update.efforts, stamp_ns, residuals)
             if judging and not observable:
                 judged = (update.efforts, update.effort, chosen, stamp_ns, residuals)
-        return gravity, expected, residual, judged, external, wrench
+        return gravity, expected, residual, judged, external
 
     def _observe(self, update, q, judging, mono_ns):
         """
         Run the observer on a message of every joint at configuration ``q``.
 
-        Return ``(external, wrench, judged)`` as :meth:`_dynamics` names them (None while the
-        observer starts).
+        Return ``(external, judged)`` as :meth:`_dynamics` names them (None while the observer
+        starts).
         """
         stamp_ns = update.stamp_ns
         why = self.observer.update(stamp_ns, q, update.qd, update.effort)
@@ -434,14 +461,10 @@ class JointStatesFlow:
             self._observer_restarted(why, mono_ns)
         estimate = self.observer.estimate
         if estimate is None:
-            return None, None, None
-        wrench = None
-        if self._wanted.wrench:  # the force's and the moment's rows, each turned by R^T
-            world = tool_wrench(self._jacobian(q), estimate).reshape(2, 3)
-            wrench = (stamp_ns, (world @ self._R_world_base).ravel().tolist())
+            return None, None
         judged = ((self._all_joints, update.effort, None, stamp_ns, estimate, True)
                   if judging else None)
-        return (self._all_joints, stamp_ns, estimate), wrench, judged
+        return (self._all_joints, stamp_ns, estimate), judged
 
     def _observer_restarted(self, why, mono_ns):
         """Count and say a restart of the momentum observer."""

@@ -30,6 +30,7 @@ Times: ``now_ns`` is the node's clock (stamps, STALE ages); ``mono_ns`` is a mon
 (the publication schedule).
 """
 
+from dh_kinematics.core.state import PARTS
 from dh_kinematics.node_logic.monitors import tasks
 from dh_kinematics.node_logic.monitors.arm import ArmLimits
 from dh_kinematics.node_logic.monitors.effort import EffortMonitor
@@ -90,6 +91,7 @@ class LimitDiagnostics:
         for monitor in monitors:
             monitor.configure(chain, settings)
         self._judging = tuple(monitor for monitor in monitors if monitor.active)
+        self._parts = {}
         self._lower, self._upper = np.asarray(chain.qlim).T
         self._thresholds = Thresholds(self._lower, self._upper, margin, band)
         self._every = tuple(range(len(self._lower)))  # every joint, in model order
@@ -126,6 +128,27 @@ class LimitDiagnostics:
     def judges_efforts(self, update):
         """Tell whether the effort monitor judges this update (it is on, the update has some)."""
         return self.efforts.active and bool(update.efforts)
+
+    @property
+    def state(self):
+        """Return the arm's :class:`core.state.ArmState`: what every monitor reads of a message."""
+        return self.safety.state
+
+    def state_parts(self, measure=False, safety=False, jacobian=False):
+        """
+        Return the parts of :attr:`state` the monitors that are on read (a tuple, maybe empty).
+
+        ``measure`` and ``safety``: ``~/manipulability`` and ``~/safety`` are wanted;
+        ``jacobian``: the tool's Jacobian is wanted besides (the tool wrench).
+        """
+        key = (measure, safety, jacobian)
+        parts = self._parts.get(key)
+        if parts is None:
+            wanted = set(self.safety.parts) if self.safety.active or safety else set()
+            if self.arm.active or measure or jacobian:
+                wanted.add('jacobian')
+            parts = self._parts[key] = tuple(part for part in PARTS if part in wanted)
+        return parts
 
     @property
     def needs_configuration(self):

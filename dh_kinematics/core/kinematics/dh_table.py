@@ -27,6 +27,40 @@ from dh_kinematics.core.kinematics.poses_unrolled import compile_link_poses
 import numpy as np
 
 
+def axis_frame(j, mdh):
+    """
+    Return the frame whose z axis is joint ``j``'s (0-based): its index, 0 (the base) to n.
+
+    Modified DH puts joint j on link j+1's own frame, standard DH on the frame before it.
+    """
+    return j + 1 if mdh else j
+
+
+def joint_axes(chain, T_world_frames):
+    """
+    Return each joint's axis and a point on it, in the world, with its flip sign applied.
+
+    Parameters
+    ----------
+    chain : Chain
+        The arm.
+    T_world_frames : array, shape (..., n+1, 4, 4)
+        :meth:`Chain.fkine_all` at one configuration or several.
+
+    Returns
+    -------
+    z : array, shape (..., n, 3)
+        Unit axes times the flip sign (+1 or -1).
+    o : array, shape (..., n, 3)
+        A point on each axis, m.
+
+    """
+    first = axis_frame(0, chain.mdh)
+    frames = T_world_frames[..., first:first + chain.n, :, :]
+    sign = np.array([-1.0 if link.flip else 1.0 for link in chain.links])
+    return frames[..., :3, 2] * sign[:, None], frames[..., :3, 3]
+
+
 class DHTable:
     """
     The DH parameters of a chain's links as columns, with the joint substitution.

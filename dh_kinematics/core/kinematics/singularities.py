@@ -46,6 +46,7 @@ away from it; each below :data:`NAMED` is named (two at once where a pose is bot
 from collections import namedtuple
 import math
 
+from dh_kinematics.core.kinematics.dh_table import joint_axes
 import numpy as np
 
 NAMED = 0.05
@@ -58,12 +59,6 @@ Kind = namedtuple('Kind', 'kind measure message')
 Kind.__doc__ = """A singularity's kind ('wrist', 'elbow' or 'shoulder'), its measure (0 at the
 singularity) and a sentence naming it, with the joint and how far: ``wrist singularity: joint5
 at 0.004 rad (joint4's and joint6's axes 0.004 rad from parallel)``."""
-
-
-def _axes(chain, T_world_frames):
-    """Return each joint axis's point and unit direction in the world, shapes (n, 3), (n, 3)."""
-    frames = T_world_frames[1:] if chain.mdh else T_world_frames[:-1]
-    return frames[:, :3, 3], frames[:, :3, 2]
 
 
 def _closest(p, u, r, v):
@@ -93,7 +88,7 @@ class Kinds:
         self._chain, self._length = chain, length
         self._names = chain.joint_names
         n = chain.n
-        points, directions = _axes(chain, chain.fkine_all(np.zeros(n)))
+        directions, points = joint_axes(chain, chain.fkine_all(np.zeros(n)))
         revolute = [link.isrevolute() for link in chain.links]
         parallel = [float(np.linalg.norm(np.cross(directions[j], directions[j + 1])))
                     < TOLERANCE for j in range(n - 1)]
@@ -142,7 +137,7 @@ class Kinds:
         """Return every named kind's :data:`Kind` at configuration ``q``."""
         q = np.asarray(q, dtype=float)
         T = self._chain.fkine_all(q)
-        points, directions = _axes(self._chain, T)
+        directions, points = joint_axes(self._chain, T)
         far = self._far_point(points, directions, (T[-1] @ self._chain.tool)[:3, 3])
         kinds = []
         if self.wrist is not None:

@@ -26,6 +26,7 @@ where numpy's per-call cost would dominate (:meth:`Chain.fkine` and :meth:`Chain
 one configuration, which the node's monitors call per message). Units are SI: rad, m.
 """
 
+from dh_kinematics.core.kinematics.dh_table import axis_frame
 from dh_kinematics.core.kinematics.dh_transforms import composed_poses
 from dh_kinematics.core.symbolic import Code, list_function, snapped
 import numpy as np
@@ -152,7 +153,7 @@ def axis_entries(table):
     """
     indices = []
     for j in range(len(table.a)):
-        first = 16 * (j + 1 if table.mdh else j)
+        first = 16 * axis_frame(j, table.mdh)
         entries = (2, 6, 10) if table.prismatic[j] else (2, 6, 10, 3, 7, 11)
         indices += [first + k for k in entries]
     return indices
@@ -185,12 +186,12 @@ def point_jacobian(table, frames, point, link):
         if j >= link:
             columns.append([0.0] * 6)
             continue
-        axis_frame = frames[16 * (j + 1 if table.mdh else j):]
-        z = axis_frame[2], axis_frame[6], axis_frame[10]
+        on_axis = frames[16 * axis_frame(j, table.mdh):]
+        z = on_axis[2], on_axis[6], on_axis[10]
         if table.prismatic[j]:
             linear, angular = z, (0.0, 0.0, 0.0)
         else:
-            lever = [point[i] - axis_frame[k] for i, k in enumerate((3, 7, 11))]
+            lever = [point[i] - on_axis[k] for i, k in enumerate((3, 7, 11))]
             linear = (z[1] * lever[2] - z[2] * lever[1], z[2] * lever[0] - z[0] * lever[2],
                       z[0] * lever[1] - z[1] * lever[0])
             angular = z

@@ -49,7 +49,7 @@ def signed_distance(plane, point, radius=0.0):
     Return the signed distance (m) of a point ``(x, y, z)``, or a sphere of ``radius``, to a plane.
 
     Positive on the allowed side. The coordinates may be floats, arrays (a distance each) or
-    values of generated code (:func:`core.safety.motion.compile_motion` compiles it).
+    values of generated code (:class:`core.state.ArmState` compiles it).
     """
     (a, b, c), (x, y, z) = plane.normal.tolist(), point
     return a * x + b * y + c * z - plane.offset - radius

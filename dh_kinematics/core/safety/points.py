@@ -35,36 +35,12 @@ from dh_kinematics.core.fixed_frames import world_poses
 import numpy as np
 
 
-def joint_axes(chain, T_world_frames):
-    """
-    Return each joint's axis and a point on it, in the world, with its flip sign applied.
-
-    Parameters
-    ----------
-    chain : Chain
-        The arm.
-    T_world_frames : array, shape (..., n+1, 4, 4)
-        :meth:`Chain.fkine_all` at one configuration or several.
-
-    Returns
-    -------
-    z : array, shape (..., n, 3)
-        Unit axes times the flip sign (+1 or -1).
-    o : array, shape (..., n, 3)
-        A point on each axis, m.
-
-    """
-    frames = T_world_frames[..., 1:, :, :] if chain.mdh else T_world_frames[..., :-1, :, :]
-    sign = np.array([-1.0 if link.flip else 1.0 for link in chain.links])
-    return frames[..., :3, 2] * sign[:, None], frames[..., :3, 3]
-
-
 class LinkPoints:
     """
     Points fixed on a chain's link frames: which frame each is on, and where on it.
 
     :meth:`Chain.points_function` compiles where they are and how fast they move;
-    :func:`motion.compile_motion` what the safety monitor reads of them.
+    :class:`core.state.ArmState` what the monitors read of them.
 
     Parameters
     ----------

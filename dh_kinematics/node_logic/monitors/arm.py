@@ -69,7 +69,7 @@ class ArmLimits:
 
     def __init__(self):
         self.active = self.watch_speed = self.watch_singularity = self.measured = False
-        self._chain = self._q = self._qd = self._reference = None
+        self._chain = self._q = self._qd = self._J = self._reference = None
         self._stale = False
         self.measures, self.speed = (math.nan,) * len(MEASURES), math.nan
         self.levels = {'tool_speed': STALE, 'singularity': STALE}
@@ -97,28 +97,31 @@ class ArmLimits:
         self._conditioning = manipulability.Conditioning(chain)
         self._kinds = singularities.Kinds(chain, self._conditioning.ranks[2],
                                           self._conditioning.length)
-        self._q = self._qd = self._reference = None
+        self._q = self._qd = self._J = self._reference = None
         self._stale = False
         self.measures, self.speed = (math.nan,) * len(MEASURES), math.nan
         self.levels = {'tool_speed': STALE, 'singularity': STALE}
         self._unjudged = dict.fromkeys(self.levels, NOTHING_YET)
 
-    def update(self, q, qd=None, measure=False):
+    def update(self, q, qd=None, measure=False, jacobian=None):
         """
         Take the whole configuration (rad or m) and joint rates (or None); tell if a level moved.
 
-        With ``measure`` (for ``~/manipulability``) every measure and the speed are computed.
-        Otherwise the singularity's level is judged the short way where a bound settles it:
-        the scaled condition number lies within the bounds that :meth:`Conditioning.drift` puts
-        on the singular values since the last configuration measured; only where it leaves the
-        level open is the SVD computed. On the Panda with every monitor on
-        (``bench/short_ways.py``, 2026-11-28) it saves 5 µs of 115 per message at real time and
-        nothing on the benchmark's sweep ten times faster. (A bound on the tool's speed saved
-        nothing on either and was folded away: the Jacobian is computed whenever the speed is
+        ``jacobian`` is the tool's Jacobian there (6, n), from the arm's state
+        (:class:`core.state.ArmState`); computed here where not given. With ``measure`` (for
+        ``~/manipulability``) every measure and the speed are computed. Otherwise the
+        singularity's level is judged the short way where a bound settles it: the scaled
+        condition number lies within the bounds that :meth:`Conditioning.drift` puts on the
+        singular values since the last configuration measured; only where it leaves the level
+        open is the SVD computed. On the Panda with every monitor on (``bench/short_ways.py``,
+        2026-11-28) it saves 5 µs of 115 per message at real time and nothing on the
+        benchmark's sweep ten times faster. (A bound on the tool's speed saved nothing on
+        either and was folded away: the Jacobian is computed whenever the speed is
         watched.) What a status shows is computed when it is asked for.
         """
         before = dict(self.levels)
-        self._q, self._qd, J = q, qd, None
+        self._q, self._qd, self._J = q, qd, jacobian
+        J = jacobian
         self._stale = not measure
         self._unjudged.pop('singularity', None)
         if qd is not None:
@@ -149,7 +152,8 @@ class ArmLimits:
 
     def _jacob0(self, q):
         """Return :meth:`Chain.jacob0` at ``q`` (a list of floats), compiled for the arm."""
-        return np.array(self._jacobian(q)).reshape(self._shape)
+        J = self._J = np.array(self._jacobian(q)).reshape(self._shape)
+        return J
 
     def _settled(self, q, previous):
         """Tell whether the bounds on the condition number since the reference keep the level."""
@@ -168,7 +172,7 @@ class ArmLimits:
     def _refresh(self):
         """Compute what a status shows for the latest configuration, where it was skipped."""
         if self._stale and self._q is not None:
-            J = self._jacob0(self._q)
+            J = self._jacob0(self._q) if self._J is None else self._J
             self.measures = self._conditioning.measures(J)
             if self._qd is not None:
                 self.speed = manipulability.tool_speed(J, self._qd)
@@ -188,7 +192,7 @@ class ArmLimits:
         else:
             if None in qd:  # update judges the tool's speed only with every rate
                 self._unjudged['tool_speed'] = unknown_rates(sample, self._chain)
-            self.update(q, None if None in qd else qd, sample.measure)
+            self.update(q, None if None in qd else qd, sample.measure, sample.jacobian)
         self.levels.update(dict.fromkeys(self._unjudged, STALE))
         return self.levels != before
 

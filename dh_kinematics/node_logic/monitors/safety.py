@@ -65,9 +65,9 @@ from dh_kinematics.core.display import format_number
 from dh_kinematics.core.kinematics.manipulability import Conditioning
 from dh_kinematics.core.safety import contact, stopping
 from dh_kinematics.core.safety.link_capsules import LinkCapsules
-from dh_kinematics.core.safety.motion import compile_motion
 from dh_kinematics.core.safety.planes import check_plane
 from dh_kinematics.core.safety.points import FramePoints, LinkPoints
+from dh_kinematics.core.state import ArmState, PARTS
 from dh_kinematics.node_logic.monitors.levels import OK, STALE
 from dh_kinematics.node_logic.monitors.motion import ratio_level, threshold_level
 from dh_kinematics.node_logic.monitors.sample import (
@@ -106,6 +106,11 @@ class Safety:
     measured : bool
         Whether the last :meth:`judge` or :meth:`update` found the values (every joint's
         position and rate known).
+    state : ArmState
+        Where the arm's state holds what is judged here: the frames whose speed is watched,
+        the tool, the capsules' ends (in that order), the planes' distances and the tilt.
+    parts : tuple of str
+        The parts of :attr:`state` read here (:data:`core.state.PARTS`).
 
     """
 
@@ -129,7 +134,7 @@ class Safety:
         stopping_on = rules.stopping_on(settings)
         self._deceleration = rules.decelerations(chain) if stopping_on else None
         self._tool = FramePoints(chain, [chain.tool_frame])
-        self._jacobian = chain.jacobian_function()  # the tool's: the stop's path, the contact
+        self._jacobian = chain.jacobian_function()  # the tool's along the stop's path
         self._planes = [check_plane(name, value[:3], value[3], 'safety.planes')
                         for name, value in rules.named(settings, rules.PLANES).items()]
         frames = [frame for frame in settings['safety.plane_frames'] if frame]  # ['']: none
@@ -144,15 +149,12 @@ class Safety:
             self._tilt_limit is not None) else None
         region = settings['safety.contact.body_region']
         self._region = contact.check_body_region(region) if region else None
-        # One compiled function (on first use): momentum, energy, then each point (the frames
-        # whose speed is watched, the tool), the tool's pose, the distances of the frames
-        # judged against the planes and of the tool's spheres to each plane, the tool's
-        # direction.
-        self._parts = (self._speed_points or LinkPoints([], []), self._tool)
-        self._motion = self._labels = None
-        self._speeds = len(self._parts[0].links)
-        judged = 0 if self._plane_points is None else len(self._plane_points.links)
-        self._plane_values = len(self._planes) * (judged + len(self._spheres))
+        # The arm's state holds each point (the frames whose speed is watched, the tool, the
+        # capsules' ends), the distances of the frames judged against the planes and of the
+        # tool's spheres to each plane, the tool's direction.
+        self._points = (self._speed_points or LinkPoints([], []), self._tool)
+        self._labels = None
+        self._speeds = len(self._points[0].links)
         self._speed_bound = Conditioning(chain).speed_bound if stopping_on else None
         self._definite = self._region is not None and contact.always_definite(
             chain.inertia(configurations.spread(chain, 16)))
@@ -162,7 +164,7 @@ class Safety:
         if settings['safety.self_collision.enabled']:
             self._capsules = LinkCapsules(chain, rules.ignored(settings),
                                           'safety.self_collision.ignore')
-            self._parts += (self._capsules.points,)
+            self._points += (self._capsules.points,)
             self._near = tuple(settings[f'safety.self_collision.{name}_distance']
                                for name in ('warn', 'error'))
         watched = {
@@ -176,6 +178,7 @@ class Safety:
         self.active = bool(self.levels)
         self._values, self._unjudged = {}, dict.fromkeys(self.levels, NOTHING_YET)
         self.measured = False
+        self.state, self.parts = self._arm_state()
 
     @property
     def labels(self):
@@ -227,7 +230,7 @@ class Safety:
                 efforts = [0.0] * len(q)
                 for j, value in zip(update.efforts, update.effort):
                     efforts[j] = value
-            return self.update(q, qd, efforts)
+            return self.update(q, qd, efforts, sample.state)
         before = dict(self.levels)
         if q is None:
             self._unjudged = dict.fromkeys(self.levels, unknown_positions())
@@ -237,23 +240,24 @@ class Safety:
             if positional:
                 for task in positional:
                     del self._unjudged[task]
-                self._values = self.measure(q, [0.0] * len(q))  # the rates: no part of it
+                # The rates: no part of it (the state's are 0 while one is unknown).
+                self._values = self.measure(q, [0.0] * len(q), row=sample.state)
                 self._judge_positions(self._values, self.levels)
         self.levels.update(dict.fromkeys(self._unjudged, STALE))
         return self.levels != before
 
-    def update(self, q, qd, efforts=None):
+    def update(self, q, qd, efforts=None, row=None):
         """
         Take every joint's position (rad or m), rate (per s) and effort (N m or N, or None).
 
-        Returns whether a level moved.
+        ``row`` is the arm's state there (:meth:`measure`). Returns whether a level moved.
         """
         self.measured = True
         before, levels = dict(self.levels), self.levels
         for task in self._unjudged:  # judged anew: no level to clear
             levels[task] = OK
         self._unjudged = {}
-        values = self._values = self.measure(q, qd, efforts, quick=True)
+        values = self._values = self.measure(q, qd, efforts, quick=True, row=row)
         warn, band = self._warn, self._band
         if 'frame_speed' in levels:
             ratio = max(speed / limit
@@ -325,24 +329,26 @@ class Safety:
         return (ratio_level(ratio, previous, warn, band)
                 == ratio_level(max(ratio, bound), previous, warn, band))
 
-    def measure(self, q, qd, efforts=None, quick=False):
+    def measure(self, q, qd, efforts=None, quick=False, row=None):
         """
         Return every watched value at ``q``, ``qd`` (and ``efforts``), by name (SI units).
 
-        With ``quick``, the tool's stopping distance is None where a bound on it settles the
-        level (:meth:`topic_values` and :meth:`statuses` compute it when asked).
+        ``row`` is the arm's state there (:attr:`state`, at least :attr:`parts`), computed
+        here where not given. With ``quick``, the tool's stopping distance is None where a
+        bound on it settles the level (:meth:`topic_values` and :meth:`statuses` compute it when
+        asked).
         """
         q, qd = [float(value) for value in q], [float(value) for value in qd]
         if quick:  # for what the bounds leave to _complete
             self._state = (q, qd, efforts)
-        if self._motion is None:
-            self._motion = self._compile()
-        out = self._motion(q, qd)
-        values = {'momentum': out[:3], 'kinetic_energy': out[3]}
+        state = self.state
+        if row is None:
+            row = state.one(q, qd, self.parts)
+        values = {'momentum': row[state.momentum], 'kinetic_energy': row[state.energy]}
         speeds, ends = self._speeds, 0 if self._capsules is None else len(self._capsules.links)
-        points = [out[4 + 6 * k:10 + 6 * k] for k in range(speeds + 1)]  # p, v each
+        moving = np.array(row[state.points]).reshape(-1, 6)  # p, v each
         if speeds:
-            values['frame_speed'] = [math.hypot(*point[3:]) for point in points[:speeds]]
+            values['frame_speed'] = np.hypot.reduce(moving[:speeds, 3:], axis=1).tolist()
         values['power'] = math.nan if efforts is None else abs(math.fsum(
             effort * rate for effort, rate in zip(efforts, qd)))
         if self._deceleration is not None:
@@ -350,20 +356,19 @@ class Safety:
                 abs(rate) / limit for rate, limit in zip(qd, self._deceleration))
             values['stopping_distance'] = (
                 None if quick and self._stop_settled(time, qd) else self._stop_path(q, qd, time))
-        rest = 10 + 6 * speeds + 12 * ends + 12  # after the tool's pose
         if ends:
-            motion = np.array(out[10 + 6 * speeds:rest - 12]).reshape(-1, 6)
-            closest, closing = self._capsules.moving(motion[:, :3], motion[:, 3:])
+            ends = moving[speeds + 1:]
+            closest, closing = self._capsules.moving(ends[:, :3], ends[:, 3:])
             pair = int(np.argmin(closest.distance))
             distance, speed = float(closest.distance[pair]), float(closing[pair]) + 0.0  # no -0.0
             time = 0.0 if distance <= 0.0 else distance / speed if speed > 0.0 else math.inf
             values['self_collision'] = (pair, distance, speed, time)
         if self._planes:
-            values['plane_distances'] = np.array(
-                out[rest:rest + self._plane_values]).reshape(len(self._planes), -1)
+            values['plane_distances'] = np.array(row[state.planes]).reshape(
+                len(self._planes), -1)
         if self._tilt_limit is not None:
-            values['tool_direction'] = out[-1]
-        velocity = points[-1][3:]
+            values['tool_direction'] = row[state.tilt]
+        velocity = moving[speeds, 3:].tolist()
         values['tool_speed'] = speed = math.hypot(*velocity)
         if self._region is not None:
             # No arm lets the tool meet the region faster than the region's own mass alone
@@ -372,14 +377,15 @@ class Safety:
             settled = (quick and self.levels['contact'] == OK
                        and speed <= self._warn * self._slowest)
             values['reflected_mass'] = values['contact_speed'] = None
+            contact_state = (q, velocity, speed, row[state.jacobian][:3 * len(q)])
             if quick:
-                self._contact = (q, velocity, speed)
+                self._contact = contact_state
             if not settled:
-                self._measure_contact(values, (q, velocity, speed))
+                self._measure_contact(values, contact_state)
         return values
 
-    def _compile(self):
-        """Return the arm's :func:`motion.compile_motion` for the points, planes and axis."""
+    def _arm_state(self):
+        """Return the arm's :class:`ArmState` for the points, planes and axis, and its parts."""
         chain, plane_points, spheres = self._chain, self._plane_points, self._spheres
         links = [] if plane_points is None else plane_points.links.tolist()
         offsets = [] if plane_points is None else plane_points.offsets.tolist()
@@ -387,10 +393,15 @@ class Safety:
         T_last_tool = chain.tool  # the spheres' centres, in the last link's frame
         links += [chain.n] * len(spheres)
         offsets += (spheres[:, :3] @ T_last_tool[:3, :3].T + T_last_tool[:3, 3]).tolist()
-        parts = self._parts
-        return compile_motion(chain, np.concatenate([part.links for part in parts]),
-                              np.concatenate([part.offsets for part in parts]), self._planes,
-                              (links, offsets, radii), self._axis)
+        points = self._points
+        state = ArmState(chain, np.concatenate([part.links for part in points]),
+                         np.concatenate([part.offsets for part in points]), self._planes,
+                         (links, offsets, radii), self._axis)
+        wanted = {'momentum', 'points', 'tool'}
+        wanted.update(name for name, used in (
+            ('jacobian', self._region is not None), ('planes', bool(self._planes)),
+            ('tilt', self._axis is not None)) if used)
+        return state, tuple(part for part in PARTS if part in wanted)
 
     def _stop_path(self, q, qd, time):
         """Return the tool's path along the stop from ``q`` at ``qd`` lasting ``time``, m."""
@@ -398,11 +409,11 @@ class Safety:
 
     def _measure_contact(self, values, state):
         """Put the reflected mass and the permitted contact speed into ``values``."""
-        q, velocity, speed = state
+        q, velocity, speed, J_v = state
         mass = math.nan
         if speed > 0.0:
             M = self._chain.inertia(q)
-            J_v = np.array(self._jacobian(q)[:3 * len(q)]).reshape(3, -1)
+            J_v = np.array(J_v).reshape(3, -1)
             mass = contact.reflected_mass(M, J_v, np.array(velocity) / speed, self._definite)
         values['reflected_mass'] = mass
         values['contact_speed'] = (contact.permissible_speed(self._region, mass)

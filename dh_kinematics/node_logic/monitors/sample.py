@@ -28,8 +28,8 @@ from dh_kinematics.node_logic.rate_estimate import MAX_RATE
 NOTHING_YET = 'not judged: no joint_states yet'
 """What a status that needs the arm's state says before it has it (STALE)."""
 
-Sample = namedtuple('Sample', 'update rates configuration efforts measure safety',
-                    defaults=(False,))
+Sample = namedtuple('Sample', 'update rates configuration efforts measure safety state '
+                    'jacobian', defaults=(False, None, None))
 Sample.__doc__ = """One accepted message, for the monitors to judge.
 
 update : JointStateCache's update
@@ -48,6 +48,12 @@ measure : bool
     Whether ``~/manipulability`` wants the arm's measures whether watched or not.
 safety : bool
     Whether ``~/safety`` wants the safety values whether watched or not.
+state : list of float or None
+    The arm's state at the configuration (:class:`core.state.ArmState`: the safety
+    monitor's), with the rates, or 0 where one is unknown; None where there is no configuration
+    or nothing reads it.
+jacobian : array (6, n) or None
+    The tool's Jacobian [v; w] from ``state``, where the arm's limits or the tool wrench read it.
 """
 
 
