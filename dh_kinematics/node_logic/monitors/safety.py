@@ -118,6 +118,7 @@ class Safety:
         self.active = self.measured = False
         self.levels = {}
         self._values, self._unjudged = {}, {}
+        self._registered = ()
 
     def configure(self, chain, settings):
         """Take the model and the node's settings (SI units, checked: :mod:`parameters.rules`)."""
@@ -153,7 +154,6 @@ class Safety:
         # capsules' ends), the distances of the frames judged against the planes and of the
         # tool's spheres to each plane, the tool's direction.
         self._points = (self._speed_points or LinkPoints([], []), self._tool)
-        self._labels = None
         self._speeds = len(self._points[0].links)
         self._speed_bound = Conditioning(chain).speed_bound if stopping_on else None
         self._definite = self._region is not None and contact.always_definite(
@@ -179,40 +179,69 @@ class Safety:
         self._values, self._unjudged = {}, dict.fromkeys(self.levels, NOTHING_YET)
         self.measured = False
         self.state, self.parts = self._arm_state()
+        self._plane_point_names = (
+            list(self._plane_points.frames) if self._plane_points is not None else []) + [
+            f'tool_sphere{k}' for k in range(len(self._spheres))]
+        self._registered = self._register()
+
+    def _register(self):
+        """
+        Return each value of ``~/safety`` as (:data:`Figure`, how it is read from the values).
+
+        One registration per figure, in the topic's order; the labels, the figures the replay
+        plots and the topic's values all come from it.
+        """
+        registered, limits = [], self._limits
+
+        def figure(label, task, limit, smaller, read):
+            registered.append((Figure(label, task, limit, smaller), read))
+
+        if self._speed_points is not None:
+            for k, (frame, limit) in enumerate(zip(self._speed_points.frames,
+                                                   self._speed_limits)):
+                figure(f'frame_speed.{frame}', 'frame_speed', limit, False,
+                       lambda values, k=k: values['frame_speed'][k])
+        figure('momentum', 'momentum', limits['momentum'], False,
+               lambda values: np.linalg.norm(values['momentum']))
+        for i, axis in enumerate('xyz'):
+            figure(f'momentum.{axis}', 'momentum', None, False,
+                   lambda values, i=i: values['momentum'][i])
+        for name in ('kinetic_energy', 'power'):
+            figure(name, name, limits[name], False, lambda values, name=name: values[name])
+        if self._deceleration is not None:
+            for name in ('stopping_time', 'stopping_distance'):
+                figure(name, 'stopping', limits[name], False,
+                       lambda values, name=name: values[name])
+        if self._planes:
+            for p, plane in enumerate(self._planes):
+                for k, point in enumerate(self._plane_point_names):
+                    figure(f'plane.{plane.name}.{point}', 'planes', 0.0, True,
+                           lambda values, p=p, k=k: values['plane_distances'][p, k])
+        if self._tilt_limit is not None:
+            figure('tool_direction', 'planes', self._tilt_limit, False,
+                   lambda values: values['tool_direction'])
+        figure('tool_speed', 'contact', None, False, lambda values: values['tool_speed'])
+        if self._region is not None:
+            for name in ('reflected_mass', 'contact_speed'):
+                figure(name, 'contact', None, name == 'contact_speed',
+                       lambda values, name=name: values[name])
+        if self._capsules is not None:
+            for k, name in enumerate(('distance', 'closing_speed', 'time_to_collision'),
+                                     start=1):
+                figure(f'self_collision.{name}', 'self_collision',
+                       self._near[1] if name == 'distance' else None, name != 'closing_speed',
+                       lambda values, k=k: values['self_collision'][k])
+        return tuple(registered)
 
     @property
     def labels(self):
-        """Return the names of :meth:`topic_values`, in order (found once per configuration)."""
-        if self._labels is None:
-            rest = [0.0] * self._chain.n
-            self._labels = tuple(name for name, _ in self._flat(self.measure(rest, rest)))
-        return self._labels
+        """Return the names of :meth:`topic_values`, in order."""
+        return tuple(figure.label for figure, _ in self._registered)
 
     @property
     def figures(self):
         """Return a :data:`Figure` per label of :meth:`topic_values`, in order."""
-        limits, speeds = self._limits, dict(zip(
-            self._speed_points.frames if self._speed_points else (), self._speed_limits))
-        figures = []
-        for label in self.labels:
-            name, _, rest = label.partition('.')
-            if name == 'frame_speed':
-                figure = Figure(label, name, speeds[rest], False)
-            elif name in ('momentum', 'kinetic_energy', 'power'):
-                figure = Figure(label, name, None if rest else limits[name], False)
-            elif name.startswith('stopping'):
-                figure = Figure(label, 'stopping', limits[name], False)
-            elif name == 'plane':
-                figure = Figure(label, 'planes', 0.0, True)
-            elif name == 'tool_direction':
-                figure = Figure(label, 'planes', self._tilt_limit, False)
-            elif name == 'self_collision':
-                figure = Figure(label, name, self._near[1] if rest == 'distance' else None,
-                                rest != 'closing_speed')
-            else:  # the tool's speed, the reflected mass, the permitted contact speed
-                figure = Figure(label, 'contact', None, name == 'contact_speed')
-            figures.append(figure)
-        return tuple(figures)
+        return tuple(figure for figure, _ in self._registered)
 
     def judge(self, sample):
         """
@@ -431,35 +460,8 @@ class Safety:
 
     def topic_values(self):
         """Return the last message's values, flat, for ``~/safety`` (SI units)."""
-        return [value for _, value in self._flat(self._complete())]
-
-    def _flat(self, values):
-        flat = []
-        if 'frame_speed' in values:
-            flat += [(f'frame_speed.{frame}', float(value)) for frame, value in zip(
-                self._speed_points.frames, values['frame_speed'])]
-        momentum = values['momentum']
-        flat += [('momentum', float(np.linalg.norm(momentum)))] + [
-            (f'momentum.{axis}', float(value)) for axis, value in zip('xyz', momentum)]
-        flat += [(name, float(values[name])) for name in ('kinetic_energy', 'power')]
-        if 'stopping_time' in values:
-            flat += [(name, float(values[name]))
-                     for name in ('stopping_time', 'stopping_distance')]
-        if 'plane_distances' in values:
-            points = list(self._plane_points.frames) if self._plane_points is not None else []
-            points += [f'tool_sphere{k}' for k in range(len(self._spheres))]
-            flat += [(f'plane.{plane.name}.{point}', float(value))
-                     for plane, row in zip(self._planes, values['plane_distances'])
-                     for point, value in zip(points, row)]
-        if 'tool_direction' in values:
-            flat.append(('tool_direction', float(values['tool_direction'])))
-        flat.append(('tool_speed', float(values['tool_speed'])))
-        if 'contact_speed' in values:
-            flat += [(name, float(values[name])) for name in ('reflected_mass', 'contact_speed')]
-        if 'self_collision' in values:
-            flat += [(f'self_collision.{name}', value) for name, value in zip(
-                ('distance', 'closing_speed', 'time_to_collision'), values['self_collision'][1:])]
-        return flat
+        values = self._complete()
+        return [float(read(values)) for _, read in self._registered]
 
     def statuses(self):
         """Return the statuses of what is watched, in :data:`TASKS` order (SI units)."""
@@ -523,8 +525,7 @@ class Safety:
     def _planes_status(self, level, values):
         parts, pairs = [], []
         if 'plane_distances' in values:
-            points = list(self._plane_points.frames) if self._plane_points is not None else []
-            points += [f'tool_sphere{k}' for k in range(len(self._spheres))]
+            points = self._plane_point_names
             distances = values['plane_distances']
             p, k = np.unravel_index(int(np.argmin(distances)), distances.shape)
             parts.append(f'{points[k]} {_shown(distances[p, k])} m from plane '
