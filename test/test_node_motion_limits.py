@@ -86,8 +86,15 @@ def test_a_velocity_past_its_limit_is_an_error_named_with_its_value(running, vel
     sweep.send(2.9, 12, velocities)  # 92 %: WARN
     found = probe.wait_for('diagnostics', lambda m: _status(m, JOINTS[0]).level[0] == 1,
                            after=found)
-    assert re.fullmatch(r'velocity 2\.9\d* rad/s at 9[2-4]% of limit 3\.14',
+    # The status tells the velocity of the last message taken when it is published: the one
+    # whose velocity left the band, or a later one (how much later is the machine's timing).
+    # Given, that is 2.9; estimated, the filter's on its way from 3.05 to about 2.9.
+    said = re.fullmatch(r'velocity (\S+) rad/s at (\d+)% of limit 3\.14',
                         _status(found, JOINTS[0]).message)
+    assert said, _status(found, JOINTS[0]).message
+    velocity = float(said[1])
+    assert 2.85 <= velocity < 3.05 and (velocity == 2.9 or not velocities)
+    assert int(said[2]) == pytest.approx(100 * velocity / np.pi, abs=1)
     sweep.send(1.0, 12, velocities)
     found = probe.wait_for('diagnostics', lambda m: _status(m, JOINTS[0]).level[0] == 0,
                            after=found)
