@@ -19,7 +19,7 @@ import math
 from dh_kinematics import Chain, Link
 from dh_kinematics.core.model_file.parameter_file import flatten
 from dh_kinematics.node_logic.joint_states import (
-    JointStatesFlow, LOG_EVERY_S, NONE_WANTED, NOTHING, Outcome)
+    JointStatesFlow, LOG_EVERY_S, NONE_WANTED, NOTHING, Outcome, Wanted)
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, STALE
 from dh_kinematics.node_logic.monitors.tasks import MessageRate
 from dh_kinematics.parameters import validation
@@ -277,3 +277,27 @@ def test_implausible_rates_make_what_needs_rates_stale_and_planes_are_judged_on(
     assert blind['arm'].level == ERROR
     again = send(3, [0.0, 0.0], [0.1, 0.0])
     assert [again[task].level for task in watched] == [OK, ERROR, OK], again
+
+
+def test_the_verdict_says_at_which_stamp_a_message_was_taken_and_what_was_judged():
+    # What a replay reads of each message, and nothing else of the flow: a zero stamp is taken
+    # at the node's clock, the values are the message's, the levels the joints'.
+    flow = Flow()
+    settings = dict(SETTINGS, **{'effort.estimator': 'observer'})
+    flow.flow.configure(CHAIN, settings)
+    flow.flow.wanted = Wanted(False, False, True, False, False, external=True)  # as replay's
+    outcome = flow.flow.handle(joint_state_cdr(0, ['a', 'b'], [0.97, 0.1], [0.5, -0.3],
+                                               [1.0, 2.0]), 7 * SECOND, 1)
+    assert outcome.taken
+    verdict = flow.flow.verdict(outcome)
+    assert verdict.stamp_ns == 7 * SECOND
+    assert verdict.positions == [0.97, 0.1] and verdict.efforts == [1.0, 2.0]
+    assert verdict.velocities == [0.5, -0.3]
+    assert all(math.isnan(value) for value in verdict.accelerations + verdict.jerks)
+    assert verdict.levels == [1, 0]  # joint a in its warn margin
+    assert verdict.safety is None and verdict.safety_levels is None  # no safety watched
+    outcome = flow.flow.handle(joint_state_cdr(7 * SECOND + 1_000_000, ['a', 'b'], [0.5, 0.1],
+                                               [0.5, -0.3], [1.0, 2.0]), 8 * SECOND, 2)
+    verdict = flow.flow.verdict(outcome)
+    assert verdict.stamp_ns == 7 * SECOND + 1_000_000 and verdict.levels == [0, 0]
+    assert verdict.external == outcome.external[2] and len(verdict.external) == 2

@@ -47,6 +47,7 @@ returns. Warnings go to ``warn``, at most one per kind every ``LOG_EVERY_S`` sec
 """
 
 from collections import namedtuple
+import math
 from time import monotonic_ns
 
 from dh_kinematics.node_logic import cdr
@@ -54,6 +55,7 @@ from dh_kinematics.node_logic.joint_math import StreamMath
 from dh_kinematics.node_logic.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
 from dh_kinematics.node_logic.limit_diagnostics import LimitDiagnostics
 from dh_kinematics.node_logic.momentum_observer import MomentumObserver, tool_wrench
+from dh_kinematics.node_logic.monitors.levels import OK
 from dh_kinematics.node_logic.monitors.sample import Sample
 from dh_kinematics.node_logic.rate_estimate import MAX_RATE, RateEstimate
 from dh_kinematics.node_logic.tf_rate import TfRate
@@ -93,6 +95,27 @@ taken : bool
     Whether the cache took anything of the message (False: dropped whole, and counted).
 """
 NOTHING = Outcome(None, None, None, None, None, False, taken=False)
+Verdict = namedtuple('Verdict', 'stamp_ns positions velocities accelerations jerks efforts '
+                     'residuals external levels safety safety_levels')
+Verdict.__doc__ = """One message as the flow took and judged it: :meth:`JointStatesFlow.verdict`.
+
+
+stamp_ns : int
+    The stamp the message was taken at (its own; the node's clock for a zero stamp).
+positions, velocities, accelerations, jerks, efforts : list of float
+    Every joint's last position (rad or m), estimated rates (per s, per s^2, per s^3) and
+    last effort (N m or N); NaN where not known.
+residuals, external : list of float
+    Every joint's effort residual and the observer's external torque (N m or N) on this
+    message; NaN where there is none.
+levels : list of int
+    Every joint's worst level: its position's, its effort's, its motion's.
+safety : list of float or None
+    The values of ``~/safety`` (:attr:`monitors.safety.Safety.figures`), where the safety
+    monitor is on and measured this message.
+safety_levels : list of int or None
+    Each of those values' status level.
+"""
 Usual = namedtuple('Usual', 'tf friction')
 Usual.__doc__ = """What to publish for the usual message: nothing else is due.
 
@@ -138,7 +161,7 @@ class JointStatesFlow:
         self.limits = LimitDiagnostics(self.cache, start_ns)
         self._reader = cdr.JointStateReader()
         self._decode, self._warn = decode, warn
-        self._last_now_ns = 0
+        self._last_now_ns = self._stamp_ns = 0
         self._last_warned = {}
         self.rates = RateEstimate(len(self.cache.names))
         self.tf_rate = TfRate(len(self.cache.names))
@@ -306,12 +329,14 @@ class JointStatesFlow:
                 return None
             friction = usual.friction.fill(stamp_ns, torques)
         cache.take_all(whole.index, positions, velocities, efforts, stamp_ns, now_ns)
+        self._stamp_ns = stamp_ns
         return Usual(tf, friction)
 
     def _take(self, fields, now_ns, mono_ns):
         """Take one message's fields the full way: :meth:`handle`."""
         stamp_ns, names, positions, velocities, efforts = fields
         update = self.cache.update(names, positions, velocities, stamp_ns, now_ns, efforts)
+        self._stamp_ns = update.stamp_ns
         if update.dropped or update.notes or update.new_unknown:
             self._report(update, names, mono_ns)
         notes, joints, moving = update.notes, update.positions, update.velocities
@@ -357,6 +382,28 @@ class JointStatesFlow:
         return Outcome(tf, friction, gravity, expected, residual, diagnostics,
                        manipulability=measures, safety=safety, external=external,
                        wrench=wrench, taken=taken)
+
+    def verdict(self, outcome):
+        """
+        Return what the flow took and judged of the message whose ``outcome`` it just returned.
+
+        A :data:`Verdict`, for a message it took (:attr:`Outcome.taken`): what a replay's
+        report reads of each message, and nothing else of the flow.
+        """
+        cache, rates, limits, nan = self.cache, self.rates, self.limits, math.nan
+        residuals, external = [nan] * len(cache.names), [nan] * len(cache.names)
+        for estimates, found in ((residuals, outcome.residual), (external, outcome.external)):
+            if found is not None:
+                for j, value in zip(found[0], found[2]):
+                    estimates[j] = value
+        safety, values, levels = limits.safety, None, None
+        if safety.active and safety.measured:  # the flow's where ~/safety is wanted
+            values = (safety.topic_values() if outcome.safety is None else outcome.safety[1])
+            levels = [safety.levels.get(figure.task, OK) for figure in safety.figures]
+        return Verdict(self._stamp_ns, cache.positions.tolist(), *(
+            [nan if value is None else value for value in estimate]
+            for estimate in (rates.qd, rates.qdd, rates.qddd)), cache.efforts.tolist(),
+            residuals, external, limits.joint_levels(), values, levels)
 
     def _state(self, configuration, wrenched):
         """

@@ -213,6 +213,17 @@ class LimitDiagnostics:
         motion = self.motion
         return not motion.active or bool(velocities) and motion.quiet(velocities, efforts)
 
+    def joint_levels(self):
+        """Return every joint's worst level: its position's, its effort's and its motion's."""
+        return np.maximum.reduce([np.asarray(self.levels or 0), self.efforts.levels,
+                                  np.asarray(self.motion.levels)]).tolist()
+
+    def snapshot(self):
+        """Return every level the monitors keep, cheaply: what a change of status shows in."""
+        return (tuple(self.levels or ()), tuple(self.efforts.levels.tolist()),
+                tuple(self.motion.levels), tuple(self.arm.levels.items()),
+                tuple(self.safety.levels.items()))
+
     def clock_jumped(self):
         """
         Restart every deadline after the node's clock jumped back (a bag loop, a sim reset).

@@ -40,16 +40,14 @@ class Maxima:
     ----------
     chain : Chain
         The model: its joint names and limits.
-    flow : JointStatesFlow
-        The flow the replay runs, read after each message.
     figures : tuple of Figure
         The safety figures of ``~/safety`` (:attr:`Safety.figures`; none where none is
         watched).
 
     """
 
-    def __init__(self, chain, flow, figures=()):
-        self._flow, self._names = flow, chain.joint_names
+    def __init__(self, chain, figures=()):
+        self._names = chain.joint_names
         self._lower, self._upper = zip(*chain.qlim.tolist())
         links = chain.links
         self._limits = {'velocity': [link.velocity_limit for link in links],
@@ -65,27 +63,23 @@ class Maxima:
                                                  else value < known[0])):
             self.worst[key] = (value, stamp_ns, limit)
 
-    def take(self, stamp_ns, outcome, safety_values=None):
-        """Take the flow's values after the message stamped ``stamp_ns``: its :data:`Outcome`."""
-        flow, keep, names = self._flow, self._keep, self._names
-        positions, efforts = flow.cache.positions.tolist(), flow.cache.efforts.tolist()
-        rates = flow.rates
+    def take(self, verdict):
+        """Take the flow's :data:`Verdict` of one message."""
+        keep, names, stamp_ns = self._keep, self._names, verdict.stamp_ns
         for j, name in enumerate(names):
-            q = positions[j]
+            q = verdict.positions[j]
             keep((name, 'position margin'), min(q - self._lower[j], self._upper[j] - q),
                  stamp_ns, 0.0, larger=False)
-            for quantity, values in (('velocity', rates.qd), ('acceleration', rates.qdd),
-                                     ('jerk', rates.qddd)):
-                if values[j] is not None:
-                    keep((name, quantity), abs(values[j]), stamp_ns, self._limits[quantity][j])
-            keep((name, 'effort'), abs(efforts[j]), stamp_ns, self._limits['effort'][j])
-        for quantity, estimate in (('residual', outcome.residual),
-                                   ('external torque', outcome.external)):
-            if estimate is not None:
-                for j, value in zip(estimate[0], estimate[2]):
-                    keep((names[j], quantity), abs(value), stamp_ns, None)
-        if safety_values is not None:
-            for figure, value in zip(self._figures, safety_values):
+            for quantity, values in (('velocity', verdict.velocities),
+                                     ('acceleration', verdict.accelerations),
+                                     ('jerk', verdict.jerks)):
+                keep((name, quantity), abs(values[j]), stamp_ns, self._limits[quantity][j])
+            keep((name, 'effort'), abs(verdict.efforts[j]), stamp_ns, self._limits['effort'][j])
+            for quantity, values in (('residual', verdict.residuals),
+                                     ('external torque', verdict.external)):
+                keep((name, quantity), abs(values[j]), stamp_ns, None)
+        if verdict.safety is not None:
+            for figure, value in zip(self._figures, verdict.safety):
                 keep(('safety', figure.label), value if figure.smaller else abs(value),
                      stamp_ns, figure.limit, larger=not figure.smaller)
 

@@ -63,7 +63,7 @@ class Series:
                 self._span_ns = stamp_ns - self._start_ns
                 k = 1
         else:
-            k = (stamp_ns - self._start_ns) // self._span_ns
+            k = max(0, (stamp_ns - self._start_ns) // self._span_ns)  # none before the first
         while k >= self._bins:
             self._halve()
             k = (stamp_ns - self._start_ns) // self._span_ns

@@ -18,21 +18,20 @@ Serialized joint_states through the node's flow, on their own stamps: every leve
 The node's clock is the stamps: each message is taken at its stamp, and the node's ticks
 (:func:`node_logic.schedule.tick_s`) fall on the stamps' grid between messages, so a joint goes
 STALE at the same stamp as on the live node. After each message and tick, the monitors' levels
-are compared with the last; where one moved, the statuses are built and each status whose level
-changed is a :data:`Transition`; :class:`Maxima` keeps the worst values and :class:`Series`
-what the pictures show: the joints' values, and the safety figures where any is watched.
+are compared with the last (:meth:`LimitDiagnostics.snapshot`); where one moved, the statuses
+are built and each status whose level changed is a :data:`Transition`. Of each message taken,
+the flow's :data:`Verdict` is all the report reads: :class:`Maxima` keeps the worst values and
+:class:`Series` what the pictures show: the joints' values, and the safety figures where any is
+watched.
 """
 
 from collections import namedtuple
-import math
 
 from dh_kinematics.node_logic.cdr import JointStateReader
 from dh_kinematics.node_logic.joint_states import JointStatesFlow, Wanted
-from dh_kinematics.node_logic.monitors.levels import OK
 from dh_kinematics.node_logic.schedule import tick_s
 from dh_kinematics.replay.maxima import Maxima
 from dh_kinematics.replay.series import COLUMNS, Series
-import numpy as np
 
 __all__ = ['Replay', 'Transition']
 
@@ -41,13 +40,6 @@ Transition.__doc__ = """One level change: the stamp (ns) of the message or tick 
 the status's name as the node names it (``<node>: <task>``), its new level and message."""
 MAX_TICKS_PER_GAP = 1000
 """Ticks replayed in one gap between messages; past them the clock jumps to the next message."""
-
-
-def _snapshot(limits):
-    """Return every level the monitors keep, cheaply: what a change of status shows in."""
-    return (tuple(limits.levels or ()), tuple(limits.efforts.levels.tolist()),
-            tuple(limits.motion.levels), tuple(limits.arm.levels.items()),
-            tuple(limits.safety.levels.items()))
 
 
 class Replay:
@@ -88,7 +80,7 @@ class Replay:
         self.flow.wanted = Wanted(False, values, True, tf, False, safety=values, external=True)
         monitor = self.flow.limits.safety
         self._figures = monitor.figures if monitor.active else ()
-        self.maxima = Maxima(chain, self.flow, self._figures)
+        self.maxima = Maxima(chain, self._figures)
         self.series = Series(len(COLUMNS), chain.n)
         self.safety = Series(1, len(self._figures)) if monitor.active else None
         self._tick_ns = int(tick_s(settings['diagnostics.period']) * 1e9)
@@ -128,38 +120,24 @@ class Replay:
             if not outcome.taken:  # counted by the arm's status; no values of its own
                 last = yield from self._changes(clock, last, levels)
                 continue
-            stamp = clock  # a zero stamp is taken at the node's clock, as the node takes it
-            safety, values = flow.limits.safety, None
-            if safety.active and safety.measured:  # the flow's where ~/safety is wanted
-                values = (safety.topic_values() if outcome.safety is None
-                          else outcome.safety[1])
-            maxima.take(stamp, outcome, values)
-            self._add(stamp, outcome, values)
-            last = yield from self._changes(stamp, last, levels)
+            verdict = flow.verdict(outcome)
+            maxima.take(verdict)
+            self._add(verdict)
+            last = yield from self._changes(clock, last, levels)
 
-    def _add(self, stamp, outcome, safety_values):
+    def _add(self, verdict):
         """Add the message's values and their levels to the series."""
-        flow = self.flow
-        limits, cache = flow.limits, flow.cache
-        qd = [math.nan if value is None else value for value in flow.rates.qd]
-        estimate = [math.nan] * len(qd)  # the external torque, else the residual
-        for found in (outcome.residual, outcome.external):
-            if found is not None:
-                for j, value in zip(found[0], found[2]):
-                    estimate[j] = value
-        levels = np.maximum.reduce([np.asarray(limits.levels or 0), limits.efforts.levels,
-                                    np.asarray(limits.motion.levels)])
-        self.series.add(stamp, [cache.positions, qd, cache.efforts, estimate],
-                        levels)
-        if safety_values is not None:
-            safety = limits.safety.levels
-            self.safety.add(stamp, [safety_values], [safety.get(figure.task, OK)
-                                                     for figure in self._figures])
+        estimate = [external if external == external else residual
+                    for residual, external in zip(verdict.residuals, verdict.external)]
+        self.series.add(verdict.stamp_ns, [verdict.positions, verdict.velocities,
+                                           verdict.efforts, estimate], verdict.levels)
+        if verdict.safety is not None:
+            self.safety.add(verdict.stamp_ns, [verdict.safety], verdict.safety_levels)
 
     def _changes(self, stamp, last, levels):
         """Yield the statuses whose level changed; return the new snapshot."""
         flow = self.flow
-        snapshot = _snapshot(flow.limits)
+        snapshot = flow.limits.snapshot()
         if snapshot != last:
             for status in flow.statuses(stamp, stamp):
                 if levels.get(status.task) != status.level:
