@@ -42,6 +42,7 @@ from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.safety.capsules import closest_points
 from dh_kinematics.core.safety.points import LinkPoints
+from dh_kinematics.core.state import ArmState
 import numpy as np
 
 __all__ = ['ignored_pairs', 'LinkCapsules']
@@ -101,7 +102,7 @@ class LinkCapsules:
     pairs : array of int, shape (p, 2)
         The capsules of each pair judged.
     points : LinkPoints
-        Every capsule's two ends, in order (for the compiled motion).
+        Every capsule's two ends, in order (for the arm's state, :class:`core.state.ArmState`).
 
     """
 
@@ -136,7 +137,7 @@ class LinkCapsules:
                                and (links[a], links[b]) not in skipped],
                               dtype=int).reshape(-1, 2)
         self.points = LinkPoints(np.repeat(self.links, 2), self.ends.reshape(-1, 3))
-        self.chain, self._ends_function = chain, None
+        self.chain, self._state = chain, None
 
     def placed(self, T_world_links):
         """
@@ -163,14 +164,12 @@ class LinkCapsules:
         ``closest``: :func:`capsules.closest_points` along ``pairs`` (m); ``closing_speed``:
         each pair's (m/s, positive while closing). ``q`` in rad or m, ``qd`` per s.
         """
-        if self._ends_function is None:
-            self._ends_function = self.chain.points_function(self.points.links,
-                                                             self.points.offsets)
-        n = self.chain.n
-        out = np.asarray(self._ends_function([float(value) for value in q])).reshape(
-            -1, 12 + 6 * n)
-        rates = out[:, 12:12 + 3 * n].reshape(-1, 3, n) @ np.asarray(qd, dtype=float)
-        return self.moving(out[:, :3], rates)
+        if self._state is None:
+            self._state = ArmState(self.chain, self.points.links, self.points.offsets)
+        state = self._state
+        ends = np.array(state.one([float(value) for value in q], [float(value) for value in qd],
+                                  ('points',))[state.points]).reshape(-1, 6)
+        return self.moving(ends[:, :3], ends[:, 3:])
 
     def moving(self, ends, rates):
         """
