@@ -218,6 +218,10 @@ def test_a_chain_whose_pairs_are_all_ignored_watches_nothing():
     safety = Safety()
     safety.configure(FOLDING, _settings(ignore=['link1 link3']))
     assert not safety.active and 'self_collision' not in safety.levels
+    # Nor does it say a figure of it on ~/safety (no pair: no closest one to measure).
+    safety.update([0.1, 0.2, 0.3], [0.0, 0.0, 0.1])
+    assert len(safety.topic_values()) == len(safety.labels)
+    assert not any(label.startswith('self_collision') for label in safety.labels)
 
 
 # check and moveit -------------------------------------------------------------------------

@@ -162,9 +162,10 @@ class Safety:
                          if self._region is not None else math.inf)
         self._capsules = None
         if settings['safety.self_collision.enabled']:
-            self._capsules = LinkCapsules(chain, rules.ignored(settings),
-                                          'safety.self_collision.ignore')
-            self._points += (self._capsules.points,)
+            capsules = LinkCapsules(chain, rules.ignored(settings), 'safety.self_collision.ignore')
+            if len(capsules.pairs):  # else nothing to judge, and no figure of it
+                self._capsules = capsules
+                self._points += (capsules.points,)
             self._near = tuple(settings[f'safety.self_collision.{name}_distance']
                                for name in ('warn', 'error'))
         watched = {
@@ -173,7 +174,7 @@ class Safety:
             'power': limits['power'] is not None, 'stopping': stopping_on,
             'planes': bool(self._planes) or self._tilt_limit is not None,
             'contact': self._region is not None,
-            'self_collision': self._capsules is not None and len(self._capsules.pairs) > 0}
+            'self_collision': self._capsules is not None}
         self.levels = {task: STALE for task in TASKS if watched[task]}
         self.active = bool(self.levels)
         self._values, self._unjudged = {}, dict.fromkeys(self.levels, NOTHING_YET)
