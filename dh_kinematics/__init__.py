@@ -23,9 +23,15 @@ DH chains for ROS 2: the public API of the numpy core.
 - :func:`calibrate`, its :class:`Calibration`, and the :class:`Measurements` it takes
   (``read_measurements`` reads them from a tracker's CSV file).
 
-The package has four layers: :mod:`dh_kinematics.core` (numpy only),
-:mod:`dh_kinematics.parameters` (the nodes' parameters), :mod:`dh_kinematics.node_logic` (the
-node's logic without ROS) and :mod:`dh_kinematics.ros` (rclpy).
+The sub-packages (what each may import is held by ``test/test_import_boundaries.py``; rclpy
+only :mod:`~dh_kinematics.ros` and the few ROS commands and views):
+:mod:`~dh_kinematics.core` (numpy: chains, kinematics, dynamics, the arm's state per message,
+URDF), :mod:`~dh_kinematics.formulas` (SymPy), :mod:`~dh_kinematics.identification` (the
+dynamic model from a log), :mod:`~dh_kinematics.logs` (CSV and rosbag2 joint logs),
+:mod:`~dh_kinematics.parameters` (the nodes' parameters), :mod:`~dh_kinematics.node_logic`
+(the node's message path and monitors), :mod:`~dh_kinematics.replay` (a log through that
+path), :mod:`~dh_kinematics.viewer` (the browser view), :mod:`~dh_kinematics.cli` (the
+command line) and :mod:`~dh_kinematics.ros` (rclpy: the nodes and launch helpers).
 
 The names are imported on first use, so that importing a submodule (the executables' entry
 points, which handle signals from their first instruction) costs nothing.

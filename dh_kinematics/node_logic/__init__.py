@@ -15,7 +15,11 @@
 """
 The node's logic without ROS: joint_states bytes, the cache, frames, monitors and diagnostics.
 
-May import the core, numpy and the standard library, never rclpy or a message package; a test
+A message's way is :class:`joint_states.JointStatesFlow`: decoded (:mod:`cdr`), checked into
+the cache (:mod:`joint_state_cache`), its rates estimated (:mod:`rate_estimate`), the observer
+run (:mod:`momentum_observer`), the arm's state measured once (:class:`core.state.ArmState`)
+and judged by the monitors (:mod:`monitors`, driven by :mod:`limit_diagnostics`). May import the
+core, the parameters, numpy and the standard library, never rclpy or a message package; a test
 guards it, so that everything here is tested without a ROS graph.
 """
 

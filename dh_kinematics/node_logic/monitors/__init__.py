@@ -12,12 +12,20 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The limit monitors: levels with hysteresis, efforts, motion limits, arm-wide limits."""
+"""
+The monitors: each judges a message (:data:`Sample`, the arm's state in it) into levels.
+
+The efforts (:class:`EffortMonitor`), the joints' motion limits (:class:`MotionLimits`), the
+tool's speed and the singularity (:class:`ArmLimits`), and what a cobot's safety controller
+watches, self-collision among it (:class:`Safety`); the levels and their hysteresis are
+:mod:`levels`, what a status says :mod:`tasks`.
+"""
 
 from dh_kinematics.node_logic.monitors.arm import ArmLimits
 from dh_kinematics.node_logic.monitors.effort import EffortMonitor
 from dh_kinematics.node_logic.monitors.levels import Thresholds
 from dh_kinematics.node_logic.monitors.motion import MotionLimits
+from dh_kinematics.node_logic.monitors.safety import Safety
 from dh_kinematics.node_logic.monitors.sample import Sample
 
-__all__ = ['ArmLimits', 'EffortMonitor', 'MotionLimits', 'Sample', 'Thresholds']
+__all__ = ['ArmLimits', 'EffortMonitor', 'MotionLimits', 'Safety', 'Sample', 'Thresholds']
