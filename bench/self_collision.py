@@ -22,7 +22,7 @@ process, CPU µs per message (median of ``--rounds``):
 
 - ``monitor``: :class:`Safety` with self-collision alone, ``update(q, qd)`` (the ends' motion
   compiled with the rest of the monitor, the pairs' distances, the closing speed);
-- ``closing``: :meth:`LinkCapsules.closing` alone (its own compiled ends and Jacobians);
+- ``closing``: the arm's state of the capsules' ends alone and :meth:`LinkCapsules.moving`;
 - ``batch``: :meth:`LinkCapsules.closest` on 1000 configurations at once, per configuration;
 - ``node``: the node's callback with ``safety.self_collision.enabled`` and without it
   (``node_rate.py``'s ``dh_kinematics_self_collision`` and ``dh_kinematics`` targets), the
@@ -42,6 +42,7 @@ import time
 
 from dh_kinematics.core.rotations import z_along
 from dh_kinematics.core.safety.link_capsules import LinkCapsules
+from dh_kinematics.core.state import ArmState
 from dh_kinematics.node_logic.monitors.safety import Safety
 from dh_kinematics.node_logic.sweep import sweep
 from dh_kinematics.parameters.files import read
@@ -120,17 +121,21 @@ def main():
         safety = Safety()
         safety.configure(chain, settings)
         capsules = LinkCapsules(chain, [entry for entry in ignore if entry])
+        state = ArmState(chain, capsules.points.links, capsules.points.offsets)
+
+        def closing(q, qd):
+            return capsules.moving(*state.points_at(q, qd))
         batch = np.array([q for q, _ in states[:1000]])
         rounds = {name: [] for name in ('monitor', 'closing', 'batch', 'pinocchio')}
         for _ in range(args.rounds):
             rounds['monitor'].append(_timed(safety.update, states))
-            rounds['closing'].append(_timed(capsules.closing, states))
+            rounds['closing'].append(_timed(closing, states))
             start = time.process_time()
             capsules.closest(chain.fkine_all(batch))
             rounds['batch'].append((time.process_time() - start) / len(batch) * 1e6)
             seconds, theirs = _pinocchio(chain, capsules, states)
             rounds['pinocchio'].append(seconds)
-        ours = capsules.closing(*states[-1])[0].distance
+        ours = closing(*states[-1])[0].distance
         results[label] = {name: round(statistics.median(values), 1)
                           for name, values in rounds.items()}
         results[label]['pairs'] = len(capsules.pairs)

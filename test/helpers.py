@@ -321,6 +321,14 @@ def segment_distance(points, start, end):
     return np.linalg.norm(points - (start + t[..., None] * axis), axis=-1)
 
 
+def capsules_closing(capsules, q, qd):
+    """Return :meth:`LinkCapsules.moving` of ``capsules`` at ``q`` moving at ``qd``."""
+    from dh_kinematics.core.state import ArmState
+
+    state = ArmState(capsules.chain, capsules.points.links, capsules.points.offsets)
+    return capsules.moving(*state.points_at(q, qd))
+
+
 def pose_transform(translation, quaternion):
     """Return the (4, 4) transform of a translation and a quaternion [x, y, z, w]."""
     T = np.eye(4)

@@ -17,7 +17,8 @@
 from dh_kinematics.core import configurations
 from dh_kinematics.core.safety.capsules import closest_points
 from helpers import (
-    CHAINS, coal_capsule, coal_distance, for_each_arm, needs, needs_pin, pin, pin_configuration)
+    capsules_closing, CHAINS, coal_capsule, coal_distance, for_each_arm, needs, needs_pin, pin,
+    pin_configuration)
 import numpy as np
 import pytest
 
@@ -189,7 +190,7 @@ def test_the_closing_speed_is_the_rate_of_coals_distance(name, chain):
     def their_distances(t):
         return _coal_distances(_their_capsules(pin, chain, q + t * qd), match, capsules.pairs)
     expected = -(their_distances(step) - their_distances(-step)) / (2 * step)
-    closest, speed = capsules.closing(q, qd)
+    closest, speed = capsules_closing(capsules, q, qd)
     np.testing.assert_allclose(speed, expected, atol=1e-6, err_msg=name)
     np.testing.assert_allclose(closest.distance, their_distances(0.0), atol=1e-9, err_msg=name)
 

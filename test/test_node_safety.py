@@ -18,7 +18,7 @@ import math
 
 from dh_kinematics import Chain
 from dh_kinematics.core.safety import stopping
-from helpers import PACKAGE
+from helpers import capsules_closing, PACKAGE
 import numpy as np
 import pytest
 
@@ -248,7 +248,7 @@ def test_self_collision_reaches_its_topic_values_and_its_status(ur5):
         q = np.array([0.3, -1.2, 2.6, -0.7, 1.1, 0.2])
         qd = np.array([0.4, -0.3, 0.2, 0.1, -0.2, 0.3])
         values = dict(zip(*_first_values(run, chain, q, qd)[:2]))
-        closest, closing = LinkCapsules(chain, ignore).closing(q, qd)
+        closest, closing = capsules_closing(LinkCapsules(chain, ignore), q, qd)
         k = int(np.argmin(closest.distance))
         assert values['self_collision.distance'] == pytest.approx(closest.distance[k],
                                                                   abs=1e-12)

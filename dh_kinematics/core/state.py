@@ -166,6 +166,16 @@ class ArmState:
         function(np.ascontiguousarray(Q.T), np.ascontiguousarray(QD.T), out)
         return out
 
+    def points_at(self, q, qd):
+        """
+        Return where the points are and how fast they move at ``q``, ``qd``: (k, 3), (k, 3).
+
+        In m and m/s, in the world; only the points are computed.
+        """
+        moving = np.array(self.one([float(value) for value in q], [float(value) for value in qd],
+                                   ('points',))[self.points]).reshape(-1, 6)
+        return moving[:, :3], moving[:, 3:]
+
     def jacobian_of(self, row):
         """Return the tool's Jacobian [v; w] from a state ``row``: shape (6, n)."""
         return np.array(row[self.jacobian]).reshape(6, self._n)

@@ -42,7 +42,6 @@ from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.safety.capsules import closest_points
 from dh_kinematics.core.safety.points import LinkPoints
-from dh_kinematics.core.state import ArmState
 import numpy as np
 
 __all__ = ['ignored_pairs', 'LinkCapsules']
@@ -137,7 +136,7 @@ class LinkCapsules:
                                and (links[a], links[b]) not in skipped],
                               dtype=int).reshape(-1, 2)
         self.points = LinkPoints(np.repeat(self.links, 2), self.ends.reshape(-1, 3))
-        self.chain, self._state = chain, None
+        self.chain = chain
 
     def placed(self, T_world_links):
         """
@@ -157,26 +156,14 @@ class LinkCapsules:
         return closest_points(ends[..., a, 0, :], ends[..., a, 1, :], self.radii[a],
                               ends[..., b, 0, :], ends[..., b, 1, :], self.radii[b])
 
-    def closing(self, q, qd):
-        """
-        Return ``(closest, closing_speed)`` of every pair at ``q`` moving at ``qd``.
-
-        ``closest``: :func:`capsules.closest_points` along ``pairs`` (m); ``closing_speed``:
-        each pair's (m/s, positive while closing). ``q`` in rad or m, ``qd`` per s.
-        """
-        if self._state is None:
-            self._state = ArmState(self.chain, self.points.links, self.points.offsets)
-        state = self._state
-        ends = np.array(state.one([float(value) for value in q], [float(value) for value in qd],
-                                  ('points',))[state.points]).reshape(-1, 6)
-        return self.moving(ends[:, :3], ends[:, 3:])
-
     def moving(self, ends, rates):
         """
         Return ``(closest, closing_speed)`` of every pair from its ends' motion.
 
         ``ends``: every capsule's two ends in the world, in :attr:`points`' order (2 m, 3),
-        m; ``rates``: their velocities (2 m, 3), m/s. As :meth:`closing`.
+        m; ``rates``: their velocities (2 m, 3), m/s (the arm's state holds both:
+        :class:`core.state.ArmState`). ``closest``: :func:`capsules.closest_points` along
+        ``pairs`` (m); ``closing_speed``: each pair's (m/s, positive while closing).
         """
         ends, rates = ends.reshape(-1, 2, 3), rates.reshape(-1, 2, 3)
         a, b = self.pairs[:, 0], self.pairs[:, 1]
