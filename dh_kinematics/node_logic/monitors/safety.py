@@ -118,7 +118,7 @@ class Safety:
         self.active = self.measured = False
         self.levels = {}
         self._values, self._unjudged = {}, {}
-        self._registered = ()
+        self._registered = self._figures = ()
 
     def configure(self, chain, settings):
         """Take the model and the node's settings (SI units, checked: :mod:`parameters.rules`)."""
@@ -184,6 +184,7 @@ class Safety:
             list(self._plane_points.frames) if self._plane_points is not None else []) + [
             f'tool_sphere{k}' for k in range(len(self._spheres))]
         self._registered = self._register()
+        self._figures = tuple(figure for figure, _ in self._registered)
 
     def _register(self):
         """
@@ -237,12 +238,12 @@ class Safety:
     @property
     def labels(self):
         """Return the names of :meth:`topic_values`, in order."""
-        return tuple(figure.label for figure, _ in self._registered)
+        return tuple(figure.label for figure in self._figures)
 
     @property
     def figures(self):
         """Return a :data:`Figure` per label of :meth:`topic_values`, in order."""
-        return tuple(figure for figure, _ in self._registered)
+        return self._figures
 
     def judge(self, sample):
         """
