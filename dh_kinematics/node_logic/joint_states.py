@@ -99,7 +99,6 @@ Verdict = namedtuple('Verdict', 'stamp_ns positions velocities accelerations jer
                      'residuals external levels safety safety_levels')
 Verdict.__doc__ = """One message as the flow took and judged it: :meth:`JointStatesFlow.verdict`.
 
-
 stamp_ns : int
     The stamp the message was taken at (its own; the node's clock for a zero stamp).
 positions, velocities, accelerations, jerks, efforts : list of float

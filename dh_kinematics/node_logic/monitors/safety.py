@@ -376,10 +376,11 @@ class Safety:
         if row is None:
             row = state.one(q, qd, self.parts)
         values = {'momentum': row[state.momentum], 'kinetic_energy': row[state.energy]}
-        speeds, ends = self._speeds, 0 if self._capsules is None else len(self._capsules.links)
+        speeds = self._speeds
         moving = np.array(row[state.points]).reshape(-1, 6)  # p, v each
         if speeds:
-            values['frame_speed'] = np.hypot.reduce(moving[:speeds, 3:], axis=1).tolist()
+            values['frame_speed'] = [math.hypot(*velocity)
+                                     for velocity in moving[:speeds, 3:].tolist()]
         values['power'] = math.nan if efforts is None else abs(math.fsum(
             effort * rate for effort, rate in zip(efforts, qd)))
         if self._deceleration is not None:
@@ -387,7 +388,7 @@ class Safety:
                 abs(rate) / limit for rate, limit in zip(qd, self._deceleration))
             values['stopping_distance'] = (
                 None if quick and self._stop_settled(time, qd) else self._stop_path(q, qd, time))
-        if ends:
+        if self._capsules is not None:
             ends = moving[speeds + 1:]
             closest, closing = self._capsules.moving(ends[:, :3], ends[:, 3:])
             pair = int(np.argmin(closest.distance))
