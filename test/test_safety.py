@@ -127,8 +127,9 @@ def test_the_arms_state_agrees_with_pinocchio(name, chain):
 
 @for_each_arm(CHAINS)
 def test_the_planes_and_the_tilt_of_the_state_are_those_of_its_frames(name, chain):
-    # A plane's distances and the tool's tilt, from the state's own points and tool pose by
-    # planes' numpy formulas; for one message and for columns.
+    # A sphere's distance to a plane and the tool's tilt, from the chain's own numpy frames
+    # (fkine_all, fkine) by the textbook's n . c - offset - r and the angle between two unit
+    # vectors; for one message and for columns.
     rng = np.random.default_rng(zlib.crc32(name.encode()) + 5)
     frames = [frame.name for frame in published_frames(chain)]
     points = FramePoints(chain, frames)
@@ -142,11 +143,13 @@ def test_the_planes_and_the_tilt_of_the_state_are_those_of_its_frames(name, chai
     for (q, qd), row in zip(states, rows):
         out = np.array(state.one(q.tolist(), qd.tolist()))
         np.testing.assert_allclose(row, out, rtol=1e-12, atol=1e-12)
-        centres = out[state.points].reshape(-1, 6)[:, :3]
-        distances = [planes.signed_distance(wall, centres.T, radii) for wall in walls]
+        T = chain.fkine_all(q)[points.links]
+        centres = np.einsum('kij,kj->ki', T[:, :3, :3], points.offsets) + T[:, :3, 3]
+        distances = [centres @ wall.normal - wall.offset - radii for wall in walls]
         np.testing.assert_allclose(out[state.planes], np.ravel(distances), atol=1e-12)
-        z = out[state.tool].reshape(3, 4)[:, 2]
-        assert out[state.tilt] == pytest.approx(planes.tilt(z, axis), abs=1e-12)
+        z = chain.fkine(q)[:3, 2]
+        angle = np.arccos(np.clip(z @ axis, -1.0, 1.0))
+        assert out[state.tilt] == pytest.approx(angle, abs=1e-7)  # arccos: ~1e-8 near 0 or pi
 
 
 @needs_pin
