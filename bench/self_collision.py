@@ -20,8 +20,8 @@ The Panda (config/panda.yaml: 14 capsules of the default body, 44 pairs judged w
 ignored pairs, 60 without), along the sweep ``drive_joint_states.py`` sends at 1 kHz. Timed in
 process, CPU µs per message (median of ``--rounds``):
 
-- ``monitor``: :class:`Safety` with self-collision alone, ``update(q, qd)`` (the ends' motion
-  compiled with the rest of the monitor, the pairs' distances, the closing speed);
+- ``monitor``: :class:`SelfCollision`, ``update(q, qd)`` (the arm's state of the capsules'
+  ends, the pairs' distances, the closing speed, the level);
 - ``closing``: the arm's state of the capsules' ends alone and :meth:`LinkCapsules.moving`;
 - ``batch``: :meth:`LinkCapsules.closest` on 1000 configurations at once, per configuration;
 - ``node``: the node's callback with ``safety.self_collision.enabled`` and without it
@@ -43,7 +43,7 @@ import time
 from dh_kinematics.core.rotations import z_along
 from dh_kinematics.core.safety.link_capsules import LinkCapsules
 from dh_kinematics.core.state import ArmState
-from dh_kinematics.node_logic.monitors.safety import Safety
+from dh_kinematics.node_logic.monitors.self_collision import SelfCollision
 from dh_kinematics.node_logic.sweep import sweep
 from dh_kinematics.parameters.files import read
 from drive_joint_states import CONFIGS
@@ -118,8 +118,8 @@ def main():
     for label, ignore in (('panda, its ignored pairs', settings['safety.self_collision.ignore']),
                           ('panda, every pair', [''])):
         settings['safety.self_collision.ignore'] = ignore
-        safety = Safety()
-        safety.configure(chain, settings)
+        monitor = SelfCollision()
+        monitor.configure(chain, settings)
         capsules = LinkCapsules(chain, [entry for entry in ignore if entry])
         state = ArmState(chain, capsules.points.links, capsules.points.offsets)
 
@@ -128,7 +128,7 @@ def main():
         batch = np.array([q for q, _ in states[:1000]])
         rounds = {name: [] for name in ('monitor', 'closing', 'batch', 'pinocchio')}
         for _ in range(args.rounds):
-            rounds['monitor'].append(_timed(safety.update, states))
+            rounds['monitor'].append(_timed(monitor.update, states))
             rounds['closing'].append(_timed(closing, states))
             start = time.process_time()
             capsules.closest(chain.fkine_all(batch))

@@ -16,8 +16,8 @@
 
 from dh_kinematics import Chain, Link
 from dh_kinematics.node_logic.joint_states import JointStatesFlow, NONE_WANTED
-from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
-from dh_kinematics.node_logic.monitors.motion import MotionLimits, ratio_level
+from dh_kinematics.node_logic.monitors.levels import ERROR, OK, ratio_level, WARN
+from dh_kinematics.node_logic.monitors.motion import MotionLimits
 from dh_kinematics.parameters.specs import NODE
 from helpers import joint_state_cdr
 import numpy as np

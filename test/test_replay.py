@@ -324,7 +324,7 @@ def test_the_maxima_take_the_safety_figures_where_they_are_watched():
     assert rows['safety', 'plane.floor.panda_hand_tcp'] == pytest.approx(
         (heights[lowest] + 0.3, (stream[lowest][0]) * 1e-9, 0.0), abs=1e-12)
     t, low, high, level = replay.safety.arrays()
-    labels = [figure.label for figure in replay.flow.limits.safety.figures]
+    labels = [figure.label for figure in replay.flow.limits.figures]
     assert low[:, 0, labels.index('plane.floor.panda_hand_tcp')].min() == pytest.approx(
         heights[lowest] + 0.3, abs=1e-12)
 

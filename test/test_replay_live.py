@@ -37,17 +37,20 @@ PUMA = str(PACKAGE / 'config' / 'puma560.yaml')
 SECOND = 1_000_000_000
 # A wide WARN band and a slow sweep: most levels last longer than the node's 0.1 s between
 # two publications of a change (any change of any status), so few are merged away on the wire.
-# Safety figures of each kind that joint_states alone give: the values of ~/safety.
+# Safety figures of each kind that joint_states alone give: the values of ~/safety, with
+# self-collision's; the effort monitor judging the momentum observer's external torques.
 SETTINGS = {'diagnostics.period': 0.1, 'diagnostics.warn_margin': 0.3,
             'safety.momentum_limit': 100.0, 'safety.kinetic_energy_limit': 100.0,
             'safety.power_limit': 1000.0, 'safety.planes.floor': [0.0, 0.0, 1.0, -1.0],
-            'safety.tool_spheres': [0.0, 0.0, 0.1, 0.05]}
+            'safety.tool_spheres': [0.0, 0.0, 0.1, 0.05],
+            'safety.self_collision.enabled': True, 'effort.estimator': 'observer',
+            'effort.warn': [20.0] * 6, 'effort.error': [40.0] * 6}
 
 
 def _same(live, ours):
-    """Tell whether two lists of values agree to 1e-9 (NaN where both are)."""
+    """Tell whether two lists of values agree to 1e-9 (NaN where both are; inf where both)."""
     return len(live) == len(ours) and all(
-        abs(a - b) <= 1e-9 or (a != a and b != b) for a, b in zip(live, ours))
+        a == b or abs(a - b) <= 1e-9 or (a != a and b != b) for a, b in zip(live, ours))
 
 
 def _changes(rows):
@@ -106,8 +109,10 @@ def test_a_replayed_recording_changes_levels_as_the_live_node_did():
     # ~/safety has no stamp: from the first array the probe's recording also holds, the live
     # arrays are the replay's in order, but for the messages the node lost under load (its
     # queue): it published nothing for those.
-    labels = replay.flow.limits.safety.labels
-    assert {names for names, _ in safety} == {labels} and len(labels) >= 8
+    labels = replay.flow.limits.labels
+    assert {names for names, _ in safety} == {labels} and len(labels) >= 11
+    assert labels[-3:] == ('self_collision.distance', 'self_collision.closing_speed',
+                           'self_collision.time_to_collision')
     first = next(k for k, (_, values) in enumerate(safety)
                  if any(_same(values, ours) for ours in ours_safety))
     k = 0

@@ -203,7 +203,7 @@ def test_the_stopping_level_is_the_same_the_short_way(time_limit):
     # Where a bound on the tool's path settles the level, the path is not integrated; over a
     # random stream the levels are those the integral on every message gives, hysteresis and
     # all, with the stopping distance alone and beside a stopping time.
-    from dh_kinematics.node_logic.monitors.motion import ratio_level
+    from dh_kinematics.node_logic.monitors.levels import ratio_level
 
     limit = 0.02
     quick = _monitor(**{'safety.stopping_distance_limit': limit,
@@ -361,7 +361,7 @@ def test_a_flapping_safety_level_is_published_at_most_every_interval_and_none_is
 def test_the_contact_level_is_the_same_the_short_way():
     # Below the speed the region's own mass permits (its WARN fraction), the reflected mass is
     # not computed; over a random stream the levels are those computing it on every message.
-    from dh_kinematics.node_logic.monitors.motion import ratio_level
+    from dh_kinematics.node_logic.monitors.levels import ratio_level
 
     quick = _monitor(**{'safety.contact.body_region': 'hands_fingers'})
     rng = np.random.default_rng(5)

@@ -29,8 +29,8 @@ from dh_kinematics.core.display import format_number
 from dh_kinematics.core.model_file.parameter_file import flatten
 from dh_kinematics.core.safety.link_capsules import LinkCapsules
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
-from dh_kinematics.node_logic.monitors.safety import Safety
 from dh_kinematics.node_logic.monitors.sample import Sample
+from dh_kinematics.node_logic.monitors.self_collision import SelfCollision
 from dh_kinematics.parameters import validation
 from dh_kinematics.parameters.specs import NODE
 from helpers import (
@@ -130,7 +130,7 @@ def test_a_path_into_contact_goes_ok_warn_error_and_back_with_the_hysteresis():
     # Joint 3 folds link 3 back over link 1 and out again; at each message the level is what
     # coal's distance gives against 0.05 m (WARN) and 0.01 m (ERROR), each clearing 0.01 m
     # (diagnostics.hysteresis) back.
-    safety = Safety()
+    safety = SelfCollision()
     safety.configure(FOLDING, _settings())
     assert list(safety.levels) == ['self_collision']
     angles = np.concatenate([np.linspace(0.0, 2.9, 60), np.linspace(2.9, 0.0, 60)])
@@ -148,7 +148,7 @@ def test_a_path_into_contact_goes_ok_warn_error_and_back_with_the_hysteresis():
         distances.append(distance)
         safety.update(q, [0.0, 0.0, 0.1])
         seen.append(safety.levels['self_collision'])
-        assert safety.topic_values()[-3] == pytest.approx(distance, abs=1e-9)
+        assert safety.topic_values()[0] == pytest.approx(distance, abs=1e-9)
     assert seen == expected
     assert {OK, WARN, ERROR} <= set(seen) and seen[-1] == OK
     status, = safety.statuses()
@@ -161,7 +161,7 @@ def test_the_level_is_the_positions_alone_and_the_rates_give_the_closing_speed()
     # The closing speed is minus the rate of coal's distance (central differences along qd),
     # the time to collision the distance over it while closing; the level WARN at 0.038 m
     # whether the pair closes in, parts or stands still.
-    safety = Safety()
+    safety = SelfCollision()
     safety.configure(FOLDING, _settings())
     q, step = _fold([1.55])[0], 1e-6
     distance = _their_distance(q)
@@ -169,8 +169,8 @@ def test_the_level_is_the_positions_alone_and_the_rates_give_the_closing_speed()
         closing = -(_their_distance(q + step * np.array(qd))
                     - _their_distance(q - step * np.array(qd))) / (2 * step)
         safety.update(q, qd)
-        labels = safety.labels[-3:]
-        values = dict(zip(labels, safety.topic_values()[-3:]))
+        labels = tuple(figure.label for figure in safety.figures)
+        values = dict(zip(labels, safety.topic_values()))
         assert labels == ('self_collision.distance', 'self_collision.closing_speed',
                           'self_collision.time_to_collision')
         assert values['self_collision.distance'] == pytest.approx(distance, abs=1e-9)
@@ -180,7 +180,7 @@ def test_the_level_is_the_positions_alone_and_the_rates_give_the_closing_speed()
         assert safety.levels['self_collision'] == WARN
         if qd[2] > 0.0:
             assert closing > 0.0  # the fold closes the pair in
-    at_rest = dict(zip(labels, safety.topic_values()[-3:]))['self_collision.closing_speed']
+    at_rest = dict(zip(labels, safety.topic_values()))['self_collision.closing_speed']
     assert math.copysign(1.0, at_rest) == 1.0  # 0.0, not -0.0 (issue 71 (17))
     values = {kv[0]: kv[1] for kv in safety.statuses()[-1].values}
     assert values['closing speed (m/s)'] == '0', values
@@ -190,7 +190,7 @@ def test_the_level_is_the_positions_alone_and_the_rates_give_the_closing_speed()
 def test_an_unknown_rate_still_judges_the_distance_and_says_the_motion_is_unknown():
     # A first differenced message: every position, no rate. The distance is judged (WARN,
     # coal's 0.038 m at the fold) and no motion is claimed.
-    safety = Safety()
+    safety = SelfCollision()
     safety.configure(FOLDING, _settings())
     q = _fold([1.55])[0]
     sample = Sample(update=None, rates=SimpleNamespace(qd=[None] * 3), configuration=list(q),
@@ -206,7 +206,7 @@ def test_an_unknown_rate_still_judges_the_distance_and_says_the_motion_is_unknow
 
 
 def test_the_distance_is_a_figure_of_the_replay_smaller_worse():
-    safety = Safety()
+    safety = SelfCollision()
     safety.configure(FOLDING, _settings())
     figures = {figure.label: figure for figure in safety.figures}
     assert figures['self_collision.distance'] == ('self_collision.distance', 'self_collision',
@@ -215,13 +215,11 @@ def test_the_distance_is_a_figure_of_the_replay_smaller_worse():
 
 
 def test_a_chain_whose_pairs_are_all_ignored_watches_nothing():
-    safety = Safety()
+    safety = SelfCollision()
     safety.configure(FOLDING, _settings(ignore=['link1 link3']))
     assert not safety.active and 'self_collision' not in safety.levels
-    # Nor does it say a figure of it on ~/safety (no pair: no closest one to measure).
-    safety.update([0.1, 0.2, 0.3], [0.0, 0.0, 0.1])
-    assert len(safety.topic_values()) == len(safety.labels)
-    assert not any(label.startswith('self_collision') for label in safety.labels)
+    # Nor does it say a figure or a status of it (no pair: no closest one to measure).
+    assert safety.figures == () and safety.statuses() == []
 
 
 # check and moveit -------------------------------------------------------------------------

@@ -104,7 +104,7 @@ def draw(folder, chain, settings, replay, summary, transitions, maxima):
         names.append(f'joint_{j + 1}.png')
         save_png(plt, figure, folder / names[-1], 80, 'a picture')
     if replay.safety is not None:
-        names.append(_safety(plt, folder, replay.safety, replay.flow.limits.safety.figures))
+        names.append(_safety(plt, folder, replay.safety, replay.flow.limits.figures))
     rows = ''.join(f'<tr><td>{t.stamp_ns * 1e-9:.6f}</td><td>{html.escape(t.status)}</td>'
                    f'<td>{LEVEL_NAMES[t.level]}</td><td>{html.escape(t.message)}</td></tr>'
                    for t in transitions[:SHOWN])

@@ -55,7 +55,6 @@ from dh_kinematics.node_logic.joint_math import StreamMath
 from dh_kinematics.node_logic.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
 from dh_kinematics.node_logic.limit_diagnostics import LimitDiagnostics
 from dh_kinematics.node_logic.momentum_observer import MomentumObserver, tool_wrench
-from dh_kinematics.node_logic.monitors.levels import OK
 from dh_kinematics.node_logic.monitors.sample import Sample
 from dh_kinematics.node_logic.rate_estimate import MAX_RATE, RateEstimate
 from dh_kinematics.node_logic.tf_rate import TfRate
@@ -84,8 +83,8 @@ manipulability : (stamp_ns, values) or None
     :data:`monitors.arm.MEASURES` and the tool's speed (m/s) at the whole configuration, if
     wanted; never for a message dropped.
 safety : (stamp_ns, values) or None
-    :meth:`monitors.safety.Safety.topic_values` (named by its ``labels``), if wanted; never
-    for a message dropped.
+    :meth:`LimitDiagnostics.topic_values` (named by its ``labels``), if wanted; never for a
+    message dropped.
 external : (joints, stamp_ns, torques) or None
     Every joint, the stamp and the observer's external torque (N m or N), if wanted.
 wrench : (stamp_ns, values) or None
@@ -110,8 +109,8 @@ residuals, external : list of float
 levels : list of int
     Every joint's worst level: its position's, its effort's, its motion's.
 safety : list of float or None
-    The values of ``~/safety`` (:attr:`monitors.safety.Safety.figures`), where the safety
-    monitor is on and measured this message.
+    The values of ``~/safety`` (:attr:`LimitDiagnostics.figures`), where it is wanted, a
+    monitor of its figures is on and they were measured this message.
 safety_levels : list of int or None
     Each of those values' status level.
 """
@@ -374,8 +373,8 @@ class JointStatesFlow:
         if taken and wanted.manipulability and limits.arm.measured:
             arm = limits.arm
             measures = (update.stamp_ns, arm.measures + (arm.speed,))
-        if taken and wanted.safety and limits.safety.measured:
-            safety = (update.stamp_ns, limits.safety.topic_values())
+        if taken and wanted.safety and limits.figures_measured:
+            safety = (update.stamp_ns, limits.topic_values())
         if not wanted.external:
             external = None
         return Outcome(tf, friction, gravity, expected, residual, diagnostics,
@@ -395,10 +394,9 @@ class JointStatesFlow:
             if found is not None:
                 for j, value in zip(found[0], found[2]):
                     estimates[j] = value
-        safety, values, levels = limits.safety, None, None
-        if safety.active and safety.measured:  # the flow's where ~/safety is wanted
-            values = (safety.topic_values() if outcome.safety is None else outcome.safety[1])
-            levels = [safety.levels.get(figure.task, OK) for figure in safety.figures]
+        values = levels = None
+        if limits.watches_figures and outcome.safety is not None:
+            values, levels = outcome.safety[1], limits.figure_levels()
         return Verdict(self._stamp_ns, cache.positions.tolist(), *(
             [nan if value is None else value for value in estimate]
             for estimate in (rates.qd, rates.qdd, rates.qddd)), cache.efforts.tolist(),

@@ -22,9 +22,12 @@ message and :meth:`LimitDiagnostics.on_tick` every :func:`schedule.tick_s` secon
 :mod:`schedule`, plus one rule of the monitor's own: a joint that goes STALE is published at its
 own deadline (within one tick), not at the next period.
 
-The effort, motion, arm and safety monitors are configured and driven from here, each through
-the one protocol of :mod:`monitors.sample`: ``configure(chain, settings)``, then
-``judge(sample)`` per message while it is on.
+The effort, motion, arm, safety and self-collision monitors are configured and driven from
+here, each through the one protocol of :mod:`monitors.sample`: ``configure(chain, settings)``,
+then ``judge(sample)`` per message while it is on. The arm's state they read
+(:class:`core.state.ArmState`) is made here, once per configuration, of what each reads: the
+safety monitor's points, planes and axis, and the capsules' ends; ``~/safety`` is the safety
+monitor's figures, then self-collision's (:attr:`LimitDiagnostics.figures`).
 
 Times: ``now_ns`` is the node's clock (stamps, STALE ages); ``mono_ns`` is a monotonic clock
 (the publication schedule).
@@ -37,6 +40,7 @@ from dh_kinematics.node_logic.monitors.effort import EffortMonitor
 from dh_kinematics.node_logic.monitors.levels import joint_levels, OK, STALE, Thresholds
 from dh_kinematics.node_logic.monitors.motion import MotionLimits
 from dh_kinematics.node_logic.monitors.safety import Safety
+from dh_kinematics.node_logic.monitors.self_collision import SelfCollision
 from dh_kinematics.node_logic.schedule import Schedule
 import numpy as np
 
@@ -62,6 +66,10 @@ class LimitDiagnostics:
         The tool-speed and singularity levels, each a status of its own.
     safety : Safety
         What a cobot's safety controller watches, each a status of its own.
+    self_collision : SelfCollision
+        How near the arm comes to itself, a status of its own.
+    state : ArmState
+        What every monitor reads of a message, made of what each reads.
 
     """
 
@@ -71,6 +79,7 @@ class LimitDiagnostics:
         self.motion = MotionLimits(len(cache.names))
         self.arm = ArmLimits()
         self.safety = Safety()
+        self.self_collision = SelfCollision()
         self.levels = None  # list of int, per joint
         self._any_stale = True
         self._check_all_ns = 0
@@ -87,10 +96,15 @@ class LimitDiagnostics:
         """
         margin, band = settings['diagnostics.warn_margin'], settings['diagnostics.hysteresis']
         timeout, period = settings['diagnostics.stale_timeout'], settings['diagnostics.period']
-        monitors = (self.efforts, self.motion, self.arm, self.safety)
+        safety, near = self.safety, self.self_collision
+        monitors = (self.efforts, self.motion, self.arm, safety, near)
         for monitor in monitors:
             monitor.configure(chain, settings)
         self._judging = tuple(monitor for monitor in monitors if monitor.active)
+        self.state = safety.state_with(near.points)
+        safety.use(self.state)
+        self.arm.use(self.state)
+        near.use(self.state, len(safety.points.links))
         self._parts = {}
         self._lower, self._upper = np.asarray(chain.qlim).T
         self._thresholds = Thresholds(self._lower, self._upper, margin, band)
@@ -122,7 +136,7 @@ class LimitDiagnostics:
         accelerations, jerks or soft limits are watched: they need every message's full values.
         """
         motion = self.motion
-        return not (self.efforts.active or self.arm.active or self.safety.active
+        return not (self.efforts.active or self.arm.active or self.watches_figures
                     or (motion.active and not motion.shortcut))
 
     def judges_efforts(self, update):
@@ -130,9 +144,33 @@ class LimitDiagnostics:
         return self.efforts.active and bool(update.efforts)
 
     @property
-    def state(self):
-        """Return the arm's :class:`core.state.ArmState`: what every monitor reads of a message."""
-        return self.safety.state
+    def watches_figures(self):
+        """Whether a monitor of ``~/safety``'s figures is on (safety, self-collision)."""
+        return self.safety.active or self.self_collision.active
+
+    @property
+    def figures(self):
+        """Return a :data:`monitors.sample.Figure` per value of :meth:`topic_values`."""
+        return self.safety.figures + self.self_collision.figures
+
+    @property
+    def labels(self):
+        """Return the names of :meth:`topic_values`, in order."""
+        return tuple(figure.label for figure in self.figures)
+
+    @property
+    def figures_measured(self):
+        """Whether the last message's figures are its own (every position and rate known)."""
+        return self.safety.measured
+
+    def topic_values(self):
+        """Return the last message's figures, flat, for ``~/safety`` (SI units)."""
+        return self.safety.topic_values() + self.self_collision.topic_values()
+
+    def figure_levels(self):
+        """Return the level of the status that judges each of :attr:`figures` (OK: none)."""
+        levels = {**self.safety.levels, **self.self_collision.levels}
+        return [levels.get(figure.task, OK) for figure in self.figures]
 
     def state_parts(self, measure=False, safety=False, jacobian=False):
         """
@@ -145,6 +183,7 @@ class LimitDiagnostics:
         parts = self._parts.get(key)
         if parts is None:
             wanted = set(self.safety.parts) if self.safety.active or safety else set()
+            wanted.update(self.self_collision.parts)
             if self.arm.active or measure or jacobian:
                 wanted.add('jacobian')
             parts = self._parts[key] = tuple(part for part in PARTS if part in wanted)
@@ -152,13 +191,13 @@ class LimitDiagnostics:
 
     @property
     def needs_configuration(self):
-        """Whether a monitor judges the whole configuration (the arm's limits, the safety)."""
-        return self.arm.active or self.safety.active
+        """Whether a monitor judges the whole configuration (the arm's limits, the figures)."""
+        return self.arm.active or self.watches_figures
 
     def needs_rates(self, update):
         """Tell whether a monitor judges the joint rates estimated from this update."""
         motion = self.motion
-        return (self.judges_efforts(update) or self.arm.watch_speed or self.safety.active
+        return (self.judges_efforts(update) or self.arm.watch_speed or self.watches_figures
                 or (motion.active and (not motion.shortcut or (
                     update.velocities != update.positions and motion.watches('velocity')))))
 
@@ -222,7 +261,7 @@ class LimitDiagnostics:
         """Return every level the monitors keep, cheaply: what a change of status shows in."""
         return (tuple(self.levels or ()), tuple(self.efforts.levels.tolist()),
                 tuple(self.motion.levels), tuple(self.arm.levels.items()),
-                tuple(self.safety.levels.items()))
+                tuple(self.safety.levels.items()), tuple(self.self_collision.levels.items()))
 
     def clock_jumped(self):
         """
@@ -258,7 +297,7 @@ class LimitDiagnostics:
         statuses = [tasks.joint_status(cache, j, level, self._lower, self._upper,
                                        self._margin, now_ns, efforts, motion, self._band)
                     for j, level in enumerate(self.levels)]
-        statuses += self.arm.statuses() + self.safety.statuses()
+        statuses += self.arm.statuses() + self.safety.statuses() + self.self_collision.statuses()
         rate = self._rate.rate(cache.received, mono_ns, self._schedule.period_ns // 2)
         statuses.append(tasks.arm_status(statuses, cache.received, rate,
                                          cache.dropped_total(), cache.counts,

@@ -67,7 +67,7 @@ class Replay:
     series : Series
         What the joints' pictures show, binned (rows :data:`series.COLUMNS`).
     safety : Series or None
-        The safety figures (one row; :attr:`Safety.figures`), where any is watched.
+        The safety figures (one row; :attr:`LimitDiagnostics.figures`), where any is watched.
 
     """
 
@@ -75,14 +75,16 @@ class Replay:
         self.flow = JointStatesFlow(chain.joint_names, _undecodable, lambda text: None, 0)
         self.flow.configure(chain, settings)
         # The rates, residuals and external torques every message (for the maxima), as their
-        # subscribers ask; the TF where it is written; the expected efforts and the safety
-        # values where asked for.
-        self.flow.wanted = Wanted(False, values, True, tf, False, safety=values, external=True)
-        monitor = self.flow.limits.safety
-        self._figures = monitor.figures if monitor.active else ()
+        # subscribers ask; the TF where it is written; the expected efforts where asked for;
+        # the safety values where asked for or watched.
+        limits = self.flow.limits
+        watched = limits.watches_figures
+        self.flow.wanted = Wanted(False, values, True, tf, False, safety=values or watched,
+                                  external=True)
+        self._figures = limits.figures if watched else ()
         self.maxima = Maxima(chain, self._figures)
         self.series = Series(len(COLUMNS), chain.n)
-        self.safety = Series(1, len(self._figures)) if monitor.active else None
+        self.safety = Series(1, len(self._figures)) if watched else None
         self._tick_ns = int(tick_s(settings['diagnostics.period']) * 1e9)
         self._node = node
 

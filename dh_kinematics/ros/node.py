@@ -252,7 +252,7 @@ class Wiring:
         if outcome.manipulability is not None:
             self._manipulability.publish(messages.manipulability(*outcome.manipulability))
         if outcome.safety is not None:
-            self._safety.publish(messages.safety(self._flow.limits.safety, *outcome.safety))
+            self._safety.publish(messages.safety(self._flow.limits, *outcome.safety))
         if outcome.external is not None:
             self._send_external(serialized.efforts(*outcome.external))
         if outcome.wrench is not None:

@@ -16,9 +16,9 @@
 The monitors: each judges a message (:data:`Sample`, the arm's state in it) into levels.
 
 The efforts (:class:`EffortMonitor`), the joints' motion limits (:class:`MotionLimits`), the
-tool's speed and the singularity (:class:`ArmLimits`), and what a cobot's safety controller
-watches, self-collision among it (:class:`Safety`); the levels and their hysteresis are
-:mod:`levels`, what a status says :mod:`tasks`.
+tool's speed and the singularity (:class:`ArmLimits`), what a cobot's safety controller
+watches (:class:`Safety`) and how near the arm comes to itself (:class:`SelfCollision`); the
+levels and their hysteresis are :mod:`levels`, what a status says :mod:`tasks`.
 """
 
 from dh_kinematics.node_logic.monitors.arm import ArmLimits
@@ -27,5 +27,7 @@ from dh_kinematics.node_logic.monitors.levels import Thresholds
 from dh_kinematics.node_logic.monitors.motion import MotionLimits
 from dh_kinematics.node_logic.monitors.safety import Safety
 from dh_kinematics.node_logic.monitors.sample import Sample
+from dh_kinematics.node_logic.monitors.self_collision import SelfCollision
 
-__all__ = ['ArmLimits', 'EffortMonitor', 'MotionLimits', 'Safety', 'Sample', 'Thresholds']
+__all__ = ['ArmLimits', 'EffortMonitor', 'MotionLimits', 'Safety', 'Sample', 'SelfCollision',
+           'Thresholds']

@@ -36,12 +36,12 @@ import math
 
 from dh_kinematics.core.display import format_number
 from dh_kinematics.core.kinematics import manipulability, singularities
-from dh_kinematics.node_logic.monitors.levels import ERROR, OK, STALE
-from dh_kinematics.node_logic.monitors.motion import ratio_level, threshold_level
+from dh_kinematics.core.state import ArmState
+from dh_kinematics.node_logic.monitors.levels import (
+    ERROR, OK, ratio_level, STALE, threshold_level)
 from dh_kinematics.node_logic.monitors.sample import (
     NOTHING_YET, unknown_positions, unknown_rates)
 from dh_kinematics.node_logic.monitors.tasks import against_limit, Status
-import numpy as np
 
 MEASURES = ('sigma_translation', 'condition_translation', 'sigma_rotation',
             'condition_rotation', 'sigma', 'condition', 'sigma_scaled', 'condition_scaled')
@@ -85,7 +85,7 @@ class ArmLimits:
         ``~/manipulability`` even while nothing is watched.
         """
         self._chain = chain
-        self._jacobian, self._shape = chain.jacobian_function(), (6, chain.n)
+        self.use(ArmState(chain))
         self._speed_limit = settings['tool_speed_limit']
         self._warn_fraction = settings['limits.warn_fraction']
         self._hysteresis = settings['limits.hysteresis']
@@ -103,20 +103,24 @@ class ArmLimits:
         self.levels = {'tool_speed': STALE, 'singularity': STALE}
         self._unjudged = dict.fromkeys(self.levels, NOTHING_YET)
 
+    def use(self, state):
+        """Take the tool's Jacobian from ``state`` (:class:`core.state.ArmState`) if not given."""
+        self.state = state
+
     def update(self, q, qd=None, measure=False, jacobian=None):
         """
         Take the whole configuration (rad or m) and joint rates (or None); tell if a level moved.
 
         ``jacobian`` is the tool's Jacobian there (6, n), from the arm's state
-        (:class:`core.state.ArmState`); computed here where not given. With ``measure`` (for
-        ``~/manipulability``) every measure and the speed are computed. Otherwise the
-        singularity's level is judged the short way where a bound settles it: the scaled
-        condition number lies within the bounds that :meth:`Conditioning.drift` puts on the
-        singular values since the last configuration measured; only where it leaves the level
-        open is the SVD computed. On the Panda with every monitor on (``bench/short_ways.py``,
-        2026-11-28) it saves 5 µs of 115 per message at real time and nothing on the
-        benchmark's sweep ten times faster. (A bound on the tool's speed saved nothing on
-        either and was folded away: the Jacobian is computed whenever the speed is
+        (:class:`core.state.ArmState`); taken from :attr:`state` here where not given. With
+        ``measure`` (for ``~/manipulability``) every measure and the speed are computed.
+        Otherwise the singularity's level is judged the short way where a bound settles it: the
+        scaled condition number lies within the bounds that :meth:`Conditioning.drift` puts on
+        the singular values since the last configuration measured; only where it leaves the
+        level open is the SVD computed. On the Panda with every monitor on
+        (``bench/short_ways.py``, 2026-11-28) it saves 5 µs of 115 per message at real time and
+        nothing on the benchmark's sweep ten times faster. (A bound on the tool's speed saved
+        nothing on either and was folded away: the Jacobian is computed whenever the speed is
         watched.) What a status shows is computed when it is asked for.
         """
         before = dict(self.levels)
@@ -151,8 +155,10 @@ class ArmLimits:
         return self.levels != before
 
     def _jacob0(self, q):
-        """Return :meth:`Chain.jacob0` at ``q`` (a list of floats), compiled for the arm."""
-        J = self._J = np.array(self._jacobian(q)).reshape(self._shape)
+        """Return the tool's Jacobian [v; w] at ``q`` (rad or m), from :attr:`state`."""
+        state = self.state
+        q = [float(value) for value in q]
+        J = self._J = state.jacobian_of(state.one(q, [0.0] * len(q), ('jacobian',)))
         return J
 
     def _settled(self, q, previous):

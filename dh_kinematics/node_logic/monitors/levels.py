@@ -27,7 +27,9 @@ clears once the joint is ``band`` inside its limit, WARN once it is ``margin + b
 A position dithering around a threshold therefore does not flip the level on every message.
 
 :func:`joint_levels` judges every joint at once (numpy); :class:`Thresholds` judges the few
-joints of one message in Python floats, with the same result (a test checks this).
+joints of one message in Python floats, with the same result (a test checks this). Every
+monitor's level is the same small machine, given its figure and the level it had:
+:func:`threshold_level` against two thresholds, :func:`ratio_level` against a limit.
 """
 
 from operator import le
@@ -135,3 +137,30 @@ def _level(value, lower, upper, warn_lower, warn_upper):
     if value < warn_lower or value > warn_upper:
         return WARN
     return OK
+
+
+def threshold_level(value, previous, warn, error, warn_clear, error_clear):
+    """
+    Return the level of ``value`` against two thresholds, given the level it had.
+
+    ERROR above ``error``, WARN above ``warn``; a level lower than ``previous`` needs the value
+    at or below the clearing threshold of each level it leaves (``error_clear`` to leave
+    ERROR, ``warn_clear`` to leave WARN), so that a value dithering at a threshold does not
+    flap. STALE (above ERROR) is not this function's to clear.
+    """
+    level = ERROR if value > error else WARN if value > warn else OK
+    if level < previous <= ERROR:
+        strict = ERROR if value > error_clear else WARN if value > warn_clear else OK
+        level = min(previous, strict)
+    return level
+
+
+def ratio_level(ratio, previous, warn_fraction, hysteresis):
+    """
+    Return the level of a value at ``ratio`` of its limit, given the level it had.
+
+    ERROR above 1, WARN above ``warn_fraction``; a level lower than ``previous`` needs the
+    ratio ``hysteresis`` below the threshold that raised ``previous``.
+    """
+    return threshold_level(ratio, previous, warn_fraction, 1.0, warn_fraction - hysteresis,
+                           1.0 - hysteresis)

@@ -52,37 +52,10 @@ import math
 from operator import le
 
 from dh_kinematics.core.display import format_number
-from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
+from dh_kinematics.node_logic.monitors.levels import ERROR, OK, ratio_level, WARN
 from dh_kinematics.node_logic.monitors.tasks import against_limit
 
 QUANTITIES = ('velocity', 'acceleration', 'jerk', 'effort')
-
-
-def threshold_level(value, previous, warn, error, warn_clear, error_clear):
-    """
-    Return the level of ``value`` against two thresholds, given the level it had.
-
-    ERROR above ``error``, WARN above ``warn``; a level lower than ``previous`` needs the value
-    at or below the clearing threshold of each level it leaves (``error_clear`` to leave
-    ERROR, ``warn_clear`` to leave WARN), so that a value dithering at a threshold does not
-    flap. STALE (above ERROR) is not this function's to clear.
-    """
-    level = ERROR if value > error else WARN if value > warn else OK
-    if level < previous <= ERROR:
-        strict = ERROR if value > error_clear else WARN if value > warn_clear else OK
-        level = min(previous, strict)
-    return level
-
-
-def ratio_level(ratio, previous, warn_fraction, hysteresis):
-    """
-    Return the level of a value at ``ratio`` of its limit, given the level it had.
-
-    ERROR above 1, WARN above ``warn_fraction``; a level lower than ``previous`` needs the
-    ratio ``hysteresis`` below the threshold that raised ``previous``.
-    """
-    return threshold_level(ratio, previous, warn_fraction, 1.0, warn_fraction - hysteresis,
-                           1.0 - hysteresis)
 
 
 class MotionLimits:

@@ -36,15 +36,10 @@ Each is optional (off while its setting is unset or .inf) and a status of its ow
   ``safety.tool_direction.limit`` (rad);
 - ``contact``: the tool's speed against the largest speed at which it may meet the body region
   ``safety.contact.body_region`` in a transient contact (ISO/TS 15066 Annex A), with the mass
-  the arm reflects along the tool's present motion;
-- ``self_collision``: the distance (m) between the closest two of the arm's capsules
-  (:class:`core.safety.link_capsules.LinkCapsules`: the pairs not joined by one joint, less
-  ``safety.self_collision.ignore``), WARN within ``safety.self_collision.warn_distance`` and
-  ERROR within ``safety.self_collision.error_distance``, clearing ``diagnostics.hysteresis``
-  (m) back, whether the pair closes in or not: the level is the positions' alone, as a plane's
-  (judged while a rate is unknown; an arm held still near itself stays WARN, and no noise in a
-  velocity flips it). The pair's closing speed and time to collision go with it, for a
-  controller that slows only while closing.
+  the arm reflects along the tool's present motion.
+
+Self-collision is a monitor of its own (:mod:`monitors.self_collision`), its figures after
+these on ``~/safety``.
 
 A ratio to a limit is WARN above ``limits.warn_fraction`` and ERROR above 1, with the joints'
 ``limits.hysteresis``; a plane's level clears once ``diagnostics.hysteresis`` (m) back. The
@@ -52,40 +47,29 @@ joint rates are the message's velocities, or the differenced positions
 (:class:`RateEstimate`). Nothing here runs while all of it is off.
 
 What cannot be judged is STALE and says why, never OK: every status before the first
-configuration and while a joint's position is unknown; every one but ``planes`` and
-``self_collision`` (positions alone) while a joint's rate is unknown (a first message, a gap,
-an implausible velocity).
+configuration and while a joint's position is unknown; every one but ``planes`` (positions
+alone) while a joint's rate is unknown (a first message, a gap, an implausible velocity).
 """
 
-from collections import namedtuple
 import math
 
 from dh_kinematics.core import configurations
 from dh_kinematics.core.display import format_number
 from dh_kinematics.core.kinematics.manipulability import Conditioning
 from dh_kinematics.core.safety import contact, stopping
-from dh_kinematics.core.safety.link_capsules import LinkCapsules
 from dh_kinematics.core.safety.planes import check_plane
 from dh_kinematics.core.safety.points import FramePoints, LinkPoints
 from dh_kinematics.core.state import ArmState, PARTS
-from dh_kinematics.node_logic.monitors.levels import OK, STALE
-from dh_kinematics.node_logic.monitors.motion import ratio_level, threshold_level
+from dh_kinematics.node_logic.monitors.levels import OK, ratio_level, STALE, threshold_level
 from dh_kinematics.node_logic.monitors.sample import (
-    NOTHING_YET, unknown_positions, unknown_rates)
+    Figure, NOTHING_YET, unknown_positions, unknown_rates)
 from dh_kinematics.node_logic.monitors.tasks import against_limit, Status
 from dh_kinematics.parameters import rules
 import numpy as np
 
 TASKS = ('frame_speed', 'momentum', 'kinetic_energy', 'power', 'stopping', 'planes',
-         'contact', 'self_collision')
+         'contact')
 """The statuses, in the order they are published."""
-_POSITIONAL = ('planes', 'self_collision')
-"""The statuses judged from the positions alone."""
-
-Figure = namedtuple('Figure', 'label task limit smaller')
-Figure.__doc__ = """One value of ``~/safety``: its label, the status that judges it, its limit
-(SI units; None: none of its own) and whether smaller is worse (a plane's distance, the
-permitted contact speed)."""
 
 
 def _finite(settings, name):
@@ -107,8 +91,10 @@ class Safety:
         Whether the last :meth:`judge` or :meth:`update` found the values (every joint's
         position and rate known).
     state : ArmState
-        Where the arm's state holds what is judged here: the frames whose speed is watched,
-        the tool, the capsules' ends (in that order), the planes' distances and the tilt.
+        Where the arm's state holds what is judged here: the frames whose speed is watched and
+        the tool (its first :attr:`points`), the planes' distances and the tilt.
+    points : LinkPoints
+        The frames whose speed is watched, then the tool.
     parts : tuple of str
         The parts of :attr:`state` read here (:data:`core.state.PARTS`).
 
@@ -150,36 +136,30 @@ class Safety:
             self._tilt_limit is not None) else None
         region = settings['safety.contact.body_region']
         self._region = contact.check_body_region(region) if region else None
-        # The arm's state holds each point (the frames whose speed is watched, the tool, the
-        # capsules' ends), the distances of the frames judged against the planes and of the
-        # tool's spheres to each plane, the tool's direction.
-        self._points = (self._speed_points or LinkPoints([], []), self._tool)
-        self._speeds = len(self._points[0].links)
+        # The arm's state holds each point (the frames whose speed is watched, the tool), the
+        # distances of the frames judged against the planes and of the tool's spheres to each
+        # plane, the tool's direction.
+        speed_points = self._speed_points or LinkPoints([], [])
+        self.points = LinkPoints(np.concatenate([speed_points.links, self._tool.links]),
+                                 np.concatenate([speed_points.offsets, self._tool.offsets]))
+        self._speeds = len(speed_points.links)
         self._speed_bound = Conditioning(chain).speed_bound if stopping_on else None
         self._definite = self._region is not None and contact.always_definite(
             chain.inertia(configurations.spread(chain, 16)))
         self._slowest = (contact.permissible_speed(self._region, math.inf)
                          if self._region is not None else math.inf)
-        self._capsules = None
-        if settings['safety.self_collision.enabled']:
-            capsules = LinkCapsules(chain, rules.ignored(settings), 'safety.self_collision.ignore')
-            if len(capsules.pairs):  # else nothing to judge, and no figure of it
-                self._capsules = capsules
-                self._points += (capsules.points,)
-            self._near = tuple(settings[f'safety.self_collision.{name}_distance']
-                               for name in ('warn', 'error'))
         watched = {
             'frame_speed': bool(speeds), 'momentum': limits['momentum'] is not None,
             'kinetic_energy': limits['kinetic_energy'] is not None,
             'power': limits['power'] is not None, 'stopping': stopping_on,
             'planes': bool(self._planes) or self._tilt_limit is not None,
-            'contact': self._region is not None,
-            'self_collision': self._capsules is not None}
+            'contact': self._region is not None}
         self.levels = {task: STALE for task in TASKS if watched[task]}
         self.active = bool(self.levels)
         self._values, self._unjudged = {}, dict.fromkeys(self.levels, NOTHING_YET)
         self.measured = False
-        self.state, self.parts = self._arm_state()
+        self.parts = self._parts()
+        self.use(self.state_with())
         self._plane_point_names = (
             list(self._plane_points.frames) if self._plane_points is not None else []) + [
             f'tool_sphere{k}' for k in range(len(self._spheres))]
@@ -227,12 +207,6 @@ class Safety:
             for name in ('reflected_mass', 'contact_speed'):
                 figure(name, 'contact', None, name == 'contact_speed',
                        lambda values, name=name: values[name])
-        if self._capsules is not None:
-            for k, name in enumerate(('distance', 'closing_speed', 'time_to_collision'),
-                                     start=1):
-                figure(f'self_collision.{name}', 'self_collision',
-                       self._near[1] if name == 'distance' else None, name != 'closing_speed',
-                       lambda values, k=k: values['self_collision'][k])
         return tuple(registered)
 
     @property
@@ -250,8 +224,8 @@ class Safety:
         Judge a :data:`Sample`'s whole configuration and rates; tell whether a level moved.
 
         What cannot be judged on this message is STALE and says why (never OK): everything
-        while a joint's position is unknown, everything but the planes and self-collision
-        (positions alone) while a joint's rate is.
+        while a joint's position is unknown, everything but the planes (positions alone) while
+        a joint's rate is.
         """
         q, qd = sample.configuration, sample.rates.qd
         self.measured = q is not None and None not in qd
@@ -267,13 +241,11 @@ class Safety:
             self._unjudged = dict.fromkeys(self.levels, unknown_positions())
         else:
             self._unjudged = dict.fromkeys(self.levels, unknown_rates(sample, self._chain))
-            positional = [task for task in _POSITIONAL if task in self.levels]
-            if positional:
-                for task in positional:
-                    del self._unjudged[task]
+            if 'planes' in self.levels:
+                del self._unjudged['planes']
                 # The rates: no part of it (the state's are 0 while one is unknown).
                 self._values = self.measure(q, [0.0] * len(q), row=sample.state)
-                self._judge_positions(self._values, self.levels)
+                self._judge_planes(self._values, self.levels)
         self.levels.update(dict.fromkeys(self._unjudged, STALE))
         return self.levels != before
 
@@ -309,7 +281,8 @@ class Safety:
             # The tool's path not measured: no path up to its bound would move the level.
             levels['stopping'] = ratio_level(max(ratios, default=0.0), levels['stopping'], warn,
                                              band)
-        self._judge_positions(values, levels)
+        if 'planes' in levels:
+            self._judge_planes(values, levels)
         allowed, speed = values.get('contact_speed'), values['tool_speed']
         if 'contact' in levels and allowed is not None:
             # At rest the reflected mass has no direction (NaN), and no contact is too fast.
@@ -317,17 +290,6 @@ class Safety:
             if ratio == ratio:
                 levels['contact'] = ratio_level(ratio, levels['contact'], warn, band)
         return levels != before
-
-    def _judge_positions(self, values, levels):
-        """Judge the planes, the tool's direction and self-collision: the positions alone."""
-        if 'planes' in levels:
-            self._judge_planes(values, levels)
-        if 'self_collision' in levels:
-            previous = levels['self_collision'] if levels['self_collision'] != STALE else OK
-            (warn, error), band = self._near, self._plane_band
-            levels['self_collision'] = threshold_level(
-                -values['self_collision'][1], previous, -warn, -error, -warn - band,
-                -error - band)
 
     def _judge_planes(self, values, levels):
         """Judge the planes and the tool's direction: from the positions alone."""
@@ -377,7 +339,7 @@ class Safety:
             row = state.one(q, qd, self.parts)
         values = {'momentum': row[state.momentum], 'kinetic_energy': row[state.energy]}
         speeds = self._speeds
-        moving = np.array(row[state.points]).reshape(-1, 6)  # p, v each
+        moving = np.array(row[state.points]).reshape(-1, 6)[:speeds + 1]  # p, v each
         if speeds:
             values['frame_speed'] = [math.hypot(*velocity)
                                      for velocity in moving[:speeds, 3:].tolist()]
@@ -388,13 +350,6 @@ class Safety:
                 abs(rate) / limit for rate, limit in zip(qd, self._deceleration))
             values['stopping_distance'] = (
                 None if quick and self._stop_settled(time, qd) else self._stop_path(q, qd, time))
-        if self._capsules is not None:
-            ends = moving[speeds + 1:]
-            closest, closing = self._capsules.moving(ends[:, :3], ends[:, 3:])
-            pair = int(np.argmin(closest.distance))
-            distance, speed = float(closest.distance[pair]), float(closing[pair]) + 0.0  # no -0.0
-            time = 0.0 if distance <= 0.0 else distance / speed if speed > 0.0 else math.inf
-            values['self_collision'] = (pair, distance, speed, time)
         if self._planes:
             values['plane_distances'] = np.array(row[state.planes]).reshape(
                 len(self._planes), -1)
@@ -416,8 +371,17 @@ class Safety:
                 self._measure_contact(values, contact_state)
         return values
 
-    def _arm_state(self):
-        """Return the arm's :class:`ArmState` for the points, planes and axis, and its parts."""
+    def use(self, state):
+        """Read what is judged here from ``state``: :meth:`state_with` of more points, or none."""
+        self.state = state
+
+    def state_with(self, points=None):
+        """
+        Return the arm's :class:`ArmState` for what is judged here, and ``points`` besides.
+
+        ``points`` (a :class:`LinkPoints`, e.g. another monitor's) follow :attr:`points` in the
+        state's points.
+        """
         chain, plane_points, spheres = self._chain, self._plane_points, self._spheres
         links = [] if plane_points is None else plane_points.links.tolist()
         offsets = [] if plane_points is None else plane_points.offsets.tolist()
@@ -425,15 +389,18 @@ class Safety:
         T_last_tool = chain.tool  # the spheres' centres, in the last link's frame
         links += [chain.n] * len(spheres)
         offsets += (spheres[:, :3] @ T_last_tool[:3, :3].T + T_last_tool[:3, 3]).tolist()
-        points = self._points
-        state = ArmState(chain, np.concatenate([part.links for part in points]),
-                         np.concatenate([part.offsets for part in points]), self._planes,
-                         (links, offsets, radii), self._axis)
+        points = (self.points,) if points is None else (self.points, points)
+        return ArmState(chain, np.concatenate([part.links for part in points]),
+                        np.concatenate([part.offsets for part in points]), self._planes,
+                        (links, offsets, radii), self._axis)
+
+    def _parts(self):
+        """Return the parts of the arm's state read here (:data:`core.state.PARTS`)."""
         wanted = {'momentum', 'points', 'tool'}
         wanted.update(name for name, used in (
             ('jacobian', self._region is not None), ('planes', bool(self._planes)),
             ('tilt', self._axis is not None)) if used)
-        return state, tuple(part for part in PARTS if part in wanted)
+        return tuple(part for part in PARTS if part in wanted)
 
     def _stop_path(self, q, qd, time):
         """Return the tool's path along the stop from ``q`` at ``qd`` lasting ``time``, m."""
@@ -512,8 +479,6 @@ class Safety:
                 ('stopping distance (m)', format_number(distance))))
         if task == 'planes':
             return self._planes_status(level, values)
-        if task == 'self_collision':
-            return self._self_collision_status(level, values['self_collision'])
         speed, allowed = values['tool_speed'], values['contact_speed']
         region = self._region.name
         message = (f'{self._chain.tool_frame} at rest' if allowed != allowed else
@@ -543,23 +508,6 @@ class Safety:
                          f'({against_limit(angle, limit)})')
             pairs.append(('tool direction (rad)', format_number(angle)))
         return Status('planes', level, '; '.join(parts), tuple(pairs))
-
-    def _self_collision_status(self, level, value):
-        pair, distance, speed, time = value
-        names = self._capsules.pair_name(pair)
-        warn, error = self._near
-        if not self.measured:  # judged from the positions alone: no rate to tell the motion
-            motion, speed, time = 'its rate unknown', math.nan, math.nan
-        else:
-            motion = (f'closing at {_shown(speed)} m/s' if speed > 0.0
-                      else f'parting at {_shown(-speed)} m/s' if speed < 0.0 else 'at rest')
-        return Status('self_collision', level, f'{names.replace(" ", " and ")} '
-                      f'{_shown(distance)} m apart (warn {_shown(warn)} m, error '
-                      f'{_shown(error)} m), {motion}', (
-                          ('closest pair', names), ('distance (m)', format_number(distance)),
-                          ('closing speed (m/s)', format_number(speed)),
-                          ('time to collision (s)', format_number(time)),
-                          ('pairs judged', str(len(self._capsules.pairs)))))
 
 
 def _shown(value):

@@ -57,6 +57,12 @@ jacobian : array (6, n) or None
 """
 
 
+Figure = namedtuple('Figure', 'label task limit smaller')
+Figure.__doc__ = """One value of ``~/safety``: its label, the status that judges it, its limit
+(SI units; None: none of its own) and whether smaller is worse (a plane's distance, the
+permitted contact speed)."""
+
+
 def unknown_positions():
     """Say why nothing is judged: a joint's position is unknown (STALE)."""
     return "not judged: a joint's position is unknown or not finite (see the joint's status)"
