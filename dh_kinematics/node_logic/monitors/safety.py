@@ -260,7 +260,8 @@ class Safety:
         for task in self._unjudged:  # judged anew: no level to clear
             levels[task] = OK
         self._unjudged = {}
-        values = self._values = self.measure(q, qd, efforts, quick=True, row=row)
+        values = self._values = self.measure(q, qd, efforts, row, complete=False)
+        self._settle(values, levels)
         warn, band = self._warn, self._band
         if 'frame_speed' in levels:
             ratio = max(speed / limit
@@ -322,17 +323,37 @@ class Safety:
         return (ratio_level(ratio, previous, warn, band)
                 == ratio_level(max(ratio, bound), previous, warn, band))
 
-    def measure(self, q, qd, efforts=None, quick=False, row=None):
+    def _settle(self, values, levels):
+        """
+        Compute the figures :meth:`measure` left open where a bound does not settle the level.
+
+        The judging half's short ways, each resting on the level the figure had: the tool's
+        stopping distance (:meth:`_stop_settled`), and the contact's reflected mass and
+        permitted speed. No arm lets the tool meet the region faster than the region's own mass
+        alone permits: below that (its WARN fraction, the level OK) no inertia matrix is
+        needed, 120 µs of about 240 per message saved on the Panda (``bench/short_ways.py``,
+        2026-11-28). What stays open, :meth:`topic_values` and :meth:`statuses` compute when
+        asked.
+        """
+        q, qd, _ = self._state
+        if 'stopping' in levels and not self._stop_settled(values['stopping_time'], qd):
+            values['stopping_distance'] = self._stop_path(q, qd, values['stopping_time'])
+        if 'contact' in levels and not (levels['contact'] == OK and values['tool_speed']
+                                        <= self._warn * self._slowest):
+            self._measure_contact(values, self._contact)
+
+    def measure(self, q, qd, efforts=None, row=None, complete=True):
         """
         Return every watched value at ``q``, ``qd`` (and ``efforts``), by name (SI units).
 
-        ``row`` is the arm's state there (:attr:`state`, at least :attr:`parts`), computed
-        here where not given. With ``quick``, the tool's stopping distance is None where a
-        bound on it settles the level (:meth:`topic_values` and :meth:`statuses` compute it when
-        asked).
+        The figures: a function of the arm's state there, ``row`` (:attr:`state`, at least
+        :attr:`parts`; computed here where not given), and of the efforts. Without
+        ``complete``, the two that cost most are left None, for the judging half to compute
+        where their level needs them (:meth:`_settle`): the tool's stopping distance, and the
+        contact's reflected mass and permitted speed.
         """
         q, qd = [float(value) for value in q], [float(value) for value in qd]
-        if quick:  # for what the bounds leave to _complete
+        if not complete:  # for what the judging half leaves to _complete
             self._state = (q, qd, efforts)
         state = self.state
         if row is None:
@@ -348,8 +369,7 @@ class Safety:
         if self._deceleration is not None:
             values['stopping_time'] = time = max(
                 abs(rate) / limit for rate, limit in zip(qd, self._deceleration))
-            values['stopping_distance'] = (
-                None if quick and self._stop_settled(time, qd) else self._stop_path(q, qd, time))
+            values['stopping_distance'] = self._stop_path(q, qd, time) if complete else None
         if self._planes:
             values['plane_distances'] = np.array(row[state.planes]).reshape(
                 len(self._planes), -1)
@@ -358,17 +378,12 @@ class Safety:
         velocity = moving[speeds, 3:].tolist()
         values['tool_speed'] = speed = math.hypot(*velocity)
         if self._region is not None:
-            # No arm lets the tool meet the region faster than the region's own mass alone
-            # permits: below that (its WARN fraction, the level OK), no inertia matrix: 120 µs
-            # of about 240 per message saved on the Panda (bench/short_ways.py, 2026-11-28).
-            settled = (quick and self.levels['contact'] == OK
-                       and speed <= self._warn * self._slowest)
             values['reflected_mass'] = values['contact_speed'] = None
             contact_state = (q, velocity, speed, row[state.jacobian][:3 * len(q)])
-            if quick:
-                self._contact = contact_state
-            if not settled:
+            if complete:
                 self._measure_contact(values, contact_state)
+            else:
+                self._contact = contact_state
         return values
 
     def use(self, state):
