@@ -19,17 +19,18 @@ The bag (sqlite3, written here by rosbags) holds the real Panda's log (../shared
 et al. 2019; read, never copied) where it is present, else a simulated one
 (bench_identify.panda_log), played forward, backward (velocities negated) and forward again:
 about 60 s, positions continuous. ``replay`` runs as a user runs it, a process per run, on
-three settings: the model's position limits; every joint limit (config/panda_joint_limits.yaml,
-the singularity, the tool's speed); every monitor (those, the effort monitor and every safety
-figure of rate_tools.PANDA_SAFETY, as node_rate.py's ``dh_kinematics_every``). The stream's
-speed is the difference between the whole bag's run and its first 5 s's (whose pictures have as
-many bins as the whole's); start-up is the rest of the short run. The target (issue 62): 20x
-real time with every monitor on. The peer is the live node behind ``ros2 bag play``: 1x by its
-nature; the floor, reading the bag alone (rosbags). Memory: the largest resident size of each
-run; and, in a process of its own, the replay of a bag ten times as long (position limits, its
-file read once before), the largest resident size after a tenth of it and after all of it: the
-report bounds it, not the bag. Prints a table; ``--json PATH`` writes the results with their
-provenance.
+four settings: the model's position limits; every joint limit (config/panda_joint_limits.yaml,
+the singularity, the tool's speed); every monitor (those, the effort monitor judging the
+momentum observer and every safety figure of rate_tools.PANDA_SAFETY, as node_rate.py's
+``dh_kinematics_every``); and those with self-collision. The stream's speed is the difference
+between the whole bag's run and its first 5 s's (whose pictures have as many bins as the
+whole's); start-up is the rest of the short run. The target (issue 72): 50x real time with
+every monitor and self-collision on, start-up at most 2 s. The peer is the live node behind
+``ros2 bag play``: 1x by its nature; the floor, reading the bag alone (rosbags). Memory: the
+largest resident size of each run; and, in a process of its own, the replay of a bag ten times
+as long (position limits, its file read once before), the largest resident size after a tenth
+of it and after all of it: the report bounds it, not the bag. Prints a table; ``--json PATH``
+writes the results with their provenance.
 
     .venv/bin/python bench/bench_replay.py
 """
@@ -57,8 +58,10 @@ except ImportError:  # run as a module
     from bench.provenance import ROOT, write_results
     from bench.rate_tools import PANDA_SAFETY
 
-TARGET = 20.0
-"""Times real time with every monitor on (issue 62)."""
+TARGET = 50.0
+"""Times real time with every monitor and self-collision on (issue 72)."""
+STARTUP = 2.0
+"""Start-up, s, at most (issue 72)."""
 SECOND = 1_000_000_000
 BASE = 1_790_000_000 * SECOND
 
@@ -108,8 +111,12 @@ def settings_files(folder):
                   for name, value in PANDA_SAFETY.items()})
     every_monitor = folder / 'every.yaml'
     every_monitor.write_text(yaml.safe_dump({'/**': {'ros__parameters': every}}))
+    self_collision = folder / 'self_collision.yaml'
+    self_collision.write_text(yaml.safe_dump({'/**': {'ros__parameters': {
+        'safety.self_collision.enabled': True}}}))
     return {'position limits': [panda], 'every joint limit': [panda, limits, joint_limits],
-            'every monitor': [panda, limits, every_monitor]}
+            'every monitor': [panda, limits, every_monitor],
+            'every monitor and self-collision': [panda, limits, every_monitor, self_collision]}
 
 
 RUN = """import sys
@@ -203,16 +210,18 @@ def main(argv=None):
                               capture_output=True, text=True, check=True)
         long_rss = [float(value) for value in done.stdout.split()]
     print(f'replay of {source}, there and back: {messages} messages, {seconds:.1f} s')
-    print(f'{"":<20} {"wall s":>8} {"start s":>8} {"us/msg":>8} {"x real":>8} {"MiB":>6} '
+    print(f'{"":<32} {"wall s":>8} {"start s":>8} {"us/msg":>8} {"x real":>8} {"MiB":>6} '
           f'{"changes":>8}')
     for name, result in results.items():
-        print(f'{name:<20} {result["wall_s"]:>8.2f} {result["startup_s"]:>8.2f} '
+        print(f'{name:<32} {result["wall_s"]:>8.2f} {result["startup_s"]:>8.2f} '
               f'{result["us_per_message"]:>8.1f} {result["times_real_time"]:>8.1f} '
               f'{result["rss_mib"]:>6.0f} {result["level_changes"]:>8}')
     print(f'reading the bag alone (rosbags {version("rosbags")}): {reading:.1f} us/msg')
-    every = results['every monitor']['times_real_time']
-    print(f'every monitor: {every:.1f}x real time (target >= {TARGET:g}x: '
-          f'{"met" if every >= TARGET else "MISSED"}); the live node behind ros2 bag play: 1x')
+    every = results['every monitor and self-collision']
+    met = every['times_real_time'] >= TARGET and every['startup_s'] <= STARTUP
+    print(f'every monitor and self-collision: {every["times_real_time"]:.1f}x real time (target '
+          f'>= {TARGET:g}x), start-up {every["startup_s"]:.1f} s (target <= {STARTUP:g} s): '
+          f'{"met" if met else "MISSED"}; the live node behind ros2 bag play: 1x')
     print(f'memory in process, position limits: {long_rss[0]:.0f} MiB after {seconds:.0f} s, '
           f'{long_rss[1]:.0f} MiB after {long_seconds:.0f} s')
     if args.json:
@@ -220,7 +229,7 @@ def main(argv=None):
                       results=results, reading_us_per_message=reading,
                       rosbags=version('rosbags'), long_seconds=long_seconds,
                       long_rss_mib=long_rss)
-    return 0 if every >= TARGET else 1
+    return 0 if met else 1
 
 
 if __name__ == '__main__':
