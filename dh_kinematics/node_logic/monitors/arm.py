@@ -84,8 +84,7 @@ class ArmLimits:
         names (:class:`singularities.Kinds`), so the measures are ready for
         ``~/manipulability`` even while nothing is watched.
         """
-        self._chain = chain
-        self.use(ArmState(chain))
+        self._chain, self._state = chain, None
         self._speed_limit = settings['tool_speed_limit']
         self._warn_fraction = settings['limits.warn_fraction']
         self._hysteresis = settings['limits.hysteresis']
@@ -103,9 +102,16 @@ class ArmLimits:
         self.levels = {'tool_speed': STALE, 'singularity': STALE}
         self._unjudged = dict.fromkeys(self.levels, NOTHING_YET)
 
+    @property
+    def state(self):
+        """Return the arm's state the Jacobian is read from: :meth:`use`'s, else the arm's."""
+        if self._state is None:  # made once, where no state was given
+            self._state = ArmState(self._chain)
+        return self._state
+
     def use(self, state):
         """Take the tool's Jacobian from ``state`` (:class:`core.state.ArmState`) if not given."""
-        self.state = state
+        self._state = state
 
     def update(self, q, qd=None, measure=False, jacobian=None):
         """
@@ -131,7 +137,7 @@ class ArmLimits:
         if qd is not None:
             self._unjudged.pop('tool_speed', None)
         if measure:
-            J = self._jacob0(q)
+            J = self._jacob0(q) if J is None else J
             self.measures = self._conditioning.measures(J)
             self._reference = (q, self.measures[-2], self.measures[-2] * self.measures[-1])
             if qd is not None:

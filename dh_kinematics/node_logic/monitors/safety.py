@@ -159,7 +159,7 @@ class Safety:
         self._values, self._unjudged = {}, dict.fromkeys(self.levels, NOTHING_YET)
         self.measured = False
         self.parts = self._parts()
-        self.use(self.state_with())
+        self._arm_state = None
         self._plane_point_names = (
             list(self._plane_points.frames) if self._plane_points is not None else []) + [
             f'tool_sphere{k}' for k in range(len(self._spheres))]
@@ -386,9 +386,16 @@ class Safety:
                 self._contact = contact_state
         return values
 
+    @property
+    def state(self):
+        """Return the arm's state read here: the one :meth:`use` gave, else this monitor's."""
+        if self._arm_state is None:  # made once, where no state was given
+            self._arm_state = self.state_with()
+        return self._arm_state
+
     def use(self, state):
         """Read what is judged here from ``state``: :meth:`state_with` of more points, or none."""
-        self.state = state
+        self._arm_state = state
 
     def state_with(self, points=None):
         """

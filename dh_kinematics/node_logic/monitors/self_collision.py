@@ -105,13 +105,18 @@ class SelfCollision:
                    name != 'closing_speed') for name in NAMES) if self.active else ()
         self.measured = False
         self._value, self._unjudged = None, NOTHING_YET
-        self.use(ArmState(chain, self.points.links, self.points.offsets))
+        self._chain, self._state, self._first = chain, None, 0
+
+    @property
+    def state(self):
+        """Return the arm's state read here: the one :meth:`use` gave, else the ends' alone."""
+        if self._state is None:  # made once, where no state was given
+            self._state = ArmState(self._chain, self.points.links, self.points.offsets)
+        return self._state
 
     def use(self, state, first=0):
         """Read the capsules' ends from ``state``'s points, from its ``first`` point on."""
-        self.state = state
-        start = state.points.start + 6 * first
-        self._ends = slice(start, start + 6 * len(self.points.links))
+        self._state, self._first = state, first
 
     def measure(self, row):
         """
@@ -121,7 +126,8 @@ class SelfCollision:
         :attr:`LinkCapsules.pairs`, m, m/s (0.0 at rest, never -0.0) and s (inf while not
         closing, 0 in contact).
         """
-        ends = np.array(row[self._ends]).reshape(-1, 6)
+        start = self.state.points.start + 6 * self._first
+        ends = np.array(row[start:start + 6 * len(self.points.links)]).reshape(-1, 6)
         closest, closing = self._capsules.moving(ends[:, :3], ends[:, 3:])
         pair = int(np.argmin(closest.distance))
         distance, speed = float(closest.distance[pair]), float(closing[pair]) + 0.0
