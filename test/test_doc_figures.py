@@ -99,7 +99,7 @@ def _text(path):
 
 @pytest.mark.parametrize('document, text, results, figures', FIGURES,
                          ids=[f'{row[0]}: {row[1][:40]}' for row in FIGURES])
-def test_each_figure_a_document_gives_is_its_results_file_s(document, text, results, figures):
+def test_each_figure_a_document_gives_is_in_its_results_file(document, text, results, figures):
     found = json.loads((RESULTS / results).read_text())
     expected = text.format(*(_shown(read(found), digits) for read, digits in figures))
     assert expected in _text(document), (
