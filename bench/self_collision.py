@@ -24,6 +24,8 @@ process, CPU µs per message (median of ``--rounds``):
   ends, the pairs' distances, the closing speed, the level);
 - ``closing``: the arm's state of the capsules' ends alone and :meth:`LinkCapsules.moving`;
 - ``batch``: :meth:`LinkCapsules.closest` on 1000 configurations at once, per configuration;
+- ``rows``: :meth:`SelfCollision.measure` on 1000 rows of the arm's state at once (its
+  capsules' ends, :meth:`ArmState.columns`, counted), per row: the figures of a block;
 - ``node``: the node's callback with ``safety.self_collision.enabled`` and without it
   (``node_rate.py``'s ``dh_kinematics_self_collision`` and ``dh_kinematics`` targets), the
   first against the 150 µs target;
@@ -126,13 +128,17 @@ def main():
         def closing(q, qd):
             return capsules.moving(*state.points_at(q, qd))
         batch = np.array([q for q, _ in states[:1000]])
-        rounds = {name: [] for name in ('monitor', 'closing', 'batch', 'pinocchio')}
+        rounds = {name: [] for name in ('monitor', 'closing', 'batch', 'rows', 'pinocchio')}
+        rates = np.array([qd for _, qd in states[:1000]])
         for _ in range(args.rounds):
             rounds['monitor'].append(_timed(monitor.update, states))
             rounds['closing'].append(_timed(closing, states))
             start = time.process_time()
             capsules.closest(chain.fkine_all(batch))
             rounds['batch'].append((time.process_time() - start) / len(batch) * 1e6)
+            start = time.process_time()
+            monitor.measure(monitor.state.columns(batch, rates, monitor.parts))
+            rounds['rows'].append((time.process_time() - start) / len(batch) * 1e6)
             seconds, theirs = _pinocchio(chain, capsules, states)
             rounds['pinocchio'].append(seconds)
         ours = closing(*states[-1])[0].distance

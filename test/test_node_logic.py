@@ -91,6 +91,34 @@ def test_the_arm_names_every_joint_not_ok_and_never_hides_an_error_behind_stale(
     assert tasks.arm_level([lm.OK, lm.STALE, lm.WARN]) == lm.STALE
 
 
+@pytest.mark.parametrize('seed', range(5))
+def test_a_column_of_figures_gets_each_ones_level_given_the_one_before(seed):
+    # Over a column, the level machine gives what it gives a figure at a time: values that
+    # dither about every threshold, sit on them, jump, and are NaN; any band, any start.
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        warn, error = np.sort(rng.uniform(-1.0, 1.0, 2))
+        warn_clear, error_clear = warn - rng.uniform(0.0, 0.5), error - rng.uniform(0.0, 0.5)
+        edges = [warn, error, warn_clear, error_clear]
+        values = np.where(rng.random(300) < 0.3, rng.choice(edges, 300),
+                          np.cumsum(rng.normal(0.0, 0.1, 300)) % 2.0 - 1.0)
+        values[rng.random(300) < 0.03] = math.nan
+        for previous in (lm.OK, lm.WARN, lm.ERROR, lm.STALE):
+            column = lm.threshold_levels(values, previous, warn, error, warn_clear,
+                                         error_clear)
+            level, expected = previous, []
+            for value in values:
+                level = lm.threshold_level(value, level, warn, error, warn_clear, error_clear)
+                expected.append(level)
+            assert column.tolist() == expected
+            ratios = np.abs(values) + 0.4
+            level, expected = previous, []
+            for ratio in ratios:
+                level = lm.ratio_level(ratio, level, 0.9, 0.05)
+                expected.append(level)
+            assert lm.ratio_levels(ratios, previous, 0.9, 0.05).tolist() == expected
+
+
 def test_quaternions_rebuild_the_rotation():
     rng = np.random.default_rng(3)
     R = np.array([rpy_to_matrix(rpy) for rpy in rng.uniform(-3.2, 3.2, size=(200, 3))])

@@ -30,12 +30,12 @@ from dh_kinematics.core.model_file.parameter_file import flatten
 from dh_kinematics.core.safety.link_capsules import LinkCapsules
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
 from dh_kinematics.node_logic.monitors.sample import Sample
-from dh_kinematics.node_logic.monitors.self_collision import SelfCollision
+from dh_kinematics.node_logic.monitors.self_collision import levels, SelfCollision
 from dh_kinematics.parameters import validation
 from dh_kinematics.parameters.specs import NODE
 from helpers import (
-    coal_distance, needs, needs_pin, needs_vendor, PACKAGE, pin, pin_configuration, run_cli,
-    segment_distance, vendor_arm)
+    coal_distance, needs, needs_pin, needs_vendor, PACKAGE, pin, pin_configuration, random_arm,
+    run_cli, segment_distance, vendor_arm)
 import numpy as np
 import pytest
 
@@ -151,6 +151,9 @@ def test_a_path_into_contact_goes_ok_warn_error_and_back_with_the_hysteresis():
         assert safety.topic_values()[0] == pytest.approx(distance, abs=1e-9)
     assert seen == expected
     assert {OK, WARN, ERROR} <= set(seen) and seen[-1] == OK
+    # The path as one block: its figures over the state's rows, its levels over the column.
+    rows = safety.state.columns(_fold(angles), [[0.0, 0.0, 0.1]] * len(angles), safety.parts)
+    assert levels(safety.measure(rows)[1], OK, warn, error, band).tolist() == expected
     status, = safety.statuses()
     assert status.message.startswith('link1 and link3 ') and ' m apart (warn 0.05 m' in (
         status.message)
@@ -203,6 +206,41 @@ def test_an_unknown_rate_still_judges_the_distance_and_says_the_motion_is_unknow
     assert values['closing speed (m/s)'] == values['time to collision (s)'] == format_number(
         math.nan)
     assert float(values['distance (m)']) == pytest.approx(_their_distance(q), rel=1e-5)
+
+
+def _arm(name):
+    if name != 'random':
+        return Chain.from_yaml(PACKAGE / 'config' / f'{name}.yaml')
+    rng = np.random.default_rng(72)
+    while True:  # modified DH, a prismatic joint, four joints or more
+        chain = random_arm(rng)
+        if (chain.mdh and chain.n >= 4 and any(link.isprismatic() for link in chain.links)
+                and len(LinkCapsules(chain).pairs)):
+            return chain
+
+
+@needs_coal
+@pytest.mark.parametrize('name', ['panda', 'ur5', 'random'])
+def test_a_block_of_messages_gives_each_ones_figures_and_coals_distance(name):
+    # The figures of 40 messages measured as one block of the arm's state (columns) are each
+    # message's measured alone, to 1e-12; the distance is coal's of the closest pair.
+    chain = _arm(name)
+    monitor, capsules = SelfCollision(), LinkCapsules(chain)
+    monitor.configure(chain, _settings())
+    rng = np.random.default_rng(7)
+    Q, QD = rng.uniform(-2.0, 2.0, (40, chain.n)), rng.uniform(-1.0, 1.0, (40, chain.n))
+    block = monitor.measure(monitor.state.columns(Q, QD, monitor.parts))
+    for k, (q, qd) in enumerate(zip(Q, QD)):
+        pair, distance, speed, time = monitor.measure(
+            [monitor.state.one(q.tolist(), qd.tolist(), monitor.parts)])
+        ends = capsules.placed(chain.fkine_all(q))
+        theirs = min(coal_distance((*ends[a], capsules.radii[a]), (*ends[b], capsules.radii[b]))
+                     for a, b in capsules.pairs)
+        assert block[1][k] == pytest.approx(distance[0], abs=1e-12)
+        assert block[1][k] == pytest.approx(theirs, abs=1e-9)
+        if block[0][k] == pair[0]:  # not two pairs as near
+            assert block[2][k] == pytest.approx(speed[0], abs=1e-12)
+            assert block[3][k] == pytest.approx(time[0], rel=1e-12)
 
 
 def test_the_distance_is_a_figure_of_the_replay_smaller_worse():

@@ -160,19 +160,22 @@ class LinkCapsules:
         """
         Return ``(closest, closing_speed)`` of every pair from its ends' motion.
 
-        ``ends``: every capsule's two ends in the world, in :attr:`points`' order (2 m, 3),
-        m; ``rates``: their velocities (2 m, 3), m/s (the arm's state holds both:
-        :class:`core.state.ArmState`). ``closest``: :func:`capsules.closest_points` along
-        ``pairs`` (m); ``closing_speed``: each pair's (m/s, positive while closing).
+        ``ends``: every capsule's two ends in the world, in :attr:`points`' order (..., 2 m, 3),
+        m; ``rates``: their velocities (..., 2 m, 3), m/s (the arm's state holds both:
+        :class:`core.state.ArmState`); the leading axes are rows (configurations).
+        ``closest``: :func:`capsules.closest_points` along ``pairs`` (..., p) (m);
+        ``closing_speed``: each pair's (..., p) (m/s, positive while closing).
         """
-        ends, rates = ends.reshape(-1, 2, 3), rates.reshape(-1, 2, 3)
+        ends, rates = np.asarray(ends, dtype=float), np.asarray(rates, dtype=float)
+        ends = ends.reshape(ends.shape[:-2] + (-1, 2, 3))
+        rates = rates.reshape(rates.shape[:-2] + (-1, 2, 3))
         a, b = self.pairs[:, 0], self.pairs[:, 1]
-        closest = closest_points(ends[a, 0], ends[a, 1], self.radii[a], ends[b, 0], ends[b, 1],
-                                 self.radii[b])
-        s, t = closest.s[:, None], closest.t[:, None]
-        v_a = (1.0 - s) * rates[a, 0] + s * rates[a, 1]
-        v_b = (1.0 - t) * rates[b, 0] + t * rates[b, 1]
-        return closest, -np.einsum('ki,ki->k', closest.normal, v_b - v_a)
+        closest = closest_points(ends[..., a, 0, :], ends[..., a, 1, :], self.radii[a],
+                                 ends[..., b, 0, :], ends[..., b, 1, :], self.radii[b])
+        s, t = closest.s[..., None], closest.t[..., None]
+        v_a = (1.0 - s) * rates[..., a, 0, :] + s * rates[..., a, 1, :]
+        v_b = (1.0 - t) * rates[..., b, 0, :] + t * rates[..., b, 1, :]
+        return closest, -np.einsum('...i,...i', closest.normal, v_b - v_a)
 
     def pair_name(self, pair):
         """Return the links of pair ``pair`` (an index into :attr:`pairs`): ``'linkA linkB'``."""

@@ -29,7 +29,9 @@ A position dithering around a threshold therefore does not flip the level on eve
 :func:`joint_levels` judges every joint at once (numpy); :class:`Thresholds` judges the few
 joints of one message in Python floats, with the same result (a test checks this). Every
 monitor's level is the same small machine, given its figure and the level it had:
-:func:`threshold_level` against two thresholds, :func:`ratio_level` against a limit.
+:func:`threshold_level` against two thresholds, :func:`ratio_level` against a limit; over a
+column of figures (a block of messages, each judged after the one before) the same machine is
+:func:`threshold_levels` and :func:`ratio_levels`, with the same result (a test checks this).
 """
 
 from operator import le
@@ -153,6 +155,39 @@ def threshold_level(value, previous, warn, error, warn_clear, error_clear):
         strict = ERROR if value > error_clear else WARN if value > warn_clear else OK
         level = min(previous, strict)
     return level
+
+
+def threshold_levels(values, previous, warn, error, warn_clear, error_clear):
+    """
+    Return the levels of a column of ``values``, each :func:`threshold_level` of the one before.
+
+    ``previous`` is the level before the first value. The clearing thresholds are at or below
+    the raising ones (a band of 0 or more). Each level is a latch over the column: raised where
+    a value is above its threshold, cleared where one is at or below its clearing threshold,
+    held between; the last of those events before a row is that row's.
+
+    Examples
+    --------
+    >>> threshold_levels([0.5, 0.91, 0.88, 0.84, 1.01, 0.97, 0.94, 0.5], OK, 0.9, 1.0,
+    ...                  0.85, 0.95).tolist()
+    [0, 1, 1, 0, 2, 2, 1, 0]
+
+    """
+    values = np.asarray(values, dtype=float)
+    raised = np.where(values > error, ERROR, np.where(values > warn, WARN, OK))
+    kept = np.where(values > error_clear, ERROR, np.where(values > warn_clear, WARN, OK))
+    start, rows = OK if previous == STALE else previous, np.arange(len(values))
+    levels = np.zeros(len(values), dtype=int)
+    for level in (WARN, ERROR):
+        last = np.maximum.accumulate(np.where((raised >= level) | (kept < level), rows, -1))
+        levels += np.where(last >= 0, raised[last] >= level, start >= level)
+    return levels
+
+
+def ratio_levels(ratios, previous, warn_fraction, hysteresis):
+    """Return the levels of a column of ``ratios``, each :func:`ratio_level` of the one before."""
+    return threshold_levels(ratios, previous, warn_fraction, 1.0, warn_fraction - hysteresis,
+                            1.0 - hysteresis)
 
 
 def ratio_level(ratio, previous, warn_fraction, hysteresis):
