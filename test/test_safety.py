@@ -159,7 +159,6 @@ def test_the_reflected_mass_is_pinocchios(name, chain):
     # G^2 Jm, which the URDF does not hold, added to its diagonal).
     model = pin.buildModelFromXML(chain.to_urdf())
     data = model.createData()
-    jacobian = chain.jacobian_function()
     motors = np.diag([link.G ** 2 * link.Jm for link in chain.links])
     columns = [model.joints[model.getJointId(joint)].idx_v for joint in chain.joint_names]
     rng = np.random.default_rng(zlib.crc32(name.encode()) + 1)
@@ -171,7 +170,7 @@ def test_the_reflected_mass_is_pinocchios(name, chain):
             model, data, q_pin, model.getFrameId(chain.tool_frame),
             pin.ReferenceFrame.LOCAL_WORLD_ALIGNED), (6, -1))[:3, columns]
         ours_M = chain.inertia(q)
-        ours_J = np.reshape(jacobian(q.tolist()), (6, chain.n))[:3]
+        ours_J = chain.jacob0(q)[:3]
         for u in rng.normal(size=(3, 3)):
             u /= np.linalg.norm(u)
             row = u @ J
@@ -186,7 +185,7 @@ def test_the_reflected_mass_is_pinocchios(name, chain):
 def test_the_stopping_path_is_that_of_a_simulated_ramp(name, chain):
     # The stop: every joint's rate falls linearly to 0 at T; the tool's path length is the sum
     # of the straight steps between its positions (forward kinematics alone) at 100,000
-    # instants of that ramp.
+    # instants of that ramp. Over many stops at once, each one's.
     rng = np.random.default_rng(zlib.crc32(name.encode()) + 2)
     for q, qd in _states(name, chain, 2):
         deceleration = rng.uniform(1.0, 20.0, chain.n)
@@ -199,8 +198,16 @@ def test_the_stopping_path_is_that_of_a_simulated_ramp(name, chain):
         np.testing.assert_allclose(distances, np.abs(Q[-1] - q), rtol=1e-12, atol=1e-15)
         p = chain.fkine(Q)[:, :3, 3]
         expected = np.linalg.norm(np.diff(p, axis=0), axis=1).sum()
-        assert stopping.path_length(chain.jacobian_function(), q, qd, T) == pytest.approx(
+        assert stopping.path_length(chain.jacob0, q, qd, T) == pytest.approx(
             expected, abs=1e-6)
+    # Many stops at once, on the arm's state's Jacobians (72 nodes: as columns): each stop's
+    # path alone.
+    states = _states(name, chain, 6)
+    times = np.abs(states[:, 1]).max(axis=1) / rng.uniform(1.0, 20.0, 6)
+    times[0], states[0, 1] = 0.0, 0.0  # at rest
+    alone = [stopping.path_length(chain.jacob0, q, qd, T) for (q, qd), T in zip(states, times)]
+    np.testing.assert_allclose(stopping.path_length(ArmState(chain).jacobians, states[:, 0],
+                                                    states[:, 1], times), alone, rtol=1e-12)
     assert stopping.stop(np.zeros(chain.n), np.ones(chain.n))[0] == 0.0
     with pytest.raises(InvalidFieldError, match='deceleration'):
         stopping.check_deceleration([1.0] * (chain.n - 1) + [0.0], chain.n)

@@ -44,6 +44,7 @@ The state is a flat row; :class:`ArmState`'s attributes say where each quantity 
 import math
 
 from dh_kinematics.core.kinematics import unrolled
+from dh_kinematics.core.kinematics.batch import MIN_BATCH
 from dh_kinematics.core.kinematics.dh_table import axis_frame, DHTable
 from dh_kinematics.core.safety.planes import signed_distance, tilt
 from dh_kinematics.core.symbolic import Calls, list_function, store_function
@@ -115,6 +116,7 @@ class ArmState:
     def __init__(self, chain, links=(), offsets=(), planes=(), spheres=((), (), ()),
                  axis=None):
         self._n = n = chain.n
+        self._chain = chain
         self._code, self._parts = _values(chain, links, offsets, planes, spheres, axis)
         sizes = [len(self._parts[part]) for part in PARTS]
         starts = np.cumsum([0] + sizes).tolist()
@@ -179,6 +181,22 @@ class ArmState:
     def jacobian_of(self, row):
         """Return the tool's Jacobian [v; w] from a state ``row``: shape (6, n)."""
         return np.array(row[self.jacobian]).reshape(6, self._n)
+
+    def jacobians(self, Q):
+        """
+        Return the tool's Jacobian [v; w] at each configuration of ``Q`` (m, n): (m, 6, n).
+
+        The same source compiled two ways: fewer than :data:`batch.MIN_BATCH` configurations
+        one at a time (:meth:`Chain.jacobian_function`), more as columns. On the Panda, 5.5 µs
+        a configuration one at a time, 0.4 to 5.5 as 1200 to 48 columns, 220 for one alone.
+        """
+        Q = np.asarray(Q, dtype=float)
+        if len(Q) >= MIN_BATCH:
+            rows = self.columns(Q, np.zeros_like(Q), ('jacobian',))[:, self.jacobian]
+        else:
+            jacobian = self._chain.jacobian_function()
+            rows = [jacobian(q) for q in Q.tolist()]
+        return np.reshape(rows, (-1, 6, self._n))
 
 
 def _values(chain, links, offsets, planes, spheres, axis):

@@ -39,6 +39,7 @@ NODES = 12
 """Gauss-Legendre nodes of the path-length integral."""
 _S, _W = np.polynomial.legendre.leggauss(NODES)
 _S, _W = (_S + 1.0) / 2.0, _W / 2.0  # on [0, 1]
+_RAMP, _WEIGHTS = _S - _S * _S / 2.0, _W * (1.0 - _S)  # q(s) - q over qd T; ds (1 - s)
 
 
 def check_deceleration(deceleration, n):
@@ -73,29 +74,29 @@ def stop(qd, deceleration):
     return T, speed * (T / 2.0)
 
 
-def path_length(jacobian, q, qd, T):
+def path_length(jacobians, q, qd, T):
     """
-    Return the path length (m) of the tool point along the stop's ramp.
+    Return the path length (m) of the tool point along the stop's ramp, of one stop or many.
 
     Parameters
     ----------
-    jacobian : callable
-        The arm's :meth:`Chain.jacobian_function`: the tool's Jacobian at each node.
-    q, qd : array, shape (n,)
-        Where the stop starts (rad or m) and the joint rates there.
-    T : float
-        The stopping time, s (:func:`stop`).
+    jacobians : callable
+        The tool's Jacobians [v; w] at many configurations, (m, n) -> (m, 6, n): e.g.
+        :meth:`Chain.jacob0`, or the arm's state's (:meth:`ArmState.jacobians`).
+    q, qd : array, shape (..., n)
+        Where each stop starts (rad or m) and the joint rates there.
+    T : float or array, shape (...)
+        The stopping times, s (:func:`stop`).
 
     Returns
     -------
-    L : float
+    L : float, or array of shape (...)
 
     """
-    q, qd = np.asarray(q, dtype=float), np.asarray(qd, dtype=float)
-    if T == 0.0:
-        return 0.0
-    n = len(q)
-    nodes = (q + np.outer(_S - _S * _S / 2.0, qd * T)).tolist()
-    J_v = np.array([jacobian(node)[:3 * n] for node in nodes]).reshape(NODES, 3, n)
-    speeds = np.linalg.norm(J_v @ qd, axis=-1)  # (NODES,)
-    return float(T * ((_W * (1.0 - _S)) @ speeds))
+    q, qd, T = (np.asarray(value, dtype=float) for value in (q, qd, T))
+    n = q.shape[-1]
+    nodes = q[..., None, :] + _RAMP[:, None] * (qd * T[..., None])[..., None, :]
+    J_v = jacobians(nodes.reshape(-1, n))[:, :3].reshape(q.shape[:-1] + (NODES, 3, n))
+    speeds = np.linalg.norm((J_v @ qd[..., None, :, None])[..., 0], axis=-1)
+    L = T * (speeds @ _WEIGHTS)
+    return float(L) if L.ndim == 0 else L

@@ -121,7 +121,6 @@ class Safety:
         stopping_on = rules.stopping_on(settings)
         self._deceleration = rules.decelerations(chain) if stopping_on else None
         self._tool = FramePoints(chain, [chain.tool_frame])
-        self._jacobian = chain.jacobian_function()  # the tool's along the stop's path
         self._planes = [check_plane(name, value[:3], value[3], 'safety.planes')
                         for name, value in rules.named(settings, rules.PLANES).items()]
         frames = [frame for frame in settings['safety.plane_frames'] if frame]  # ['']: none
@@ -426,7 +425,7 @@ class Safety:
 
     def _stop_path(self, q, qd, time):
         """Return the tool's path along the stop from ``q`` at ``qd`` lasting ``time``, m."""
-        return stopping.path_length(self._jacobian, q, qd, time)
+        return stopping.path_length(self.state.jacobians, q, qd, time)
 
     def _measure_contact(self, values, state):
         """Put the reflected mass and the permitted contact speed into ``values``."""
