@@ -62,6 +62,7 @@ CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-network
                   '--disable-quic']
 SHIPPED = ('ur5', 'panda', 'puma560', 'puma560_mdh', 'stanford')
 DEADLINE_MS = 60_000
+STARTED_S = 120.0  # view's start on a loaded machine: its libraries imported, the page built
 SCREENSHOTS = (pathlib.Path(os.environ['DH_VIEW_SCREENSHOTS'])
                if os.environ.get('DH_VIEW_SCREENSHOTS') else None)
 """Where the browser tests also save their screenshots (besides the test's tmp_path)."""
@@ -426,7 +427,7 @@ def test_a_long_description_is_drawn_in_one_walk_of_its_tree(server, monkeypatch
 
 def test_a_signal_ends_a_busy_step_at_once():
     # Issue 58 (4): while a step was busy (drawing a large description) Ctrl-C waited for it.
-    from dh_kinematics.viewer.signals import run_until_signalled
+    from dh_kinematics.viewer.signals import Signals
     done, total = [], 50_000_000
 
     def busy(period):
@@ -435,8 +436,25 @@ def test_a_signal_ends_a_busy_step_at_once():
             done.append(k) if k % 1_000_000 == 0 else None
         return True
 
-    run_until_signalled(busy)
+    with Signals() as signals:
+        signals.run(busy)
     assert len(done) < total // 1_000_000
+
+
+def test_a_signal_while_the_page_is_built_ends_the_loop_before_it_starts():
+    # A Ctrl-C while view imported its libraries was lost (a KeyboardInterrupt inside an
+    # import can be caught there), and the page served on: now it is noted from the start,
+    # raises nothing before the loop, and the loop does not start.
+    from dh_kinematics.viewer.signals import Signals
+    steps, before = [], signal.getsignal(signal.SIGINT)
+    with Signals() as signals:
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            sum(range(1000))  # the handler has run
+        except KeyboardInterrupt:  # pragma: no cover
+            pytest.fail('the signal raised before the loop')
+        signals.run(steps.append)
+    assert steps == [] and signal.getsignal(signal.SIGINT) is before
 
 
 def _handshake(port, host, origin=None):
@@ -482,11 +500,11 @@ def test_serving_beyond_this_machine_says_the_page_has_no_authentication():
                                    '0.0.0.0', '--port', str(_free_port())],
                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        line = read_line(process, stream=process.stdout)
-        warning = read_line(process, stream=process.stderr)
+        line = read_line(process, STARTED_S, process.stdout)
+        warning = read_line(process, STARTED_S, process.stderr)
     finally:
-        process.send_signal(signal.SIGINT)
-        process.communicate(timeout=60)
+        process.send_signal(signal.SIGINT)  # whenever it comes: view ends once it is built
+        process.communicate(timeout=STARTED_S)
     assert re.match(r'serving the arm at http://0\.0\.0\.0:\d+/ \(bound to 0\.0\.0\.0', line)
     assert warning.startswith('warning: the page has no authentication: anyone who reaches')
 

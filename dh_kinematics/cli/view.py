@@ -82,24 +82,26 @@ def run(args, out):
         raise ValueError('--follow takes no model file: the arm comes from robot_description')
     if args.follow is None and not args.files:
         raise ValueError('give a model file, or --follow a running system')
-    if args.follow is None:
-        given, checked = files.read(args.files)  # its errors before a port is taken
-        chain, settings = checked.chain, checked.settings
-    server = viser_server(args.host, args.port)
-    try:
+    from dh_kinematics.viewer.signals import Signals
+    with Signals() as signals:  # before anything is imported or built: no signal is lost
         if args.follow is None:
-            from dh_kinematics.viewer.teach import serve
-            from dh_kinematics.viewer.signals import run_until_signalled
-            serve(server, chain, given, settings, args.deg, out)
-            _say_where(server, args.host, out)
-            run_until_signalled(None)
-        else:
-            from dh_kinematics.viewer.follow import follow
-            follow(server, args.follow, args.node, args.deg,
-                   lambda: _say_where(server, args.host, out))
-    finally:
-        with contextlib.redirect_stdout(io.StringIO()):
-            server.stop()
+            given, checked = files.read(args.files)  # its errors before a port is taken
+            chain, settings = checked.chain, checked.settings
+        server = viser_server(args.host, args.port)
+        try:
+            if args.follow is None:
+                from dh_kinematics.viewer.teach import serve
+                serve(server, chain, given, settings, args.deg, out)
+                if not signals.stop.is_set():  # else Ctrl-C came while it was built
+                    _say_where(server, args.host, out)
+                signals.run(None)
+            else:
+                from dh_kinematics.viewer.follow import follow
+                follow(server, args.follow, args.node, args.deg,
+                       lambda: _say_where(server, args.host, out), signals)
+        finally:
+            with contextlib.redirect_stdout(io.StringIO()):
+                server.stop()
     return 0
 
 

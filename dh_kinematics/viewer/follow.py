@@ -34,7 +34,6 @@ from dh_kinematics.core.display import format_number, joint_unit
 from dh_kinematics.node_logic.monitors.levels import OK
 from dh_kinematics.viewer.history import History
 from dh_kinematics.viewer.scene import ArmScene, floor, LEVEL_COLOURS, load_urdf, look
-from dh_kinematics.viewer.signals import run_until_signalled
 import numpy as np
 
 QUANTITIES = ('velocity', 'effort', 'effort residual', 'external torque', 'singularity',
@@ -222,7 +221,7 @@ def _number(text):
         return math.nan
 
 
-def follow(server, namespace, node_name, degrees, ready):
+def follow(server, namespace, node_name, degrees, ready, signals):
     """
     Follow a running system on ``server``'s page until Ctrl-C or SIGTERM (rclpy).
 
@@ -238,6 +237,8 @@ def follow(server, namespace, node_name, degrees, ready):
         Revolute joint values in degrees.
     ready : callable
         Called once the subscriptions are made (the command prints the address).
+    signals : viewer.signals.Signals
+        The command's SIGINT and SIGTERM: its loop runs until one comes.
 
     """
     import rclpy
@@ -279,7 +280,7 @@ def follow(server, namespace, node_name, degrees, ready):
         rclpy.spin_once(node, timeout_sec=period)
         return rclpy.ok()
     try:
-        run_until_signalled(spin)
+        signals.run(spin)
     except ExternalShutdownException:
         pass
     finally:

@@ -14,47 +14,64 @@
 
 
 """
-Ctrl-C and SIGTERM end the viewer's loop, whatever the process inherited, even while it is busy.
+Ctrl-C and SIGTERM end the viewer, whenever they come and whatever the process inherited.
 
 A process started in the background by a shell starts with SIGINT ignored, and Python then
-raises no KeyboardInterrupt; so the viewer sets its own handler for both signals. The handler
-ends the loop at once: where a step is busy (drawing a large description on the main thread),
-it is cut short by an exception the loop catches, so that nobody waits for it.
+raises no KeyboardInterrupt; and a KeyboardInterrupt raised while a library imports can be
+caught there (some catch every exception of an optional import): the signal is lost, and the
+viewer serves on. So the viewer sets its own handler for both signals before it imports or
+builds anything (:class:`Signals`). Until the loop starts a signal is only noted (an exception
+inside an import can turn into another error), and the loop then does not start; in the loop
+a signal ends it at once: where a step is busy (drawing a large description on the main
+thread), it is cut short by an exception the loop catches, so that nobody waits for it.
 """
 
 import signal
 import threading
 
 
-class _Signalled(Exception):
-    """Raised by the handler, to end a busy step at once."""
+class _Signalled(KeyboardInterrupt):
+    """Raised by the handler in the loop, to end a busy step at once."""
 
 
-def run_until_signalled(step, period=0.1):
+class Signals:
     """
-    Call ``step(period)`` until SIGINT or SIGTERM comes, or ``step`` returns False.
+    SIGINT and SIGTERM within its ``with`` block: noted from its start, ending :meth:`run`.
 
-    ``step`` waits up to ``period`` seconds itself (a spin of the executor), or is None: the
-    loop then only waits. A signal ends the loop at once, a busy ``step`` cut short. The
-    previous handlers are put back at the end.
+    The previous handlers are put back at the block's end.
     """
-    stop = threading.Event()
 
-    def handler(number, frame):
-        stop.set()
-        raise _Signalled()
+    def __enter__(self):
+        self.stop, self._cut = threading.Event(), False
+        self._previous = {number: signal.signal(number, self._noted)
+                          for number in (signal.SIGINT, signal.SIGTERM)}
+        return self
 
-    previous = {}
-    try:
-        for number in (signal.SIGINT, signal.SIGTERM):
-            previous[number] = signal.signal(number, handler)
-        while not stop.is_set():
-            if step is None:
-                stop.wait(period)
-            elif step(period) is False:
-                break
-    except _Signalled:
-        pass
-    finally:
-        for number, handler in previous.items():
+    def __exit__(self, *exception):
+        for number, handler in self._previous.items():
             signal.signal(number, handler)
+
+    def _noted(self, number, frame):
+        self.stop.set()
+        if self._cut:  # once: a second signal is only noted
+            self._cut = False
+            raise _Signalled()
+
+    def run(self, step, period=0.1):
+        """
+        Call ``step(period)`` until a signal comes (or came), or ``step`` returns False.
+
+        ``step`` waits up to ``period`` seconds itself (a spin of the executor), or is None:
+        the loop then only waits. A signal ends the loop at once, a busy ``step`` cut short.
+        """
+        try:
+            self._cut = True
+            while not self.stop.is_set():
+                if step is None:
+                    self.stop.wait(period)
+                elif step(period) is False:
+                    break
+        except _Signalled:
+            pass
+        finally:
+            self._cut = False
