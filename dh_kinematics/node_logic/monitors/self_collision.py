@@ -27,10 +27,9 @@ controller that slows only while closing.
 In two halves: :meth:`SelfCollision.measure`, the figures, a pure function of the arm's state
 (:class:`core.state.ArmState`: the capsules' ends and their velocities) over rows, one message
 or a block; :func:`level`, the level from the distance and the level it had (:func:`levels`
-over a column of them). A status of its
-own on /diagnostics (``self_collision``), after the safety monitor's, its figures the last of
-``~/safety``. Nothing here runs while it is off, or while every pair is ignored (no pair: no
-figure).
+over a column of them). A status of its own on /diagnostics (``self_collision``), after the
+safety monitor's, its figures the last of ``~/safety``. Nothing here runs while it is off, or
+while every pair is ignored (no pair: no figure).
 """
 
 import math
