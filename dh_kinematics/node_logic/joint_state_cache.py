@@ -69,6 +69,24 @@ index : slice or array of int
     Where :meth:`JointStateCache.take_all` writes values given in the order of ``joints``.
 """
 
+
+class Row(namedtuple('Row', 'names positions efforts received_ns non_finite received counts '
+                     'dropped')):
+    """
+    What the cache shows after one message (:meth:`JointStateCache.row`), kept.
+
+    The attributes of the same names as :class:`JointStateCache`'s, copies; ``dropped`` is
+    :meth:`JointStateCache.dropped_total`. A block's message is judged and described by its
+    row after the cache has taken the block's later messages.
+    """
+
+    __slots__ = ()
+
+    def dropped_total(self):
+        """Return the number of messages dropped whole."""
+        return self.dropped
+
+
 DROP_REASONS = ('malformed', 'no_clock', 'empty', 'length_mismatch', 'duplicate_name',
                 'no_known_joint', 'bad_stamp', 'future_stamp', 'old_stamp', 'repeated_stamp')
 # Unknown joint names remembered (to name each once); past this, they are only counted.
@@ -374,3 +392,9 @@ class JointStateCache:
     def dropped_total(self):
         """Return the number of messages dropped whole."""
         return sum(self.counts[reason] for reason in DROP_REASONS)
+
+    def row(self):
+        """Return what the cache shows now, kept: a :data:`Row`."""
+        return Row(self.names, self.positions.copy(), self.efforts.copy(),
+                   self.received_ns.copy(), self.non_finite.copy(), self.received,
+                   self.counts.copy(), self.dropped_total())

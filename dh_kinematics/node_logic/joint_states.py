@@ -37,6 +37,14 @@ due. The path, in order:
    each monitor that is on judges it (:class:`EffortMonitor`, :class:`MotionLimits`,
    :class:`ArmLimits`), then the joint levels, and whether to publish them.
 
+A block of messages and ticks (:meth:`JointStatesFlow.handle_block`: a replay's thousands)
+goes the same way in three passes: steps 1 to 5 for each message, the cache's row
+(:meth:`JointStateCache.row`) and the rates kept after each; the arm's state of every message
+at once (:meth:`ArmState.columns`), with the figures that cost most
+(:meth:`LimitDiagnostics.ahead`: self-collision's; the stop's path and the contact's mass where
+``~/safety`` is wanted); then step 6 and the ticks in turn, each by its row. Each event has the
+result it would have alone, to the rounding of numpy's sine against math's.
+
 The usual message (every joint in model order, a newer stamp, finite values, every limit level
 unchanged, no dynamics wanted) takes a shorter way to the same result in steps 3 to 6,
 :meth:`JointStatesFlow._take_usual`, which returns its TF and friction already serialized
@@ -50,6 +58,8 @@ from collections import namedtuple
 import math
 from time import monotonic_ns
 
+from dh_kinematics.core.kinematics.batch import MIN_BATCH
+from dh_kinematics.core.state import PARTS
 from dh_kinematics.node_logic import cdr
 from dh_kinematics.node_logic.joint_math import StreamMath
 from dh_kinematics.node_logic.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
@@ -114,6 +124,15 @@ safety : list of float or None
 safety_levels : list of int or None
     Each of those values' status level.
 """
+_Taken = namedtuple('_Taken', 'update joints q notes tf friction gravity expected residual '
+                    'efforts external configuration qd wrenched now_ns mono_ns')
+_Taken.__doc__ = """A message as :meth:`JointStatesFlow._take` took it, for the monitors to judge.
+
+``joints``, ``q`` and ``notes`` are what :meth:`LimitDiagnostics.after_message` takes; the
+outputs are :data:`Outcome`'s; ``efforts`` the effort monitor's; ``configuration`` and ``qd``
+where the arm's state is measured (every rate 0 while one is unknown), else None; ``wrenched``
+whether the tool wrench is wanted of it.
+"""
 Usual = namedtuple('Usual', 'tf friction')
 Usual.__doc__ = """What to publish for the usual message: nothing else is due.
 
@@ -160,6 +179,7 @@ class JointStatesFlow:
         self._reader = cdr.JointStateReader()
         self._decode, self._warn = decode, warn
         self._last_now_ns = self._stamp_ns = 0
+        self._after = None  # in a block: the event judged, (cache row, rates, stamp)
         self._last_warned = {}
         self.rates = RateEstimate(len(self.cache.names))
         self.tf_rate = TfRate(len(self.cache.names))
@@ -247,9 +267,15 @@ class JointStatesFlow:
             self._warn(text + (f' (counts: {dict(self.cache.counts)})' if counts else ''))
 
     def _clock(self, now_ns, mono_ns):
-        if now_ns < self._last_now_ns:
+        """
+        Follow the node's clock; return whether it jumped back.
+
+        After a jump back the stamp checks, the rates and the observer restart here; the
+        limits' deadlines restart when the event is judged (:meth:`LimitDiagnostics.clock_jumped`).
+        """
+        jumped = now_ns < self._last_now_ns
+        if jumped:
             self.cache.reset_stamps(now_ns)
-            self.limits.clock_jumped()
             self.rates.reset()
             self.tf_rate.reset()
             if self.observer.restart():
@@ -257,6 +283,7 @@ class JointStatesFlow:
             self.warn('clock_jump', 'the clock jumped back; accepting older stamps from now on',
                       mono_ns)
         self._last_now_ns = now_ns
+        return jumped
 
     def _decode_other(self, data, mono_ns):
         """Return the fields of a message that is not plain CDR, or None if it is malformed."""
@@ -276,26 +303,76 @@ class JointStatesFlow:
         monotonic one, both in ns. For the usual message, :data:`Usual`: its TF and friction
         serialized.
         """
-        if now_ns < self._last_now_ns:
-            self._clock(now_ns, mono_ns)
-        self._last_now_ns = now_ns
+        if self._clock(now_ns, mono_ns):
+            self.limits.clock_jumped()
+        fields = self._fields(data, now_ns, mono_ns)
+        if fields is None:
+            return NOTHING
+        if self._usual is not None:
+            usual = self._take_usual(fields, now_ns)
+            if usual is not None:
+                return usual
+        taken = self._take(fields, now_ns, mono_ns)
+        return self._judge(taken, self.rates, *self._state(taken))
+
+    def handle_block(self, events, each=None):
+        """
+        Take a block of events in order, messages and ticks; return each one's result.
+
+        ``events``: ``(data, now_ns, mono_ns)`` each, as :meth:`handle` takes them; ``data``
+        None is a tick (:meth:`tick`). A message's result is its :data:`Outcome`, a tick's
+        whether the diagnostics are due. ``each(k, result)``, where given, is called once
+        event ``k`` is judged, while :meth:`verdict` and :meth:`statuses` show the flow as it
+        was after that event.
+
+        Every event has the result it would have alone, in the same order: the cache, the
+        rates and the dynamics take the messages first, each message's cache row
+        (:meth:`JointStateCache.row`) and rates kept; the arm's state is then measured for
+        the whole block at once; the monitors judge each message after, by its row.
+        """
+        kept = []
+        for data, now_ns, mono_ns in events:
+            jumped, taken = self._clock(now_ns, mono_ns), None
+            if data is not None:
+                fields = self._fields(data, now_ns, mono_ns)
+                if fields is not None:
+                    taken = self._take(fields, now_ns, mono_ns)
+            kept.append((jumped, taken, self.cache.row(), self.rates.rates(), self._stamp_ns))
+        states = iter(self._states([taken for _, taken, *_ in kept if taken is not None]))
+        results, limits = [], self.limits
+        try:
+            for k, ((jumped, taken, row, rates, stamp_ns), (data, now_ns, mono_ns)) in (
+                    enumerate(zip(kept, events))):
+                limits.show(row)
+                self._after = (row, rates, stamp_ns)
+                if jumped:
+                    limits.clock_jumped()
+                if data is None:
+                    result = limits.on_tick(now_ns, mono_ns)
+                elif taken is None:
+                    result = NOTHING
+                else:
+                    result = self._judge(taken, rates, *next(states))
+                results.append(result)
+                if each is not None:
+                    each(k, result)
+        finally:
+            limits.show(None)
+            self._after = None
+        return results
+
+    def _fields(self, data, now_ns, mono_ns):
+        """Return the fields of a serialized JointState, or None where it is dropped whole."""
         if now_ns == 0:  # sim time, and no /clock yet: nothing to judge stamps by
             if not self.cache.counts['no_clock']:  # said once
                 self._warn('joint_states: dropped (no_clock) until /clock starts, as '
                            'use_sim_time is true; they are counted in the diagnostics')
             self.cache.drop('no_clock')
-            return NOTHING
+            return None
         try:
-            fields = self._reader.read(data)
+            return self._reader.read(data)
         except ValueError:  # not plain CDR: let the middleware decode it
-            fields = self._decode_other(data, mono_ns)
-            if fields is None:
-                return NOTHING
-        if self._usual is not None:
-            usual = self._take_usual(fields, now_ns)
-            if usual is not None:
-                return usual
-        return self._take(fields, now_ns, mono_ns)
+            return self._decode_other(data, mono_ns)
 
     def _take_usual(self, fields, now_ns):
         """
@@ -331,7 +408,12 @@ class JointStatesFlow:
         return Usual(tf, friction)
 
     def _take(self, fields, now_ns, mono_ns):
-        """Take one message's fields the full way: :meth:`handle`."""
+        """
+        Take one message's fields the full way, up to the monitors: a :data:`_Taken`.
+
+        The cache, the TF and friction, the rates and the dynamics; :meth:`_judge` does the
+        rest.
+        """
         stamp_ns, names, positions, velocities, efforts = fields
         update = self.cache.update(names, positions, velocities, stamp_ns, now_ns, efforts)
         self._stamp_ns = update.stamp_ns
@@ -356,30 +438,43 @@ class JointStatesFlow:
                 friction = (moving, update.stamp_ns, torques)
         gravity, expected, residual, efforts, external = self._dynamics(
             update, joints, q, mono_ns)
-        limits = self.limits
         wrenched = wanted.wrench and external is not None
-        configuration = (self._configuration() if limits.needs_configuration
+        configuration = (self._configuration() if self.limits.needs_configuration
                          or wanted.manipulability or wanted.safety or wrenched else None)
-        state, jacobian = self._state(configuration, wrenched)
+        qd = None
+        if configuration is not None:
+            qd = self.rates.qd
+            qd = [0.0] * len(configuration) if None in qd else list(qd)
+        return _Taken(update, joints, q, notes, tf, friction, gravity, expected, residual,
+                      efforts, external, configuration, qd, wrenched, now_ns, mono_ns)
+
+    def _judge(self, taken, rates, state, jacobian, figures=None):
+        """
+        Judge a message :meth:`_take` took, at the arm's ``state`` there; return its Outcome.
+
+        ``rates`` are the estimate after it; ``state`` and ``jacobian`` :meth:`_state`'s;
+        ``figures`` what :meth:`LimitDiagnostics.ahead` measured of it, in a block.
+        """
+        update, external, wanted, limits = taken.update, taken.external, self._wanted, self.limits
         wrench = None
-        if wrenched:  # the force's and the moment's rows, each turned by R^T
+        if taken.wrenched:  # the force's and the moment's rows, each turned by R^T
             world = tool_wrench(jacobian, external[2]).reshape(2, 3)
             wrench = (update.stamp_ns, (world @ self._R_world_base).ravel().tolist())
-        diagnostics = limits.after_message(joints, q, notes, now_ns, mono_ns, Sample(
-            update, self.rates, configuration, efforts, wanted.manipulability, wanted.safety,
-            state, jacobian))
+        diagnostics = limits.after_message(
+            taken.joints, taken.q, taken.notes, taken.now_ns, taken.mono_ns, Sample(
+                update, rates, taken.configuration, taken.efforts, wanted.manipulability,
+                wanted.safety, state, jacobian, figures))
         measures = safety = None
-        taken = update.dropped is None  # a dropped message's figures would be the last one's
-        if taken and wanted.manipulability and limits.arm.measured:
+        ok = update.dropped is None  # a dropped message's figures would be the last one's
+        if ok and wanted.manipulability and limits.arm.measured:
             arm = limits.arm
             measures = (update.stamp_ns, arm.measures + (arm.speed,))
-        if taken and wanted.safety and limits.figures_measured:
+        if ok and wanted.safety and limits.figures_measured:
             safety = (update.stamp_ns, limits.topic_values())
-        if not wanted.external:
-            external = None
-        return Outcome(tf, friction, gravity, expected, residual, diagnostics,
-                       manipulability=measures, safety=safety, external=external,
-                       wrench=wrench, taken=taken)
+        return Outcome(taken.tf, taken.friction, taken.gravity, taken.expected, taken.residual,
+                       diagnostics, manipulability=measures, safety=safety,
+                       external=external if wanted.external else None, wrench=wrench,
+                       taken=ok)
 
     def verdict(self, outcome):
         """
@@ -388,7 +483,8 @@ class JointStatesFlow:
         A :data:`Verdict`, for a message it took (:attr:`Outcome.taken`): what a replay's
         report reads of each message, and nothing else of the flow.
         """
-        cache, rates, limits, nan = self.cache, self.rates, self.limits, math.nan
+        cache, rates, stamp_ns = self._after or (self.cache, self.rates, self._stamp_ns)
+        limits, nan = self.limits, math.nan
         residuals, external = [nan] * len(cache.names), [nan] * len(cache.names)
         for estimates, found in ((residuals, outcome.residual), (external, outcome.external)):
             if found is not None:
@@ -397,31 +493,56 @@ class JointStatesFlow:
         values = levels = None
         if limits.watches_figures and outcome.safety is not None:
             values, levels = outcome.safety[1], limits.figure_levels()
-        return Verdict(self._stamp_ns, cache.positions.tolist(), *(
+        return Verdict(stamp_ns, cache.positions.tolist(), *(
             [nan if value is None else value for value in estimate]
             for estimate in (rates.qd, rates.qdd, rates.qddd)), cache.efforts.tolist(),
             residuals, external, limits.joint_levels(), values, levels)
 
-    def _state(self, configuration, wrenched):
+    def _parts(self, taken):
+        """Return the parts of the arm's state read on a message :meth:`_take` took."""
+        if taken.configuration is None:
+            return ()
+        wanted = self._wanted
+        return self.limits.state_parts(wanted.manipulability, wanted.safety, taken.wrenched)
+
+    def _state(self, taken):
         """
-        Return the arm's state at ``configuration`` and the tool's Jacobian there (or None).
+        Return the arm's state on a message :meth:`_take` took, and the tool's Jacobian there.
 
         Measured once for every monitor that is on and every output wanted
-        (:meth:`LimitDiagnostics.state_parts`), with the estimated rates, or 0 for every rate
-        while one is unknown.
+        (:meth:`LimitDiagnostics.state_parts`), at the message's configuration and estimated
+        rates, or 0 for every rate while one is unknown; each None where nothing reads it.
         """
-        if configuration is None:
-            return None, None
-        wanted, limits = self._wanted, self.limits
-        parts = limits.state_parts(wanted.manipulability, wanted.safety, wrenched)
+        parts = self._parts(taken)
         if not parts:
             return None, None
-        qd = self.rates.qd
-        if None in qd:
-            qd = [0.0] * len(configuration)
-        state = limits.state
-        row = state.one(configuration, qd, parts)
+        state = self.limits.state
+        row = state.one(taken.configuration, taken.qd, parts)
         return row, state.jacobian_of(row) if 'jacobian' in parts else None
+
+    def _states(self, taken):
+        """
+        Return :meth:`_state` of each of a block's messages, measured at once.
+
+        Fewer than :data:`batch.MIN_BATCH` states one at a time, more as columns of the same
+        source (:meth:`ArmState.columns`), with the parts any of them reads.
+        """
+        measured = [each for each in taken if self._parts(each)]
+        if len(measured) < MIN_BATCH:
+            return [self._state(each) + (None,) for each in taken]
+        parts = tuple(part for part in PARTS
+                      if any(part in self._parts(each) for each in measured))
+        state, wanted = self.limits.state, self._wanted
+        Q, QD = [each.configuration for each in measured], [each.qd for each in measured]
+        rows = state.columns(Q, QD, parts).tolist()
+        measured = iter(zip(rows, self.limits.ahead(Q, QD, rows, wanted.safety)))
+        states = []
+        for each in taken:
+            read = self._parts(each)
+            row, figures = next(measured) if read else (None, None)
+            states.append((row, state.jacobian_of(row) if 'jacobian' in read else None,
+                           figures))
+        return states
 
     def _dynamics(self, update, joints, q, mono_ns):
         """
@@ -557,7 +678,8 @@ class JointStatesFlow:
 
     def tick(self, now_ns, mono_ns):
         """Tell whether the limit diagnostics are due (call every :func:`schedule.tick_s` s)."""
-        self._clock(now_ns, mono_ns)
+        if self._clock(now_ns, mono_ns):
+            self.limits.clock_jumped()
         return self.limits.on_tick(now_ns, mono_ns)
 
     def statuses(self, now_ns, mono_ns):

@@ -74,7 +74,7 @@ class LimitDiagnostics:
     """
 
     def __init__(self, cache, start_ns=0):
-        self._cache = cache
+        self._cache = self._live = cache
         self.efforts = EffortMonitor(len(cache.names))
         self.motion = MotionLimits(len(cache.names))
         self.arm = ArmLimits()
@@ -114,6 +114,15 @@ class LimitDiagnostics:
         self._timeout, self._timeout_ns = timeout, int(timeout * 1e9)
         self._schedule.period_ns = int(period * 1e9)
         self._check_all_ns = 0  # limits, margin or timeout may have changed
+
+    def show(self, row=None):
+        """
+        Judge and describe what follows by a cache ``row`` (:meth:`JointStateCache.row`).
+
+        A block's message is judged by the row the cache showed after it; None: the cache as it
+        is now (one message at a time, the ticks).
+        """
+        self._cache = self._live if row is None else row
 
     def _set_all(self, now_ns):
         """Recompute every joint's level; return whether one changed."""
@@ -188,6 +197,25 @@ class LimitDiagnostics:
                 wanted.add('jacobian')
             parts = self._parts[key] = tuple(part for part in PARTS if part in wanted)
         return parts
+
+    def ahead(self, Q, QD, rows, safety=False):
+        """
+        Return the figures that cost most at each of a block's configurations, at once.
+
+        ``Q`` and ``QD`` (m, n): the configurations (rad or m) and rates (per s); ``rows``: the
+        arm's state there (:attr:`state`). A dict per configuration, by task, for the monitors
+        to judge (:data:`monitors.sample.Sample`'s ``figures``): self-collision's while it is
+        on; the safety monitor's costly ones where ``~/safety`` wants them (``safety``), as
+        its judging half measures them only where a level needs them.
+        """
+        figures = [{} for _ in rows]
+        if self.self_collision.active:
+            for each, value in zip(figures, self.self_collision.ahead(rows)):
+                each['self_collision'] = value
+        if safety and self.safety.active:
+            for each, value in zip(figures, self.safety.ahead(Q, QD, rows)):
+                each['safety'] = value
+        return figures
 
     @property
     def needs_configuration(self):

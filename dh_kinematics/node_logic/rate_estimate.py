@@ -43,12 +43,16 @@ joints, for the node to count (``implausible_rate``). Pure Python floats: a hand
 per message.
 """
 
+from collections import namedtuple
 from math import exp, pi
 
 MAX_GAP_S = 0.5
 MAX_GAP_NS = int(MAX_GAP_S * 1e9)
 MAX_RATE = 1e4
 """The fastest joint believed, rad/s or m/s (95,000 rpm); a faster one restarts the joint."""
+Rates = namedtuple('Rates', 'qd qdd qddd qd_smooth')
+Rates.__doc__ = """The estimate after one message, kept (:meth:`RateEstimate.rates`): copies of
+:class:`RateEstimate`'s lists of the same names."""
 
 
 class RateEstimate:
@@ -91,6 +95,10 @@ class RateEstimate:
         for j in joints:
             self.qd[j] = self.qdd[j] = self._t[j] = self._q[j] = self._v_t[j] = None
             self.qd_smooth[j] = self.qddd[j] = None
+
+    def rates(self):
+        """Return the estimate as it is now, kept: a :data:`Rates`."""
+        return Rates(self.qd.copy(), self.qdd.copy(), self.qddd.copy(), self.qd_smooth.copy())
 
     def ready(self):
         """Tell whether every joint has a velocity and an acceleration."""

@@ -17,15 +17,17 @@ Serialized joint_states through the node's flow, on their own stamps: every leve
 
 The node's clock is the stamps: each message is taken at its stamp, and the node's ticks
 (:func:`node_logic.schedule.tick_s`) fall on the stamps' grid between messages, so a joint goes
-STALE at the same stamp as on the live node. After each message and tick, the monitors' levels
-are compared with the last (:meth:`LimitDiagnostics.snapshot`); where one moved, the statuses
-are built and each status whose level changed is a :data:`Transition`. Of each message taken,
-the flow's :data:`Verdict` is all the report reads: :class:`Maxima` keeps the worst values and
-:class:`Series` what the pictures show: the joints' values, and the safety figures where any is
-watched.
+STALE at the same stamp as on the live node. The flow takes them :data:`BLOCK` messages at a time,
+with the ticks between (:meth:`JointStatesFlow.handle_block`), and judges each in turn as it would
+alone. After each message and tick, the monitors' levels are compared with the last
+(:meth:`LimitDiagnostics.snapshot`); where one moved, the statuses are built and each status whose
+level changed is a :data:`Transition`. Of each message taken, the flow's :data:`Verdict` is all the
+report reads: :class:`Maxima` keeps the worst values and :class:`Series` what the pictures show:
+the joints' values, and the safety figures where any is watched.
 """
 
 from collections import namedtuple
+from itertools import islice
 
 from dh_kinematics.node_logic.cdr import JointStateReader
 from dh_kinematics.node_logic.joint_states import JointStatesFlow, Wanted
@@ -38,6 +40,8 @@ __all__ = ['Replay', 'Transition']
 Transition = namedtuple('Transition', 'stamp_ns status level message')
 Transition.__doc__ = """One level change: the stamp (ns) of the message or tick that caused it,
 the status's name as the node names it (``<node>: <task>``), its new level and message."""
+BLOCK = 1000
+"""Messages the flow takes at a time."""
 MAX_TICKS_PER_GAP = 1000
 """Ticks replayed in one gap between messages; past them the clock jumps to the next message."""
 
@@ -87,45 +91,63 @@ class Replay:
         self.safety = Series(1, len(self._figures)) if watched else None
         self._tick_ns = int(tick_s(settings['diagnostics.period']) * 1e9)
         self._node = node
+        self._reader, self._levels, self._last = JointStateReader(), {}, None
+        self._clock, self._next_tick = 1, None
 
-    def transitions(self, messages, tf_bag=None, outcomes=None):
+    def transitions(self, messages, tf_bag=None, outcomes=None, block=BLOCK):
         """
         Yield each :data:`Transition` of ``messages``, in stamp order.
 
         ``messages``: each message's time (ns; the bag's) and serialized sensor_msgs/JointState.
         ``tf_bag`` (a :class:`TfBag`, with ``tf``) takes each message and its TF;
-        ``outcomes(outcome)``, where given, each message's :data:`Outcome`.
+        ``outcomes(outcome)``, where given, each message's :data:`Outcome`. The flow takes
+        ``block`` messages at a time (:meth:`JointStatesFlow.handle_block`), with the ticks
+        between them: a block's transitions are yielded once it is judged.
         """
-        flow, tick_ns, maxima = self.flow, self._tick_ns, self.maxima
-        reader, levels, last, next_tick = JointStateReader(), {}, None, None
-        clock = 1  # the node's clock: the newest stamp so far, never back (0: no /clock yet)
-        for bag_ns, data in messages:
-            clock = max(clock, reader.read(data)[0])
-            if next_tick is None:
-                next_tick = clock - clock % tick_ns + tick_ns
+        messages = iter(messages)
+        while True:
+            chunk = list(islice(messages, block))
+            if not chunk:
+                return
+            yield from self._block(chunk, tf_bag, outcomes)
+
+    def _block(self, chunk, tf_bag, outcomes):
+        """Return the transitions of a block of messages, and of the ticks between them."""
+        tick_ns, reader, events, sources, found = self._tick_ns, self._reader, [], [], []
+        for bag_ns, data in chunk:
+            # The node's clock: the newest stamp so far, never back (0: no /clock yet).
+            self._clock = clock = max(self._clock, reader.read(data)[0])
+            if self._next_tick is None:
+                self._next_tick = clock - clock % tick_ns + tick_ns
             for _ in range(MAX_TICKS_PER_GAP):
-                if next_tick > clock:
+                if self._next_tick > clock:
                     break
-                flow.tick(next_tick, next_tick)
-                last = yield from self._changes(next_tick, last, levels)
-                next_tick += tick_ns
+                events.append((None, self._next_tick, self._next_tick))
+                sources.append(None)
+                self._next_tick += tick_ns
             else:
-                next_tick = clock - clock % tick_ns + tick_ns
+                self._next_tick = clock - clock % tick_ns + tick_ns
             # A stamp gone back is dropped by the cache as the node drops it: the clock did not.
-            outcome = flow.handle(data, clock, clock)
-            if tf_bag is not None:
-                tf_bag.joint_state(bag_ns, data)
-                if outcome.tf is not None:
-                    tf_bag.tf(bag_ns, outcome.tf)
-            if outcomes is not None:
-                outcomes(outcome)
-            if not outcome.taken:  # counted by the arm's status; no values of its own
-                last = yield from self._changes(clock, last, levels)
-                continue
-            verdict = flow.verdict(outcome)
-            maxima.take(verdict)
-            self._add(verdict)
-            last = yield from self._changes(clock, last, levels)
+            events.append((data, clock, clock))
+            sources.append((bag_ns, data))
+
+        def each(k, outcome):
+            stamp, source = events[k][1], sources[k]
+            if source is not None:
+                if tf_bag is not None:
+                    tf_bag.joint_state(*source)
+                    if outcome.tf is not None:
+                        tf_bag.tf(source[0], outcome.tf)
+                if outcomes is not None:
+                    outcomes(outcome)
+                if outcome.taken:  # a message dropped is counted by the arm's status
+                    verdict = self.flow.verdict(outcome)
+                    self.maxima.take(verdict)
+                    self._add(verdict)
+            self._changes(stamp, found)
+
+        self.flow.handle_block(events, each)
+        return found
 
     def _add(self, verdict):
         """Add the message's values and their levels to the series."""
@@ -136,17 +158,17 @@ class Replay:
         if verdict.safety is not None:
             self.safety.add(verdict.stamp_ns, [verdict.safety], verdict.safety_levels)
 
-    def _changes(self, stamp, last, levels):
-        """Yield the statuses whose level changed; return the new snapshot."""
-        flow = self.flow
+    def _changes(self, stamp, found):
+        """Add each status whose level changed to ``found``."""
+        flow, levels = self.flow, self._levels
         snapshot = flow.limits.snapshot()
-        if snapshot != last:
+        if snapshot != self._last:
+            self._last = snapshot
             for status in flow.statuses(stamp, stamp):
                 if levels.get(status.task) != status.level:
                     levels[status.task] = status.level
-                    yield Transition(stamp, f'{self._node}: {status.task}', status.level,
-                                     status.message)
-        return snapshot
+                    found.append(Transition(stamp, f'{self._node}: {status.task}', status.level,
+                                            status.message))
 
 
 def _undecodable(data):

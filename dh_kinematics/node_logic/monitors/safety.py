@@ -234,7 +234,7 @@ class Safety:
                 efforts = [0.0] * len(q)
                 for j, value in zip(update.efforts, update.effort):
                     efforts[j] = value
-            return self.update(q, qd, efforts, sample.state)
+            return self.update(q, qd, efforts, sample.state, self._ahead(sample))
         before = dict(self.levels)
         if q is None:
             self._unjudged = dict.fromkeys(self.levels, unknown_positions())
@@ -243,23 +243,26 @@ class Safety:
             if 'planes' in self.levels:
                 del self._unjudged['planes']
                 # The rates: no part of it (the state's are 0 while one is unknown).
-                self._values = self.measure(q, [0.0] * len(q), row=sample.state)
+                self._values = self.measure(q, [0.0] * len(q), row=sample.state,
+                                            figures=self._ahead(sample))
                 self._judge_planes(self._values, self.levels)
         self.levels.update(dict.fromkeys(self._unjudged, STALE))
         return self.levels != before
 
-    def update(self, q, qd, efforts=None, row=None):
+    def update(self, q, qd, efforts=None, row=None, figures=None):
         """
         Take every joint's position (rad or m), rate (per s) and effort (N m or N, or None).
 
-        ``row`` is the arm's state there (:meth:`measure`). Returns whether a level moved.
+        ``row`` is the arm's state there and ``figures`` what :meth:`ahead` measured of it
+        (:meth:`measure`). Returns whether a level moved.
         """
         self.measured = True
         before, levels = dict(self.levels), self.levels
         for task in self._unjudged:  # judged anew: no level to clear
             levels[task] = OK
         self._unjudged = {}
-        values = self._values = self.measure(q, qd, efforts, row, complete=False)
+        values = self._values = self.measure(q, qd, efforts, row, complete=False,
+                                             figures=figures)
         self._settle(values, levels)
         warn, band = self._warn, self._band
         if 'frame_speed' in levels:
@@ -341,7 +344,7 @@ class Safety:
                                         <= self._warn * self._slowest):
             self._measure_contact(values, self._contact)
 
-    def measure(self, q, qd, efforts=None, row=None, complete=True):
+    def measure(self, q, qd, efforts=None, row=None, complete=True, figures=None):
         """
         Return every watched value at ``q``, ``qd`` (and ``efforts``), by name (SI units).
 
@@ -349,9 +352,11 @@ class Safety:
         :attr:`parts`; computed here where not given), and of the efforts. Without
         ``complete``, the two that cost most are left None, for the judging half to compute
         where their level needs them (:meth:`_settle`): the tool's stopping distance, and the
-        contact's reflected mass and permitted speed.
+        contact's reflected mass and permitted speed; ``figures``, :meth:`ahead`'s of this
+        configuration where given, fills them.
         """
         q, qd = [float(value) for value in q], [float(value) for value in qd]
+        complete = complete and figures is None
         if not complete:  # for what the judging half leaves to _complete
             self._state = (q, qd, efforts)
         state = self.state
@@ -383,7 +388,50 @@ class Safety:
                 self._measure_contact(values, contact_state)
             else:
                 self._contact = contact_state
+        if figures is not None:
+            values.update(figures)
         return values
+
+    def ahead(self, Q, QD, rows):
+        """
+        Return the figures that cost most at each of a block's configurations, at once.
+
+        ``Q`` and ``QD`` (m, n): the joint values (rad or m) and rates (per s); ``rows``: the
+        arm's state there (:attr:`state`). A dict per configuration, for :meth:`measure`: the
+        tool's stopping distance (m) and the contact's reflected mass (kg) and permitted speed
+        (m/s), those watched; the stops' paths as one (:func:`stopping.path_length`), the
+        inertia matrices likewise.
+        """
+        figures = [{} for _ in rows]
+        if self._deceleration is not None:
+            QD = np.asarray(QD, dtype=float)
+            T = (np.abs(QD) / self._deceleration).max(axis=1)
+            for each, path in zip(figures, stopping.path_length(
+                    self.state.jacobians, Q, QD, T).tolist()):
+                each['stopping_distance'] = path
+        if self._region is not None:
+            state, tool, n = self.state, 6 * self._speeds + 3, np.shape(Q)[1]
+            moving = []
+            for k, row in enumerate(rows):
+                velocity = row[state.points][tool:tool + 3]
+                speed = math.hypot(*velocity)
+                if speed > 0.0:
+                    moving.append((k, velocity, speed, row[state.jacobian][:3 * n]))
+                else:
+                    figures[k].update(reflected_mass=math.nan, contact_speed=math.nan)
+            inertias = self._chain.inertia(np.asarray(Q, dtype=float)[
+                [k for k, *_ in moving]]) if moving else ()
+            for (k, velocity, speed, J_v), M in zip(moving, inertias):
+                mass = contact.reflected_mass(M, np.array(J_v).reshape(3, -1),
+                                              np.array(velocity) / speed, self._definite)
+                figures[k].update(reflected_mass=mass, contact_speed=(
+                    contact.permissible_speed(self._region, mass) if mass == mass
+                    else math.nan))
+        return figures
+
+    def _ahead(self, sample):
+        """Return what :meth:`ahead` measured of ``sample``'s configuration, or None."""
+        return None if sample.figures is None else sample.figures.get('safety')
 
     @property
     def state(self):

@@ -29,7 +29,7 @@ NOTHING_YET = 'not judged: no joint_states yet'
 """What a status that needs the arm's state says before it has it (STALE)."""
 
 Sample = namedtuple('Sample', 'update rates configuration efforts measure safety state '
-                    'jacobian', defaults=(False, None, None))
+                    'jacobian figures', defaults=(False, None, None, None))
 Sample.__doc__ = """One accepted message, for the monitors to judge.
 
 update : JointStateCache's update
@@ -54,6 +54,10 @@ state : list of float or None
     or nothing reads it.
 jacobian : array (6, n) or None
     The tool's Jacobian [v; w] from ``state``, where the arm's limits or the tool wrench read it.
+figures : dict or None
+    The figures that cost most, measured for a whole block of messages at once
+    (:meth:`LimitDiagnostics.ahead`), by the task that reads them; None: each monitor measures
+    its own.
 """
 
 

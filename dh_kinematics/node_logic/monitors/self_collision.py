@@ -148,6 +148,10 @@ class SelfCollision:
         time[distance <= 0.0] = 0.0
         return pair, distance, speed, time
 
+    def ahead(self, rows):
+        """Return the figures of each of a block's state ``rows``: :meth:`measure`'s, by row."""
+        return list(zip(*(column.tolist() for column in self.measure(rows))))
+
     def update(self, q, qd, row=None):
         """
         Take every joint's position (rad or m) and rate (per s); tell whether the level moved.
@@ -168,17 +172,20 @@ class SelfCollision:
         q, qd = sample.configuration, sample.rates.qd
         self.measured = q is not None and None not in qd
         if q is not None:
-            return self._judge(q, qd if self.measured else [0.0] * len(q), sample.state)
+            return self._judge(q, qd if self.measured else [0.0] * len(q), sample.state,
+                               None if sample.figures is None else sample.figures.get(TASK))
         before, self._unjudged = self.levels[TASK], unknown_positions()
         self.levels[TASK] = STALE
         return before != STALE
 
-    def _judge(self, q, qd, row):
-        if row is None:
-            row = self.state.one([float(value) for value in q], [float(value) for value in qd],
-                                 self.parts)
+    def _judge(self, q, qd, row, figures=None):
+        if figures is None:
+            if row is None:
+                row = self.state.one([float(value) for value in q],
+                                     [float(value) for value in qd], self.parts)
+            figures = tuple(column[0].item() for column in self.measure([row]))
         before = self.levels[TASK]
-        self._value = tuple(column[0].item() for column in self.measure([row]))
+        self._value = figures
         self._unjudged = None
         self.levels[TASK] = level(self._value[1], OK if before == STALE else before,
                                   *self._near, self._band)

@@ -1,0 +1,163 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+A log judged in blocks is judged as one message at a time, whatever the block's size.
+
+The flow takes a block's messages first and judges them after, the arm's state and the costly
+figures measured for the whole block at once (:meth:`JointStatesFlow.handle_block`). The same
+log replayed in blocks of 1, 10 and 10,000 messages gives the same transitions (stamp, status,
+level, message) and the same ``~/safety``, ``~/expected_effort`` and ``~/external_torque``
+values to 1e-12, with every monitor on: on the shipped arms, a random modified-DH arm with a
+prismatic joint, and a real Panda's log. Each log carries what a block must keep in its place:
+a gap the joints go STALE in, a message without a joint, one with a position that is not
+finite, a zero stamp and a stamp gone back.
+"""
+
+import math
+
+from dh_kinematics import Chain
+from dh_kinematics.core.model_file.parameter_file import flatten
+from dh_kinematics.node_logic.sweep import sweep
+from dh_kinematics.parameters import validation
+from dh_kinematics.parameters.specs import NODE
+from dh_kinematics.replay import Replay
+from helpers import joint_state_cdr, needs_panda_log, PACKAGE, PANDA_LOG, random_arm
+import numpy as np
+import pytest
+
+SECOND = 1_000_000_000
+BASE = 1_790_000_000 * SECOND
+BLOCKS = (1, 10, 10_000)
+
+
+def _checked(chain):
+    """Return the model and the node's settings with every monitor on, limits within reach."""
+    given = flatten(chain.to_params())
+    for name in chain.joint_names:
+        given.update({f'{name}.velocity_limit': 1.0, f'{name}.acceleration_limit': 8.0,
+                      f'{name}.jerk_limit': 400.0, f'{name}.deceleration_limit': 4.0})
+    given.update({
+        'diagnostics.period': 0.1, 'diagnostics.warn_margin': 0.2,
+        'singularity.enabled': True, 'tool_speed_limit': 1.0,
+        'effort.estimator': 'observer', 'effort.warn': [2.0], 'effort.error': [6.0],
+        f'safety.frame_speed_limits.{chain.tool_frame}': 0.8,
+        'safety.momentum_limit': 2.0, 'safety.kinetic_energy_limit': 1.0,
+        'safety.power_limit': 5.0, 'safety.stopping_time_limit': 0.2,
+        'safety.stopping_distance_limit': 0.05, 'safety.planes.floor': [0.0, 0.0, 1.0, -0.2],
+        'safety.tool_spheres': [0.0, 0.0, 0.05, 0.05], 'safety.tool_direction.limit': 2.0,
+        'safety.contact.body_region': 'hands_fingers', 'safety.self_collision.enabled': True})
+    checked = validation.checked(given, NODE)
+    return checked.chain, checked.settings
+
+
+def _random_arm():
+    rng = np.random.default_rng(72)
+    while True:  # modified DH, a prismatic joint, four joints or more
+        chain = random_arm(rng)
+        if chain.mdh and chain.n >= 4 and any(link.isprismatic() for link in chain.links):
+            return chain
+
+
+def _swept(chain, seconds=3.0, rate=1000.0):
+    """Return (t, q, qd, efforts): a sweep past every limit, its efforts those of the model."""
+    prismatic = [link.isprismatic() for link in chain.links]
+    t = np.arange(int(seconds * rate)) / rate
+    q, qd, qdd = (np.array(values) for values in zip(*(
+        sweep(each, chain.qlim, prismatic, 2.0, overshoot=0.1) for each in t)))
+    push = np.where(np.arange(len(t))[:, None] % 700 < 200, 4.0, 0.0)  # on and off
+    return t, q, qd, chain.rne(q, qd, qdd) + push
+
+
+def _log(chain, t, q, qd, efforts):
+    """Return the serialized messages, with the odd ones a block must keep in their place."""
+    names, messages = list(chain.joint_names), []
+    for k in range(len(t)):
+        stamp = BASE + int(round(t[k] * 1e9))
+        if 1000 <= k < 1700:  # a gap of 0.7 s: every joint goes STALE
+            continue
+        positions = q[k].tolist()
+        if k == 400:
+            positions[0] = math.nan
+        if k == 500:  # a stamp gone back
+            stamp -= SECOND // 10
+        if k == 600:  # a zero stamp
+            stamp = 0
+        if k in (300, 301):  # without a joint
+            messages.append((stamp, joint_state_cdr(stamp, names[1:], positions[1:],
+                                                    qd[k].tolist()[1:])))
+            continue
+        messages.append((stamp, joint_state_cdr(stamp, names, positions, qd[k].tolist(),
+                                                efforts[k].tolist())))
+    return messages
+
+
+def _judged(chain, settings, messages, block):
+    """Return the transitions and each message's values of the replay in ``block`` blocks."""
+    values = []
+
+    def take(outcome):  # each value's stamp and values
+        values.append([None if each is None else (each[-2], list(each[-1])) for each in (
+            outcome.safety, outcome.expected, outcome.external)])
+    replay = Replay(chain, settings, values=True)
+    return list(replay.transitions(messages, outcomes=take, block=block)), values
+
+
+def _same(ours, theirs):
+    """Assert two replays' values agree to 1e-12 (NaN where both are, inf where both)."""
+    assert len(ours) == len(theirs)
+    for mine, other in zip(ours, theirs):
+        for a, b in zip(mine, other):
+            assert (a is None) == (b is None)
+            if a is not None:
+                assert a[0] == b[0]
+                np.testing.assert_allclose(a[1], b[1], rtol=0.0, atol=1e-12)
+
+
+def _arm(name):
+    return _random_arm() if name == 'random' else Chain.from_yaml(
+        PACKAGE / 'config' / f'{name}.yaml')
+
+
+@pytest.mark.parametrize('name', ['panda', 'ur5', 'random'])
+def test_a_log_judged_in_blocks_of_any_size_is_judged_as_one_message_at_a_time(name):
+    chain, settings = _checked(_arm(name))
+    messages = _log(chain, *_swept(chain))
+    alone, values = _judged(chain, settings, messages, 1)
+    # Every level each monitor has moved through, and every kind of status.
+    statuses = {status.split(': ')[1] for _, status, _, _ in alone}
+    assert {'arm', 'tool_speed', 'frame_speed', 'stopping', 'planes', 'contact',
+            'self_collision', *chain.joint_names} <= statuses, statuses
+    assert {level for *_, level, _ in alone} == {0, 1, 2, 3}
+    assert sum(each[0] is not None for each in values) > 2000
+    for block in BLOCKS[1:]:
+        transitions, theirs = _judged(chain, settings, messages, block)
+        assert transitions == alone
+        _same(theirs, values)
+
+
+@pytest.mark.slow
+@needs_panda_log
+def test_the_real_panda_log_judged_in_blocks_is_judged_as_one_message_at_a_time():
+    chain, settings = _checked(Chain.from_yaml(PACKAGE / 'config' / 'panda.yaml'))
+    t = np.loadtxt(PANDA_LOG / 'time.txt')[:6000]
+    q, qd, efforts = (np.loadtxt(PANDA_LOG / f'{name}.txt').reshape(-1, 7)[:6000]
+                      for name in ('positions', 'velocity', 'torques'))
+    messages = _log(chain, t, q, qd, efforts)
+    alone, values = _judged(chain, settings, messages, 1)
+    assert len(alone) > 50
+    for block in BLOCKS[1:]:
+        transitions, theirs = _judged(chain, settings, messages, block)
+        assert transitions == alone
+        _same(theirs, values)
