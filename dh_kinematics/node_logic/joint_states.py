@@ -58,7 +58,6 @@ from collections import namedtuple
 import math
 from time import monotonic_ns
 
-from dh_kinematics.core.kinematics.batch import MIN_BATCH
 from dh_kinematics.core.state import PARTS
 from dh_kinematics.node_logic import cdr
 from dh_kinematics.node_logic.joint_math import StreamMath
@@ -70,6 +69,10 @@ from dh_kinematics.node_logic.rate_estimate import MAX_RATE, RateEstimate
 from dh_kinematics.node_logic.tf_rate import TfRate
 
 LOG_EVERY_S = 5.0
+COLUMNS_FROM = 8
+"""A block's states are measured as columns from this many messages on: on the Panda with every
+monitor, self-collision and output, a block of 7 costs about what its messages cost one at a
+time, one of 8 to 20 about two thirds (``bench/blocks.py``)."""
 LOGGED_NAME = 64
 """A joint name from a message is logged up to this many characters."""
 _LOG_EVERY_NS = int(LOG_EVERY_S * 1e9)
@@ -522,13 +525,15 @@ class JointStatesFlow:
 
     def _states(self, taken):
         """
-        Return :meth:`_state` of each of a block's messages, measured at once.
+        Return :meth:`_state` of each of a block's messages, and its costly figures, at once.
 
-        Fewer than :data:`batch.MIN_BATCH` states one at a time, more as columns of the same
-        source (:meth:`ArmState.columns`), with the parts any of them reads.
+        Each ``(state, jacobian, figures)``: ``figures`` what :meth:`LimitDiagnostics.ahead`
+        measured of it, or None. Fewer than :data:`COLUMNS_FROM` states one at a time, more as
+        columns of the same source (:meth:`ArmState.columns`), with the parts any of them
+        reads.
         """
         measured = [each for each in taken if self._parts(each)]
-        if len(measured) < MIN_BATCH:
+        if len(measured) < COLUMNS_FROM:
             return [self._state(each) + (None,) for each in taken]
         parts = tuple(part for part in PARTS
                       if any(part in self._parts(each) for each in measured))

@@ -167,6 +167,11 @@ NODE = _in_order((
                   "always the newest message (robot_state_publisher's publish_frequency); 0 "
                   'publishes every message, else 0.001 to 1e6. The limits still see every '
                   'message.', default=0.0, minimum=0.0, maximum=1e6),
+    ParameterSpec('monitors.block_period', 'double', 'Judge the joint_states that arrive '
+                  "within this period together, s: the arm's state of the block measured at "
+                  'once, every message still judged and published with its own stamp, up to '
+                  'this much later; 0 judges each message as it arrives.', default=0.0,
+                  minimum=0.0, maximum=1.0),
     ParameterSpec('effort.warn', 'double_array', 'WARN when |measured - expected effort| of a '
                   'joint passes this, N m or N: 1 value (every joint) or 1 per joint; .inf '
                   'is off.', default=[math.inf], limit=True),

@@ -17,7 +17,10 @@ The dh_kinematics node: joint_states in; TF, torques, efforts and diagnostics ou
 
 Wiring only: it declares the parameters (checked in :mod:`parameters.validation`), hands
 each joint_states message and each tick to :class:`node_logic.joint_states.JointStatesFlow`, and
-publishes what that returns, converted by :mod:`ros.messages`. What goes on /tf, the friction
+publishes what that returns, converted by :mod:`ros.messages`: each message as it arrives, or,
+with ``monitors.block_period`` > 0, the messages that arrived within the period as one block
+(:meth:`JointStatesFlow.handle_block`), on a timer of that period and before each tick, each
+message's outputs published with its own stamp and in its order. What goes on /tf, the friction
 torques, gravity torques, expected efforts, effort residuals, external torques and the tool
 wrench are computed only while someone subscribes to them, or, for the residuals and external
 torques, while the effort monitor needs them. The node asks
@@ -76,7 +79,8 @@ class Wiring:
     run a message or a tick it took before :meth:`_unwire`: the callbacks then do nothing.
     """
 
-    _config = _diagnostics = _flow = _timer = _joint_states = None
+    _config = _diagnostics = _flow = _timer = _joint_states = _block_timer = None
+    _block = ()
 
     def _wire(self, config):
         """Start publishing for ``config`` (a :data:`parameters.validation.Parameters`)."""
@@ -108,7 +112,8 @@ class Wiring:
         if self._diagnostics is None:
             self._diagnostics = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
         self._description = self.create_publisher(String, 'robot_description', DESCRIPTION_QOS)
-        self._timer = None
+        self._timer = self._block_timer = None
+        self._block = []  # the messages of the block being gathered (monitors.block_period)
         self._take(config)
         self._joint_states = self.create_subscription(
             # A copy: rclpy writes the qos_overrides parameters into the profile it is given.
@@ -124,9 +129,12 @@ class Wiring:
 
     def _unwire(self):
         """Stop publishing: no subscription, timer or publisher is left but /diagnostics."""
+        self._judge_block()
         self.destroy_subscription(self._joint_states)
-        self.destroy_timer(self._timer)
-        self._joint_states = self._timer = None
+        for timer in (self._timer, self._block_timer):
+            if timer is not None:
+                self.destroy_timer(timer)
+        self._joint_states = self._timer = self._block_timer = None
         for publisher in (self._tf, self._tf_static, self._friction) + self._efforts + (
                 self._manipulability, self._safety, self._external, self._wrench,
                 self._description):
@@ -150,6 +158,7 @@ class Wiring:
     def _take(self, config, changed=()):
         """Use checked parameters: the flow, the messages, the static frames and the URDF."""
         before = self._config
+        self._judge_block()  # by the model and settings its messages came under
         self._config = config
         chain, prefix = config.chain, config.settings['frame_prefix']
         self._frames = frame_names(chain, prefix)
@@ -163,6 +172,12 @@ class Wiring:
             if self._timer is not None:
                 self.destroy_timer(self._timer)
             self._timer = self.create_timer(tick, self._on_tick)
+        block = int(config.settings['monitors.block_period'] * 1e9)
+        if (self._block_timer.timer_period_ns if self._block_timer else 0) != block:
+            if self._block_timer is not None:
+                self.destroy_timer(self._block_timer)
+            self._block_timer = (self.create_timer(block * 1e-9, self._judge_block) if block
+                                 else None)
         static = frames.static_frames(chain, prefix)
         self._tf_static.publish(messages.tf_message(static, self.get_clock().now().to_msg()))
         if config.settings['publish_robot_description']:
@@ -233,7 +248,21 @@ class Wiring:
         now_ns = self._now_ns()
         if self._unwatched:  # a subscriber may have come since the tick: ask now
             self._check_subscribers()
-        outcome = self._flow.handle(data, now_ns, monotonic_ns())
+        if self._block_timer is not None:  # judged with the block (monitors.block_period)
+            self._block.append((data, now_ns, monotonic_ns()))
+            return
+        self._publish(self._flow.handle(data, now_ns, monotonic_ns()), now_ns)
+
+    @quiet_at_shutdown
+    def _judge_block(self):
+        """Judge the messages gathered since the last block; publish what each gives."""
+        block, self._block = self._block, []
+        if block:
+            self._flow.handle_block(block, lambda k, outcome: self._publish(outcome,
+                                                                            block[k][1]))
+
+    def _publish(self, outcome, now_ns):
+        """Publish what one message gives (:meth:`JointStatesFlow.handle`), at ``now_ns``."""
         if outcome.__class__ is Usual:  # the usual message: its TF and friction, serialized
             if outcome.tf is not None:
                 self._send_tf(outcome.tf)
@@ -265,6 +294,7 @@ class Wiring:
         # No arguments: some executors pass a TimerInfo to callbacks that take one.
         if self._joint_states is None:  # as in _on_joint_states
             return
+        self._judge_block()  # the messages before the tick first
         self._sim_time = self._clock.ros_time_is_active
         now_ns = self._now_ns()
         self._check_subscribers()
