@@ -198,17 +198,24 @@ class LimitDiagnostics:
             parts = self._parts[key] = tuple(part for part in PARTS if part in wanted)
         return parts
 
-    def ahead(self, Q, QD, rows, safety=False):
+    def ahead(self, Q, QD, rows, measure=False, safety=False):
         """
         Return the figures that cost most at each of a block's configurations, at once.
 
-        ``Q`` and ``QD`` (m, n): the configurations (rad or m) and rates (per s); ``rows``: the
-        arm's state there (:attr:`state`). A dict per configuration, by task, for the monitors
-        to judge (:data:`monitors.sample.Sample`'s ``figures``): self-collision's while it is
-        on; the safety monitor's costly ones where ``~/safety`` wants them (``safety``), as
-        its judging half measures them only where a level needs them.
+        ``Q`` and ``QD`` (m, n): the configurations (rad or m) and rates (per s); ``rows`` (m,
+        :attr:`ArmState.size`): the arm's state there (:attr:`state`, at least
+        :meth:`state_parts`). A dict per configuration, by monitor, for the monitors to judge
+        (:data:`monitors.sample.Sample`'s ``figures``): the arm's measures and the tool's speed
+        where it is on or ``~/manipulability`` wants them (``measure``); self-collision's while
+        it is on; the safety monitor's costly ones where ``~/safety`` wants them (``safety``),
+        as its judging half measures them only where a level needs them.
         """
         figures = [{} for _ in rows]
+        if self.arm.active or measure:
+            state = self.state
+            J = np.asarray(rows)[:, state.jacobian].reshape(len(rows), 6, -1)
+            for each, value in zip(figures, self.arm.ahead(J, QD)):
+                each['arm'] = value
         if self.self_collision.active:
             for each, value in zip(figures, self.self_collision.ahead(rows)):
                 each['self_collision'] = value

@@ -133,12 +133,12 @@ class Conditioning:
 
         Parameters
         ----------
-        J : array, shape (6, n)
-            Geometric Jacobian [v; w], world frame.
+        J : array, shape (6, n) or (m, 6, n)
+            Geometric Jacobian [v; w], world frame; or many, their SVDs at once.
 
         Returns
         -------
-        tuple of 8 float
+        tuple of 8 float, or of 8 arrays of shape (m,)
             ``(sigma_v, condition_v, sigma_w, condition_w, sigma, condition, sigma_scaled,
             condition_scaled)``: per unit joint rate m, rad, mixed and dimensionless, and the
             condition numbers; NaN for a block of rank 0, and a condition number of inf where
@@ -196,14 +196,23 @@ def conditioning(J, ranks):
         number of inf where its smallest judged singular value is 0.
 
     """
-    return (_values(J[:3], ranks[0]) + _values(J[3:], ranks[1]) + _values(J, ranks[2]))
+    return (_values(J[..., :3, :], ranks[0]) + _values(J[..., 3:, :], ranks[1])
+            + _values(J, ranks[2]))
 
 
 def _values(rows, rank):
-    """Return (smallest judged singular value, condition number) of ``rows``."""
+    """
+    Return (smallest judged singular value, condition number) of ``rows``.
+
+    Of a stack of them, (m, rows, n): two arrays of shape (m,), the SVDs at once.
+    """
     if rank == 0:
-        return (math.nan, math.nan)
+        return (math.nan, math.nan) if rows.ndim == 2 else (np.full(len(rows), math.nan),) * 2
     values = np.linalg.svd(rows, compute_uv=False)
+    if values.ndim == 2:
+        smallest, condition = values[:, rank - 1], np.full(len(values), math.inf)
+        np.divide(values[:, 0], smallest, out=condition, where=smallest > 0.0)
+        return smallest, condition
     smallest = float(values[rank - 1])
     return (smallest, float(values[0]) / smallest if smallest > 0.0 else math.inf)
 

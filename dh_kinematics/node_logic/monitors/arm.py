@@ -42,6 +42,7 @@ from dh_kinematics.node_logic.monitors.levels import (
 from dh_kinematics.node_logic.monitors.sample import (
     NOTHING_YET, unknown_positions, unknown_rates)
 from dh_kinematics.node_logic.monitors.tasks import against_limit, Status
+import numpy as np
 
 MEASURES = ('sigma_translation', 'condition_translation', 'sigma_rotation',
             'condition_rotation', 'sigma', 'condition', 'sigma_scaled', 'condition_scaled')
@@ -113,13 +114,28 @@ class ArmLimits:
         """Take the tool's Jacobian from ``state`` (:class:`core.state.ArmState`) if not given."""
         self._state = state
 
-    def update(self, q, qd=None, measure=False, jacobian=None):
+    def ahead(self, J, QD):
+        """
+        Return the measures and the tool's speed at each of a block's configurations, at once.
+
+        ``J`` (m, 6, n): the tool's Jacobians there, from the arm's state; ``QD`` (m, n): the
+        joint rates (per s; 0 where one is unknown). A pair ``(measures, speed)`` per
+        configuration, for :meth:`update`; the SVDs of the stack as one call.
+        """
+        measures = zip(*(np.asarray(value).tolist() for value in
+                         self._conditioning.measures(J)))
+        speeds = np.linalg.norm((J[:, :3] @ np.asarray(QD, dtype=float)[:, :, None])[..., 0],
+                                axis=1)
+        return list(zip(measures, speeds.tolist()))
+
+    def update(self, q, qd=None, measure=False, jacobian=None, figures=None):
         """
         Take the whole configuration (rad or m) and joint rates (or None); tell if a level moved.
 
         ``jacobian`` is the tool's Jacobian there (6, n), from the arm's state
         (:class:`core.state.ArmState`); taken from :attr:`state` here where not given. With
-        ``measure`` (for ``~/manipulability``) every measure and the speed are computed.
+        ``measure`` (for ``~/manipulability``) every measure and the speed are computed; with
+        ``figures``, :meth:`ahead`'s of this configuration, they are taken from it.
         Otherwise the singularity's level is judged the short way where a bound settles it: the
         scaled condition number lies within the bounds that :meth:`Conditioning.drift` puts on
         the singular values since the last configuration measured; only where it leaves the
@@ -132,11 +148,17 @@ class ArmLimits:
         before = dict(self.levels)
         self._q, self._qd, self._J = q, qd, jacobian
         J = jacobian
+        measure = measure or figures is not None
         self._stale = not measure
         self._unjudged.pop('singularity', None)
         if qd is not None:
             self._unjudged.pop('tool_speed', None)
-        if measure:
+        if figures is not None:
+            self.measures, speed = figures
+            self._reference = (q, self.measures[-2], self.measures[-2] * self.measures[-1])
+            if qd is not None:
+                self.speed = speed
+        elif measure:
             J = self._jacob0(q) if J is None else J
             self.measures = self._conditioning.measures(J)
             self._reference = (q, self.measures[-2], self.measures[-2] * self.measures[-1])
@@ -204,7 +226,8 @@ class ArmLimits:
         else:
             if None in qd:  # update judges the tool's speed only with every rate
                 self._unjudged['tool_speed'] = unknown_rates(sample, self._chain)
-            self.update(q, None if None in qd else qd, sample.measure, sample.jacobian)
+            self.update(q, None if None in qd else qd, sample.measure, sample.jacobian,
+                        None if sample.figures is None else sample.figures.get('arm'))
         self.levels.update(dict.fromkeys(self._unjudged, STALE))
         return self.levels != before
 
