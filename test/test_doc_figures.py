@@ -31,7 +31,7 @@ import pytest
 RESULTS = PACKAGE / 'bench' / 'results'
 NODE = '2026-11-28-every-monitor/node_rate-after.json'
 IK = '2026-11-26-ik-3/bench_ik.json'
-REPLAY = '2026-11-29-measure-once/bench_replay.json'
+REPLAY = '2026-11-29-measure-once/bench_replay-blocks.json'
 
 
 def _ratio(key):

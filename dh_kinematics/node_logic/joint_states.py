@@ -71,8 +71,8 @@ from dh_kinematics.node_logic.tf_rate import TfRate
 LOG_EVERY_S = 5.0
 COLUMNS_FROM = 8
 """A block's states are measured as columns from this many messages on: on the Panda with every
-monitor, self-collision and output, 1517 µs a message one at a time (:meth:`handle`), 1279 in
-blocks of 7 (each state alone), 1028 in blocks of 8, 757 in blocks of 1000 (``bench/blocks.py``,
+monitor, self-collision and output, 1310 µs a message one at a time (:meth:`handle`), 1471 in
+blocks of 7 (each state alone), 849 in blocks of 8, 666 in blocks of 1000 (``bench/blocks.py``,
 2026-11-29)."""
 LOGGED_NAME = 64
 """A joint name from a message is logged up to this many characters."""
