@@ -22,12 +22,14 @@ message and :meth:`LimitDiagnostics.on_tick` every :func:`schedule.tick_s` secon
 :mod:`schedule`, plus one rule of the monitor's own: a joint that goes STALE is published at its
 own deadline (within one tick), not at the next period.
 
-The effort, motion, arm, safety and self-collision monitors are configured and driven from
-here, each through the one protocol of :mod:`monitors.sample`: ``configure(chain, settings)``,
-then ``judge(sample)`` per message while it is on. The arm's state they read
-(:class:`core.state.ArmState`) is made here, once per configuration, of what each reads: the
-safety monitor's points, planes and axis, and the capsules' ends; ``~/safety`` is the safety
-monitor's figures, then self-collision's (:attr:`LimitDiagnostics.figures`).
+The effort, motion, arm, safety and self-collision monitors are configured and driven from here,
+each through the one protocol of :mod:`monitors.sample`: ``configure(chain, settings)``, then
+``judge(sample)`` per message while it is on; in a block, the figures that cost most are measured
+for every message at once first (:meth:`LimitDiagnostics.ahead`) and handed to ``judge`` in the
+sample. The arm's state they read (:class:`core.state.ArmState`) is made here, once per
+configuration, of what each reads: the safety monitor's points, planes and axis, and the capsules'
+ends; ``~/safety`` is the safety monitor's figures, then self-collision's
+(:attr:`LimitDiagnostics.figures`).
 
 Times: ``now_ns`` is the node's clock (stamps, STALE ages); ``mono_ns`` is a monotonic clock
 (the publication schedule).
