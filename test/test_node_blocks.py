@@ -15,9 +15,9 @@
 """
 The node judging blocks (``monitors.block_period`` > 0) over DDS.
 
-Every message is still judged and each output keeps its own message's stamp and values: those
-a replay of the same messages computes one at a time. The messages go in bursts longer than a
-block's columns start at (:data:`batch.MIN_BATCH`), each burst within the node's queue, the
+Every message is still judged and each output keeps its own message's stamp and values: those a
+replay of the same messages computes one at a time. The messages go in bursts of 80, longer than a
+block's columns start at (:data:`joint_states.COLUMNS_FROM`), each within the node's queue, the
 next once every output of the last has come.
 """
 
@@ -37,7 +37,7 @@ pytestmark = pytest.mark.ros
 UR5 = str(PACKAGE / 'config' / 'ur5.yaml')
 STEP_NS = 1_000_000  # 1 kHz of stamps
 BURST, BURSTS = 80, 3
-SETTINGS = {'monitors.block_period': 0.5, 'diagnostics.warn_margin': 0.3,
+SETTINGS = {'monitors.block_period': 0.1, 'diagnostics.warn_margin': 0.3,
             'safety.momentum_limit': 8.0, 'safety.kinetic_energy_limit': 5.0,
             'safety.planes.floor': [0.0, 0.0, 1.0, -0.5], 'safety.plane_frames': ['tool0'],
             'safety.self_collision.enabled': True, 'effort.estimator': 'observer',

@@ -170,8 +170,9 @@ NODE = _in_order((
     ParameterSpec('monitors.block_period', 'double', 'Judge the joint_states that arrive '
                   "within this period together, s: the arm's state of the block measured at "
                   'once, every message still judged and published with its own stamp, up to '
-                  'this much later; 0 judges each message as it arrives.', default=0.0,
-                  minimum=0.0, maximum=1.0),
+                  'this much later; 0 judges each message as it arrives. At most 0.1: the '
+                  'messages that come while a block is judged wait in the queue (depth 100).',
+                  default=0.0, minimum=0.0, maximum=0.1),
     ParameterSpec('effort.warn', 'double_array', 'WARN when |measured - expected effort| of a '
                   'joint passes this, N m or N: 1 value (every joint) or 1 per joint; .inf '
                   'is off.', default=[math.inf], limit=True),
