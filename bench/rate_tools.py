@@ -82,9 +82,12 @@ def target_command(target):
     acceleration, jerk and effort limits, the tool's speed and the singularity (the full way);
     ``dh_kinematics_safety`` the node watching every safety figure (:data:`PANDA_SAFETY`);
     ``dh_kinematics_every`` every monitor on: the limits, the effort monitor and the safety
-    with self-collision; ``dh_kinematics_self_collision`` the node watching self-collision
-    alone (the Panda's capsules, its file's ignored pairs).
+    with self-collision; ``dh_kinematics_every_blocks`` the same, judging the messages of
+    10 ms as one block (``monitors.block_period``); ``dh_kinematics_self_collision`` the node
+    watching self-collision alone (the Panda's capsules, its file's ignored pairs).
     """
+    blocks = target == 'dh_kinematics_every_blocks'
+    target = 'dh_kinematics_every' if blocks else target
     if target.startswith('baseline'):
         return [ROOT / 'bench' / 'baseline_node.py', '--transforms', '7'] + (
             ['--raw'] if target == 'baseline_raw' else [])
@@ -105,6 +108,8 @@ def target_command(target):
                     for argument in ('-p', f'{name}:={value}')]
     if target in ('dh_kinematics_every', 'dh_kinematics_self_collision'):
         command += ['-p', 'safety.self_collision.enabled:=true']
+    if blocks:
+        command += ['-p', 'monitors.block_period:=0.01']
     return command
 
 
