@@ -236,5 +236,12 @@ def reach(chain):
 
 
 def tool_speed(J, qd):
-    """Return the linear speed (m/s) of the tool point at joint rates ``qd`` (rad/s or m/s)."""
-    return float(np.linalg.norm(J[:3] @ np.asarray(qd, dtype=float)))
+    """
+    Return the linear speed (m/s) of the tool point at joint rates ``qd`` (rad/s or m/s).
+
+    Of many, ``J`` (m, 6, n) and ``qd`` (m, n): an array of shape (m,).
+    """
+    qd = np.asarray(qd, dtype=float)
+    if J.ndim == 3:
+        return np.linalg.norm((J[:, :3] @ qd[:, :, None])[..., 0], axis=1)
+    return float(np.linalg.norm(J[:3] @ qd))

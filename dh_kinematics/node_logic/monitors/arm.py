@@ -124,9 +124,7 @@ class ArmLimits:
         """
         measures = zip(*(np.asarray(value).tolist() for value in
                          self._conditioning.measures(J)))
-        speeds = np.linalg.norm((J[:, :3] @ np.asarray(QD, dtype=float)[:, :, None])[..., 0],
-                                axis=1)
-        return list(zip(measures, speeds.tolist()))
+        return list(zip(measures, manipulability.tool_speed(J, QD).tolist()))
 
     def update(self, q, qd=None, measure=False, jacobian=None, figures=None):
         """

@@ -379,7 +379,7 @@ class Safety:
                 len(self._planes), -1)
         if self._tilt_limit is not None:
             values['tool_direction'] = row[state.tilt]
-        velocity = moving[speeds, 3:].tolist()
+        velocity = self._tool_velocity(row)
         values['tool_speed'] = speed = math.hypot(*velocity)
         if self._region is not None:
             values['reflected_mass'] = values['contact_speed'] = None
@@ -410,23 +410,15 @@ class Safety:
                     self.state.jacobians, Q, QD, T).tolist()):
                 each['stopping_distance'] = path
         if self._region is not None:
-            state, tool, n = self.state, 6 * self._speeds + 3, np.shape(Q)[1]
-            moving = []
-            for k, row in enumerate(rows):
-                velocity = row[state.points][tool:tool + 3]
-                speed = math.hypot(*velocity)
-                if speed > 0.0:
-                    moving.append((k, velocity, speed, row[state.jacobian][:3 * n]))
-                else:
-                    figures[k].update(reflected_mass=math.nan, contact_speed=math.nan)
-            inertias = self._chain.inertia(np.asarray(Q, dtype=float)[
-                [k for k, *_ in moving]]) if moving else ()
-            for (k, velocity, speed, J_v), M in zip(moving, inertias):
-                mass = contact.reflected_mass(M, np.array(J_v).reshape(3, -1),
-                                              np.array(velocity) / speed, self._definite)
-                figures[k].update(reflected_mass=mass, contact_speed=(
-                    contact.permissible_speed(self._region, mass) if mass == mass
-                    else math.nan))
+            jacobian, n, tools = self.state.jacobian, np.shape(Q)[1], []
+            for q, row in zip(Q, rows):
+                velocity = self._tool_velocity(row)
+                tools.append((q, velocity, math.hypot(*velocity), row[jacobian][:3 * n]))
+            moving = [k for k, tool in enumerate(tools) if tool[2] > 0.0]
+            inertias = dict(zip(moving, self._chain.inertia(np.asarray(Q, dtype=float)[moving])
+                                if moving else ()))
+            for k, (each, tool) in enumerate(zip(figures, tools)):
+                self._measure_contact(each, tool, inertias.get(k))
         return figures
 
     def _ahead(self, sample):
@@ -475,12 +467,22 @@ class Safety:
         """Return the tool's path along the stop from ``q`` at ``qd`` lasting ``time``, m."""
         return stopping.path_length(self.state.jacobians, q, qd, time)
 
-    def _measure_contact(self, values, state):
-        """Put the reflected mass and the permitted contact speed into ``values``."""
+    def _tool_velocity(self, row):
+        """Return the tool point's velocity (m/s, 3 floats) in a state ``row`` of :attr:`state`."""
+        start = 6 * self._speeds + 3  # after each watched frame's point and velocity, its point
+        return [float(value) for value in row[self.state.points][start:start + 3]]
+
+    def _measure_contact(self, values, state, M=None):
+        """
+        Put the reflected mass and the permitted contact speed into ``values``.
+
+        ``state``: ``(q, velocity, speed, J_v)`` of the tool; ``M`` the inertia matrix at
+        ``q``, computed here where not given.
+        """
         q, velocity, speed, J_v = state
         mass = math.nan
         if speed > 0.0:
-            M = self._chain.inertia(q)
+            M = self._chain.inertia(q) if M is None else M
             J_v = np.array(J_v).reshape(3, -1)
             mass = contact.reflected_mass(M, J_v, np.array(velocity) / speed, self._definite)
         values['reflected_mass'] = mass
