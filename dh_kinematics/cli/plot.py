@@ -88,14 +88,17 @@ def plot(chain, q, path, size=(800, 600), limits=False, title=None):
     save_png(plt, figure, path, dpi, 'picture')
 
 
-def save_png(plt, figure, path, dpi, what):
-    """Write ``figure`` as a PNG to ``path``, whole or not at all, and close it."""
+def save_png(plt, figure, path, dpi, what, close=True):
+    """Write ``figure`` as a PNG to ``path``, whole or not at all, and close it (``close``)."""
     from dh_kinematics.cli.models import write
 
     picture = io.BytesIO()
     try:
         figure.savefig(picture, dpi=dpi, format='png')
-    finally:
+    except BaseException:
+        plt.close(figure)
+        raise
+    if close:
         plt.close(figure)
     write(path, picture.getvalue(), what)
 
