@@ -358,11 +358,20 @@ def test_an_arm_held_against_a_push_shows_it_as_residual_and_external_torque():
 
 def test_the_series_keeps_every_spike_in_bounded_memory():
     from dh_kinematics.replay.series import Series
-    series = Series(4, 2, bins=8)
-    for k in range(1000):  # 1000 messages into 8 bins: the bins merge, the extremes stay
-        value = 5.0 if k == 777 else float(k % 3)
-        series.add(BASE + k * SECOND // 1000, [[value, -value]] * 4, [2 if k == 777 else 0, 0])
-    t, low, high, level = series.arrays()
+    stamps = [BASE + k * SECOND // 1000 for k in range(1000)]
+    values = [5.0 if k == 777 else float(k % 3) for k in range(1000)]
+    rows = [[[value, -value]] * 4 for value in values]
+    levels = [[2 if k == 777 else 0, 0] for k in range(1000)]
+    found = []
+    for block in (1000, 7, 1):  # 1000 messages into 8 bins: the bins merge, the extremes stay
+        series = Series(4, 2, bins=8)
+        for k in range(0, 1000, block):
+            series.add(stamps[k:k + block], rows[k:k + block], levels[k:k + block])
+        found.append(series.arrays())
+    for other in found[1:]:
+        for mine, theirs in zip(found[0], other):
+            np.testing.assert_array_equal(mine, theirs)
+    t, low, high, level = found[0]
     assert len(t) <= 8 and t[1] - t[0] == pytest.approx(0.128)  # 1 ms, doubled seven times
     assert high[:, 0, 0].max() == 5.0 and low[:, 0, 1].min() == -5.0
     assert level[:, 0].max() == 2 and level[:, 1].max() == 0

@@ -111,7 +111,21 @@ def _judged(chain, settings, messages, block):
         values.append([None if each is None else (each[-2], list(each[-1])) for each in (
             outcome.safety, outcome.expected, outcome.external)])
     replay = Replay(chain, settings, values=True)
-    return list(replay.transitions(messages, outcomes=take, block=block)), values
+    transitions = list(replay.transitions(messages, outcomes=take, block=block))
+    report = (replay.maxima.rows(), replay.series.arrays(), replay.safety.arrays())
+    return transitions, values, report
+
+
+def _same_report(ours, theirs):
+    """Assert two replays' maxima and pictures agree (the safety figures' stamps aside)."""
+    (rows, series, safety), (their_rows, their_series, their_safety) = ours, theirs
+    assert [row[:2] for row in rows] == [row[:2] for row in their_rows]
+    for mine, other in zip(rows, their_rows):
+        assert mine[2] == pytest.approx(other[2], rel=0.0, abs=1e-12)
+        if mine[0] != 'safety':  # a figure over columns may differ in its last bit: a tie
+            assert mine[3:] == other[3:] or math.isnan(mine[4]) and mine[3] == other[3]
+    for mine, other in zip(series + safety, their_series + their_safety):
+        np.testing.assert_allclose(mine, other, rtol=0.0, atol=1e-12)
 
 
 def _same(ours, theirs):
@@ -134,7 +148,7 @@ def _arm(name):
 def test_a_log_judged_in_blocks_of_any_size_is_judged_as_one_message_at_a_time(name):
     chain, settings = _checked(_arm(name))
     messages = _log(chain, *_swept(chain))
-    alone, values = _judged(chain, settings, messages, 1)
+    alone, values, report = _judged(chain, settings, messages, 1)
     # Every level each monitor has moved through, and every kind of status.
     statuses = {status.split(': ')[1] for _, status, _, _ in alone}
     assert {'arm', 'tool_speed', 'frame_speed', 'stopping', 'planes', 'contact',
@@ -142,9 +156,10 @@ def test_a_log_judged_in_blocks_of_any_size_is_judged_as_one_message_at_a_time(n
     assert {level for *_, level, _ in alone} == {0, 1, 2, 3}
     assert sum(each[0] is not None for each in values) > 2000
     for block in BLOCKS[1:]:
-        transitions, theirs = _judged(chain, settings, messages, block)
+        transitions, theirs, their_report = _judged(chain, settings, messages, block)
         assert transitions == alone
         _same(theirs, values)
+        _same_report(their_report, report)
 
 
 @pytest.mark.slow
@@ -155,9 +170,10 @@ def test_the_real_panda_log_judged_in_blocks_is_judged_as_one_message_at_a_time(
     q, qd, efforts = (np.loadtxt(PANDA_LOG / f'{name}.txt').reshape(-1, 7)[:6000]
                       for name in ('positions', 'velocity', 'torques'))
     messages = _log(chain, t, q, qd, efforts)
-    alone, values = _judged(chain, settings, messages, 1)
+    alone, values, report = _judged(chain, settings, messages, 1)
     assert len(alone) > 50
     for block in BLOCKS[1:]:
-        transitions, theirs = _judged(chain, settings, messages, block)
+        transitions, theirs, their_report = _judged(chain, settings, messages, block)
         assert transitions == alone
         _same(theirs, values)
+        _same_report(their_report, report)

@@ -25,6 +25,8 @@ distance, the permitted contact speed).
 
 import math
 
+import numpy as np
+
 __all__ = ['Maxima', 'QUANTITIES']
 
 QUANTITIES = ('position margin', 'velocity', 'acceleration', 'jerk', 'effort', 'residual',
@@ -34,7 +36,7 @@ QUANTITIES = ('position margin', 'velocity', 'acceleration', 'jerk', 'effort', '
 
 class Maxima:
     """
-    The worst values seen so far: :meth:`take` after each message, :meth:`rows` at the end.
+    The worst values seen so far: :meth:`take` after each block, :meth:`rows` at the end.
 
     Parameters
     ----------
@@ -48,7 +50,7 @@ class Maxima:
 
     def __init__(self, chain, figures=()):
         self._names = chain.joint_names
-        self._lower, self._upper = zip(*chain.qlim.tolist())
+        self._lower, self._upper = chain.qlim[:, 0], chain.qlim[:, 1]
         links = chain.links
         self._limits = {'velocity': [link.velocity_limit for link in links],
                         'acceleration': [link.acceleration_limit for link in links],
@@ -57,31 +59,40 @@ class Maxima:
         self.worst = {}  # (subject, quantity) -> (value, stamp_ns, limit)
         self._figures = figures
 
-    def _keep(self, key, value, stamp_ns, limit, larger=True):
-        known = self.worst.get(key)
-        if value == value and (known is None or (value > known[0] if larger
-                                                 else value < known[0])):
-            self.worst[key] = (value, stamp_ns, limit)
+    def take(self, verdicts):
+        """Take the flow's :data:`Verdict` of each of a block of messages, in order."""
+        stamps = [verdict.stamp_ns for verdict in verdicts]
+        names, limits = self._names, self._limits
 
-    def take(self, verdict):
-        """Take the flow's :data:`Verdict` of one message."""
-        keep, names, stamp_ns = self._keep, self._names, verdict.stamp_ns
-        for j, name in enumerate(names):
-            q = verdict.positions[j]
-            keep((name, 'position margin'), min(q - self._lower[j], self._upper[j] - q),
-                 stamp_ns, 0.0, larger=False)
-            for quantity, values in (('velocity', verdict.velocities),
-                                     ('acceleration', verdict.accelerations),
-                                     ('jerk', verdict.jerks)):
-                keep((name, quantity), abs(values[j]), stamp_ns, self._limits[quantity][j])
-            keep((name, 'effort'), abs(verdict.efforts[j]), stamp_ns, self._limits['effort'][j])
-            for quantity, values in (('residual', verdict.residuals),
-                                     ('external torque', verdict.external)):
-                keep((name, quantity), abs(values[j]), stamp_ns, None)
-        if verdict.safety is not None:
-            for figure, value in zip(self._figures, verdict.safety):
-                keep(('safety', figure.label), value if figure.smaller else abs(value),
-                     stamp_ns, figure.limit, larger=not figure.smaller)
+        def column(field):
+            return np.array([getattr(verdict, field) for verdict in verdicts], dtype=float)
+        q = column('positions')
+        self._keep(names, 'position margin', np.minimum(q - self._lower, self._upper - q),
+                   stamps, [0.0] * len(names), larger=False)
+        for quantity, field in (('velocity', 'velocities'), ('acceleration', 'accelerations'),
+                                ('jerk', 'jerks'), ('effort', 'efforts'),
+                                ('residual', 'residuals'), ('external torque', 'external')):
+            self._keep(names, quantity, np.abs(column(field)), stamps,
+                       limits.get(quantity, [None] * len(names)))
+        judged = [k for k, verdict in enumerate(verdicts) if verdict.safety is not None]
+        if judged and self._figures:
+            values = np.array([verdicts[k].safety for k in judged], dtype=float)
+            stamps = [stamps[k] for k in judged]
+            for k, figure in enumerate(self._figures):
+                self._keep(['safety'], figure.label, values[:, k:k + 1] if figure.smaller
+                           else np.abs(values[:, k:k + 1]), stamps, [figure.limit],
+                           larger=not figure.smaller)
+
+    def _keep(self, subjects, quantity, values, stamps, limits, larger=True):
+        """Keep each column's worst of ``values`` (m, subjects; NaN: none), the first of ties."""
+        known = ~np.isnan(values)
+        for j in np.flatnonzero(known.any(axis=0)).tolist():
+            found = values[known[:, j], j]
+            worst = found.max() if larger else found.min()
+            key, kept = (subjects[j], quantity), self.worst.get((subjects[j], quantity))
+            if kept is None or (worst > kept[0] if larger else worst < kept[0]):
+                row = int(np.argmax(values[:, j] == worst))
+                self.worst[key] = (float(worst), stamps[row], limits[j])
 
     def rows(self):
         """

@@ -52,26 +52,34 @@ class Series:
         self._level = np.zeros((bins, n), dtype=np.int8)
         self._used = 0
 
-    def add(self, stamp_ns, values, levels):
-        """Take one message's ``values`` (rows x n, NaN: none) and their n levels."""
+    def add(self, stamps_ns, values, levels):
+        """
+        Take a block of messages in order: their stamps (ns), values and levels.
+
+        ``values`` (m, rows, n): NaN where none; ``levels`` (m, n). A message goes to the bin
+        its stamp falls in (the first bin for a stamp before the first message's), the bins
+        merged as often as the newest needs.
+        """
+        stamps_ns = np.asarray(stamps_ns, dtype=np.int64)
+        if not len(stamps_ns):
+            return
         if self._start_ns is None:
-            self._start_ns = stamp_ns
+            self._start_ns = int(stamps_ns[0])
+        after = stamps_ns - self._start_ns
+        if self._span_ns is None:  # the first stamp after the first message's sets the span
+            later = np.flatnonzero(after > 0)
+            if len(later):
+                self._span_ns = int(after[later[0]])
         if self._span_ns is None:
-            if stamp_ns == self._start_ns:
-                k = 0
-            else:
-                self._span_ns = stamp_ns - self._start_ns
-                k = 1
+            k = np.zeros(len(after), dtype=np.int64)
         else:
-            k = max(0, (stamp_ns - self._start_ns) // self._span_ns)  # none before the first
-        while k >= self._bins:
-            self._halve()
-            k = (stamp_ns - self._start_ns) // self._span_ns
-        values = np.asarray(values, dtype=float)
-        self._low[k] = np.fmin(self._low[k], values)
-        self._high[k] = np.fmax(self._high[k], values)
-        self._level[k] = np.maximum(self._level[k], levels)
-        self._used = max(self._used, k + 1)
+            while int(after.max()) // self._span_ns >= self._bins:
+                self._halve()
+            k = np.maximum(0, after // self._span_ns)
+        np.fmin.at(self._low, k, np.asarray(values, dtype=float))
+        np.fmax.at(self._high, k, np.asarray(values, dtype=float))
+        np.maximum.at(self._level, k, np.asarray(levels, dtype=np.int8))
+        self._used = max(self._used, int(k.max()) + 1)
 
     def _halve(self):
         """Merge each two neighbouring bins: twice the span, half the bins used."""

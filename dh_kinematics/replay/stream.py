@@ -34,6 +34,7 @@ from dh_kinematics.node_logic.joint_states import JointStatesFlow, Wanted
 from dh_kinematics.node_logic.schedule import tick_s
 from dh_kinematics.replay.maxima import Maxima
 from dh_kinematics.replay.series import COLUMNS, Series
+import numpy as np
 
 __all__ = ['Replay', 'Transition']
 
@@ -141,22 +142,30 @@ class Replay:
                 if outcomes is not None:
                     outcomes(outcome)
                 if outcome.taken:  # a message dropped is counted by the arm's status
-                    verdict = self.flow.verdict(outcome)
-                    self.maxima.take(verdict)
-                    self._add(verdict)
+                    verdicts.append(self.flow.verdict(outcome))
             self._changes(stamp, found)
 
+        verdicts = []
         self.flow.handle_block(events, each)
+        if verdicts:
+            self.maxima.take(verdicts)
+            self._add(verdicts)
         return found
 
-    def _add(self, verdict):
-        """Add the message's values and their levels to the series."""
-        estimate = [external if external == external else residual
-                    for residual, external in zip(verdict.residuals, verdict.external)]
-        self.series.add(verdict.stamp_ns, [verdict.positions, verdict.velocities,
-                                           verdict.efforts, estimate], verdict.levels)
-        if verdict.safety is not None:
-            self.safety.add(verdict.stamp_ns, [verdict.safety], verdict.safety_levels)
+    def _add(self, verdicts):
+        """Add a block's values and their levels to the series."""
+        stamps = [verdict.stamp_ns for verdict in verdicts]
+        values = np.array([(verdict.positions, verdict.velocities, verdict.efforts,
+                            verdict.residuals, verdict.external) for verdict in verdicts],
+                          dtype=float)
+        external = values[:, 4]  # the estimate: the observer's where it has one
+        values[:, 3] = np.where(np.isnan(external), values[:, 3], external)
+        self.series.add(stamps, values[:, :4], [verdict.levels for verdict in verdicts])
+        judged = [verdict for verdict in verdicts if verdict.safety is not None]
+        if judged:
+            self.safety.add([verdict.stamp_ns for verdict in judged],
+                            [[verdict.safety] for verdict in judged],
+                            [verdict.safety_levels for verdict in judged])
 
     def _changes(self, stamp, found):
         """Add each status whose level changed to ``found``."""
