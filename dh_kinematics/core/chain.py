@@ -521,7 +521,9 @@ class Chain:
         compiled Jacobian of each link's centre of mass (:meth:`points_function`; the payload
         folded into the last link): 39 µs a configuration on the Panda, against 499 µs for the
         toolbox's n Newton-Euler passes (:meth:`rne` with a unit acceleration per joint, which
-        the tests keep as a truth beside pinocchio's ``crba``), 2026-11-28.
+        the tests keep as a truth beside pinocchio's ``crba``), 2026-11-28. Many
+        configurations' sums are taken at once: 58 to 63 µs a configuration in a block of 1000,
+        against 87 to 134 one after the other, in a slower hour (2026-11-29).
 
         Returns
         -------

@@ -195,13 +195,12 @@ def inertia(dyn, q, centres):
     mass = np.array([link.m for link in dyn.rne_links])
     I_link = np.array([link.inertia for link in dyn.rne_links])
     motors = np.diag(dyn.motor_inertia)
-    M = np.empty((len(q), n, n))
-    for k, configuration in enumerate(q.tolist()):
-        values = np.array(centres(configuration)).reshape(n, 12 + 6 * n)
-        R, J = values[:, 3:12].reshape(n, 3, 3), values[:, 12:].reshape(n, 6, n)
-        I_world = R @ I_link @ np.swapaxes(R, 1, 2)
-        M_k = (np.einsum('k,kin,kim->nm', mass, J[:, :3], J[:, :3])
-               + np.einsum('kin,kij,kjm->nm', J[:, 3:], I_world, J[:, 3:]) + motors)
-        M_k[np.abs(M_k) <= ROUNDING * np.abs(M_k).max()] = 0.0
-        M[k] = M_k
+    # Per configuration and link: its centre, R_world_link and Jacobian; then every sum at once.
+    values = np.array([centres(each) for each in q.tolist()]).reshape(len(q), n, 12 + 6 * n)
+    R, J = values[..., 3:12].reshape(-1, n, 3, 3), values[..., 12:].reshape(-1, n, 6, n)
+    Jv, Jw = J[:, :, :3], J[:, :, 3:]
+    I_world = R @ I_link @ np.swapaxes(R, -1, -2)
+    M = (np.swapaxes(Jv, -1, -2) @ (mass[:, None, None] * Jv)
+         + np.swapaxes(Jw, -1, -2) @ (I_world @ Jw)).sum(axis=1) + motors
+    M[np.abs(M) <= ROUNDING * np.abs(M).max(axis=(1, 2), keepdims=True)] = 0.0
     return M[0] if single else M

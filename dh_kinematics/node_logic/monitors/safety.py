@@ -338,10 +338,11 @@ class Safety:
         asked.
         """
         q, qd, _ = self._state
-        if 'stopping' in levels and not self._stop_settled(values['stopping_time'], qd):
+        if 'stopping' in levels and values['stopping_distance'] is None and not (
+                self._stop_settled(values['stopping_time'], qd)):
             values['stopping_distance'] = self._stop_path(q, qd, values['stopping_time'])
-        if 'contact' in levels and not (levels['contact'] == OK and values['tool_speed']
-                                        <= self._warn * self._slowest):
+        if 'contact' in levels and values['contact_speed'] is None and not (
+                levels['contact'] == OK and values['tool_speed'] <= self._warn * self._slowest):
             self._measure_contact(values, self._contact)
 
     def measure(self, q, qd, efforts=None, row=None, complete=True, figures=None):
