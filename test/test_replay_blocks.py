@@ -29,6 +29,7 @@ import math
 
 from dh_kinematics import Chain
 from dh_kinematics.core.model_file.parameter_file import flatten
+from dh_kinematics.node_logic.monitors.levels import ERROR, OK, STALE, WARN
 from dh_kinematics.node_logic.sweep import sweep
 from dh_kinematics.parameters import validation
 from dh_kinematics.parameters.specs import NODE
@@ -177,3 +178,26 @@ def test_the_real_panda_log_judged_in_blocks_is_judged_as_one_message_at_a_time(
         assert transitions == alone
         _same(theirs, values)
         _same_report(their_report, report)
+
+
+@pytest.mark.parametrize('name', ['panda', 'random'])
+def test_each_status_level_is_known_without_building_the_status(name):
+    # Replay builds only the statuses whose level changed, found by status_levels.
+    chain, settings = _checked(_arm(name))
+    replay = Replay(chain, settings)
+    seen = set()
+
+    def check(outcome):
+        if not outcome.taken:
+            return
+        stamp, limits = replay.flow.verdict(outcome).stamp_ns, replay.flow.limits
+        levels = limits.status_levels(stamp)
+        statuses = limits.statuses(stamp, stamp)
+        assert list(levels.items()) == [(status.task, status.level) for status in statuses]
+        seen.update(levels.items())
+        changed = {task for task, level in levels.items() if level != OK}
+        assert [status.task for status in limits.statuses(stamp, stamp, changed)] == [
+            task for task in levels if task in changed]
+    list(replay.transitions(_log(chain, *_swept(chain, seconds=2.0)), outcomes=check))
+    assert {level for _, level in seen} == {OK, WARN, ERROR, STALE}
+    assert {task for task, level in seen if level == ERROR} >= {'arm', 'stopping', 'planes'}

@@ -691,6 +691,6 @@ class JointStatesFlow:
             self.limits.clock_jumped()
         return self.limits.on_tick(now_ns, mono_ns)
 
-    def statuses(self, now_ns, mono_ns):
-        """Return the limit statuses to publish now (each joint, then the arm)."""
-        return self.limits.statuses(now_ns, mono_ns)
+    def statuses(self, now_ns, mono_ns, only=None):
+        """Return the limit statuses to publish now (each joint, then the arm), or ``only``'s."""
+        return self.limits.statuses(now_ns, mono_ns, only)

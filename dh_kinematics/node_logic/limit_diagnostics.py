@@ -294,6 +294,26 @@ class LimitDiagnostics:
         return np.maximum.reduce([np.asarray(self.levels or 0), self.efforts.levels,
                                   np.asarray(self.motion.levels)]).tolist()
 
+    def status_levels(self, now_ns):
+        """
+        Return the level of each status :meth:`statuses` would return, by task, in its order.
+
+        Without their messages: what a change of level is found by, cheaply.
+        """
+        if self.levels is None:
+            self._set_all(now_ns)
+        efforts, motion, arm = self.efforts, self.motion, self.arm
+        levels = {name: tasks.joint_level(j, level, efforts, motion)
+                  for j, (name, level) in enumerate(zip(self._cache.names, self.levels))}
+        for task, watched in (('tool_speed', arm.watch_speed),
+                              ('singularity', arm.watch_singularity)):
+            if watched:
+                levels[task] = arm.levels[task]
+        levels.update(self.safety.levels)
+        levels.update(self.self_collision.levels)
+        levels['arm'] = tasks.arm_level(levels.values())
+        return levels
+
     def snapshot(self):
         """Return every level the monitors keep, cheaply: what a change of status shows in."""
         return (tuple(self.levels or ()), tuple(self.efforts.levels.tolist()),
@@ -325,18 +345,27 @@ class LimitDiagnostics:
     pending = property(lambda self: self._schedule.pending,
                        doc='Whether a change waits to be published.')
 
-    def statuses(self, now_ns, mono_ns):
-        """Return the statuses to publish now (each joint, then the arm); note the publication."""
+    def statuses(self, now_ns, mono_ns, only=None):
+        """
+        Return the statuses to publish now (each joint, then the arm); note the publication.
+
+        ``only``: the tasks wanted (a set; :meth:`status_levels` names them), or all; the arm's
+        summary reads every status.
+        """
         if self.levels is None:
             self._set_all(now_ns)
         self._schedule.published(mono_ns)
         cache, efforts, motion = self._cache, self.efforts, self.motion
+        every = only is None or 'arm' in only
         statuses = [tasks.joint_status(cache, j, level, self._lower, self._upper,
                                        self._margin, now_ns, efforts, motion, self._band)
-                    for j, level in enumerate(self.levels)]
-        statuses += self.arm.statuses() + self.safety.statuses() + self.self_collision.statuses()
-        rate = self._rate.rate(cache.received, mono_ns, self._schedule.period_ns // 2)
-        statuses.append(tasks.arm_status(statuses, cache.received, rate,
-                                         cache.dropped_total(), cache.counts,
-                                         efforts.contact() if efforts.active else None))
-        return statuses
+                    for j, level in enumerate(self.levels) if every or cache.names[j] in only]
+        statuses += (self.arm.statuses() + self.safety.statuses(None if every else only)
+                     + self.self_collision.statuses())
+        if every:
+            rate = self._rate.rate(cache.received, mono_ns, self._schedule.period_ns // 2)
+            statuses.append(tasks.arm_status(statuses, cache.received, rate,
+                                             cache.dropped_total(), cache.counts,
+                                             efforts.contact() if efforts.active else None))
+        return statuses if only is None else [status for status in statuses
+                                              if status.task in only]

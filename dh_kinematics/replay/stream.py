@@ -173,11 +173,12 @@ class Replay:
         snapshot = flow.limits.snapshot()
         if snapshot != self._last:
             self._last = snapshot
-            for status in flow.statuses(stamp, stamp):
-                if levels.get(status.task) != status.level:
-                    levels[status.task] = status.level
-                    found.append(Transition(stamp, f'{self._node}: {status.task}', status.level,
-                                            status.message))
+            changed = {task for task, level in flow.limits.status_levels(stamp).items()
+                       if levels.get(task) != level}
+            for status in flow.statuses(stamp, stamp, changed) if changed else ():
+                levels[status.task] = status.level
+                found.append(Transition(stamp, f'{self._node}: {status.task}', status.level,
+                                        status.message))
 
 
 def _undecodable(data):

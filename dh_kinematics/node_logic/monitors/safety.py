@@ -505,10 +505,15 @@ class Safety:
         values = self._complete()
         return [float(read(values)) for _, read in self._registered]
 
-    def statuses(self):
-        """Return the statuses of what is watched, in :data:`TASKS` order (SI units)."""
-        values = self._complete()
-        return [self._status(task, values) for task in TASKS if task in self.levels]
+    def statuses(self, only=None):
+        """
+        Return the statuses of what is watched, in :data:`TASKS` order (SI units).
+
+        ``only``: the tasks wanted (a set), or all.
+        """
+        shown = [task for task in TASKS if task in self.levels and (only is None or task in only)]
+        values = self._complete() if shown else None
+        return [self._status(task, values) for task in shown]
 
     def _status(self, task, values):
         level = self.levels[task]

@@ -89,16 +89,30 @@ def joint_status(cache, j, level, lower, upper, margin, now_ns, efforts=None, mo
         message = 'within limits' if np.isfinite(lo) or np.isfinite(hi) else 'no limits'
     values = tuple((key, format_number(value)) for key, value in (
         ('position', q), ('lower', lo), ('upper', hi), ('distance_to_limit', distance)))
+    texts = []
     for monitor in (efforts, motion):
         if monitor is None or not monitor.active:
             continue
         values += monitor.values(j)
-        other = int(monitor.levels[j])
-        if level != STALE and other != OK:
-            text = monitor.describe(j)
-            message = text if level == OK else f'{message}; {text}'
-            level = max(level, other)
-    return Status(cache.names[j], int(level), message, values)
+        if level != STALE and monitor.levels[j] != OK:
+            texts.append(monitor.describe(j))
+    if texts:
+        message = '; '.join(texts if level == OK else [message] + texts)
+    return Status(cache.names[j], joint_level(j, level, efforts, motion), message, values)
+
+
+def joint_level(j, level, efforts=None, motion=None):
+    """
+    Return joint ``j``'s status level: its position's ``level``, raised to its monitors'.
+
+    The highest of the position's, and the active :class:`EffortMonitor`'s and
+    :class:`MotionLimits`' levels of the joint; STALE stays STALE.
+    """
+    if level != STALE:
+        for monitor in (efforts, motion):
+            if monitor is not None and monitor.active:
+                level = max(level, monitor.levels[j])
+    return int(level)
 
 
 WORST_FIRST = (ERROR, STALE, WARN)
