@@ -18,6 +18,7 @@ import math
 import zlib
 
 from dh_kinematics import InvalidFieldError
+from dh_kinematics.core.kinematics.batch import MIN_BATCH
 from dh_kinematics.core.names import published_frames
 from dh_kinematics.core.safety import contact, FramePoints, planes, stopping
 from dh_kinematics.core.state import ArmState
@@ -76,6 +77,14 @@ def test_frame_speeds_mass_and_inertia_agree_with_pinocchio(name, chain):
             np.testing.assert_allclose(position, data.oMf[index].translation, atol=1e-12)
             np.testing.assert_allclose(speed, pin.getFrameVelocity(
                 model, data, index, pin.ReferenceFrame.LOCAL_WORLD_ALIGNED).linear, atol=1e-9)
+    # A block at once, as the safety monitor takes one (numpy columns from MIN_BATCH on).
+    Q = np.random.default_rng(zlib.crc32(name.encode()) + 1).uniform(
+        -2.0, 2.0, (MIN_BATCH + 6, chain.n))
+    for q, ours in zip(Q, chain.inertia(Q)):
+        M = pin.crba(model, data, pin_configuration(pin, model, chain.joint_names, q))
+        M = np.triu(M) + np.triu(M, 1).T
+        np.testing.assert_allclose(ours, M[np.ix_(columns, columns)] + np.diag(motors),
+                                   atol=1e-9)
 
 
 @needs_pin

@@ -521,9 +521,11 @@ class Chain:
         compiled Jacobian of each link's centre of mass (:meth:`points_function`; the payload
         folded into the last link): 39 µs a configuration on the Panda, against 499 µs for the
         toolbox's n Newton-Euler passes (:meth:`rne` with a unit acceleration per joint, which
-        the tests keep as a truth beside pinocchio's ``crba``), 2026-11-28. Many
-        configurations' sums are taken at once: 58 to 63 µs a configuration in a block of 1000,
-        against 87 to 134 one after the other, in a slower hour (2026-11-29).
+        the tests keep as a truth beside pinocchio's ``crba``), 2026-11-28. From
+        :data:`batch.MIN_BATCH` configurations the centres' Jacobians are numpy columns
+        (:meth:`BatchKinematics.points`, the same source) and the sums are taken at once: 19
+        to 21 µs a configuration in a block of 1000, against 87 to 134 one after the other, in
+        a slower hour (2026-11-29).
 
         Returns
         -------
@@ -531,7 +533,12 @@ class Chain:
             In kg m^2 (revolute) or kg (prismatic) rows and columns.
 
         """
+        links, centres = range(1, self.n + 1), [link.r for link in self._dynamics.rne_links]
         if self._centres is None:
-            self._centres = self.points_function(
-                range(1, self.n + 1), [link.r for link in self._dynamics.rne_links])
-        return equations.inertia(self._dynamics, q, self._centres)
+            self._centres = self.points_function(links, centres)
+
+        def at(Q):  # per configuration and centre: its point, R_world_link and Jacobian
+            if len(Q) >= batch.MIN_BATCH:
+                return self._batch.points(links, centres, Q)
+            return np.array([self._centres(each) for each in Q.tolist()])
+        return equations.inertia(self._dynamics, q, at)

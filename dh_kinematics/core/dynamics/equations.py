@@ -185,9 +185,10 @@ def inertia(dyn, q, centres):
     """
     Return the joint-space inertia matrix; see :meth:`Chain.inertia`.
 
-    ``centres`` is the chain's :meth:`Chain.points_function` of its links' centres of mass
-    (link frames 1 to n, ``rne_links``' r): per link its centre, its frame's rotation and its
-    Jacobian [v; w]. An entry within rounding of zero (:data:`ROUNDING` of the largest) is 0: a
+    ``centres(Q)`` gives, at each configuration of ``Q`` (m, n), the chain's
+    :meth:`Chain.points_function` of its links' centres of mass (link frames 1 to n,
+    ``rne_links``' r): per link its centre, its frame's rotation and its Jacobian [v; w]. An
+    entry within rounding of zero (:data:`ROUNDING` of the largest) is 0: a
     joint about which nothing beyond it has inertia has none, not 1e-34 kg m^2.
     """
     q, single = check_joint_array('q', q, dyn.n)
@@ -196,7 +197,7 @@ def inertia(dyn, q, centres):
     I_link = np.array([link.inertia for link in dyn.rne_links])
     motors = np.diag(dyn.motor_inertia)
     # Per configuration and link: its centre, R_world_link and Jacobian; then every sum at once.
-    values = np.array([centres(each) for each in q.tolist()]).reshape(len(q), n, 12 + 6 * n)
+    values = np.reshape(centres(q), (len(q), n, 12 + 6 * n))
     R, J = values[..., 3:12].reshape(-1, n, 3, 3), values[..., 12:].reshape(-1, n, 6, n)
     Jv, Jw = J[:, :, :3], J[:, :, 3:]
     I_world = R @ I_link @ np.swapaxes(R, -1, -2)

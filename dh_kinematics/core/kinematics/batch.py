@@ -63,10 +63,22 @@ class BatchKinematics:
         """Return the geometric Jacobians [v; w] of the tool point in the world: (m, 6, n)."""
         return self._run('jacobians', Q, (6, len(self._table.a)))
 
+    def points(self, links, offsets, Q):
+        """
+        Return :meth:`Unrolled.points_function`'s values at each of ``Q``: (m, k, 12 + 6 n).
+
+        Per point (``links``, ``offsets`` as there), its position, its link frame's rotation
+        and its Jacobian [v; w], row-major.
+        """
+        kind = ('points', tuple(int(k) for k in links),
+                tuple(tuple(float(value) for value in offset) for offset in offsets))
+        return self._run(kind, Q, (len(kind[1]), 12 + 6 * len(self._table.a)))
+
     def _run(self, kind, Q, shape):
         """Return ``kind`` for joint values ``Q`` (rad or m, shape (m, n)) in shape (m, *shape)."""
+        name = kind if isinstance(kind, str) else kind[0]
         function, constants = self._arm.compiled((kind, 'batch'), lambda code, values: (
-            store_function(code, values, 'q', f'<batch {kind} of {len(self._table.a)} links>')))
+            store_function(code, values, 'q', f'<batch {name} of {len(self._table.a)} links>')))
         m = Q.shape[0]
         out = np.empty((m, constants.size))
         out[:] = constants
