@@ -98,9 +98,11 @@ def draw(folder, chain, settings, replay, summary, transitions, maxima):
         axes[0].axhspan(lower, lower + margin, color='#ff7f0e', alpha=0.15)
         ends = list(t[1:]) + [t[-1] + (t[1] - t[0] if len(t) > 1 else 0.0)]
         changes = [0] + [k for k in range(1, len(t)) if level[k, j] != level[k - 1, j]]
-        for first, after in zip(changes, changes[1:] + [len(t)]):  # one span per level's run
-            axes[1].axvspan(t[first], ends[after - 1], color=LEVEL_COLOURS[level[first, j]],
-                            linewidth=0)
+        runs = list(zip(changes, changes[1:] + [len(t)]))  # a bar per level's run, one artist
+        axes[1].broken_barh([(t[first], ends[after - 1] - t[first]) for first, after in runs],
+                            (0.0, 1.0), linewidth=0,
+                            facecolors=[LEVEL_COLOURS[level[first, j]] for first, _ in runs])
+        axes[1].set_ylim(0.0, 1.0)
         axes[1].set_yticks([])
         length, force = ('m', 'N') if chain.links[j].isprismatic() else ('rad', 'N m')
         axes[0].set_ylabel(f'position ({length})')
