@@ -79,7 +79,8 @@ FIGURES = [
 ] + [
     ('doc/replay.md', 'Start-up takes {} s to the first block of messages (Python, the package, '
      'the model, matplotlib), and drawing the pictures at the end {} s', REPLAY,
-     [(lambda results: results['to_first_block_s'], 1), (lambda results: results['drawing_s'], 1)]),
+     [(lambda results: results['to_first_block_s'], 1),
+      (lambda results: results['drawing_s'], 1)]),
     ('doc/replay.md', 'three runs of the same code with every monitor and self-collision: {} to '
      '{} µs a message', REPLAY, [(_same_code_runs(min), 0), (_same_code_runs(max), 0)]),
     ('doc/replay.md', 'reading the bag alone costs {} µs a message', REPLAY,
