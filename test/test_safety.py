@@ -165,12 +165,14 @@ def test_the_planes_and_the_tilt_of_the_state_are_those_of_its_frames(name, chai
 @for_each_arm(CHAINS)
 def test_the_reflected_mass_is_pinocchios(name, chain):
     # 1 / (u^T J M^-1 J^T u) from pinocchio's own crba and frame Jacobian (with the motors'
-    # G^2 Jm, which the URDF does not hold, added to its diagonal).
+    # G^2 Jm, which the URDF does not hold, added to its diagonal). Each alone, and all of an
+    # arm's at once.
     model = pin.buildModelFromXML(chain.to_urdf())
     data = model.createData()
     motors = np.diag([link.G ** 2 * link.Jm for link in chain.links])
     columns = [model.joints[model.getJointId(joint)].idx_v for joint in chain.joint_names]
     rng = np.random.default_rng(zlib.crc32(name.encode()) + 1)
+    stacked = []
     for q, _ in _states(name, chain, 3):
         q_pin = pin_configuration(pin, model, chain.joint_names, q)
         M = pin.crba(model, data, q_pin)
@@ -185,9 +187,32 @@ def test_the_reflected_mass_is_pinocchios(name, chain):
             row = u @ J
             if np.linalg.eigvalsh(M)[0] > 1e-9 * np.abs(M).max():
                 expected = 1.0 / (row @ np.linalg.solve(M, row))
+                stacked.append((ours_M, ours_J, u, expected))
                 for definite in (False, True):
                     assert contact.reflected_mass(ours_M, ours_J, u, definite) == pytest.approx(
                         expected, rel=1e-8)
+    if stacked:
+        M, J, u, expected = (np.array(column) for column in zip(*stacked))
+        for definite in (False, True):
+            np.testing.assert_allclose(contact.reflected_mass(M, J, u, definite), expected,
+                                       rtol=1e-8)
+
+
+def test_a_joint_that_moves_no_mass_reflects_none_and_a_fixed_direction_all():
+    # By hand: joint 1 moves 2 kg m^2 and the point along x at 1 m/s per rad/s; joint 2 moves
+    # no mass and the point along y. Along x, 1 / (1 * 1/2) = 2 kg; along y, 0 (nothing moves
+    # with it); along z the arm cannot move it: inf. Each alone, and the three at once.
+    M = np.diag([2.0, 0.0])
+    J_v = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
+    directions = np.eye(3)
+    expected = [2.0, 0.0, math.inf]
+    assert [contact.reflected_mass(M, J_v, u) for u in directions] == expected
+    stacked = contact.reflected_mass(np.array([M] * 3), np.array([J_v] * 3), directions)
+    assert stacked.tolist() == expected
+    speeds = contact.permissible_speed(contact.BODY_REGIONS['hands_fingers'], stacked)
+    assert speeds[1] == math.inf
+    assert speeds[2] == contact.permissible_speed(contact.BODY_REGIONS['hands_fingers'],
+                                                  math.inf)
 
 
 @for_each_arm(CHAINS[:40])

@@ -84,11 +84,11 @@ def reflected_mass(M, J_v, direction, definite=False):
 
     Parameters
     ----------
-    M : array, shape (n, n)
+    M : array, shape (..., n, n)
         The joint-space inertia matrix (kg m^2, kg), symmetric, positive semi-definite.
-    J_v : array, shape (3, n)
+    J_v : array, shape (..., 3, n)
         The point's linear Jacobian (m/s per unit joint rate) in the world.
-    direction : array, shape (3,)
+    direction : array, shape (..., 3)
         A unit vector in the world.
     definite : bool
         Whether ``M`` is known to be positive definite (every joint moves some mass at every
@@ -96,24 +96,29 @@ def reflected_mass(M, J_v, direction, definite=False):
 
     Returns
     -------
-    m : float
-        ``1 / (u^T J_v M^-1 J_v^T u)``. Where ``M`` is singular (a joint that moves no mass, as
-        a last joint whose point masses lie on its axis), its inverse is taken on the motions
-        that do: 0 where the point moves along ``direction`` without moving any mass, inf
-        where the arm cannot move it along ``direction`` at all.
+    m : float, or array of shape (...)
+        ``1 / (u^T J_v M^-1 J_v^T u)``, a float for one matrix and an array for a stack of them
+        (each one alone, as LAPACK solves each). Where ``M`` is singular (a joint that moves no
+        mass, as a last joint whose point masses lie on its axis), its inverse is taken on the
+        motions that do: 0 where the point moves along ``direction`` without moving any mass,
+        inf where the arm cannot move it along ``direction`` at all.
 
     """
-    row = np.asarray(direction, dtype=float) @ J_v
+    M, J_v = np.asarray(M, dtype=float), np.asarray(J_v, dtype=float)
+    row = (np.asarray(direction, dtype=float)[..., None, :] @ J_v)[..., 0, :]
+    still = False
     if definite:
-        mobility = float(row @ np.linalg.solve(M, row))
-        return 1.0 / mobility if mobility > 0.0 else math.inf
-    values, vectors = np.linalg.eigh(M)
-    along = vectors.T @ row
-    moving = values > 1e-12 * max(float(values[-1]), 1e-300)
-    if np.abs(along[~moving]).max(initial=0.0) > 1e-9 * max(float(np.abs(row).max()), 1e-300):
-        return 0.0
-    mobility = float((along[moving] ** 2 / values[moving]).sum())
-    return 1.0 / mobility if mobility > 0.0 else math.inf
+        mobility = (row[..., None, :] @ np.linalg.solve(M, row[..., None]))[..., 0, 0]
+    else:
+        values, vectors = np.linalg.eigh(M)
+        along = (row[..., None, :] @ vectors)[..., 0, :]
+        moving = values > 1e-12 * np.maximum(values[..., -1:], 1e-300)
+        still = (np.where(moving, 0.0, np.abs(along)).max(axis=-1)
+                 > 1e-9 * np.maximum(np.abs(row).max(axis=-1), 1e-300))
+        mobility = np.where(moving, along ** 2 / np.where(moving, values, 1.0), 0.0).sum(axis=-1)
+    with np.errstate(divide='ignore'):
+        mass = np.where(still, 0.0, np.where(mobility > 0.0, 1.0 / mobility, math.inf))
+    return float(mass) if mass.ndim == 0 else mass
 
 
 def always_definite(M):
@@ -130,7 +135,10 @@ def permissible_speed(region, robot_mass):
     """
     Return the largest relative speed (m/s) of a transient contact within the region's force.
 
-    ``robot_mass`` is the robot's effective mass, kg (inf: the body region's mass alone).
+    ``robot_mass`` is the robot's effective mass, kg (inf: the body region's mass alone; 0:
+    none, so any speed), a float or an array of them (NaN stays NaN).
     """
-    mu = 1.0 / (1.0 / region.mass + 1.0 / robot_mass)
-    return region.force / math.sqrt(mu * region.spring)
+    with np.errstate(divide='ignore'):
+        mu = 1.0 / (1.0 / region.mass + 1.0 / np.asarray(robot_mass, dtype=float))
+        speed = region.force / np.sqrt(mu * region.spring)
+    return float(speed) if speed.ndim == 0 else speed

@@ -183,7 +183,7 @@ class Safety:
                 figure(f'frame_speed.{frame}', 'frame_speed', limit, False,
                        lambda values, k=k: values['frame_speed'][k])
         figure('momentum', 'momentum', limits['momentum'], False,
-               lambda values: np.linalg.norm(values['momentum']))
+               lambda values: math.hypot(*values['momentum']))
         for i, axis in enumerate('xyz'):
             figure(f'momentum.{axis}', 'momentum', None, False,
                    lambda values, i=i: values['momentum'][i])
@@ -337,10 +337,10 @@ class Safety:
         2026-11-28). What stays open, :meth:`topic_values` and :meth:`statuses` compute when
         asked.
         """
-        q, qd, _ = self._state
-        if 'stopping' in levels and values['stopping_distance'] is None and not (
-                self._stop_settled(values['stopping_time'], qd)):
-            values['stopping_distance'] = self._stop_path(q, qd, values['stopping_time'])
+        if 'stopping' in levels and values['stopping_distance'] is None:
+            q, qd, _ = self._state
+            if not self._stop_settled(values['stopping_time'], qd):
+                values['stopping_distance'] = self._stop_path(q, qd, values['stopping_time'])
         if 'contact' in levels and values['contact_speed'] is None and not (
                 levels['contact'] == OK and values['tool_speed'] <= self._warn * self._slowest):
             self._measure_contact(values, self._contact)
@@ -353,11 +353,14 @@ class Safety:
         :attr:`parts`; computed here where not given), and of the efforts. Without
         ``complete``, the two that cost most are left None, for the judging half to compute
         where their level needs them (:meth:`_settle`): the tool's stopping distance, and the
-        contact's reflected mass and permitted speed; ``figures``, :meth:`ahead`'s of this
-        configuration where given, fills them.
+        contact's reflected mass and permitted speed. ``figures``, :meth:`ahead`'s of this
+        configuration where given, are all of them but the power.
         """
+        if figures is not None:
+            values = dict(figures)
+            values['power'] = _power(efforts, qd)
+            return values
         q, qd = [float(value) for value in q], [float(value) for value in qd]
-        complete = complete and figures is None
         if not complete:  # for what the judging half leaves to _complete
             self._state = (q, qd, efforts)
         state = self.state
@@ -369,8 +372,7 @@ class Safety:
         if speeds:
             values['frame_speed'] = [math.hypot(*velocity)
                                      for velocity in moving[:speeds, 3:].tolist()]
-        values['power'] = math.nan if efforts is None else abs(math.fsum(
-            effort * rate for effort, rate in zip(efforts, qd)))
+        values['power'] = _power(efforts, qd)
         if self._deceleration is not None:
             values['stopping_time'] = time = max(
                 abs(rate) / limit for rate, limit in zip(qd, self._deceleration))
@@ -389,38 +391,50 @@ class Safety:
                 self._measure_contact(values, contact_state)
             else:
                 self._contact = contact_state
-        if figures is not None:
-            values.update(figures)
         return values
 
     def ahead(self, Q, QD, rows):
         """
-        Return the figures that cost most at each of a block's configurations, at once.
+        Return :meth:`measure`'s figures at each of a block's configurations, at once.
 
-        ``Q`` and ``QD`` (m, n): the joint values (rad or m) and rates (per s); ``rows``: the
-        arm's state there (:attr:`state`). A dict per configuration, for :meth:`measure`: the
-        tool's stopping distance (m) and the contact's reflected mass (kg) and permitted speed
-        (m/s), those watched; the stops' paths as one (:func:`stopping.path_length`), the
-        inertia matrices likewise.
+        ``Q`` and ``QD`` (m, n): the joint values (rad or m) and rates (per s); ``rows`` (m,
+        :attr:`ArmState.size`): the arm's state there (:attr:`state`). A dict per
+        configuration of every figure but the power (which takes the message's efforts), each
+        computed over the block's columns: the stops' paths as one
+        (:func:`stopping.path_length`), the inertia matrices and reflected masses likewise.
         """
-        figures = [{} for _ in rows]
+        Q, QD, rows = (np.asarray(each, dtype=float) for each in (Q, QD, rows))
+        state, m, speeds = self.state, len(rows), self._speeds
+        moving = rows[:, state.points].reshape(m, -1, 6)[:, :speeds + 1, 3:]  # velocities
+        velocity = moving[:, speeds]
+        speed = np.linalg.norm(velocity, axis=1)
+        columns = {'momentum': rows[:, state.momentum].tolist(),
+                   'kinetic_energy': rows[:, state.energy].tolist(),
+                   'tool_speed': speed.tolist()}
+        if speeds:
+            columns['frame_speed'] = np.linalg.norm(moving[:, :speeds], axis=2).tolist()
         if self._deceleration is not None:
-            QD = np.asarray(QD, dtype=float)
             T = (np.abs(QD) / self._deceleration).max(axis=1)
-            for each, path in zip(figures, stopping.path_length(
-                    self.state.jacobians, Q, QD, T).tolist()):
-                each['stopping_distance'] = path
+            columns['stopping_time'] = T.tolist()
+            columns['stopping_distance'] = stopping.path_length(
+                self.state.jacobians, Q, QD, T).tolist()
+        if self._planes:
+            columns['plane_distances'] = list(rows[:, state.planes].reshape(
+                m, len(self._planes), -1))
+        if self._tilt_limit is not None:
+            columns['tool_direction'] = rows[:, state.tilt].tolist()
         if self._region is not None:
-            jacobian, n, tools = self.state.jacobian, np.shape(Q)[1], []
-            for q, row in zip(Q, rows):
-                velocity = self._tool_velocity(row)
-                tools.append((q, velocity, math.hypot(*velocity), row[jacobian][:3 * n]))
-            moving = [k for k, tool in enumerate(tools) if tool[2] > 0.0]
-            inertias = dict(zip(moving, self._chain.inertia(np.asarray(Q, dtype=float)[moving])
-                                if moving else ()))
-            for k, (each, tool) in enumerate(zip(figures, tools)):
-                self._measure_contact(each, tool, inertias.get(k))
-        return figures
+            mass, going = np.full(m, math.nan), speed > 0.0
+            if going.any():
+                n = Q.shape[1]
+                J_v = rows[going][:, state.jacobian][:, :3 * n].reshape(-1, 3, n)
+                mass[going] = contact.reflected_mass(
+                    self._chain.inertia(Q[going]), J_v, velocity[going] / speed[going, None],
+                    self._definite)
+            columns['reflected_mass'] = mass.tolist()
+            columns['contact_speed'] = contact.permissible_speed(self._region, mass).tolist()
+        names = list(columns)
+        return [dict(zip(names, values)) for values in zip(*columns.values())]
 
     def _ahead(self, sample):
         """Return what :meth:`ahead` measured of ``sample``'s configuration, or None."""
@@ -473,22 +487,20 @@ class Safety:
         start = 6 * self._speeds + 3  # after each watched frame's point and velocity, its point
         return [float(value) for value in row[self.state.points][start:start + 3]]
 
-    def _measure_contact(self, values, state, M=None):
+    def _measure_contact(self, values, state):
         """
         Put the reflected mass and the permitted contact speed into ``values``.
 
-        ``state``: ``(q, velocity, speed, J_v)`` of the tool; ``M`` the inertia matrix at
-        ``q``, computed here where not given.
+        ``state``: ``(q, velocity, speed, J_v)`` of the tool.
         """
         q, velocity, speed, J_v = state
         mass = math.nan
         if speed > 0.0:
-            M = self._chain.inertia(q) if M is None else M
             J_v = np.array(J_v).reshape(3, -1)
-            mass = contact.reflected_mass(M, J_v, np.array(velocity) / speed, self._definite)
+            mass = contact.reflected_mass(self._chain.inertia(q), J_v, np.array(velocity) / speed,
+                                          self._definite)
         values['reflected_mass'] = mass
-        values['contact_speed'] = (contact.permissible_speed(self._region, mass)
-                                   if mass == mass else math.nan)
+        values['contact_speed'] = contact.permissible_speed(self._region, mass)
 
     def _complete(self):
         """Return the last message's values, any that a bound settled computed now."""
@@ -589,3 +601,9 @@ class Safety:
 
 def _shown(value):
     return format_number(float(value), 3)
+
+
+def _power(efforts, qd):
+    """Return the size of the power ``sum tau qd``, W; NaN without ``efforts``."""
+    return math.nan if efforts is None else abs(math.fsum(
+        effort * rate for effort, rate in zip(efforts, qd)))
