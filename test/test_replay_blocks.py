@@ -163,6 +163,22 @@ def test_a_log_judged_in_blocks_of_any_size_is_judged_as_one_message_at_a_time(n
         _same_report(their_report, report)
 
 
+@pytest.mark.parametrize('name', ['panda', 'random'])
+def test_the_residual_judged_in_blocks_is_judged_as_one_message_at_a_time(name):
+    # The effort monitor on measured - expected efforts: a block's model torques as columns.
+    chain, settings = _checked(_arm(name))
+    settings = dict(settings, **{'effort.estimator': 'acceleration'})
+    messages = _log(chain, *_swept(chain))
+    alone, values, report = _judged(chain, settings, messages, 1)
+    assert any(status.endswith(chain.joint_names[0]) for _, status, *_ in alone)
+    assert sum(each[1] is not None for each in values) > 2000
+    for block in BLOCKS[1:]:
+        transitions, theirs, their_report = _judged(chain, settings, messages, block)
+        assert transitions == alone
+        _same(theirs, values)
+        _same_report(their_report, report)
+
+
 @pytest.mark.slow
 @needs_panda_log
 def test_the_real_panda_log_judged_in_blocks_is_judged_as_one_message_at_a_time():

@@ -60,6 +60,23 @@ def test_with_squared_twists_it_is_rne_and_gravload(model):
         np.testing.assert_allclose(gravity, chain.gravload(q), rtol=1e-13, atol=1e-12)
 
 
+@for_each_arm(CHAINS)
+def test_over_columns_each_row_is_rne_and_gravload(name, chain):
+    # Many configurations at once, the same code on numpy columns: each row is the toolbox's
+    # rne (motors and friction included) and gravload there; gravity alone and motion alone.
+    dyn = rne_unrolled.snap_twists(chain.dynamic_constants)
+    rng = np.random.default_rng(56)
+    Q, QD, QDD = rng.uniform(-2.0, 2.0, (3, 12, chain.n))
+    gravity, efforts = rne_unrolled.compile_torques(dyn, motors=True, columns=True)(Q, QD, QDD)
+    alone, = rne_unrolled.compile_torques(dyn, motion=False, columns=True)(Q)
+    moving, = rne_unrolled.compile_torques(dyn, gravity=False, motors=True, columns=True)(
+        Q, QD, QDD)
+    assert gravity.shape == efforts.shape == (12, chain.n)
+    for q, qd, qdd, *rows in zip(Q, QD, QDD, gravity, efforts, alone, moving):
+        for row, expected in zip(rows, [chain.gravload(q), chain.rne(q, qd, qdd)] * 2):
+            np.testing.assert_allclose(row, expected, rtol=1e-12, atol=1e-11)
+
+
 def test_squaring_moves_only_values_within_1e_15():
     chain = Chain.from_yaml(PACKAGE / 'config' / 'panda.yaml')
     links = rne_unrolled.snap_twists(chain.dynamic_constants).rne_links

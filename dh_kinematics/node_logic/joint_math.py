@@ -69,6 +69,26 @@ class StreamMath:
         return (_finite(torques[0]) if gravity else None,
                 _finite(torques[-1]) if motion else None)
 
+    def torques_of(self, Q, QD=None, QDD=None, gravity=True):
+        """
+        Return :meth:`torques` at each of many configurations: a list of pairs.
+
+        ``Q``, ``QD`` and ``QDD`` have shape (m, n); the same code runs on their columns.
+        """
+        motion = QD is not None
+        compiled = self._compiled.get((gravity, motion, 'columns'))
+        if compiled is None:
+            compiled = self._compiled[gravity, motion, 'columns'] = (
+                rne_unrolled.compile_torques(rne_unrolled.snap_twists(self._dynamics), gravity,
+                                             motion, motors=True, columns=True))
+        if not (gravity or motion):
+            return [(None, None)] * len(Q)
+        torques = compiled(Q, QD, QDD)
+        nothing = [None] * len(Q)
+        return [(_finite(at_rest) if gravity else None, _finite(moving) if motion else None)
+                for at_rest, moving in zip(torques[0].tolist() if gravity else nothing,
+                                           torques[-1].tolist() if motion else nothing)]
+
     def every_pose(self, q):
         """
         Return :meth:`finite_poses` of every joint at ``q`` if all are finite, else None.

@@ -131,13 +131,14 @@ safety_levels : list of int or None
     Each of those values' status level.
 """
 _Taken = namedtuple('_Taken', 'update joints q notes tf friction gravity expected residual '
-                    'efforts external configuration qd wrenched now_ns mono_ns')
+                    'efforts external configuration qd wrenched now_ns mono_ns torques')
 _Taken.__doc__ = """A message as :meth:`JointStatesFlow._take` took it, for the monitors to judge.
 
 ``joints``, ``q`` and ``notes`` are what :meth:`LimitDiagnostics.after_message` takes; the
 outputs are :data:`Outcome`'s; ``efforts`` the effort monitor's; ``configuration`` and ``qd``
 where the arm's state is measured (every rate 0 while one is unknown), else None; ``wrenched``
-whether the tool wrench is wanted of it.
+whether the tool wrench is wanted of it; ``torques`` a :data:`_Torques` the model's torques wait
+on (:meth:`JointStatesFlow._with_torques`), else None.
 """
 Usual = namedtuple('Usual', 'tf friction')
 Usual.__doc__ = """What to publish for the usual message: nothing else is due.
@@ -151,7 +152,11 @@ Wanted = namedtuple('Wanted', 'gravity expected residual tf friction manipulabil
 Wanted.__doc__ = """Which outputs someone subscribes to (bools); TF and friction by default."""
 NONE_WANTED = Wanted(False, False, False)
 _Templates = namedtuple('_Templates', 'tf friction')
-NO_DYNAMICS = (None,) * 5
+NO_DYNAMICS = (None,) * 3
+_Torques = namedtuple('_Torques', 'q qd qdd gravity update judged observable judging')
+_Torques.__doc__ = """The model's torques a message waits on: at ``q`` (rad or m), with ``qd`` and
+``qdd`` (per s, per s^2; ``qd`` None: gravity alone), the gravity torques if ``gravity``; the
+rest is what turns them into its expected efforts and residuals."""
 
 
 def _shown(name):
@@ -318,7 +323,7 @@ class JointStatesFlow:
             usual = self._take_usual(fields, now_ns)
             if usual is not None:
                 return usual
-        taken = self._take(fields, now_ns, mono_ns)
+        taken, = self._with_torques([self._take(fields, now_ns, mono_ns)])
         return self._judge(taken, self.rates, *self._state(taken))
 
     def handle_block(self, events, each=None):
@@ -344,6 +349,9 @@ class JointStatesFlow:
                 if fields is not None:
                     taken = self._take(fields, now_ns, mono_ns)
             kept.append((jumped, taken, self.cache.row(), self.rates.rates(), self._stamp_ns))
+        finished = iter(self._with_torques([taken for _, taken, *_ in kept if taken is not None]))
+        kept = [(jumped, None if taken is None else next(finished), *rest)
+                for jumped, taken, *rest in kept]
         states = iter(self._states([taken for _, taken, *_ in kept if taken is not None]))
         results, limits = [], self.limits
         try:
@@ -442,8 +450,7 @@ class JointStatesFlow:
                 notes = self._non_finite_result((), (), notes, mono_ns)
             if moving:
                 friction = (moving, update.stamp_ns, torques)
-        gravity, expected, residual, efforts, external = self._dynamics(
-            update, joints, q, mono_ns)
+        external, efforts, torques = self._dynamics(update, joints, q, mono_ns)
         wrenched = wanted.wrench and external is not None
         configuration = (self._configuration() if self.limits.needs_configuration
                          or wanted.manipulability or wanted.safety or wrenched else None)
@@ -451,8 +458,8 @@ class JointStatesFlow:
         if configuration is not None:
             qd = self.rates.qd
             qd = [0.0] * len(configuration) if None in qd else list(qd)
-        return _Taken(update, joints, q, notes, tf, friction, gravity, expected, residual,
-                      efforts, external, configuration, qd, wrenched, now_ns, mono_ns)
+        return _Taken(update, joints, q, notes, tf, friction, None, None, None, efforts,
+                      external, configuration, qd, wrenched, now_ns, mono_ns, torques)
 
     def _judge(self, taken, rates, state, jacobian, figures=None):
         """
@@ -555,11 +562,12 @@ class JointStatesFlow:
 
     def _dynamics(self, update, joints, q, mono_ns):
         """
-        Return (gravity, expected, residual, efforts, external) for one update.
+        Return (external, efforts, torques) for one update.
 
-        ``efforts`` is what the effort monitor judges (:data:`monitors.sample.Sample`), or None;
-        ``external`` the observer's estimate, ``(joints, stamp_ns, torques)``; each None where
-        there is none.
+        ``external`` is the observer's estimate, ``(joints, stamp_ns, torques)``; ``efforts``
+        what the effort monitor judges (:data:`monitors.sample.Sample`); ``torques`` the
+        :data:`_Torques` the rest waits on (:meth:`_with_torques`); each None where there is
+        none.
         ``joints`` and ``q`` are the joints whose finite transform this message set, and their
         values: when that is every joint, in model order, ``q`` is the whole configuration.
         """
@@ -595,7 +603,6 @@ class JointStatesFlow:
             q = self._configuration()
             if q is None:
                 return NO_DYNAMICS
-        stamp_ns = update.stamp_ns
         external = judged = None
         if observing:
             external, judged = self._observe(update, q, judging, mono_ns)
@@ -603,13 +610,46 @@ class JointStatesFlow:
         expecting = ((wanted.expected or wanted.residual or (judging and not observable))
                      and moving and self.rates.ready())
         if not (expecting or wanted.gravity):
-            return None, None, None, judged, external
+            return external, judged, None
         rates = self.rates
-        torques, efforts = self._math.torques(q, rates.qd if expecting else None, rates.qdd,
-                                              wanted.gravity)
+        return external, judged, _Torques(
+            q, list(rates.qd) if expecting else None, list(rates.qdd), wanted.gravity, update,
+            judged, observable, judging)
+
+    def _with_torques(self, taken):
+        """
+        Return the messages :meth:`_take` took, each with the model's torques it waits on.
+
+        The gravity torques, expected efforts and residuals (:data:`Outcome`'s) and the
+        efforts the effort monitor judges: fewer than :data:`COLUMNS_FROM` messages of a kind
+        one at a time, more as columns of the same code (:meth:`StreamMath.torques_of`).
+        """
+        taken, kinds = list(taken), {}
+        for k, each in enumerate(taken):
+            if each.torques is not None:
+                kinds.setdefault((each.torques.gravity, each.torques.qd is None), []).append(k)
+        for (gravity, at_rest), chosen in kinds.items():
+            waiting = [taken[k].torques for k in chosen]
+            if len(waiting) < COLUMNS_FROM:
+                found = [self._math.torques(each.q, each.qd, each.qdd, gravity)
+                         for each in waiting]
+            else:
+                found = self._math.torques_of(*(
+                    None if at_rest and kind != 'q' else [getattr(each, kind) for each in waiting]
+                    for kind in ('q', 'qd', 'qdd')), gravity)
+            for k, wait, (torques, efforts) in zip(chosen, waiting, found):
+                taken[k] = taken[k]._replace(torques=None, **self._from_torques(
+                    wait, torques, efforts))
+        return taken
+
+    def _from_torques(self, wait, torques, efforts):
+        """Return the fields of :data:`_Taken` that ``wait`` (:data:`_Torques`) waited on."""
+        update, judged, judging, observable = wait.update, wait.judged, wait.judging, (
+            wait.observable)
+        wanted, everyone, stamp_ns = self._wanted, self._all_joints, update.stamp_ns
         gravity = None if torques is None else (everyone, stamp_ns, torques)
         if efforts is None:
-            return gravity, None, None, judged, external
+            return {'gravity': gravity, 'expected': None, 'residual': None, 'efforts': judged}
         expected = (everyone, stamp_ns, efforts) if wanted.expected else None
         residual = None
         if update.efforts and (wanted.residual or (judging and not observable)):
@@ -620,7 +660,8 @@ class JointStatesFlow:
                 residual = (update.efforts, stamp_ns, residuals)
             if judging and not observable:
                 judged = (update.efforts, update.effort, chosen, stamp_ns, residuals)
-        return gravity, expected, residual, judged, external
+        return {'gravity': gravity, 'expected': expected, 'residual': residual,
+                'efforts': judged}
 
     def _observe(self, update, q, judging, mono_ns):
         """

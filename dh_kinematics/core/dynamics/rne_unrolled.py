@@ -27,7 +27,8 @@ Units are SI, as in :mod:`core.dynamics.rne`.
 
 from dh_kinematics.core.dynamics import equations, rne
 from dh_kinematics.core.dynamics.friction import friction_torque
-from dh_kinematics.core.symbolic import Code, list_function, snapped
+from dh_kinematics.core.symbolic import Code, list_function, snapped, store_function
+import numpy as np
 
 
 def snap_twists(dyn):
@@ -42,9 +43,9 @@ def snap_twists(dyn):
         link._replace(ca=snapped(link.ca), sa=snapped(link.sa)) for link in dyn.rne_links))
 
 
-def compile_torques(dyn, gravity=True, motion=True, motors=False):
+def compile_torques(dyn, gravity=True, motion=True, motors=False, columns=False):
     """
-    Return a function of one configuration computing rigid-body joint torques.
+    Return a function of one configuration (or many) computing rigid-body joint torques.
 
     Parameters
     ----------
@@ -58,13 +59,18 @@ def compile_torques(dyn, gravity=True, motion=True, motors=False):
     motors : bool
         Whether the torques for a motion include motor inertia and friction
         (:func:`core.dynamics.equations.with_motors`): then they are those of :meth:`Chain.rne`.
+    columns : bool
+        Whether the function takes many configurations at once, the same code run by numpy on
+        columns.
 
     Returns
     -------
     torques : callable
         ``torques(q, qd, qdd)`` with sequences of n floats (rad or m, per s, per s^2; ``qd``
         and ``qdd`` unused without ``motion``) returns a tuple: the list of gravity torques
-        if ``gravity``, then the list of torques if ``motion`` (N m or N).
+        if ``gravity``, then the list of torques if ``motion`` (N m or N). With ``columns``,
+        arrays of shape (m, n) in and out; each row equals the one configuration's to the
+        rounding of numpy's cos and sin against math's.
 
     """
     code = Code()
@@ -82,7 +88,19 @@ def compile_torques(dyn, gravity=True, motion=True, motors=False):
         qd, qdd = inputs['qd'], inputs['qdd']
         tau = rne.rigid_body_torques(mdh, links, ct, st, d, qd, qdd, base, R=R)
         outputs.append(equations.with_motors(dyn, tau, qd, qdd) if motors else tau)
-    return list_function(code, outputs, 'q, qd, qdd', f'<rne of {n} links>')
+    if not columns:
+        return list_function(code, outputs, 'q, qd, qdd', f'<rne of {n} links>')
+    function, constants = store_function(code, [value for values in outputs for value in values],
+                                         'q, qd, qdd', f'<rne columns of {n} links>')
+
+    def torques(Q, QD=None, QDD=None):
+        Q = np.asarray(Q, dtype=float)
+        out = np.empty((len(Q), len(constants)))
+        out[:] = constants
+        function(*(None if values is None else np.ascontiguousarray(
+            np.asarray(values, dtype=float).T) for values in (Q, QD, QDD)), out)
+        return tuple(out[:, k * n:(k + 1) * n] for k in range(len(outputs)))
+    return torques
 
 
 def compile_momentum(dyn):
