@@ -34,18 +34,19 @@ def test_momentum_and_its_rate_terms_equal_pinocchios(name, chain):
     model, data = pin_model(chain, motors=True)
     momentum = Momentum(chain.dynamic_constants)
     rng = np.random.default_rng(zlib.crc32(name.encode()))
-    for _ in range(5):
-        q, qd = rng.uniform(-2.0, 2.0, (2, chain.n))
+    Q, QD = rng.uniform(-2.0, 2.0, (2, 5, chain.n))
+    columns = momentum.columns(Q, QD)  # the five at once
+    for k, (q, qd) in enumerate(zip(Q, QD)):
         q_pin = pin_configuration(pin, model, chain.joint_names, q)
         M = pin.crba(model, data, q_pin)
         M = np.triu(M) + np.triu(M, 1).T
         C = pin.computeCoriolisMatrix(model, data, q_pin, qd)
         g = pin.computeGeneralizedGravity(model, data, q_pin)
-        p, terms = momentum(q.tolist(), qd.tolist())
         scale = max(1.0, np.abs(M).max())
-        np.testing.assert_allclose(p, M @ qd, rtol=0, atol=1e-12 * scale)
-        np.testing.assert_allclose(terms, C.T @ qd - g, rtol=0,
-                                   atol=1e-11 * max(scale, np.abs(g).max()))
+        for p, terms in (momentum(q.tolist(), qd.tolist()), (row[k] for row in columns)):
+            np.testing.assert_allclose(p, M @ qd, rtol=0, atol=1e-12 * scale)
+            np.testing.assert_allclose(terms, C.T @ qd - g, rtol=0,
+                                       atol=1e-11 * max(scale, np.abs(g).max()))
 
 
 def test_a_resting_arm_has_no_momentum_and_only_gravity():

@@ -69,6 +69,7 @@ from dh_kinematics.node_logic.momentum_observer import MomentumObserver, tool_wr
 from dh_kinematics.node_logic.monitors.sample import Sample
 from dh_kinematics.node_logic.rate_estimate import MAX_RATE, RateEstimate
 from dh_kinematics.node_logic.tf_rate import TfRate
+import numpy as np
 
 LOG_EVERY_S = 5.0
 COLUMNS_FROM = 8
@@ -191,6 +192,7 @@ class JointStatesFlow:
         self._decode, self._warn = decode, warn
         self._last_now_ns = self._stamp_ns = 0
         self._after = None  # in a block: the event judged, (cache row, rates, stamp)
+        self._terms = None  # in a block: the observer's terms ahead for the message taken
         self._last_warned = {}
         self.rates = RateEstimate(len(self.cache.names))
         self.tf_rate = TfRate(len(self.cache.names))
@@ -342,13 +344,18 @@ class JointStatesFlow:
         the whole block at once; the monitors judge each message after, by its row.
         """
         kept = []
-        for data, now_ns, mono_ns in events:
-            jumped, taken = self._clock(now_ns, mono_ns), None
-            if data is not None:
-                fields = self._fields(data, now_ns, mono_ns)
-                if fields is not None:
-                    taken = self._take(fields, now_ns, mono_ns)
-            kept.append((jumped, taken, self.cache.row(), self.rates.rates(), self._stamp_ns))
+        try:
+            for (data, now_ns, mono_ns), read, terms in zip(events, *self._read(events)):
+                jumped, taken = self._clock(now_ns, mono_ns), None
+                if data is not None:
+                    fields = read or self._fields(data, now_ns, mono_ns)
+                    if fields is not None:
+                        self._terms = terms
+                        taken = self._take(fields, now_ns, mono_ns)
+                kept.append((jumped, taken, self.cache.row(), self.rates.rates(),
+                             self._stamp_ns))
+        finally:
+            self._terms = None
         finished = iter(self._with_torques([taken for _, taken, *_ in kept if taken is not None]))
         kept = [(jumped, None if taken is None else next(finished), *rest)
                 for jumped, taken, *rest in kept]
@@ -374,6 +381,41 @@ class JointStatesFlow:
             limits.show(None)
             self._after = None
         return results
+
+    def _read(self, events):
+        """
+        Return the fields of a block's plain-CDR messages, and the observer's terms ahead.
+
+        Each event's fields (None for a tick, a message under sim time before /clock starts,
+        or one not plain CDR: :meth:`_fields` takes those), and where the observer is on, its
+        terms (:meth:`MomentumObserver.terms_of`) at each message of every joint in model
+        order, all finite: ``(q, qd, terms)``, else None. Over columns from
+        :data:`COLUMNS_FROM` such messages, else none ahead.
+        """
+        fields = []
+        for data, now_ns, _ in events:
+            read = None
+            if data is not None and now_ns != 0:
+                try:
+                    read = self._reader.read(data)
+                except ValueError:  # not plain CDR
+                    pass
+            fields.append(read)
+        terms = [None] * len(events)
+        if not self._observing:
+            return fields, terms
+        n, names = len(self._joint_names), tuple(self._joint_names)
+        whole = [k for k, each in enumerate(fields) if each is not None and each[1] == names
+                 and len(each[2]) == len(each[3]) == len(each[4]) == n]
+        if len(whole) >= COLUMNS_FROM:
+            Q, QD = (np.array([fields[k][kind] for k in whole]) for kind in (2, 3))
+            finite = np.isfinite(Q).all(axis=1) & np.isfinite(QD).all(axis=1)
+            whole = [k for k, ok in zip(whole, finite.tolist()) if ok]
+            with np.errstate(all='ignore'):  # huge values: the observer restarts on them
+                found = self.observer.terms_of(Q[finite], QD[finite]) if whole else ()
+            for k, each in zip(whole, found):
+                terms[k] = (fields[k][2], fields[k][3], each)
+        return fields, terms
 
     def _fields(self, data, now_ns, mono_ns):
         """Return the fields of a serialized JointState, or None where it is dropped whole."""
@@ -670,8 +712,12 @@ class JointStatesFlow:
         Return ``(external, judged)`` as :meth:`_dynamics` names them (None while the observer
         starts).
         """
-        stamp_ns = update.stamp_ns
-        why = self.observer.update(stamp_ns, q, update.qd, update.effort)
+        stamp_ns, ahead = update.stamp_ns, self._terms
+        if ahead is not None and not (list(ahead[0]) == list(q)
+                                      and list(ahead[1]) == list(update.qd)):
+            ahead = None  # measured at other values: the cache's, or the message's reordered
+        why = self.observer.update(stamp_ns, q, update.qd, update.effort,
+                                   None if ahead is None else ahead[2])
         if why is not None:
             self._observer_restarted(why, mono_ns)
         estimate = self.observer.estimate

@@ -86,19 +86,29 @@ class MomentumObserver:
         self._gain, self._gap_ns = gain, int(gap_s * 1e9)
         self.restart()
 
+    def terms_of(self, Q, QD):
+        """
+        Return what :meth:`update` takes as ``terms`` at many samples: a pair of lists each.
+
+        ``Q`` and ``QD`` (m, n) of finite values: joint values (rad or m) and rates (per s).
+        The momentum and its rate's model terms (:class:`Momentum`), over columns.
+        """
+        P, terms = self._terms.columns(Q, QD)
+        return list(zip(P.tolist(), terms.tolist()))
+
     def restart(self):
         """Start again at the next sample; tell whether it was running (a restart to count)."""
         running = self._last is not None
         self._last = self.estimate = None
         return running
 
-    def update(self, stamp_ns, q, qd, tau):
+    def update(self, stamp_ns, q, qd, tau, terms=None):
         """
         Take one sample of every joint; return why it restarted (a str), or None.
 
         ``q``, ``qd`` and ``tau`` are sequences of n floats (rad or m, per s, N m or N); the
-        stamp is in ns. :attr:`estimate` holds the new estimate, or None while the observer
-        starts.
+        stamp is in ns. ``terms``, where given, are :meth:`terms_of`'s at ``q`` and ``qd``.
+        :attr:`estimate` holds the new estimate, or None while the observer starts.
         """
         last = self._last
         if not (max(map(abs, tau), default=0.0) <= EFFORT_MAX
@@ -106,7 +116,7 @@ class MomentumObserver:
             self._last = self.estimate = None
             return (f'an effort beyond {EFFORT_MAX:g} N m or N, or a velocity beyond '
                     f'{MAX_RATE:g} rad/s or m/s' if last is not None else None)
-        p, terms = self._terms(q, qd)
+        p, terms = self._terms(q, qd) if terms is None else terms
         beta = [t + c + f for t, c, f in zip(tau, terms, self._friction(qd))]
         self._last = (stamp_ns, p, beta)
         if not math.isfinite(sum(p) + sum(beta)):

@@ -58,7 +58,9 @@ class Momentum:
     """
 
     def __init__(self, dyn):
-        self._terms = rne_unrolled.compile_momentum(rne_unrolled.snap_twists(dyn))
+        self._dyn = rne_unrolled.snap_twists(dyn)
+        self._terms = rne_unrolled.compile_momentum(self._dyn)
+        self._columns = None
 
     def __call__(self, q, qd):
         """
@@ -67,3 +69,14 @@ class Momentum:
         ``q`` and ``qd`` are sequences of n finite floats (rad or m, per s).
         """
         return self._terms(q, qd)
+
+    def columns(self, Q, QD):
+        """
+        Return ``(P, terms)`` at many configurations: arrays (m, n), each row :meth:`__call__`'s.
+
+        ``Q`` and ``QD`` have shape (m, n); the same code runs on their columns, to the
+        rounding of numpy's cos and sin against math's.
+        """
+        if self._columns is None:
+            self._columns = rne_unrolled.compile_momentum(self._dyn, columns=True)
+        return self._columns(Q, QD)

@@ -90,26 +90,17 @@ def compile_torques(dyn, gravity=True, motion=True, motors=False, columns=False)
         outputs.append(equations.with_motors(dyn, tau, qd, qdd) if motors else tau)
     if not columns:
         return list_function(code, outputs, 'q, qd, qdd', f'<rne of {n} links>')
-    function, constants = store_function(code, [value for values in outputs for value in values],
-                                         'q, qd, qdd', f'<rne columns of {n} links>')
-
-    def torques(Q, QD=None, QDD=None):
-        Q = np.asarray(Q, dtype=float)
-        out = np.empty((len(Q), len(constants)))
-        out[:] = constants
-        function(*(None if values is None else np.ascontiguousarray(
-            np.asarray(values, dtype=float).T) for values in (Q, QD, QDD)), out)
-        return tuple(out[:, k * n:(k + 1) * n] for k in range(len(outputs)))
-    return torques
+    return _over_columns(code, outputs, 'q, qd, qdd', f'<rne columns of {n} links>')
 
 
-def compile_momentum(dyn):
+def compile_momentum(dyn, columns=False):
     """
     Return ``momentum(q, qd)``: ``(p, terms)``, the lists ``M(q) qd`` and ``C(q, qd)^T qd - g(q)``.
 
     ``M`` includes the motors' ``G^2 Jm``; ``C^T qd`` comes from :func:`core.dynamics.rne.momenta`,
     ``g`` from the arm at rest; compiled as :func:`compile_torques` is. ``q`` and ``qd`` are
     sequences of n floats (rad or m, per s); ``p`` is in N m s or kg m/s, ``terms`` in N m or N.
+    With ``columns``, arrays of shape (m, n) in and out, as :func:`compile_torques`'s.
     """
     code = Code()
     n, mdh, links = dyn.n, dyn.table.mdh, dyn.rne_links
@@ -122,7 +113,29 @@ def compile_momentum(dyn):
                                      R=R)
     p = [value + motor * rate for value, motor, rate in zip(rigid, dyn.floats[0], qd)]
     terms = [c - g for c, g in zip(coriolis, gravity)]
+    if columns:
+        return _over_columns(code, [p, terms], 'q, qd', f'<momentum columns of {n} links>')
     return list_function(code, [p, terms], 'q, qd', f'<momentum of {n} links>')
+
+
+def _over_columns(code, outputs, arguments, label):
+    """
+    Return the function of arrays (m, n) that returns the lists ``outputs`` as arrays (m, n).
+
+    The arguments (``arguments``' names, in order) may be None where the code does not read
+    them.
+    """
+    function, constants = store_function(code, [value for values in outputs for value in values],
+                                         arguments, label)
+    n = len(outputs[0])
+
+    def over_columns(*columns):
+        out = np.empty((len(columns[0]), len(constants)))
+        out[:] = constants
+        function(*(None if values is None else np.ascontiguousarray(
+            np.asarray(values, dtype=float).T) for values in columns), out)
+        return tuple(out[:, k * n:(k + 1) * n] for k in range(len(outputs)))
+    return over_columns
 
 
 def compile_friction(dyn):
