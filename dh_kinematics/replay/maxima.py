@@ -59,28 +59,26 @@ class Maxima:
         self.worst = {}  # (subject, quantity) -> (value, stamp_ns, limit)
         self._figures = figures
 
-    def take(self, verdicts):
-        """Take the flow's :data:`Verdict` of each of a block of messages, in order."""
-        stamps = [verdict.stamp_ns for verdict in verdicts]
-        names, limits = self._names, self._limits
+    def take(self, stamps, values, safety_stamps=(), safety=None):
+        """
+        Take a block of messages, in order.
 
-        def column(field):
-            return np.array([getattr(verdict, field) for verdict in verdicts], dtype=float)
-        q = column('positions')
+        ``stamps`` (ns) and ``values`` (m, 7, n), each joint's values of a message in the order
+        of :data:`QUANTITIES` but its position in place of the margin (NaN where none);
+        ``safety_stamps`` and ``safety`` (k, figures), the messages whose safety figures were
+        measured, and those figures.
+        """
+        names, limits = self._names, self._limits
+        q = values[:, 0]
         self._keep(names, 'position margin', np.minimum(q - self._lower, self._upper - q),
                    stamps, [0.0] * len(names), larger=False)
-        for quantity, field in (('velocity', 'velocities'), ('acceleration', 'accelerations'),
-                                ('jerk', 'jerks'), ('effort', 'efforts'),
-                                ('residual', 'residuals'), ('external torque', 'external')):
-            self._keep(names, quantity, np.abs(column(field)), stamps,
+        for k, quantity in enumerate(QUANTITIES[1:], 1):
+            self._keep(names, quantity, np.abs(values[:, k]), stamps,
                        limits.get(quantity, [None] * len(names)))
-        judged = [k for k, verdict in enumerate(verdicts) if verdict.safety is not None]
-        if judged and self._figures:
-            values = np.array([verdicts[k].safety for k in judged], dtype=float)
-            stamps = [stamps[k] for k in judged]
+        if len(safety_stamps) and self._figures:
             for k, figure in enumerate(self._figures):
-                self._keep(['safety'], figure.label, values[:, k:k + 1] if figure.smaller
-                           else np.abs(values[:, k:k + 1]), stamps, [figure.limit],
+                self._keep(['safety'], figure.label, safety[:, k:k + 1] if figure.smaller
+                           else np.abs(safety[:, k:k + 1]), safety_stamps, [figure.limit],
                            larger=not figure.smaller)
 
     def _keep(self, subjects, quantity, values, stamps, limits, larger=True):

@@ -148,23 +148,25 @@ class Replay:
         verdicts = []
         self.flow.handle_block(events, each)
         if verdicts:
-            self.maxima.take(verdicts)
-            self._add(verdicts)
+            self._take(verdicts)
         return found
 
-    def _add(self, verdicts):
-        """Add a block's values and their levels to the series."""
+    def _take(self, verdicts):
+        """Add a block's values and their levels to the maxima and the series."""
         stamps = [verdict.stamp_ns for verdict in verdicts]
-        values = np.array([(verdict.positions, verdict.velocities, verdict.efforts,
-                            verdict.residuals, verdict.external) for verdict in verdicts],
-                          dtype=float)
-        external = values[:, 4]  # the estimate: the observer's where it has one
-        values[:, 3] = np.where(np.isnan(external), values[:, 3], external)
-        self.series.add(stamps, values[:, :4], [verdict.levels for verdict in verdicts])
+        values = np.array([verdict[1:8] for verdict in verdicts], dtype=float)  # (m, 7, n)
         judged = [verdict for verdict in verdicts if verdict.safety is not None]
+        safety_stamps = [verdict.stamp_ns for verdict in judged]
+        safety = np.array([verdict.safety for verdict in judged], dtype=float)
+        self.maxima.take(stamps, values, safety_stamps, safety)
+        # The pictures: position, velocity, effort, and the estimate: the observer's where it
+        # has one, else the residual.
+        shown = values[:, [0, 1, 4, 5]]
+        external = values[:, 6]
+        shown[:, 3] = np.where(np.isnan(external), shown[:, 3], external)
+        self.series.add(stamps, shown, [verdict.levels for verdict in verdicts])
         if judged:
-            self.safety.add([verdict.stamp_ns for verdict in judged],
-                            [[verdict.safety] for verdict in judged],
+            self.safety.add(safety_stamps, safety[:, None],
                             [verdict.safety_levels for verdict in judged])
 
     def _changes(self, stamp, found):
