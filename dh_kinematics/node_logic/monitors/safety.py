@@ -356,41 +356,15 @@ class Safety:
         contact's reflected mass and permitted speed. ``figures``, :meth:`ahead`'s of this
         configuration where given, are all of them but the power.
         """
-        if figures is not None:
-            values = dict(figures)
-            values['power'] = _power(efforts, qd)
-            return values
-        q, qd = [float(value) for value in q], [float(value) for value in qd]
-        if not complete:  # for what the judging half leaves to _complete
-            self._state = (q, qd, efforts)
-        state = self.state
-        if row is None:
-            row = state.one(q, qd, self.parts)
-        values = {'momentum': row[state.momentum], 'kinetic_energy': row[state.energy]}
-        speeds = self._speeds
-        moving = np.array(row[state.points]).reshape(-1, 6)[:speeds + 1]  # p, v each
-        if speeds:
-            values['frame_speed'] = [math.hypot(*velocity)
-                                     for velocity in moving[:speeds, 3:].tolist()]
+        if figures is None:
+            q, qd = [float(value) for value in q], [float(value) for value in qd]
+            if not complete:  # for what the judging half leaves to _complete
+                self._state = (q, qd, efforts)
+            if row is None:
+                row = self.state.one(q, qd, self.parts)
+            figures, = self._measured([q], [qd], [row], complete)
+        values = dict(figures)
         values['power'] = _power(efforts, qd)
-        if self._deceleration is not None:
-            values['stopping_time'] = time = max(
-                abs(rate) / limit for rate, limit in zip(qd, self._deceleration))
-            values['stopping_distance'] = self._stop_path(q, qd, time) if complete else None
-        if self._planes:
-            values['plane_distances'] = np.array(row[state.planes]).reshape(
-                len(self._planes), -1)
-        if self._tilt_limit is not None:
-            values['tool_direction'] = row[state.tilt]
-        velocity = self._tool_velocity(row)
-        values['tool_speed'] = speed = math.hypot(*velocity)
-        if self._region is not None:
-            values['reflected_mass'] = values['contact_speed'] = None
-            contact_state = (q, velocity, speed, row[state.jacobian][:3 * len(q)])
-            if complete:
-                self._measure_contact(values, contact_state)
-            else:
-                self._contact = contact_state
         return values
 
     def ahead(self, Q, QD, rows):
@@ -399,9 +373,18 @@ class Safety:
 
         ``Q`` and ``QD`` (m, n): the joint values (rad or m) and rates (per s); ``rows`` (m,
         :attr:`ArmState.size`): the arm's state there (:attr:`state`). A dict per
-        configuration of every figure but the power (which takes the message's efforts), each
-        computed over the block's columns: the stops' paths as one
-        (:func:`stopping.path_length`), the inertia matrices and reflected masses likewise.
+        configuration of every figure but the power (which takes the message's efforts).
+        """
+        return self._measured(Q, QD, rows)
+
+    def _measured(self, Q, QD, rows, complete=True):
+        """
+        Return every figure but the power at each configuration: a dict each, from columns.
+
+        The one source of the figures, for one message and for a block: the stops' paths at
+        once (:func:`stopping.path_length`), the inertia matrices and reflected masses likewise.
+        Without ``complete`` (one configuration), the stopping distance and the contact's two
+        are None, the contact's inputs kept for :meth:`_measure_contact`.
         """
         Q, QD, rows = (np.asarray(each, dtype=float) for each in (Q, QD, rows))
         state, m, speeds = self.state, len(rows), self._speeds
@@ -417,13 +400,18 @@ class Safety:
             T = (np.abs(QD) / self._deceleration).max(axis=1)
             columns['stopping_time'] = T.tolist()
             columns['stopping_distance'] = stopping.path_length(
-                self.state.jacobians, Q, QD, T).tolist()
+                self.state.jacobians, Q, QD, T).tolist() if complete else [None]
         if self._planes:
             columns['plane_distances'] = list(rows[:, state.planes].reshape(
                 m, len(self._planes), -1))
         if self._tilt_limit is not None:
             columns['tool_direction'] = rows[:, state.tilt].tolist()
-        if self._region is not None:
+        if self._region is not None and not complete:
+            n = Q.shape[1]
+            self._contact = (Q[0].tolist(), velocity[0].tolist(), float(speed[0]),
+                             rows[0, state.jacobian][:3 * n])
+            columns['reflected_mass'] = columns['contact_speed'] = [None]
+        elif self._region is not None:
             mass, going = np.full(m, math.nan), speed > 0.0
             if going.any():
                 n = Q.shape[1]
@@ -481,11 +469,6 @@ class Safety:
     def _stop_path(self, q, qd, time):
         """Return the tool's path along the stop from ``q`` at ``qd`` lasting ``time``, m."""
         return stopping.path_length(self.state.jacobians, q, qd, time)
-
-    def _tool_velocity(self, row):
-        """Return the tool point's velocity (m/s, 3 floats) in a state ``row`` of :attr:`state`."""
-        start = 6 * self._speeds + 3  # after each watched frame's point and velocity, its point
-        return [float(value) for value in row[self.state.points][start:start + 3]]
 
     def _measure_contact(self, values, state):
         """
