@@ -122,14 +122,15 @@ def _over_columns(code, outputs, arguments, label):
     """
     Return the function of arrays (m, n) that returns the lists ``outputs`` as arrays (m, n).
 
-    The arguments (``arguments``' names, in order) may be None where the code does not read
-    them.
+    The arguments (``arguments``' names, in order) may be None or left out where the code does
+    not read them.
     """
     function, constants = store_function(code, [value for values in outputs for value in values],
                                          arguments, label)
-    n = len(outputs[0])
+    n, count = len(outputs[0]), len(arguments.split(','))
 
     def over_columns(*columns):
+        columns += (None,) * (count - len(columns))
         out = np.empty((len(columns[0]), len(constants)))
         out[:] = constants
         function(*(None if values is None else np.ascontiguousarray(
