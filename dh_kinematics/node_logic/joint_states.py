@@ -38,14 +38,17 @@ due. The path, in order:
    :class:`ArmLimits`), then the joint levels, and whether to publish them.
 
 A block of messages and ticks (:meth:`JointStatesFlow.handle_block`: a replay's thousands, the
-node's ``monitors.block_period``) goes the same way in three passes: steps 1 to 5 for each
-message, the cache's row (:meth:`JointStateCache.row`) and the rates kept after each; the arm's
-state of every message at once (:meth:`ArmState.columns`, from :data:`COLUMNS_FROM` messages
-on), with the figures that cost most (:meth:`LimitDiagnostics.ahead`: the arm's singular values
-and the tool's speed, self-collision's closest pair; the stop's path and the contact's mass
-where ``~/safety`` is wanted); then step 6 and the ticks in turn, each by its row. Each event
-has the result it would have alone, to the rounding of numpy's sine against math's. A block
-takes every message the full way.
+node's ``monitors.block_period``) goes the same way in passes: its plain-CDR messages read, and
+the observer's momentum terms of those with every joint in model order computed at once; steps
+1 to 5 for each message, the cache's row (:meth:`JointStateCache.row`) and the rates kept after
+each, the model's torques left waiting; those torques at once; the arm's state of every message
+at once (:meth:`ArmState.columns`), with the figures that cost most
+(:meth:`LimitDiagnostics.ahead`: the arm's singular values and the tool's speed,
+self-collision's closest pair; every safety figure where ``~/safety`` is wanted); then step 6
+and the ticks in turn, each by its row. Each pass runs on numpy columns of the same compiled
+code from :data:`COLUMNS_FROM` messages on, one at a time below. Each event has the result it
+would have alone, to the rounding of numpy's sine against math's. A block takes every message
+the full way.
 
 The usual message (every joint in model order, a newer stamp, finite values, every limit level
 unchanged, no dynamics wanted) takes a shorter way to the same result in steps 3 to 6,
