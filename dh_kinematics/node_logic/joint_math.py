@@ -49,7 +49,7 @@ class StreamMath:
         self._friction = list(zip(G, B, tc_pos, tc_neg))
         self._all = tuple(range(chain.n))
         self._friction_of_all = rne_unrolled.compile_friction(dynamics)
-        self._compiled = {}
+        self._torques = {}
 
     def torques(self, q, qd=None, qdd=None, gravity=True):
         """
@@ -61,11 +61,7 @@ class StreamMath:
         motion = qd is not None
         if not (gravity or motion):
             return None, None
-        compiled = self._compiled.get((gravity, motion))
-        if compiled is None:
-            compiled = self._compiled[gravity, motion] = rne_unrolled.compile_torques(
-                rne_unrolled.snap_twists(self._dynamics), gravity, motion, motors=True)
-        torques = compiled(q, qd, qdd)
+        torques = self._compiled(gravity, motion)(q, qd, qdd)
         return (_finite(torques[0]) if gravity else None,
                 _finite(torques[-1]) if motion else None)
 
@@ -76,18 +72,23 @@ class StreamMath:
         ``Q``, ``QD`` and ``QDD`` have shape (m, n); the same code runs on their columns.
         """
         motion = QD is not None
-        compiled = self._compiled.get((gravity, motion, 'columns'))
-        if compiled is None:
-            compiled = self._compiled[gravity, motion, 'columns'] = (
-                rne_unrolled.compile_torques(rne_unrolled.snap_twists(self._dynamics), gravity,
-                                             motion, motors=True, columns=True))
         if not (gravity or motion):
             return [(None, None)] * len(Q)
-        torques = compiled(Q, QD, QDD)
+        torques = self._compiled(gravity, motion, columns=True)(Q, QD, QDD)
         nothing = [None] * len(Q)
         return [(_finite(at_rest) if gravity else None, _finite(moving) if motion else None)
                 for at_rest, moving in zip(torques[0].tolist() if gravity else nothing,
                                            torques[-1].tolist() if motion else nothing)]
+
+    def _compiled(self, gravity, motion, columns=False):
+        """Return the arm's compiled torques (:func:`rne_unrolled.compile_torques`), made once."""
+        key = (gravity, motion, columns)
+        compiled = self._torques.get(key)
+        if compiled is None:
+            compiled = self._torques[key] = rne_unrolled.compile_torques(
+                rne_unrolled.snap_twists(self._dynamics), gravity, motion, motors=True,
+                columns=columns)
+        return compiled
 
     def every_pose(self, q):
         """

@@ -154,7 +154,10 @@ class Replay:
     def _take(self, verdicts):
         """Add a block's values and their levels to the maxima and the series."""
         stamps = [verdict.stamp_ns for verdict in verdicts]
-        values = np.array([verdict[1:8] for verdict in verdicts], dtype=float)  # (m, 7, n)
+        values = np.array([(  # (m, 7, n), in the maxima's order of quantities
+            verdict.positions, verdict.velocities, verdict.accelerations, verdict.jerks,
+            verdict.efforts, verdict.residuals, verdict.external) for verdict in verdicts],
+            dtype=float)
         judged = [verdict for verdict in verdicts if verdict.safety is not None]
         safety_stamps = [verdict.stamp_ns for verdict in judged]
         safety = np.array([verdict.safety for verdict in judged], dtype=float)
