@@ -78,6 +78,18 @@ def test_acceleration_is_judged_against_deceleration_while_slowing_down():
     assert monitor.describe(0) == 'acceleration -9.5 rad/s^2 at 95% of limit 10'
 
 
+def test_a_deceleration_limit_alone_is_watched_while_slowing_down():
+    # Without an acceleration limit, the short way for quiet values took any acceleration as
+    # within reach: a joint braking past its deceleration limit read OK.
+    monitor = _monitor(deceleration_limit=4.0)
+    assert monitor.active and monitor.watches('acceleration')
+    monitor.update([0], velocities=[1.0], accelerations=[6.0])  # speeding up: no limit
+    assert monitor.levels[0] == OK
+    assert monitor.update([0], velocities=[1.0], accelerations=[-5.0])  # braking: 5 > 4
+    assert monitor.levels[0] == ERROR
+    assert monitor.describe(0) == 'acceleration -5 rad/s^2 above limit 4 by 1'
+
+
 def test_effort_is_the_messages_against_its_limit_in_the_joints_unit():
     links = [Link(name='a'), Link(joint='prismatic', effort_limit=100.0, name='b')]
     monitor = MotionLimits(2)

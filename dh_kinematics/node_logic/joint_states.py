@@ -60,6 +60,7 @@ returns. Warnings go to ``warn``, at most one per kind every ``LOG_EVERY_S`` sec
 """
 
 from collections import namedtuple
+import gc
 import math
 from time import monotonic_ns
 
@@ -161,6 +162,13 @@ _Torques = namedtuple('_Torques', 'q qd qdd gravity update judged observable jud
 _Torques.__doc__ = """The model's torques a message waits on: at ``q`` (rad or m), with ``qd`` and
 ``qdd`` (per s, per s^2; ``qd`` None: gravity alone), the gravity torques if ``gravity``; the
 rest is what turns them into its expected efforts and residuals."""
+
+
+def _figures(figures, motion):
+    """Return a message's figures (a dict by monitor, or None) with the motion limits' levels."""
+    if motion is None:
+        return figures
+    return {'motion': motion} if figures is None else dict(figures, motion=motion)
 
 
 def _shown(name):
@@ -345,7 +353,22 @@ class JointStatesFlow:
         rates and the dynamics take the messages first, each message's cache row
         (:meth:`JointStateCache.row`) and rates kept; the arm's state is then measured for
         the whole block at once; the monitors judge each message after, by its row.
+
+        Python's cyclic garbage collector waits until the block is judged: a block keeps each
+        message's values until then, and the collector's passes over them took 70 to 100 µs
+        a message of about 550 in blocks of 1000 (``bench/blocks.py``'s messages, timed by
+        ``gc.callbacks``, 2026-11-30). What the flow frees, it frees at once (no cycles).
         """
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._block(events, each)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _block(self, events, each):
+        """Return :meth:`handle_block`'s results, the collector waiting."""
         kept = []
         try:
             for (data, now_ns, mono_ns), read, terms in zip(events, *self._read(events)):
@@ -362,7 +385,9 @@ class JointStatesFlow:
         finished = iter(self._with_torques([taken for _, taken, *_ in kept if taken is not None]))
         kept = [(jumped, None if taken is None else next(finished), *rest)
                 for jumped, taken, *rest in kept]
-        states = iter(self._states([taken for _, taken, *_ in kept if taken is not None]))
+        judged = [(taken, rates) for _, taken, _, rates, _ in kept if taken is not None]
+        states = iter(self._states([taken for taken, _ in judged],
+                                   [rates for _, rates in judged]))
         results, limits = [], self.limits
         try:
             for k, ((jumped, taken, row, rates, stamp_ns), (data, now_ns, mono_ns)) in (
@@ -578,18 +603,24 @@ class JointStatesFlow:
         row = state.one(taken.configuration, taken.qd, parts)
         return row, state.jacobian_of(row) if 'jacobian' in parts else None
 
-    def _states(self, taken):
+    def _states(self, taken, rates):
         """
-        Return :meth:`_state` of each of a block's messages, and its costly figures, at once.
+        Return :meth:`_state` of each of a block's messages, and its figures, at once.
 
-        Each ``(state, jacobian, figures)``: ``figures`` what :meth:`LimitDiagnostics.ahead`
-        measured of it, or None. Fewer than :data:`COLUMNS_FROM` states one at a time, more as
-        columns of the same source (:meth:`ArmState.columns`), with the parts any of them
-        reads.
+        ``rates``: the estimate after each. Each ``(state, jacobian, figures)``: ``figures``
+        what :meth:`LimitDiagnostics.ahead` measured of it and the motion limits' levels
+        (:meth:`MotionLimits.ahead`), by monitor, or None. Fewer than :data:`COLUMNS_FROM`
+        messages one at a time, more as columns of the same source (:meth:`ArmState.columns`),
+        with the parts any of them reads.
         """
+        judged = None
+        if len(taken) >= COLUMNS_FROM:
+            judged = self.limits.motion.ahead([Sample(each.update, after, None, None, False)
+                                               for each, after in zip(taken, rates)])
+        judged = iter(judged or [None] * len(taken))
         measured = [each for each in taken if self._parts(each)]
         if len(measured) < COLUMNS_FROM:
-            return [self._state(each) + (None,) for each in taken]
+            return [self._state(each) + (_figures(None, next(judged)),) for each in taken]
         parts = tuple(part for part in PARTS
                       if any(part in self._parts(each) for each in measured))
         state, wanted = self.limits.state, self._wanted
@@ -602,7 +633,7 @@ class JointStatesFlow:
             read = self._parts(each)
             row, figures = next(measured) if read else (None, None)
             states.append((row, state.jacobian_of(row) if 'jacobian' in read else None,
-                           figures))
+                           _figures(figures, next(judged))))
         return states
 
     def _dynamics(self, update, joints, q, mono_ns):

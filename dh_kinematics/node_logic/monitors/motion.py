@@ -46,16 +46,27 @@ nothing):
 
 A joint's level is the highest of its quantities', and its description names the worst:
 ``velocity 2.61 rad/s above limit 2.5 by 0.11``.
+
+The two halves: :meth:`MotionLimits.judge` measures and judges one message;
+:meth:`MotionLimits.ahead` judges a block's messages at once, each quantity of each joint a
+column of ratios through the levels' machine (:func:`levels.ratio_levels`), and ``judge`` then
+takes each message's levels and values as they were found.
 """
 
+from collections import namedtuple
 import math
 from operator import le
 
 from dh_kinematics.core.display import format_number
-from dh_kinematics.node_logic.monitors.levels import ERROR, OK, ratio_level, WARN
+from dh_kinematics.node_logic.monitors.levels import ERROR, OK, ratio_level, ratio_levels, WARN
 from dh_kinematics.node_logic.monitors.tasks import against_limit
+import numpy as np
 
 QUANTITIES = ('velocity', 'acceleration', 'jerk', 'effort')
+_Block = namedtuple('_Block', 'levels quantity_levels latest')
+_Block.__doc__ = """A block's levels and values, as :meth:`MotionLimits.ahead` found them: per
+sample, every joint's level (a list of lists), each quantity's levels and each quantity's latest
+values (arrays (m, n), by name)."""
 
 
 class MotionLimits:
@@ -96,9 +107,31 @@ class MotionLimits:
     def forget(self):
         """Clear every value and level."""
         n = self._n
-        self.latest = {name: [math.nan] * n for name in QUANTITIES + ('position',)}
-        self._levels = {name: [OK] * n for name in QUANTITIES + ('soft',)}
+        self._latest = {name: [math.nan] * n for name in QUANTITIES + ('position',)}
+        self._quantity_levels = {name: [OK] * n for name in QUANTITIES + ('soft',)}
         self.levels = [OK] * n
+        self._found = None  # (block, k): what ahead found, where judged with a block
+
+    @property
+    def latest(self):
+        """Per quantity (and 'position'), each joint's last value: a dict of lists."""
+        if self._found is not None:
+            self._settle()
+        return self._latest
+
+    @property
+    def _levels(self):
+        """Per quantity (and 'soft'), each joint's level: a dict of lists."""
+        if self._found is not None:
+            self._settle()
+        return self._quantity_levels
+
+    def _settle(self):
+        """Take the values and levels :meth:`ahead` found for the sample last judged."""
+        (block, k), self._found = self._found, None
+        self._latest = {name: rows[k].tolist() for name, rows in block.latest.items()}
+        self._quantity_levels = {name: rows[k].tolist()
+                                 for name, rows in block.quantity_levels.items()}
 
     def configure(self, chain, settings):
         """
@@ -122,7 +155,7 @@ class MotionLimits:
         self._soft = [(link.soft_limits, link.k_position) if link.soft_limits else None
                       for link in links]
         active = any(value is not None for values in self._limits.values() for value in values)
-        self.active = active or any(self._soft)
+        self.active = active or any(self._soft) or self.watches('acceleration')
         # Below these a joint's OK level stays OK (inf: not watched); an acceleration is
         # judged against the deceleration limit too when slowing down.
         self._quiet = {name: [math.inf if limit is None else self._warn * limit
@@ -130,7 +163,6 @@ class MotionLimits:
         self._quiet['acceleration'] = [
             self._warn * min(math.inf if limit is None else limit,
                              math.inf if deceleration is None else deceleration)
-            if limit is not None else math.inf
             for limit, deceleration in zip(self._limits['acceleration'], self._deceleration)]
         # The usual message may take the short way (quiet) unless accelerations or jerks
         # (which need the estimate on every message) or soft limits (positions) are watched.
@@ -161,6 +193,8 @@ class MotionLimits:
         """Tell whether any joint has a limit on ``quantity`` ('velocity', ...) or soft limits."""
         if quantity == 'soft':
             return any(self._soft)
+        if quantity == 'acceleration' and any(limit is not None for limit in self._deceleration):
+            return True
         return any(limit is not None for limit in self._limits[quantity])
 
     def update(self, joints, positions=None, velocities=None, accelerations=None, efforts=None,
@@ -228,6 +262,13 @@ class MotionLimits:
         jerks only where the velocity came in: differenced twice from positions, stamp jitter
         leaves noise no limit survives (bench/qdd_filter.py).
         """
+        found = None if sample.figures is None else sample.figures.get('motion')
+        if found is not None:  # judged with its block (ahead): take what was found
+            block, k = self._found = found
+            levels = block.levels[k]
+            changed = levels != self.levels
+            self.levels = levels
+            return changed
         update, rates = sample.update, sample.rates
         qd, qdd, qddd = rates.qd_smooth, rates.qdd, rates.qddd
         joints = update.positions
@@ -238,6 +279,67 @@ class MotionLimits:
         if update.efforts:
             changed = self.update(update.efforts, efforts=update.effort) or changed
         return changed
+
+    def ahead(self, samples):
+        """
+        Judge a block's samples at once, each after the one before, from the levels now.
+
+        Return what :meth:`judge` takes back of each, in ``sample.figures['motion']``: the
+        levels and values it finds one sample at a time, each quantity of each joint a column
+        of ratios to its limit through :func:`levels.ratio_levels`. None while soft limits are
+        watched (their bands are judged one message at a time) or nothing is.
+        """
+        if not samples or not self.active or any(self._soft):
+            return None
+        n, m = self._n, len(samples)
+        every = tuple(range(n))
+        updates = [sample.update for sample in samples]
+        if all(update.positions == every and update.velocities == every for update in updates):
+            rates = [sample.rates for sample in samples]
+            rows = {'position': [update.q for update in updates],
+                    'velocity': [update.qd for update in updates],
+                    'acceleration': [each.qdd for each in rates],
+                    'jerk': [each.qddd for each in rates]}
+        else:
+            rows = _rows(samples, n)
+        moved = _chosen([update.positions for update in updates], m, n)
+        pushed = _chosen([update.efforts for update in updates], m, n)
+        rows['effort'] = [update.effort if update.efforts == every else _spread(
+            update.efforts, update.effort, n) for update in updates]
+        values = {name: np.array(value, dtype=float) for name, value in rows.items()}  # NaN: None
+        sets = dict.fromkeys(values, moved)
+        sets['effort'] = pushed
+        latest = {name: _filled(values[name], sets[name], self.latest[name])
+                  for name in values}
+        found = {}
+        for name in QUANTITIES:
+            limits = [math.nan if limit is None else limit for limit in self._limits[name]]
+            limit = np.broadcast_to(np.array(limits), (m, n))
+            if name == 'acceleration':  # slowing down: the deceleration limit, where set
+                deceleration = np.array([math.nan if value is None else value
+                                         for value in self._deceleration])
+                with np.errstate(invalid='ignore'):
+                    slowing = (latest['velocity'] * latest['acceleration'] < 0.0) & ~np.isnan(
+                        deceleration)
+                limit = np.where(slowing, deceleration, limit)
+            judged = sets[name] & ~np.isnan(values[name]) & ~np.isnan(limit)
+            with np.errstate(invalid='ignore'):
+                ratios = np.abs(values[name]) / limit
+            levels = np.empty((m, n), dtype=int)
+            for j, before in enumerate(self._levels[name]):
+                chosen = judged[:, j]
+                if not chosen.any():
+                    levels[:, j] = before
+                    continue
+                column = np.full(m, -1)
+                column[chosen] = ratio_levels(ratios[chosen, j], before, self._warn,
+                                              self._hysteresis)
+                levels[:, j] = _filled(column[:, None], chosen[:, None], [before])[:, 0]
+            found[name] = levels
+        joint = np.maximum.reduce(list(found.values()))
+        found['soft'] = np.zeros((m, n), dtype=int)
+        block = _Block(joint.tolist(), found, latest)
+        return [(block, k) for k in range(m)]
 
     def _limit(self, j, name):
         if name != 'acceleration':
@@ -334,3 +436,47 @@ class MotionLimits:
             (lower, upper), _ = self._soft[j]
             pairs += [('soft_lower', format_number(lower)), ('soft_upper', format_number(upper))]
         return tuple(pairs)
+
+
+def _spread(joints, values, n):
+    """Return a row of n: ``values`` at ``joints``, None elsewhere."""
+    row = [None] * n
+    for j, value in zip(joints, values):
+        row[j] = value
+    return row
+
+
+def _rows(samples, n):
+    """Return the positions, velocities, accelerations and jerks :meth:`judge` stores, by row."""
+    rows = {name: [] for name in ('position', 'velocity', 'acceleration', 'jerk')}
+    for sample in samples:
+        update, rates = sample.update, sample.rates
+        given = dict(zip(update.velocities, update.qd))
+        joints = update.positions
+        rows['position'].append(_spread(joints, update.q, n))
+        rows['velocity'].append(_spread(joints, [given.get(j, rates.qd_smooth[j])
+                                                 for j in joints], n))
+        for name, estimate in (('acceleration', rates.qdd), ('jerk', rates.qddd)):
+            rows[name].append(_spread(joints, [estimate[j] if j in given else None
+                                               for j in joints], n))
+    return rows
+
+
+def _chosen(joints, m, n):
+    """Return an (m, n) mask: whether each row's ``joints`` (indices) hold joint j."""
+    mask = np.zeros((m, n), dtype=bool)
+    every = tuple(range(n))
+    for k, chosen in enumerate(joints):
+        if chosen == every:
+            mask[k] = True
+        elif chosen:
+            mask[k, list(chosen)] = True
+    return mask
+
+
+def _filled(values, chosen, before):
+    """Return ``values`` (m, n) where ``chosen``, else the last chosen above, else ``before``."""
+    m, n = values.shape
+    last = np.maximum.accumulate(np.where(chosen, np.arange(m)[:, None], -1), axis=0)
+    return np.where(last >= 0, values[np.maximum(last, 0), np.arange(n)],
+                    np.asarray(before, dtype=values.dtype))
