@@ -44,8 +44,10 @@ the observer's momentum terms of those with every joint in model order computed 
 each, the model's torques left waiting; those torques at once; the arm's state of every message
 at once (:meth:`ArmState.columns`), with the figures that cost most
 (:meth:`LimitDiagnostics.ahead`: the arm's singular values and the tool's speed,
-self-collision's closest pair; every safety figure where ``~/safety`` is wanted); then step 6
-and the ticks in turn, each by its row. Each pass runs on numpy columns of the same compiled
+self-collision's closest pair; every safety figure where ``~/safety`` is wanted); the levels
+of the motion limits and, with its figures, of the safety monitor, each a column through the
+levels' machine (:meth:`LimitDiagnostics.levels_ahead`); then step 6 and the ticks in turn,
+each by its row, those monitors taking the levels found. Each pass runs on numpy columns of the same compiled
 code from :data:`COLUMNS_FROM` messages on, one at a time below. Each event has the result it
 would have alone, to the rounding of numpy's sine against math's. A block takes every message
 the full way.
@@ -162,13 +164,6 @@ _Torques = namedtuple('_Torques', 'q qd qdd gravity update judged observable jud
 _Torques.__doc__ = """The model's torques a message waits on: at ``q`` (rad or m), with ``qd`` and
 ``qdd`` (per s, per s^2; ``qd`` None: gravity alone), the gravity torques if ``gravity``; the
 rest is what turns them into its expected efforts and residuals."""
-
-
-def _figures(figures, motion):
-    """Return a message's figures (a dict by monitor, or None) with the motion limits' levels."""
-    if motion is None:
-        return figures
-    return {'motion': motion} if figures is None else dict(figures, motion=motion)
 
 
 def _shown(name):
@@ -608,19 +603,27 @@ class JointStatesFlow:
         Return :meth:`_state` of each of a block's messages, and its figures, at once.
 
         ``rates``: the estimate after each. Each ``(state, jacobian, figures)``: ``figures``
-        what :meth:`LimitDiagnostics.ahead` measured of it and the motion limits' levels
-        (:meth:`MotionLimits.ahead`), by monitor, or None. Fewer than :data:`COLUMNS_FROM`
-        messages one at a time, more as columns of the same source (:meth:`ArmState.columns`),
-        with the parts any of them reads.
+        what :meth:`LimitDiagnostics.ahead` measured of it and the levels the monitors found
+        of it (:meth:`LimitDiagnostics.levels_ahead`), by monitor, or None. Fewer than
+        :data:`COLUMNS_FROM` messages one at a time, more as columns of the same source
+        (:meth:`ArmState.columns`), with the parts any of them reads.
         """
-        judged = None
-        if len(taken) >= COLUMNS_FROM:
-            judged = self.limits.motion.ahead([Sample(each.update, after, None, None, False)
-                                               for each, after in zip(taken, rates)])
-        judged = iter(judged or [None] * len(taken))
+        if len(taken) < COLUMNS_FROM:
+            return [self._state(each) + (None,) for each in taken]
         measured = [each for each in taken if self._parts(each)]
-        if len(measured) < COLUMNS_FROM:
-            return [self._state(each) + (_figures(None, next(judged)),) for each in taken]
+        states = [(None, None, None)] * len(taken)
+        if len(measured) >= COLUMNS_FROM:
+            states = self._columns(taken, measured)
+        elif measured:
+            states = [self._state(each) + (None,) for each in taken]
+        found = self.limits.levels_ahead([
+            Sample(each.update, after, each.configuration, None, False, figures=figures)
+            for each, after, (_, _, figures) in zip(taken, rates, states)])
+        return [(row, jacobian, figures if levels is None else dict(figures or {}, **levels))
+                for (row, jacobian, figures), levels in zip(states, found)]
+
+    def _columns(self, taken, measured):
+        """Return :meth:`_states` of a block's messages, ``measured`` of them as columns."""
         parts = tuple(part for part in PARTS
                       if any(part in self._parts(each) for each in measured))
         state, wanted = self.limits.state, self._wanted
@@ -633,7 +636,7 @@ class JointStatesFlow:
             read = self._parts(each)
             row, figures = next(measured) if read else (None, None)
             states.append((row, state.jacobian_of(row) if 'jacobian' in read else None,
-                           _figures(figures, next(judged))))
+                           figures))
         return states
 
     def _dynamics(self, update, joints, q, mono_ns):

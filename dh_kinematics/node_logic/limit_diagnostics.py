@@ -25,8 +25,9 @@ own deadline (within one tick), not at the next period.
 The effort, motion, arm, safety and self-collision monitors are configured and driven from here,
 each through the one protocol of :mod:`monitors.sample`: ``configure(chain, settings)``, then
 ``judge(sample)`` per message while it is on; in a block, the figures that cost most are measured
-for every message at once first (:meth:`LimitDiagnostics.ahead`) and handed to ``judge`` in the
-sample. The arm's state they read (:class:`core.state.ArmState`) is made here, once per
+for every message at once first (:meth:`LimitDiagnostics.ahead`), and the motion limits' and the
+safety monitor's levels found for every message at once after
+(:meth:`LimitDiagnostics.levels_ahead`), each handed to ``judge`` in the sample. The arm's state they read (:class:`core.state.ArmState`) is made here, once per
 configuration, of what each reads: the safety monitor's points, planes and axis, and the capsules'
 ends; ``~/safety`` is the safety monitor's figures, then self-collision's
 (:attr:`LimitDiagnostics.figures`).
@@ -225,6 +226,24 @@ class LimitDiagnostics:
             for each, value in zip(figures, self.safety.ahead(Q, QD, rows)):
                 each['safety'] = value
         return figures
+
+    def levels_ahead(self, samples):
+        """
+        Return the levels the monitors find of a block's samples, judged at once.
+
+        The samples in order, each with :meth:`ahead`'s figures where measured. A dict per
+        sample, by monitor (``'motion'``, ``'safety_levels'``), of what each monitor that
+        judges a block at once (:meth:`MotionLimits.levels_ahead`,
+        :meth:`Safety.levels_ahead`) takes back when it judges the sample; None where none
+        does.
+        """
+        found = {}
+        for name, monitor in (('motion', self.motion), ('safety_levels', self.safety)):
+            each = monitor.levels_ahead(samples) if monitor in self._judging else None
+            if each is not None:
+                found[name] = each
+        return [dict(zip(found, values)) for values in zip(*found.values())] if found else (
+            [None] * len(samples))
 
     @property
     def needs_configuration(self):

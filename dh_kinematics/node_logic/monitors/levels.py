@@ -31,7 +31,9 @@ joints of one message in Python floats, with the same result (a test checks this
 monitor's level is the same small machine, given its figure and the level it had:
 :func:`threshold_level` against two thresholds, :func:`ratio_level` against a limit; over a
 column of figures (a block of messages, each judged after the one before) the same machine is
-:func:`threshold_levels` and :func:`ratio_levels`, with the same result (a test checks this).
+:func:`threshold_levels` and :func:`ratio_levels`, with the same result (a test checks this):
+each level a latch over the column's events (:func:`threshold_events`, :func:`latched_levels`),
+which a monitor judging several figures or a STALE row as one level combines.
 """
 
 from operator import le
@@ -173,11 +175,35 @@ def threshold_levels(values, previous, warn, error, warn_clear, error_clear):
     [0, 1, 1, 0, 2, 2, 1, 0]
 
     """
+    return latched_levels(*threshold_events(values, warn, error, warn_clear, error_clear),
+                          previous)
+
+
+def threshold_events(values, warn, error, warn_clear, error_clear):
+    """
+    Return what a column of ``values`` does to the levels of :func:`threshold_level`.
+
+    ``(raised, kept)``, each an array of int: the level each value raises to, and the highest
+    level it keeps (a level above it clears), for :func:`latched_levels`.
+    """
     values = np.asarray(values, dtype=float)
     raised = np.where(values > error, ERROR, np.where(values > warn, WARN, OK))
     kept = np.where(values > error_clear, ERROR, np.where(values > warn_clear, WARN, OK))
-    start, rows = OK if previous == STALE else previous, np.arange(len(values))
-    levels = np.zeros(len(values), dtype=int)
+    return raised, kept
+
+
+def latched_levels(raised, kept, previous):
+    """
+    Return the levels of a column of events, each level a latch over it.
+
+    Row k raises to ``raised[k]`` and clears every level above ``kept[k]`` (``kept`` at or
+    above ``raised``; a row that does neither: -1 and ERROR + 1); ``previous`` is the level
+    before the first row (STALE: from OK). A level is held from the last row that raised or
+    cleared it: what :func:`threshold_level` gives row after row.
+    """
+    raised, kept = np.asarray(raised), np.asarray(kept)
+    start, rows = OK if previous == STALE else previous, np.arange(len(raised))
+    levels = np.zeros(len(raised), dtype=int)
     for level in (WARN, ERROR):
         last = np.maximum.accumulate(np.where((raised >= level) | (kept < level), rows, -1))
         levels += np.where(last >= 0, raised[last] >= level, start >= level)

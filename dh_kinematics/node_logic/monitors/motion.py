@@ -48,7 +48,7 @@ A joint's level is the highest of its quantities', and its description names the
 ``velocity 2.61 rad/s above limit 2.5 by 0.11``.
 
 The two halves: :meth:`MotionLimits.judge` measures and judges one message;
-:meth:`MotionLimits.ahead` judges a block's messages at once, each quantity of each joint a
+:meth:`MotionLimits.levels_ahead` judges a block's messages at once, each quantity of each joint a
 column of ratios through the levels' machine (:func:`levels.ratio_levels`), and ``judge`` then
 takes each message's levels and values as they were found.
 """
@@ -64,9 +64,9 @@ import numpy as np
 
 QUANTITIES = ('velocity', 'acceleration', 'jerk', 'effort')
 _Block = namedtuple('_Block', 'levels quantity_levels latest')
-_Block.__doc__ = """A block's levels and values, as :meth:`MotionLimits.ahead` found them: per
-sample, every joint's level (a list of lists), each quantity's levels and each quantity's latest
-values (arrays (m, n), by name)."""
+_Block.__doc__ = """A block's levels and values, as :meth:`MotionLimits.levels_ahead` found them:
+per sample, every joint's level (a list of lists), each quantity's levels and each quantity's
+latest values (arrays (m, n), by name)."""
 
 
 class MotionLimits:
@@ -110,7 +110,7 @@ class MotionLimits:
         self._latest = {name: [math.nan] * n for name in QUANTITIES + ('position',)}
         self._quantity_levels = {name: [OK] * n for name in QUANTITIES + ('soft',)}
         self.levels = [OK] * n
-        self._found = None  # (block, k): what ahead found, where judged with a block
+        self._found = None  # (block, k): what levels_ahead found, where judged with a block
 
     @property
     def latest(self):
@@ -127,7 +127,7 @@ class MotionLimits:
         return self._quantity_levels
 
     def _settle(self):
-        """Take the values and levels :meth:`ahead` found for the sample last judged."""
+        """Take the values and levels :meth:`levels_ahead` found for the sample last judged."""
         (block, k), self._found = self._found, None
         self._latest = {name: rows[k].tolist() for name, rows in block.latest.items()}
         self._quantity_levels = {name: rows[k].tolist()
@@ -263,7 +263,7 @@ class MotionLimits:
         leaves noise no limit survives (bench/qdd_filter.py).
         """
         found = None if sample.figures is None else sample.figures.get('motion')
-        if found is not None:  # judged with its block (ahead): take what was found
+        if found is not None:  # judged with its block (levels_ahead): take what was found
             block, k = self._found = found
             levels = block.levels[k]
             changed = levels != self.levels
@@ -280,7 +280,7 @@ class MotionLimits:
             changed = self.update(update.efforts, efforts=update.effort) or changed
         return changed
 
-    def ahead(self, samples):
+    def levels_ahead(self, samples):
         """
         Judge a block's samples at once, each after the one before, from the levels now.
 

@@ -51,6 +51,7 @@ configuration and while a joint's position is unknown; every one but ``planes`` 
 alone) while a joint's rate is unknown (a first message, a gap, an implausible velocity).
 """
 
+from collections import namedtuple
 import math
 
 from dh_kinematics.core import configurations
@@ -60,13 +61,17 @@ from dh_kinematics.core.safety import contact, stopping
 from dh_kinematics.core.safety.planes import check_plane
 from dh_kinematics.core.safety.points import FramePoints, LinkPoints
 from dh_kinematics.core.state import ArmState, PARTS
-from dh_kinematics.node_logic.monitors.levels import OK, ratio_level, STALE, threshold_level
+from dh_kinematics.node_logic.monitors.levels import (
+    ERROR, latched_levels, OK, ratio_level, STALE, threshold_events, threshold_level)
 from dh_kinematics.node_logic.monitors.sample import (
     Figure, NOTHING_YET, unknown_positions, unknown_rates)
 from dh_kinematics.node_logic.monitors.tasks import against_limit, Status
 from dh_kinematics.parameters import rules
 import numpy as np
 
+_Judged = namedtuple('_Judged', 'tasks levels power')
+_Judged.__doc__ = """A block's levels as :meth:`Safety.levels_ahead` found them: the tasks, each
+sample's levels in their order (a list of lists) and each sample's power (W; NaN: none)."""
 TASKS = ('frame_speed', 'momentum', 'kinetic_energy', 'power', 'stopping', 'planes',
          'contact')
 """The statuses, in the order they are published."""
@@ -228,6 +233,9 @@ class Safety:
         """
         q, qd = sample.configuration, sample.rates.qd
         self.measured = q is not None and None not in qd
+        found = None if sample.figures is None else sample.figures.get('safety_levels')
+        if found is not None:  # judged with its block (levels_ahead): take what was found
+            return self._take(sample, *found)
         if self.measured:
             update, efforts = sample.update, None
             if len(update.efforts) == len(q):  # every joint's effort, in the message's order
@@ -248,6 +256,113 @@ class Safety:
                 self._judge_planes(self._values, self.levels)
         self.levels.update(dict.fromkeys(self._unjudged, STALE))
         return self.levels != before
+
+    def _take(self, sample, block, k):
+        """Take the levels :meth:`levels_ahead` found of ``sample``, the ``k``-th of ``block``."""
+        before, q = self.levels, sample.configuration
+        self.levels = dict(zip(block.tasks, block.levels[k]))
+        if self.measured:
+            self._unjudged = {}
+        elif q is None:
+            self._unjudged = dict.fromkeys(self.levels, unknown_positions())
+        else:
+            self._unjudged = dict.fromkeys(self.levels, unknown_rates(sample, self._chain))
+            self._unjudged.pop('planes', None)
+        if q is not None:
+            self._values = dict(sample.figures['safety'], power=block.power[k])
+        return self.levels != before
+
+    def levels_ahead(self, samples):
+        """
+        Judge a block's samples at once, each after the one before, from the levels now.
+
+        Each sample's figures are :meth:`ahead`'s (``sample.figures['safety']``) where it has a
+        configuration. Return what :meth:`judge` takes back of each, in
+        ``sample.figures['safety_levels']``: the levels it finds one sample at a time, each
+        task's events a column through :func:`levels.latched_levels`. None where a
+        configuration's figures were not measured ahead.
+        """
+        placed = [sample.configuration is not None for sample in samples]
+        figures = [sample.figures.get('safety') if sample.figures else None
+                   for sample in samples]
+        if not self.active or any(each is None for each, whole in zip(figures, placed) if whole):
+            return None
+        measured = np.array([whole and None not in sample.rates.qd
+                             for sample, whole in zip(samples, placed)])
+        power = [math.nan] * len(samples)
+        if 'power' in self.levels:
+            n = len(self._chain.links)
+            every = tuple(range(n))
+            for k, sample in enumerate(samples):
+                update = sample.update
+                if measured[k] and len(update.efforts) == n:
+                    power[k] = _power(update.effort if update.efforts == every else [
+                        value for _, value in sorted(zip(update.efforts, update.effort))],
+                        sample.rates.qd)
+        chosen = [each for each in figures if each is not None]
+        placed = np.array(placed)
+        levels = []
+        for task, previous in self.levels.items():
+            judged = placed if task == 'planes' else measured
+            raised, kept = np.full(len(samples), -1), np.full(len(samples), -1)  # STALE: clear
+            events = self._events(task, chosen, [power[k] for k in np.flatnonzero(placed)])
+            raised[placed], kept[placed] = events
+            raised[~judged], kept[~judged] = -1, -1
+            column = latched_levels(raised, kept, previous)
+            column[~judged] = STALE
+            levels.append(column)
+        block = _Judged(tuple(self.levels), np.array(levels).T.tolist(), power)
+        return [(block, k) for k in range(len(samples))]
+
+    def _events(self, task, figures, power):
+        """
+        Return ``(raised, kept)`` of ``task`` at each of ``figures`` (:func:`latched_levels`).
+
+        ``figures``: :meth:`ahead`'s, with ``power`` the power (W) of each; a figure not judged
+        (no power, a contact at rest) neither raises nor clears.
+        """
+        warn, band = self._warn, self._band
+
+        def ratios(values):
+            return threshold_events(values, warn, 1.0, warn - band, 1.0 - band)
+
+        if task == 'frame_speed':
+            speeds = np.array([values['frame_speed'] for values in figures])
+            return ratios((speeds / self._speed_limits).max(axis=1))
+        if task in ('momentum', 'kinetic_energy'):
+            limit = self._limits[task]
+            return ratios([(math.hypot(*values['momentum']) if task == 'momentum'
+                            else values[task]) / limit for values in figures])
+        if task == 'power':
+            events = ratios(np.array(power) / self._limits['power'])
+            return _held(events, np.isnan(power))
+        if task == 'stopping':  # every figure measured ahead
+            return ratios(np.maximum.reduce([
+                np.array([values[name] for values in figures]) / self._limits[name]
+                for name in ('stopping_time', 'stopping_distance')
+                if self._limits[name] is not None]))
+        if task == 'planes':
+            return self._plane_events(figures)
+        allowed = np.array([values['contact_speed'] for values in figures], dtype=float)
+        speed = np.array([values['tool_speed'] for values in figures])
+        with np.errstate(invalid='ignore', divide='ignore'):
+            ratio = np.where(speed > 0.0, speed / allowed, 0.0)
+        return _held(ratios(ratio), np.isnan(ratio))
+
+    def _plane_events(self, figures):
+        """Return the planes' and the tool direction's events at each of ``figures``."""
+        raised = kept = np.full(len(figures), OK)
+        if self._planes:
+            nearest = -np.array([values['plane_distances'] for values in figures]).reshape(
+                len(figures), -1).min(axis=1)
+            raised, kept = threshold_events(nearest, -self._margin, 0.0,
+                                            -self._margin - self._plane_band, -self._plane_band)
+        if self._tilt_limit is not None:
+            tilt = threshold_events([values['tool_direction'] / self._tilt_limit
+                                     for values in figures], self._warn, 1.0,
+                                    self._warn - self._band, 1.0 - self._band)
+            raised, kept = np.maximum(raised, tilt[0]), np.maximum(kept, tilt[1])
+        return raised, kept
 
     def update(self, q, qd, efforts=None, row=None, figures=None):
         """
@@ -580,6 +695,12 @@ class Safety:
                          f'({against_limit(angle, limit)})')
             pairs.append(('tool direction (rad)', format_number(angle)))
         return Status('planes', level, '; '.join(parts), tuple(pairs))
+
+
+def _held(events, unjudged):
+    """Return ``events`` where the rows ``unjudged`` neither raise nor clear a level."""
+    raised, kept = events
+    return np.where(unjudged, -1, raised), np.where(unjudged, ERROR + 1, kept)
 
 
 def _shown(value):
