@@ -75,9 +75,10 @@ class Row(namedtuple('Row', 'names positions efforts received_ns non_finite rece
     """
     What the cache shows after one message (:meth:`JointStateCache.row`), kept.
 
-    The attributes of the same names as :class:`JointStateCache`'s, copies; ``dropped`` is
-    :meth:`JointStateCache.dropped_total`. A block's message is judged and described by its
-    row after the cache has taken the block's later messages.
+    The attributes of the same names as :class:`JointStateCache`'s, copies (one copy of the
+    counts shared by the rows while they do not change: read them, never change them);
+    ``dropped`` is :meth:`JointStateCache.dropped_total`. A block's message is judged and
+    described by its row after the cache has taken the block's later messages.
     """
 
     __slots__ = ()
@@ -127,6 +128,7 @@ class JointStateCache:
         self._pending = None  # a whole-arm update not yet written into the arrays
         self.future_tolerance_ns = future_tolerance_ns
         self.counts = Counter()
+        self._kept_counts = None  # (counts, dropped total) as the last row kept them
         self.received = 0
         self._last_names, self._last_match = None, None
         self.unknown_names = set()
@@ -395,6 +397,8 @@ class JointStateCache:
 
     def row(self):
         """Return what the cache shows now, kept: a :data:`Row`."""
+        kept = self._kept_counts
+        if kept is None or kept[0] != self.counts:  # the counts seldom change: shared till then
+            kept = self._kept_counts = (self.counts.copy(), self.dropped_total())
         return Row(self.names, self.positions.copy(), self.efforts.copy(),
-                   self.received_ns.copy(), self.non_finite.copy(), self.received,
-                   self.counts.copy(), self.dropped_total())
+                   self.received_ns.copy(), self.non_finite.copy(), self.received, *kept)

@@ -47,10 +47,10 @@ at once (:meth:`ArmState.columns`), with the figures that cost most
 self-collision's closest pair; every safety figure where ``~/safety`` is wanted); the levels
 of the motion limits and, with its figures, of the safety monitor, each a column through the
 levels' machine (:meth:`LimitDiagnostics.levels_ahead`); then step 6 and the ticks in turn,
-each by its row, those monitors taking the levels found. Each pass runs on numpy columns of the same compiled
-code from :data:`COLUMNS_FROM` messages on, one at a time below. Each event has the result it
-would have alone, to the rounding of numpy's sine against math's. A block takes every message
-the full way.
+each by its row, those monitors taking the levels found. Each pass runs on numpy columns of
+the same compiled code from :data:`COLUMNS_FROM` messages on, one at a time below. Each event
+has the result it would have alone, to the rounding of numpy's sine against math's. A block
+takes every message the full way.
 
 The usual message (every joint in model order, a newer stamp, finite values, every limit level
 unchanged, no dynamics wanted) takes a shorter way to the same result in steps 3 to 6,

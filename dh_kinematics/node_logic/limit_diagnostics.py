@@ -27,10 +27,10 @@ each through the one protocol of :mod:`monitors.sample`: ``configure(chain, sett
 ``judge(sample)`` per message while it is on; in a block, the figures that cost most are measured
 for every message at once first (:meth:`LimitDiagnostics.ahead`), and the motion limits' and the
 safety monitor's levels found for every message at once after
-(:meth:`LimitDiagnostics.levels_ahead`), each handed to ``judge`` in the sample. The arm's state they read (:class:`core.state.ArmState`) is made here, once per
-configuration, of what each reads: the safety monitor's points, planes and axis, and the capsules'
-ends; ``~/safety`` is the safety monitor's figures, then self-collision's
-(:attr:`LimitDiagnostics.figures`).
+(:meth:`LimitDiagnostics.levels_ahead`), each handed to ``judge`` in the sample. The arm's state
+they read (:class:`core.state.ArmState`) is made here, once per configuration, of what each
+reads: the safety monitor's points, planes and axis, and the capsules' ends; ``~/safety`` is the
+safety monitor's figures, then self-collision's (:attr:`LimitDiagnostics.figures`).
 
 Times: ``now_ns`` is the node's clock (stamps, STALE ages); ``mono_ns`` is a monotonic clock
 (the publication schedule).
@@ -208,8 +208,9 @@ class LimitDiagnostics:
         ``Q`` and ``QD`` (m, n): the configurations (rad or m) and rates (per s); ``rows`` (m,
         :attr:`ArmState.size`): the arm's state there (:attr:`state`, at least
         :meth:`state_parts`). A dict per configuration, by monitor, for the monitors to judge
-        (:data:`monitors.sample.Sample`'s ``figures``): the arm's measures and the tool's speed
-        where it is on or ``~/manipulability`` wants them (``measure``); self-collision's while
+        (:data:`monitors.sample.Sample`'s ``figures``): the arm's judged measures and the tool's
+        speed where it is on, every measure where ``~/manipulability`` wants them
+        (``measure``, :meth:`ArmLimits.ahead`); self-collision's while
         it is on; the safety monitor's costly ones where ``~/safety`` wants them (``safety``),
         as its judging half measures them only where a level needs them.
         """
@@ -217,7 +218,7 @@ class LimitDiagnostics:
         if self.arm.active or measure:
             state = self.state
             J = np.asarray(rows)[:, state.jacobian].reshape(len(rows), 6, -1)
-            for each, value in zip(figures, self.arm.ahead(J, QD)):
+            for each, value in zip(figures, self.arm.ahead(J, QD, measure)):
                 each['arm'] = value
         if self.self_collision.active:
             for each, value in zip(figures, self.self_collision.ahead(rows)):

@@ -114,16 +114,20 @@ class ArmLimits:
         """Take the tool's Jacobian from ``state`` (:class:`core.state.ArmState`) if not given."""
         self._state = state
 
-    def ahead(self, J, QD):
+    def ahead(self, J, QD, measure=False):
         """
         Return the measures and the tool's speed at each of a block's configurations, at once.
 
         ``J`` (m, 6, n): the tool's Jacobians there, from the arm's state; ``QD`` (m, n): the
         joint rates (per s; 0 where one is unknown). A pair ``(measures, speed)`` per
-        configuration, for :meth:`update`; the SVDs of the stack as one call.
+        configuration, for :meth:`update` with the same ``measure``; the SVDs of the stack as
+        one call each. Without ``measure`` (``~/manipulability`` not wanted), the judged two
+        alone (one SVD of four), the others NaN: a status computes them when it is asked for.
         """
-        measures = zip(*(np.asarray(value).tolist() for value in
-                         self._conditioning.measures(J)))
+        conditioning = self._conditioning
+        found = conditioning.measures(J) if measure else (
+            (np.full(len(J), math.nan),) * len(_UNMEASURED) + conditioning.judged(J))
+        measures = zip(*(np.asarray(value).tolist() for value in found))
         return list(zip(measures, manipulability.tool_speed(J, QD).tolist()))
 
     def update(self, q, qd=None, measure=False, jacobian=None, figures=None):
@@ -146,8 +150,8 @@ class ArmLimits:
         before = dict(self.levels)
         self._q, self._qd, self._J = q, qd, jacobian
         J = jacobian
+        self._stale = not measure  # every measure only where asked for (ahead's too)
         measure = measure or figures is not None
-        self._stale = not measure
         self._unjudged.pop('singularity', None)
         if qd is not None:
             self._unjudged.pop('tool_speed', None)
