@@ -70,22 +70,20 @@ index : slice or array of int
 """
 
 
-class Row(namedtuple('Row', 'names positions efforts received_ns non_finite received counts '
-                     'dropped')):
+class Row(namedtuple('Row', 'names positions efforts received_ns non_finite received counts')):
     """
     What the cache shows after one message (:meth:`JointStateCache.row`), kept.
 
-    The attributes of the same names as :class:`JointStateCache`'s, copies (one copy of the
-    counts shared by the rows while they do not change: read them, never change them);
-    ``dropped`` is :meth:`JointStateCache.dropped_total`. A block's message is judged and
-    described by its row after the cache has taken the block's later messages.
+    The attributes of the same names as :class:`JointStateCache`'s, copies (the counts a plain
+    dict). A block's message is judged and described by its row after the cache has taken the
+    block's later messages.
     """
 
     __slots__ = ()
 
     def dropped_total(self):
         """Return the number of messages dropped whole."""
-        return self.dropped
+        return _dropped(self.counts)
 
 
 DROP_REASONS = ('malformed', 'no_clock', 'empty', 'length_mismatch', 'duplicate_name',
@@ -128,7 +126,6 @@ class JointStateCache:
         self._pending = None  # a whole-arm update not yet written into the arrays
         self.future_tolerance_ns = future_tolerance_ns
         self.counts = Counter()
-        self._kept_counts = None  # (counts, dropped total) as the last row kept them
         self.received = 0
         self._last_names, self._last_match = None, None
         self.unknown_names = set()
@@ -393,12 +390,15 @@ class JointStateCache:
 
     def dropped_total(self):
         """Return the number of messages dropped whole."""
-        return sum(self.counts[reason] for reason in DROP_REASONS)
+        return _dropped(self.counts)
 
     def row(self):
         """Return what the cache shows now, kept: a :data:`Row`."""
-        kept = self._kept_counts
-        if kept is None or kept[0] != self.counts:  # the counts seldom change: shared till then
-            kept = self._kept_counts = (self.counts.copy(), self.dropped_total())
         return Row(self.names, self.positions.copy(), self.efforts.copy(),
-                   self.received_ns.copy(), self.non_finite.copy(), self.received, *kept)
+                   self.received_ns.copy(), self.non_finite.copy(), self.received,
+                   dict(self.counts))
+
+
+def _dropped(counts):
+    """Return the number of messages dropped whole, of ``counts`` (reason -> number)."""
+    return sum(counts.get(reason, 0) for reason in DROP_REASONS)
