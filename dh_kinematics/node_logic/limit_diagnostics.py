@@ -380,7 +380,8 @@ class LimitDiagnostics:
         statuses = [tasks.joint_status(cache, j, level, self._lower, self._upper,
                                        self._margin, now_ns, efforts, motion, self._band)
                     for j, level in enumerate(self.levels) if every or cache.names[j] in only]
-        statuses += (self.arm.statuses() + self.safety.statuses(None if every else only)
+        statuses += (self.arm.statuses(None if every else only)
+                     + self.safety.statuses(None if every else only)
                      + self.self_collision.statuses())
         if every:
             rate = self._rate.rate(cache.received, mono_ns, self._schedule.period_ns // 2)

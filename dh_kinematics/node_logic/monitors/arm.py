@@ -241,11 +241,20 @@ class ArmLimits:
         return threshold_level(condition, previous, warn, error, warn * self._keep,
                                error * self._keep)
 
-    def statuses(self):
-        """Return the statuses of what is watched: tool speed, singularity (SI units)."""
+    def statuses(self, only=None):
+        """
+        Return the statuses of what is watched: tool speed, singularity (SI units).
+
+        ``only``: the tasks wanted (a set), or all; nothing is computed for the others.
+        """
+        shown_speed, shown_singularity = (
+            watched and (only is None or task in only) for task, watched in (
+                ('tool_speed', self.watch_speed), ('singularity', self.watch_singularity)))
+        if not (shown_speed or shown_singularity):
+            return []
         self._refresh()
         statuses = []
-        if self.watch_speed:
+        if shown_speed:
             level, speed, limit = self.levels['tool_speed'], self.speed, self._speed_limit
             tool = self._chain.tool_frame
             if 'tool_speed' in self._unjudged:
@@ -256,7 +265,7 @@ class ArmLimits:
             statuses.append(Status('tool_speed', level, message, (
                 ('frame', tool), ('speed', format_number(speed)),
                 ('limit', format_number(limit)))))
-        if self.watch_singularity:
+        if shown_singularity:
             statuses.append(self._singularity_status())
         return statuses
 
