@@ -215,6 +215,8 @@ def test_each_status_level_is_known_without_building_the_status(name):
         changed = {task for task, level in levels.items() if level != OK}
         assert [status.task for status in limits.statuses(stamp, stamp, changed)] == [
             task for task in levels if task in changed]
+        # The arm's summary, built from the statuses that are not OK alone, is the whole one.
+        assert limits.statuses(stamp, stamp, {'arm'}) == statuses[-1:]
     list(replay.transitions(_log(chain, *_swept(chain, seconds=2.0)), outcomes=check))
     assert {level for _, level in seen} == {OK, WARN, ERROR, STALE}
     assert {task for task, level in seen if level == ERROR} >= {'arm', 'stopping', 'planes'}

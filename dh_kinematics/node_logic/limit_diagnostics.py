@@ -370,18 +370,23 @@ class LimitDiagnostics:
         Return the statuses to publish now (each joint, then the arm); note the publication.
 
         ``only``: the tasks wanted (a set; :meth:`status_levels` names them), or all; the arm's
-        summary reads every status.
+        summary reads every status that is not OK (an OK one adds nothing to it), so only those
+        and the wanted are built.
         """
         if self.levels is None:
             self._set_all(now_ns)
         self._schedule.published(mono_ns)
         cache, efforts, motion = self._cache, self.efforts, self.motion
         every = only is None or 'arm' in only
+        built = only
+        if only is not None and every:
+            built = set(only) | {task for task, level in self.status_levels(now_ns).items()
+                                 if level != OK}
         statuses = [tasks.joint_status(cache, j, level, self._lower, self._upper,
                                        self._margin, now_ns, efforts, motion, self._band)
-                    for j, level in enumerate(self.levels) if every or cache.names[j] in only]
-        statuses += (self.arm.statuses(None if every else only)
-                     + self.safety.statuses(None if every else only)
+                    for j, level in enumerate(self.levels)
+                    if built is None or cache.names[j] in built]
+        statuses += (self.arm.statuses(built) + self.safety.statuses(built)
                      + self.self_collision.statuses())
         if every:
             rate = self._rate.rate(cache.received, mono_ns, self._schedule.period_ns // 2)
