@@ -119,6 +119,25 @@ def test_a_column_of_figures_gets_each_ones_level_given_the_one_before(seed):
             assert lm.ratio_levels(ratios, previous, 0.9, 0.05).tolist() == expected
 
 
+@pytest.mark.parametrize('seed', range(3))
+def test_columns_side_by_side_each_get_their_own_levels_and_a_row_judging_nothing_holds(seed):
+    # A block's joints or tasks at once, each from its own level (STALE: judged anew, from
+    # OK); a row that judges nothing of a column (no such value in the message) keeps its level.
+    rng = np.random.default_rng(seed)
+    values = np.cumsum(rng.normal(0.0, 0.1, (300, 6)), axis=0) % 2.0 - 1.0
+    skipped = rng.random((300, 6)) < 0.2
+    previous = rng.integers(lm.OK, lm.STALE + 1, 6)
+    columns = lm.latched_levels(*lm.held(lm.threshold_events(values, 0.2, 0.6, 0.1, 0.5),
+                                         skipped), previous)
+    for k in range(6):
+        level, expected = lm.OK if previous[k] == lm.STALE else int(previous[k]), []
+        for value, skip in zip(values[:, k], skipped[:, k]):
+            if not skip:
+                level = lm.threshold_level(value, level, 0.2, 0.6, 0.1, 0.5)
+            expected.append(level)
+        assert columns[:, k].tolist() == expected
+
+
 def test_quaternions_rebuild_the_rotation():
     rng = np.random.default_rng(3)
     R = np.array([rpy_to_matrix(rpy) for rpy in rng.uniform(-3.2, 3.2, size=(200, 3))])

@@ -46,11 +46,11 @@ at once (:meth:`ArmState.columns`), with the figures that cost most
 (:meth:`LimitDiagnostics.ahead`: the arm's singular values and the tool's speed,
 self-collision's closest pair; every safety figure where ``~/safety`` is wanted); the levels
 of the motion limits and, with its figures, of the safety monitor, each a column through the
-levels' machine (:meth:`LimitDiagnostics.levels_ahead`); then step 6 and the ticks in turn,
-each by its row, those monitors taking the levels found. Each pass runs on numpy columns of
-the same compiled code from :data:`COLUMNS_FROM` messages on, one at a time below. Each event
-has the result it would have alone, to the rounding of numpy's sine against math's. A block
-takes every message the full way.
+levels' machine (:meth:`LimitDiagnostics.levels_ahead`, from :data:`LEVELS_FROM` messages);
+then step 6 and the ticks in turn, each by its row, those monitors taking the levels found.
+Each pass runs on numpy columns of the same compiled code from :data:`COLUMNS_FROM` messages
+on, one at a time below. Each event has the result it would have alone, to the rounding of
+numpy's sine against math's. A block takes every message the full way.
 
 The usual message (every joint in model order, a newer stamp, finite values, every limit level
 unchanged, no dynamics wanted) takes a shorter way to the same result in steps 3 to 6,
@@ -83,6 +83,12 @@ COLUMNS_FROM = 8
 monitor, self-collision and output, 1310 µs a message one at a time (:meth:`handle`), 1471 in
 blocks of 7 (each state alone), 849 in blocks of 8, 666 in blocks of 1000 (``bench/blocks.py``,
 2026-11-29)."""
+LEVELS_FROM = 32
+"""A block's monitors find their levels as columns from this many messages on
+(:meth:`LimitDiagnostics.levels_ahead`): on the Panda with every monitor, self-collision and
+output, the levels' part of judging took 238 µs a message in blocks of 10 with the columns, 109
+without; 114 and 108 in blocks of 20; 90 and 103 in blocks of 50; 60 and 109 in blocks of 1000
+(2026-11-30)."""
 LOGGED_NAME = 64
 """A joint name from a message is logged up to this many characters."""
 _LOG_EVERY_NS = int(LOG_EVERY_S * 1e9)
@@ -603,10 +609,11 @@ class JointStatesFlow:
         Return :meth:`_state` of each of a block's messages, and its figures, at once.
 
         ``rates``: the estimate after each. Each ``(state, jacobian, figures)``: ``figures``
-        what :meth:`LimitDiagnostics.ahead` measured of it and the levels the monitors found
-        of it (:meth:`LimitDiagnostics.levels_ahead`), by monitor, or None. Fewer than
-        :data:`COLUMNS_FROM` messages one at a time, more as columns of the same source
-        (:meth:`ArmState.columns`), with the parts any of them reads.
+        what :meth:`LimitDiagnostics.ahead` measured of it and, from :data:`LEVELS_FROM`
+        messages, the levels the monitors found of it (:meth:`LimitDiagnostics.levels_ahead`),
+        by monitor, or None. Fewer than :data:`COLUMNS_FROM` messages one at a time, more as
+        columns of the same source (:meth:`ArmState.columns`), with the parts any of them
+        reads.
         """
         if len(taken) < COLUMNS_FROM:
             return [self._state(each) + (None,) for each in taken]
@@ -616,6 +623,8 @@ class JointStatesFlow:
             states = self._columns(taken, measured)
         elif measured:
             states = [self._state(each) + (None,) for each in taken]
+        if len(taken) < LEVELS_FROM:
+            return states
         found = self.limits.levels_ahead([
             Sample(each.update, after, each.configuration, None, False, figures=figures)
             for each, after, (_, _, figures) in zip(taken, rates, states)])

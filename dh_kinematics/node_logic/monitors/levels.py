@@ -199,15 +199,26 @@ def latched_levels(raised, kept, previous):
     Row k raises to ``raised[k]`` and clears every level above ``kept[k]`` (``kept`` at or
     above ``raised``; a row that does neither: -1 and ERROR + 1); ``previous`` is the level
     before the first row (STALE: from OK). A level is held from the last row that raised or
-    cleared it: what :func:`threshold_level` gives row after row.
+    cleared it: what :func:`threshold_level` gives row after row. Of many columns at once,
+    ``raised`` and ``kept`` (m, k) and ``previous`` (k,): each column in turn.
     """
     raised, kept = np.asarray(raised), np.asarray(kept)
-    start, rows = OK if previous == STALE else previous, np.arange(len(raised))
-    levels = np.zeros(len(raised), dtype=int)
+    previous = np.asarray(previous)
+    start = np.where(previous == STALE, OK, previous)
+    rows = np.arange(len(raised)).reshape((-1,) + (1,) * (raised.ndim - 1))
+    levels = np.zeros(raised.shape, dtype=int)
     for level in (WARN, ERROR):
-        last = np.maximum.accumulate(np.where((raised >= level) | (kept < level), rows, -1))
-        levels += np.where(last >= 0, raised[last] >= level, start >= level)
+        last = np.maximum.accumulate(np.where((raised >= level) | (kept < level), rows, -1),
+                                     axis=0)
+        hit = np.take_along_axis(raised, np.maximum(last, 0), axis=0) >= level
+        levels += np.where(last >= 0, hit, start >= level)
     return levels
+
+
+def held(events, unjudged):
+    """Return ``(raised, kept)`` where the rows ``unjudged`` neither raise nor clear a level."""
+    raised, kept = events
+    return np.where(unjudged, -1, raised), np.where(unjudged, ERROR + 1, kept)
 
 
 def ratio_levels(ratios, previous, warn_fraction, hysteresis):

@@ -49,7 +49,7 @@ A joint's level is the highest of its quantities', and its description names the
 
 The two halves: :meth:`MotionLimits.judge` measures and judges one message;
 :meth:`MotionLimits.levels_ahead` judges a block's messages at once, each quantity of each joint a
-column of ratios through the levels' machine (:func:`levels.ratio_levels`), and ``judge`` then
+column of ratios through the levels' machine (:func:`levels.latched_levels`), and ``judge`` then
 takes each message's levels and values as they were found.
 """
 
@@ -58,7 +58,8 @@ import math
 from operator import le
 
 from dh_kinematics.core.display import format_number
-from dh_kinematics.node_logic.monitors.levels import ERROR, OK, ratio_level, ratio_levels, WARN
+from dh_kinematics.node_logic.monitors.levels import (
+    ERROR, held, latched_levels, OK, ratio_level, threshold_events, WARN)
 from dh_kinematics.node_logic.monitors.tasks import against_limit
 import numpy as np
 
@@ -286,7 +287,7 @@ class MotionLimits:
 
         Return what :meth:`judge` takes back of each, in ``sample.figures['motion']``: the
         levels and values it finds one sample at a time, each quantity of each joint a column
-        of ratios to its limit through :func:`levels.ratio_levels`. None while soft limits are
+        of ratios to its limit through :func:`levels.latched_levels`. None while soft limits are
         watched (their bands are judged one message at a time) or nothing is.
         """
         if not samples or not self.active or any(self._soft):
@@ -325,17 +326,9 @@ class MotionLimits:
             judged = sets[name] & ~np.isnan(values[name]) & ~np.isnan(limit)
             with np.errstate(invalid='ignore'):
                 ratios = np.abs(values[name]) / limit
-            levels = np.empty((m, n), dtype=int)
-            for j, before in enumerate(self._levels[name]):
-                chosen = judged[:, j]
-                if not chosen.any():
-                    levels[:, j] = before
-                    continue
-                column = np.full(m, -1)
-                column[chosen] = ratio_levels(ratios[chosen, j], before, self._warn,
-                                              self._hysteresis)
-                levels[:, j] = _filled(column[:, None], chosen[:, None], [before])[:, 0]
-            found[name] = levels
+            events = threshold_events(ratios, self._warn, 1.0, self._warn - self._hysteresis,
+                                      1.0 - self._hysteresis)
+            found[name] = latched_levels(*held(events, ~judged), self._levels[name])
         joint = np.maximum.reduce(list(found.values()))
         found['soft'] = np.zeros((m, n), dtype=int)
         block = _Block(joint.tolist(), found, latest)

@@ -62,7 +62,7 @@ from dh_kinematics.core.safety.planes import check_plane
 from dh_kinematics.core.safety.points import FramePoints, LinkPoints
 from dh_kinematics.core.state import ArmState, PARTS
 from dh_kinematics.node_logic.monitors.levels import (
-    ERROR, latched_levels, OK, ratio_level, STALE, threshold_events, threshold_level)
+    held, latched_levels, OK, ratio_level, STALE, threshold_events, threshold_level)
 from dh_kinematics.node_logic.monitors.sample import (
     Figure, NOTHING_YET, unknown_positions, unknown_rates)
 from dh_kinematics.node_logic.monitors.tasks import against_limit, Status
@@ -301,17 +301,16 @@ class Safety:
                         sample.rates.qd)
         chosen = [each for each in figures if each is not None]
         placed = np.array(placed)
-        levels = []
-        for task, previous in self.levels.items():
-            judged = placed if task == 'planes' else measured
-            raised, kept = np.full(len(samples), -1), np.full(len(samples), -1)  # STALE: clear
-            events = self._events(task, chosen, [power[k] for k in np.flatnonzero(placed)])
-            raised[placed], kept[placed] = events
-            raised[~judged], kept[~judged] = -1, -1
-            column = latched_levels(raised, kept, previous)
-            column[~judged] = STALE
-            levels.append(column)
-        block = _Judged(tuple(self.levels), np.array(levels).T.tolist(), power)
+        shape = (len(samples), len(self.levels))
+        raised, kept, stale = np.full(shape, -1), np.full(shape, -1), np.empty(shape, bool)
+        for t, task in enumerate(self.levels):  # STALE where not judged: every level cleared
+            stale[:, t] = ~(placed if task == 'planes' else measured)
+            raised[placed, t], kept[placed, t] = self._events(
+                task, chosen, [power[k] for k in np.flatnonzero(placed)])
+        raised[stale], kept[stale] = -1, -1
+        levels = latched_levels(raised, kept, list(self.levels.values()))
+        levels[stale] = STALE
+        block = _Judged(tuple(self.levels), levels.tolist(), power)
         return [(block, k) for k in range(len(samples))]
 
     def _events(self, task, figures, power):
@@ -335,7 +334,7 @@ class Safety:
                             else values[task]) / limit for values in figures])
         if task == 'power':
             events = ratios(np.array(power) / self._limits['power'])
-            return _held(events, np.isnan(power))
+            return held(events, np.isnan(power))
         if task == 'stopping':  # every figure measured ahead
             return ratios(np.maximum.reduce([
                 np.array([values[name] for values in figures]) / self._limits[name]
@@ -347,7 +346,7 @@ class Safety:
         speed = np.array([values['tool_speed'] for values in figures])
         with np.errstate(invalid='ignore', divide='ignore'):
             ratio = np.where(speed > 0.0, speed / allowed, 0.0)
-        return _held(ratios(ratio), np.isnan(ratio))
+        return held(ratios(ratio), np.isnan(ratio))
 
     def _plane_events(self, figures):
         """Return the planes' and the tool direction's events at each of ``figures``."""
@@ -695,12 +694,6 @@ class Safety:
                          f'({against_limit(angle, limit)})')
             pairs.append(('tool direction (rad)', format_number(angle)))
         return Status('planes', level, '; '.join(parts), tuple(pairs))
-
-
-def _held(events, unjudged):
-    """Return ``events`` where the rows ``unjudged`` neither raise nor clear a level."""
-    raised, kept = events
-    return np.where(unjudged, -1, raised), np.where(unjudged, ERROR + 1, kept)
 
 
 def _shown(value):
