@@ -289,16 +289,14 @@ class Safety:
             return None
         measured = np.array([whole and None not in sample.rates.qd
                              for sample, whole in zip(samples, placed)])
-        power = [math.nan] * len(samples)
-        if 'power' in self.levels:
-            n = len(self._chain.links)
-            every = tuple(range(n))
-            for k, sample in enumerate(samples):
-                update = sample.update
-                if measured[k] and len(update.efforts) == n:
-                    power[k] = _power(update.effort if update.efforts == every else [
-                        value for _, value in sorted(zip(update.efforts, update.effort))],
-                        sample.rates.qd)
+        power, n = [math.nan] * len(samples), len(self._chain.links)
+        every = tuple(range(n))
+        for k, sample in enumerate(samples):  # on ~/safety, watched or not
+            update = sample.update
+            if measured[k] and len(update.efforts) == n:
+                power[k] = _power(update.effort if update.efforts == every else [
+                    value for _, value in sorted(zip(update.efforts, update.effort))],
+                    sample.rates.qd)
         chosen = [each for each in figures if each is not None]
         placed = np.array(placed)
         shape = (len(samples), len(self.levels))
