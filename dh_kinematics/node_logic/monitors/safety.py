@@ -237,12 +237,8 @@ class Safety:
         if found is not None:  # judged with its block (levels_ahead): take what was found
             return self._take(sample, *found)
         if self.measured:
-            update, efforts = sample.update, None
-            if len(update.efforts) == len(q):  # every joint's effort, in the message's order
-                efforts = [0.0] * len(q)
-                for j, value in zip(update.efforts, update.effort):
-                    efforts[j] = value
-            return self.update(q, qd, efforts, sample.state, self._ahead(sample))
+            return self.update(q, qd, _efforts(sample.update, len(q)), sample.state,
+                               self._ahead(sample))
         before = dict(self.levels)
         if q is None:
             self._unjudged = dict.fromkeys(self.levels, unknown_positions())
@@ -290,13 +286,9 @@ class Safety:
         measured = np.array([whole and None not in sample.rates.qd
                              for sample, whole in zip(samples, placed)])
         power, n = [math.nan] * len(samples), len(self._chain.links)
-        every = tuple(range(n))
         for k, sample in enumerate(samples):  # on ~/safety, watched or not
-            update = sample.update
-            if measured[k] and len(update.efforts) == n:
-                power[k] = _power(update.effort if update.efforts == every else [
-                    value for _, value in sorted(zip(update.efforts, update.effort))],
-                    sample.rates.qd)
+            if measured[k]:
+                power[k] = _power(_efforts(sample.update, n), sample.rates.qd)
         chosen = [each for each in figures if each is not None]
         placed = np.array(placed)
         shape = (len(samples), len(self.levels))
@@ -696,6 +688,16 @@ class Safety:
 
 def _shown(value):
     return format_number(float(value), 3)
+
+
+def _efforts(update, n):
+    """Return every joint's effort of a cache ``update`` in model order, or None without all."""
+    if len(update.efforts) != n:
+        return None
+    efforts = [0.0] * n
+    for j, value in zip(update.efforts, update.effort):
+        efforts[j] = value
+    return efforts
 
 
 def _power(efforts, qd):
