@@ -49,7 +49,11 @@ _SMALL = 1e-12
 
 
 def _clamp(values):
-    return np.clip(values, 0.0, 1.0)
+    return np.minimum(np.maximum(values, 0.0), 1.0)  # NaN stays NaN; np.clip costs twice
+
+
+def _dot(u, v):
+    return np.einsum('...i,...i', u, v)
 
 
 def closest_points(a0, a1, radius_a, b0, b1, radius_b):
@@ -71,36 +75,31 @@ def closest_points(a0, a1, radius_a, b0, b1, radius_b):
     """
     a0, a1, b0, b1 = (np.asarray(point, dtype=float) for point in (a0, a1, b0, b1))
     d1, d2, r = a1 - a0, b1 - b0, a0 - b0
-    a = np.einsum('...i,...i', d1, d1)
-    e = np.einsum('...i,...i', d2, d2)
-    f = np.einsum('...i,...i', d2, r)
-    c = np.einsum('...i,...i', d1, r)
-    b = np.einsum('...i,...i', d1, d2)
-    a, e, b, c, f = np.broadcast_arrays(a, e, b, c, f)
-    point_a, point_b = a < _SMALL, e < _SMALL
+    a, e, b, c, f = (_dot(u, v) for u, v in ((d1, d1), (d2, d2), (d1, d2), (d1, r), (d2, r)))
     with np.errstate(divide='ignore', invalid='ignore'):
-        denominator = a * e - b * b
-        parallel = denominator <= _SMALL * np.maximum(a * e, _SMALL)
-        # Not parallel: s from the lines' closest points, clamped; t for that s, clamped; then
-        # s again for a clamped t.
-        s = _clamp((b * f - c * e) / denominator)
+        ae = a * e
+        parallel = ae - b * b <= _SMALL * np.maximum(ae, _SMALL)
+        # Not parallel: s from the lines' closest points, clamped; t for that s.
+        s = _clamp((b * f - c * e) / (ae - b * b))
         t = (b * s + f) / e
-        # Parallel: t in the middle of where a projects onto b (an end of b where it does
-        # not), s for that t.
-        ends = f / e, (b + f) / e
-        middle = 0.5 * (np.maximum(np.minimum(*ends), 0.0) + np.minimum(np.maximum(*ends), 1.0))
-        t = _clamp(np.where(parallel, middle, t))
-        s = np.where(parallel | (t != (b * s + f) / e), _clamp((t * b - c) / a), s)
-        # A segment that is a point: the other's nearest point to it.
-        t = np.where(point_a, _clamp(f / e), t)
-        s = np.where(point_b, _clamp(-c / a), s)
-        s = np.where(point_a, 0.0, s)
-        t = np.where(point_b, 0.0, t)
-    on_a = a0 + s[..., None] * d1
-    on_b = b0 + t[..., None] * d2
-    between = on_b - on_a
-    length = np.linalg.norm(between, axis=-1)
-    with np.errstate(divide='ignore', invalid='ignore'):
+        if parallel.any():  # t in the middle of where a projects onto b (an end of b where
+            ends = f / e, (b + f) / e  # it does not)
+            t = np.where(parallel, 0.5 * (np.maximum(np.minimum(*ends), 0.0)
+                                          + np.minimum(np.maximum(*ends), 1.0)), t)
+        # t clamped; then s again for a clamped t, and for the parallel's t.
+        clamped = _clamp(t)
+        s = np.where(parallel | (clamped != t), _clamp((clamped * b - c) / a), s)
+        t = clamped
+        point_a, point_b = a < _SMALL, e < _SMALL
+        if point_a.any() or point_b.any():  # a segment that is a point: the other's nearest
+            t = np.where(point_a, _clamp(f / e), t)  # point to it
+            s = np.where(point_b, _clamp(-c / a), s)
+            s = np.where(point_a, 0.0, s)
+            t = np.where(point_b, 0.0, t)
+        on_a = a0 + s[..., None] * d1
+        on_b = b0 + t[..., None] * d2
+        between = on_b - on_a
+        length = np.sqrt(_dot(between, between))
         direction = np.where(length[..., None] > 0.0, between / length[..., None], 0.0)
     radius_a, radius_b = np.asarray(radius_a, dtype=float), np.asarray(radius_b, dtype=float)
     return Closest(length - radius_a - radius_b, on_a + radius_a[..., None] * direction,

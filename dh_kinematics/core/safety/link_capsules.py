@@ -40,7 +40,7 @@ import itertools
 from dh_kinematics.core import bodies
 from dh_kinematics.core.checks import InvalidFieldError
 from dh_kinematics.core.kinematics.dh_table import DHTable
-from dh_kinematics.core.safety.capsules import closest_points
+from dh_kinematics.core.safety.capsules import Closest, closest_points
 from dh_kinematics.core.safety.points import LinkPoints
 import numpy as np
 
@@ -151,10 +151,7 @@ class LinkCapsules:
 
     def closest(self, T_world_links):
         """Return :func:`capsules.closest_points` of every pair, along ``pairs``."""
-        ends = self.placed(T_world_links)
-        a, b = self.pairs[:, 0], self.pairs[:, 1]
-        return closest_points(ends[..., a, 0, :], ends[..., a, 1, :], self.radii[a],
-                              ends[..., b, 0, :], ends[..., b, 1, :], self.radii[b])
+        return self._closest(self.placed(T_world_links))
 
     def moving(self, ends, rates):
         """
@@ -166,18 +163,46 @@ class LinkCapsules:
         ``closest``: :func:`capsules.closest_points` along ``pairs`` (..., p) (m);
         ``closing_speed``: each pair's (..., p) (m/s, positive while closing).
         """
-        ends, rates = np.asarray(ends, dtype=float), np.asarray(rates, dtype=float)
-        ends = ends.reshape(ends.shape[:-2] + (-1, 2, 3))
-        rates = rates.reshape(rates.shape[:-2] + (-1, 2, 3))
+        closest, rates = self._closest(_capsules(ends)), _capsules(rates)
         a, b = self.pairs[:, 0], self.pairs[:, 1]
-        closest = closest_points(ends[..., a, 0, :], ends[..., a, 1, :], self.radii[a],
-                                 ends[..., b, 0, :], ends[..., b, 1, :], self.radii[b])
-        s, t = closest.s[..., None], closest.t[..., None]
-        v_a = (1.0 - s) * rates[..., a, 0, :] + s * rates[..., a, 1, :]
-        v_b = (1.0 - t) * rates[..., b, 0, :] + t * rates[..., b, 1, :]
-        return closest, -np.einsum('...i,...i', closest.normal, v_b - v_a)
+        return closest, _closing(closest, rates[..., a, :, :], rates[..., b, :, :])
+
+    def nearest(self, ends, rates):
+        """
+        Return each row's nearest pair, ``(pair, distance, closing_speed)``, each (k,).
+
+        ``ends`` and ``rates`` (k, 2 m, 3), as :meth:`moving` takes them; ``pair`` indexes
+        :attr:`pairs` (the first of equals); its distance (m) and closing speed (m/s) are
+        :meth:`moving`'s, the speed found for that pair alone.
+        """
+        closest, rates = self._closest(_capsules(ends)), _capsules(rates)
+        pair = closest.distance.argmin(axis=-1)
+        rows = np.arange(len(pair))
+        nearest = Closest(*(value[rows, pair] for value in closest))
+        a, b = self.pairs[pair, 0], self.pairs[pair, 1]
+        return pair, nearest.distance, _closing(nearest, rates[rows, a], rates[rows, b])
+
+    def _closest(self, ends):
+        """Return :func:`capsules.closest_points` of the capsules' ``ends`` (..., m, 2, 3)."""
+        a, b = self.pairs[:, 0], self.pairs[:, 1]
+        return closest_points(ends[..., a, 0, :], ends[..., a, 1, :], self.radii[a],
+                              ends[..., b, 0, :], ends[..., b, 1, :], self.radii[b])
 
     def pair_name(self, pair):
         """Return the links of pair ``pair`` (an index into :attr:`pairs`): ``'linkA linkB'``."""
         a, b = self.pairs[pair]
         return f'{self.frames[self.links[a]]} {self.frames[self.links[b]]}'
+
+
+def _capsules(points):
+    """Return ``points`` (..., 2 m, 3) as (..., m, 2, 3): each capsule's two ends."""
+    points = np.asarray(points, dtype=float)
+    return points.reshape(points.shape[:-2] + (-1, 2, 3))
+
+
+def _closing(closest, rates_a, rates_b):
+    """Return the closing speeds of ``closest``, its capsules' ends moving at ``rates_a``, _b."""
+    s, t = closest.s[..., None], closest.t[..., None]
+    v_a = (1.0 - s) * rates_a[..., 0, :] + s * rates_a[..., 1, :]
+    v_b = (1.0 - t) * rates_b[..., 0, :] + t * rates_b[..., 1, :]
+    return -np.einsum('...i,...i', closest.normal, v_b - v_a)

@@ -140,9 +140,8 @@ class SelfCollision:
         rows = np.asarray(rows, dtype=float)
         start = self.state.points.start + 6 * self._first
         ends = rows[:, start:start + 6 * len(self.points.links)].reshape(len(rows), -1, 6)
-        closest, closing = self._capsules.moving(ends[..., :3], ends[..., 3:])
-        pair, each = closest.distance.argmin(axis=-1), np.arange(len(rows))
-        distance, speed = closest.distance[each, pair], closing[each, pair] + 0.0
+        pair, distance, speed = self._capsules.nearest(ends[..., :3], ends[..., 3:])
+        speed += 0.0
         time = np.full(len(rows), math.inf)
         np.divide(distance, speed, out=time, where=speed > 0.0)
         time[distance <= 0.0] = 0.0
