@@ -22,24 +22,31 @@ one at a time (the node at ``monitors.block_period`` 0); ``block k``,
 ``block_period`` of k ms; ``replay`` takes 1000). CPU µs per message, the median of
 ``--rounds`` rounds, each round every way in turn. There is no peer doing the same job: the
 ratio to ``handle`` is what blocks gain; ``node_rate.py`` measures the node against a raw
-pass-through.
+pass-through. ``--parts``: in blocks of 1000 instead, the wall µs per message of the
+measuring half (the arm's state and every monitor's figures over a block's columns) and of
+each of its parts, each timed around its public call: the least any judging leaves.
 
-    .venv/bin/python bench/blocks.py [--rounds 5] [--json FILE]
+    .venv/bin/python bench/blocks.py [--rounds 5] [--parts] [--json FILE]
 """
 
 import argparse
+import contextlib
 import json
 import pathlib
 import statistics
 import tempfile
 import time
+from unittest import mock
 
 from bench_identify import panda_log
 from bench_replay import _there_and_back, settings_files
 from dh_kinematics import Chain
+from dh_kinematics.core.state import ArmState
 from dh_kinematics.logs import for_model
 from dh_kinematics.node_logic.cdr import joint_state
 from dh_kinematics.node_logic.joint_states import JointStatesFlow, Wanted
+from dh_kinematics.node_logic.limit_diagnostics import LimitDiagnostics
+from dh_kinematics.node_logic.monitors import ArmLimits, Safety, SelfCollision
 from dh_kinematics.parameters.files import read
 from provenance import provenance, ROOT, write_results
 
@@ -73,15 +80,58 @@ def _per_message_us(checked, data, stamps, block):
     return (time.process_time() - start) / len(data) * 1e6
 
 
+PARTS = {'measuring half': (LimitDiagnostics, 'ahead'), 'arm state': (ArmState, 'columns'),
+         'safety figures': (Safety, 'ahead'), 'self-collision': (SelfCollision, 'ahead'),
+         'singular values, tool speed': (ArmLimits, 'ahead')}
+"""The measuring half's parts, each by the class and method timed: the block's state (its
+columns outside the figures: the stops' paths take theirs within the safety figures), then
+:meth:`LimitDiagnostics.ahead`'s figures; the half is the state and the figures."""
+
+
+def _parts_us(checked, data, stamps):
+    """Return the wall µs per message in each of :data:`PARTS`, in blocks of 1000."""
+    spent, within = dict.fromkeys(PARTS, 0.0), []
+
+    def timed(name, method):
+        def call(*args, **kwargs):
+            start, outside = time.perf_counter(), not within
+            within.append(name)
+            try:
+                return method(*args, **kwargs)
+            finally:
+                within.pop()
+                if outside or name != 'arm state':
+                    spent[name] += time.perf_counter() - start
+        return call
+    with contextlib.ExitStack() as stack:
+        for name, (owner, attribute) in PARTS.items():
+            stack.enter_context(mock.patch.object(
+                owner, attribute, timed(name, getattr(owner, attribute))))
+        _per_message_us(checked, data, stamps, 1000)
+    spent['measuring half'] += spent['arm state']
+    return {name: value / len(data) * 1e6 for name, value in spent.items()}
+
+
 def main():
     """Time each way in rounds; print the medians, write them with ``--json``."""
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--rounds', type=int, default=5)
+    parser.add_argument('--parts', action='store_true', help='the measuring half, in parts')
     parser.add_argument('--json', type=pathlib.Path)
     args = parser.parse_args()
     files = settings_files(pathlib.Path(tempfile.mkdtemp()))['every monitor and self-collision']
     _, checked = read(files)
     data, stamps, source = _messages(Chain.from_yaml(ROOT / 'config' / 'panda.yaml'))
+    if args.parts:
+        rounds = [_parts_us(checked, data, stamps) for _ in range(args.rounds)]
+        results = {'log': source, 'messages': COUNT, 'rounds': args.rounds, 'block': 1000,
+                   'wall us per message': {name: round(statistics.median(
+                       each[name] for each in rounds), 1) for name in PARTS}}
+        print(json.dumps(dict(results, provenance=provenance()), indent=2, ensure_ascii=False))
+        if args.json:
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            write_results(args.json, **results)
+        return
     ways = {'handle': None, **{f'block {k}': k for k in BLOCKS}}
     rounds = {name: [] for name in ways}
     for _ in range(args.rounds):
