@@ -26,6 +26,7 @@ The ``dh_kinematics`` command line: one entry point, a subcommand per task.
     dh_kinematics from-urdf URDF|--topic T --base LINK --tip LINK -o OUT.yaml [...]
     dh_kinematics calibrate FILE DATA.csv -o OUT.yaml [--validate DATA2] [...]
     dh_kinematics identify FILE LOG [LOG ...] -o OUT.yaml [--report DIR] [--holdout F] [...]
+    dh_kinematics tune-contact FILE [FILE ...] LOG [LOG ...] -o OUT.yaml [--alarms-per-hour R]
     dh_kinematics excite FILE -o TRAJ.csv [--period S] [--duration S] [--rate HZ]
     dh_kinematics plot FILE [Q ...] -o ARM.png [--limits] [--size WxH]
     dh_kinematics monitor [--namespace NS]
@@ -41,11 +42,11 @@ import sys
 
 from dh_kinematics.cli import (
     calibrate, check, convert, excite, fk, from_urdf, identify, ik, monitor, moveit_files, plot,
-    record, replay, show, urdf, view)
+    record, replay, show, tune_contact, urdf, view)
 from dh_kinematics.cli.arguments import check_outputs, PROG
 
 COMMANDS = (check, show, fk, ik, urdf, moveit_files, from_urdf, convert, calibrate, identify,
-            excite, plot, monitor, record, replay, view)
+            tune_contact, excite, plot, monitor, record, replay, view)
 """The command modules, in the order of the help: each has ``add_parser`` and ``run``."""
 
 

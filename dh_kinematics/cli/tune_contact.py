@@ -1,0 +1,178 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``dh_kinematics tune-contact``: the effort monitor's thresholds from logs of the arm moving free.
+
+The node's observer runs over the first part of each log (:mod:`identification.contact`); each
+joint's WARN threshold is the size its estimate's held sizes cross ``--alarms-per-hour`` times
+an hour of the logs in all (by an exponential tail, at rest and in motion apart), its ERROR
+threshold the one crossed a hundred times less often. The last ``--holdout`` of each log
+certifies them: the alarms they raise there, and how soon a step added to each joint's
+effort is detected. OUT holds the ``effort.*`` parameters the node takes (one threshold a
+joint: the larger of rest and motion), the certificate in its comments.
+"""
+
+import math
+
+from dh_kinematics import logs
+from dh_kinematics.cli import models
+from dh_kinematics.core import escaping
+from dh_kinematics.parameters.files import read
+import numpy as np
+import yaml
+
+STEPS = (0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 20.0, 50.0)
+"""The steps added to each joint's effort to certify detection, N m or N."""
+WITHIN = 0.05
+"""A step detected within this long counts as caught, s."""
+RARER = 100.0
+"""The ERROR threshold is crossed this many times less often than the WARN one."""
+
+
+def add_parser(commands):
+    """Add the ``tune-contact`` command to ``commands`` (argparse's subparsers)."""
+    command = commands.add_parser('tune-contact', help="the effort monitor's contact "
+                                  'thresholds from logs of the arm moving with nothing '
+                                  'touching it, with a certificate of their false alarms and '
+                                  'detection delays')
+    command.add_argument('files', nargs='+', metavar='FILE', help='the model file, any more '
+                         'parameter files (.yaml), then the logs: CSV files or rosbag2 '
+                         'folders of sensor_msgs/JointState with efforts')
+    command.add_argument('-o', '--output', required=True, help='the parameter file to write')
+    command.add_argument('--alarms-per-hour', type=float, default=0.1, metavar='R',
+                         help='false alarms an hour of motion, all joints together '
+                         '(default: %(default)g)')
+    command.add_argument('--gain', type=float, metavar='K', help="the observer's gain, 1/s "
+                         '(default: effort.observer_gain of the parameter files)')
+    command.add_argument('--hold', type=float, metavar='S', help='how long an estimate '
+                         'stays past a threshold before the level rises, s (default: '
+                         'effort.hold of the parameter files)')
+    command.add_argument('--rest-speed', type=float, default=0.05, metavar='V',
+                         help='at rest while every joint is slower, rad/s or m/s (default: '
+                         '%(default)g)')
+    command.add_argument('--holdout', type=float, default=0.3, metavar='FRACTION',
+                         help='the last FRACTION of each log in time certifies, the rest tunes '
+                         '(default: %(default)g)')
+    command.add_argument('--topic', default='/joint_states', help='the JointState topic in a '
+                         'bag (default: %(default)s)')
+    return command
+
+
+def _split(files):
+    """Return (parameter files, logs): the .yaml files first, then the rest."""
+    count = next((k for k, path in enumerate(files) if not path.endswith(('.yaml', '.yml'))),
+                 len(files))
+    if count == 0 or count == len(files):
+        raise ValueError('give the model file (and any more parameter files), then the logs')
+    return files[:count], files[count:]
+
+
+def _checked(args, settings):
+    """Return (gain, hold) and check the options' numbers; a ValueError names the option."""
+    gain = settings['effort.observer_gain'] if args.gain is None else args.gain
+    hold = settings['effort.hold'] if args.hold is None else args.hold
+    for option, value, high in (('--alarms-per-hour', args.alarms_per_hour, 3600.0),
+                                ('--gain', gain, 1e4), ('--rest-speed', args.rest_speed, 1e4),
+                                ('--holdout', args.holdout, 0.9)):
+        if not 0.0 < value <= high:
+            raise ValueError(f'{option} {value!r}: must be more than 0 and at most {high:g}')
+    if not 0.0 <= hold <= 60.0:
+        raise ValueError(f'--hold {hold!r}: must be 0 to 60 s')
+    return gain, hold
+
+
+def run(args, out):
+    """Tune, certify, write OUT; print the thresholds and the certificate."""
+    from dh_kinematics.identification import contact
+
+    parameter_files, paths = _split(args.files)
+    _, checked = read(parameter_files)
+    chain, settings = checked.chain, checked.settings
+    gain, hold = _checked(args, settings)
+    gap = settings['diagnostics.stale_timeout']
+    tuning_parts, held_out = [], []
+    for path in paths:
+        log, notes = logs.read(path, args.topic)
+        for note in notes:
+            out.write(f'note: {note}\n')
+        log = logs.for_model(log, chain)
+        if log.effort is None or log.velocity is None:
+            missing = 'efforts' if log.effort is None else 'velocities'
+            raise ValueError(f'{path}: no {missing}: the observer needs the velocity and '
+                             'effort of every joint')
+        end = log.time[0] + (1.0 - args.holdout) * (log.time[-1] - log.time[0])
+        cut = int(np.searchsorted(log.time, end))
+        tuning_parts.append(contact.observe(chain, log.select(slice(0, cut)), gain, gap))
+        held_out.append(contact.observe(chain, log.select(slice(cut, None)), gain, gap))
+    warn = contact.tune(tuning_parts, args.alarms_per_hour, hold, args.rest_speed)
+    error = contact.tune(tuning_parts, args.alarms_per_hour / RARER, hold, args.rest_speed)
+    certificates = [contact.certify(each, contact.thresholds_at(warn, each.speed, phased=False),
+                                    hold, gain, STEPS, within=WITHIN) for each in held_out]
+    _summary(chain, warn, error, certificates, gain, args, out)
+    written = {'effort.estimator': 'observer', 'effort.observer_gain': float(gain),
+               'effort.hold': float(hold),
+               'effort.warn': _rounded(np.maximum(warn.rest, warn.motion)),
+               'effort.error': _rounded(np.maximum(error.rest, error.motion))}
+    text = yaml.safe_dump({'/**': {'ros__parameters': written}}, sort_keys=False)
+    models.write(args.output, _header(args, certificates) + text, 'parameter file')
+    out.write(f'wrote {args.output}; pass it after the model: --params-file {args.output}\n')
+    return 0
+
+
+def _rounded(values):
+    """Return thresholds (N m or N) as floats rounded up to 4 significant digits."""
+    rounded = []
+    for value in values.tolist():
+        scale = 10.0 ** (3 - math.floor(math.log10(value))) if value > 0.0 else 1.0
+        rounded.append(float(math.ceil(value * scale) / scale))
+    return rounded
+
+
+def _combined(certificates):
+    """Return (alarms, hours, delays, smallest) over every held-out part."""
+    alarms = sum(each.alarms for each in certificates)
+    hours = sum(each.hours for each in certificates)
+    delays = np.max([each.delays for each in certificates], axis=0)
+    caught = delays <= WITHIN
+    smallest = [STEPS[int(np.argmax(row))] if row.any() else math.inf for row in caught]
+    return alarms, hours, delays, smallest
+
+
+def _summary(chain, warn, error, certificates, gain, args, out):
+    alarms, hours, delays, smallest = _combined(certificates)
+    out.write(f'tuned on {sum(warn.hours) * 60:.3g} min ({warn.hours[0] * 60:.3g} at rest, '
+              f'slower than {args.rest_speed:g}), observer gain {gain:g} 1/s, hold '
+              f'{warn.hold:g} s, for {args.alarms_per_hour:g} false alarms an hour\n')
+    width = max(len(name) for name in chain.joint_names)
+    out.write(f'  {"joint":<{width}} {"rest":>9} {"motion":>9} {"error":>9} '
+              f'{"alarms":>7} {"caught":>9}\n')
+    for j, name in enumerate(chain.joint_names):
+        out.write(f'  {name:<{width}} {warn.rest[j]:>9.4g} {warn.motion[j]:>9.4g} '
+                  f'{max(error.rest[j], error.motion[j]):>9.4g} {int(alarms[j]):>7} '
+                  f'{smallest[j]:>9.4g}\n')
+    rate = alarms.sum() / hours if hours > 0 else math.nan
+    out.write(f'held out: {hours * 60:.3g} min, {int(alarms.sum())} alarms ({rate:.3g} an hour); '
+              f'caught: the smallest step (N m or N) detected within {WITHIN * 1e3:g} ms '
+              'from every start tried\n')
+
+
+def _header(args, certificates):
+    """Return OUT's comment lines: where the thresholds came from and what they certify."""
+    alarms, hours, _, smallest = _combined(certificates)
+    lines = [f'Contact thresholds by dh_kinematics tune-contact from {", ".join(args.files)}',
+             f'for {args.alarms_per_hour:g} false alarms an hour; held out '
+             f'{hours * 60:.3g} min: {int(alarms.sum())} alarms; smallest step caught within '
+             f'{WITHIN * 1e3:g} ms per joint: {", ".join(f"{value:g}" for value in smallest)}.']
+    return ''.join(escaping.yaml_comment(line) + '\n' for line in lines)

@@ -1,0 +1,364 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Contact thresholds from the arm's own log: what the observer reads while nothing presses.
+
+The node's momentum observer (:class:`node_logic.momentum_observer.MomentumObserver`) runs over
+a log of the arm moving freely; its estimate there is the noise a threshold must stand above.
+The effort monitor raises a level once an estimate's size has stayed above the threshold for
+``effort.hold`` seconds (:class:`node_logic.monitors.EffortMonitor`), so what a threshold is
+judged against is each sample's *held size*: the least size over the hold before it
+(:func:`held_sizes`); an alarm starts where the held size crosses the threshold upward.
+
+Each joint's held sizes are split into two phases, as Franka splits its collision thresholds:
+at rest (every joint slower than a speed, rad/s or m/s) and in motion; each phase gets its own
+threshold. The tail model (:class:`ExponentialTail`) is the peaks-over-threshold model with an
+exponential tail (the generalised Pareto of shape 0, which the Gaussian-like and Laplace-like
+tails of filtered sensor noise fall in): over a level ``u`` that the held sizes cross upward
+``N`` times in ``H`` hours, the peaks of those excursions above ``u`` are exponential of mean
+``sigma``, so a threshold ``T`` above ``u`` is crossed ``(N / H) exp(-(T - u) / sigma)`` times
+an hour. A threshold is the ``T`` at which that rate is the wanted one. ``sigma`` is known to a
+relative standard error of ``1 / sqrt(N)``.
+
+The certificate (:func:`certify`) counts the alarms the thresholds raise on a held-out part of
+the log, and finds by superposition when a step added to a joint's measured effort is
+detected: the observer is linear in the efforts, so its estimate with the step is the estimate
+read plus the step's own response (:func:`step_response`), judged as the monitor judges it.
+Sizes in N m (N for a prismatic joint), times in s.
+"""
+
+from collections import namedtuple
+import math
+
+from dh_kinematics.node_logic.momentum_observer import MomentumObserver
+import numpy as np
+
+__all__ = ['Certificate', 'certify', 'detection_delays', 'ExponentialTail', 'held_sizes',
+           'observe', 'Observed', 'step_response', 'thresholds_at', 'tune', 'Tuning']
+
+CHUNK = 20_000
+"""Samples whose observer terms are computed as one block of numpy columns."""
+EXCURSIONS = 50
+"""The tail model's level ``u`` is the one the held sizes cross upward this often (or as often
+as they do, fewer)."""
+
+Observed = namedtuple('Observed', 'time estimates speed')
+Observed.__doc__ = """The observer's estimate over a log.
+
+time : array (m,)
+    The samples' times, s.
+estimates : array (m, n)
+    Each joint's estimate of external torque, N m or N; NaN where the observer has none (its
+    first sample, and after a restart).
+speed : array (m,)
+    The fastest joint's speed, rad/s or m/s (the largest ``|qd|``)."""
+
+Tuning = namedtuple('Tuning', 'rest motion rest_speed hold hours')
+Tuning.__doc__ = """Thresholds tuned on a log.
+
+rest, motion : array (n,)
+    Each joint's threshold at rest and in motion, N m or N.
+rest_speed : float
+    The phase's speed, rad/s or m/s: at rest while every joint is slower.
+hold : float
+    The hold the thresholds were tuned for, s.
+hours : tuple of 2 float
+    The hours of the log at rest and in motion."""
+
+
+def observe(chain, log, gain, gap_s):
+    """
+    Return the :data:`Observed` estimate of ``log`` (a :class:`JointLog` for ``chain``).
+
+    The node's observer of gain ``gain`` (1/s), restarting after a gap over ``gap_s`` (s), fed
+    the log's samples as the node takes its messages: every joint's position, velocity and
+    effort, stamped in ns.
+    """
+    observer = MomentumObserver()
+    observer.configure(chain, gain, gap_s)
+    stamps = np.round(np.asarray(log.time, dtype=float) * 1e9).astype(np.int64).tolist()
+    Q, QD, TAU = (np.asarray(values, dtype=float) for values in (
+        log.position, log.velocity, log.effort))
+    estimates = np.full(Q.shape, math.nan)
+    for start in range(0, len(Q), CHUNK):
+        rows = slice(start, start + CHUNK)
+        finite = (np.isfinite(Q[rows]) & np.isfinite(QD[rows])).all(axis=1)
+        terms = iter(observer.terms_of(Q[rows][finite], QD[rows][finite]) if finite.any()
+                     else ())
+        for k, (ok, q, qd, tau) in enumerate(zip(finite.tolist(), Q[rows].tolist(),
+                                                 QD[rows].tolist(), TAU[rows].tolist())):
+            observer.update(stamps[start + k], q, qd, tau, next(terms) if ok else None)
+            if observer.estimate is not None:
+                estimates[start + k] = observer.estimate
+    return Observed(np.asarray(log.time, dtype=float), estimates, np.abs(QD).max(axis=1))
+
+
+def held_sizes(time, sizes, hold):
+    """
+    Return each sample's held size: the least of ``sizes`` over the ``hold`` (s) before it.
+
+    ``sizes`` (m,) or (m, n) at ``time`` (m,), s. The monitor raises a level at a sample once
+    every size since a sample at least ``hold`` earlier is above the threshold: the held size
+    is the least size from the last sample at or before ``time - hold`` on (0 where there is
+    none yet). NaN, a sample without an estimate, counts as 0: it breaks a run.
+    """
+    time = np.asarray(time, dtype=float)
+    sizes = np.nan_to_num(np.abs(np.asarray(sizes, dtype=float)), nan=0.0)
+    first = np.searchsorted(time, time - hold, side='right') - 1  # at or before t - hold
+    started = first >= 0
+    first = np.maximum(first, 0)
+    # A sparse table of minima over 2^l samples: the least over [first, k] from two of them.
+    length = np.arange(len(time)) - first + 1
+    level = np.floor(np.log2(np.maximum(length, 1))).astype(int)
+    tables = [sizes]
+    while (1 << len(tables)) <= length.max(initial=1):
+        span = 1 << (len(tables) - 1)
+        last = tables[-1]
+        tables.append(np.minimum(last[:-span], last[span:]))
+    held = np.empty_like(sizes)
+    for l, table in enumerate(tables):  # noqa: E741
+        at = level == l
+        if at.any():
+            k = np.flatnonzero(at)
+            held[at] = np.minimum(table[first[at]], table[k - (1 << l) + 1])
+    held[~started] = 0.0
+    return held
+
+
+def _upcrossings(values, level):
+    """Return the indices where ``values`` pass above ``level`` (from at or below it)."""
+    above = values > level
+    return np.flatnonzero(above & ~np.concatenate(([False], above[:-1])))
+
+
+class ExponentialTail:
+    """
+    The rate at which held sizes cross a level upward, beyond the data (module docstring).
+
+    Parameters
+    ----------
+    held : array (m,)
+        Held sizes, N m or N, in time order (:func:`held_sizes`), of one phase.
+    hours : float
+        The time they cover, h.
+
+    Attributes
+    ----------
+    level : float
+        ``u``: the level the model starts from.
+    crossings : int
+        ``N``: how often ``held`` crosses ``u`` upward.
+    scale : float
+        ``sigma``: the mean peak above ``u`` of those excursions, N m or N.
+
+    """
+
+    def __init__(self, held, hours):
+        held = np.asarray(held, dtype=float)
+        if not hours > 0.0 or len(held) < 2:
+            raise ValueError(f'hours: {hours!r}, samples: {len(held)}: a tail needs some time '
+                             'and two samples at least')
+        self.hours = hours
+        # u: the highest of the held sizes' upper quantiles crossed EXCURSIONS times, else
+        # the one crossed most often.
+        levels = np.unique(np.quantile(held, 1.0 - np.geomspace(1e-6, 0.5, 80)))[::-1]
+        counts = [len(_upcrossings(held, level)) for level in levels.tolist()]
+        enough = [k for k, count in enumerate(counts) if count >= EXCURSIONS]
+        chosen = enough[0] if enough else int(np.argmax(counts))
+        self.level = float(levels[chosen])
+        above = _peaks(held, self.level)
+        self.crossings = len(above)
+        self.scale = float(np.mean(above - self.level)) if len(above) else 0.0
+
+    def rate(self, threshold):
+        """Return the upward crossings an hour of ``threshold`` (N m or N) the model expects."""
+        if threshold <= self.level or self.scale <= 0.0:
+            return self.crossings / self.hours if threshold <= self.level else 0.0
+        return self.crossings / self.hours * math.exp(-(threshold - self.level) / self.scale)
+
+    def threshold(self, per_hour):
+        """Return the threshold crossed ``per_hour`` times an hour (at least the level)."""
+        base = self.crossings / self.hours
+        if base <= per_hour or self.scale <= 0.0:
+            return self.level
+        return self.level + self.scale * math.log(base / per_hour)
+
+
+def _peaks(held, level):
+    """Return the peak of each excursion of ``held`` above ``level``."""
+    starts = _upcrossings(held, level)
+    # From one start to the next, only the excursion itself is above the level.
+    return np.maximum.reduceat(held, starts) if len(starts) else np.zeros(0)
+
+
+def _hours(time, phase):
+    """Return the hours the samples of ``phase`` (bool, m) cover: each its interval before."""
+    spans = np.diff(np.asarray(time, dtype=float), prepend=time[0])
+    return float(spans[phase].sum()) / 3600.0
+
+
+def tune(observed, per_hour, hold, rest_speed):
+    """
+    Return the :data:`Tuning` of ``observed`` for ``per_hour`` false alarms an hour of the log.
+
+    ``observed``: a sequence of :data:`Observed`, one a log. Each joint and phase (at rest:
+    every joint slower than ``rest_speed``, rad/s or m/s; in motion) gets ``per_hour / n``
+    alarms an hour of that phase from its :class:`ExponentialTail` of the held sizes
+    (:func:`held_sizes` over ``hold``, s), so that all joints together expect ``per_hour`` an
+    hour of the logs. A phase the logs hold too little of (fewer than :data:`EXCURSIONS`
+    samples) takes the other's thresholds.
+    """
+    if not per_hour > 0.0:
+        raise ValueError(f'alarms per hour: {per_hour!r}: must be > 0')
+    held = np.concatenate([held_sizes(each.time, each.estimates, hold) for each in observed])
+    rest = np.concatenate([each.speed < rest_speed for each in observed])
+    n = held.shape[1]
+    found = {}
+    for name, phase in (('rest', rest), ('motion', ~rest)):
+        hours = sum(_hours(each.time, part) for each, part in zip(observed, np.split(
+            phase, np.cumsum([len(each.time) for each in observed])[:-1])))
+        if phase.sum() < EXCURSIONS or not hours > 0.0:
+            found[name] = None, hours
+            continue
+        found[name] = np.array([ExponentialTail(np.where(phase, held[:, j], 0.0), hours)
+                                .threshold(per_hour / n) for j in range(n)]), hours
+    (at_rest, rest_hours), (moving, motion_hours) = found['rest'], found['motion']
+    if at_rest is None and moving is None:
+        raise ValueError(f'the logs: {len(held)} samples: too few to tune on '
+                         f'(at least {EXCURSIONS})')
+    at_rest = moving if at_rest is None else at_rest
+    moving = at_rest if moving is None else moving
+    return Tuning(at_rest, moving, rest_speed, hold, (rest_hours, motion_hours))
+
+
+def step_response(time, start, gain):
+    """
+    Return the observer's estimate per N m (or N) added to a joint's effort from ``start``.
+
+    ``time`` (s) from the sample ``start`` on: :class:`MomentumObserver`'s recursion on the
+    step alone, the interval's mean effort (half the step at its first sample), on the stamps
+    in ns as the node takes them. Negative: an effort the motor adds reads as a torque against
+    it.
+    """
+    stamps = np.round(np.asarray(time[start:], dtype=float) * 1e9).astype(np.int64)
+    dt = np.diff(stamps) * 1e-9
+    kept = np.exp(-gain * dt).tolist()
+    first = start > 0
+    response, value = [], 0.0
+    if first:
+        before = round(float(time[start - 1]) * 1e9)
+        a = math.exp(-gain * (int(stamps[0]) - before) * 1e-9)
+        value = -(1.0 - a) * 0.5
+    response.append(value)
+    for a in kept:
+        value = a * value - (1.0 - a)
+        response.append(value)
+    return np.array(response)
+
+
+def detection_delays(observed, thresholds, hold, gain, joint, start, sizes, window=0.3):
+    """
+    Return the time from steps added to a joint's effort to their detection (s; inf: none).
+
+    Steps of ``sizes`` (N m or N, signed) added to joint ``joint``'s measured effort from the
+    sample ``start`` of ``observed``, each judged as the monitor judges it, by superposition:
+    the estimate read plus :func:`step_response` times the size, its held sizes over ``hold``
+    (s) against the joint's ``thresholds`` (m, n), within ``window`` (s) of the start.
+    """
+    time, sizes = observed.time, np.asarray(sizes, dtype=float)
+    low = max(int(np.searchsorted(time, time[start] - hold, side='right')) - 1, 0)
+    high = int(np.searchsorted(time, time[start] + window, side='right'))
+    response = step_response(time[:high], start, gain)
+    r = np.repeat(np.nan_to_num(observed.estimates[low:high, joint], nan=0.0)[:, None],
+                  len(sizes), axis=1)
+    r[start - low:] += response[:, None] * sizes
+    found = held_sizes(time[low:high], r, hold)[start - low:] > np.asarray(
+        thresholds, dtype=float)[start:high, joint, None]
+    hit = np.where(found.any(axis=0), found.argmax(axis=0), -1)
+    return np.where(hit >= 0, time[start + np.maximum(hit, 0)] - time[start], math.inf)
+
+
+Certificate = namedtuple('Certificate', 'alarms hours per_hour sizes delays smallest within')
+Certificate.__doc__ = """What thresholds do on a log they were not tuned on.
+
+alarms : array of int (n,)
+    Each joint's alarms (its held size crossing its threshold upward).
+hours : float
+    The log's length, h.
+per_hour : float
+    All the joints' alarms an hour.
+sizes : array (s,)
+    The steps added to each joint's effort, N m or N.
+delays : array (n, s)
+    The longest time from a step of each size to its detection over the starts tried, s
+    (inf: not within the window).
+smallest : array (n,)
+    The smallest of ``sizes`` detected within ``within`` s from every start (inf: none).
+within : float
+    That time, s."""
+
+
+def thresholds_at(tuning, speed, phased=True):
+    """
+    Return the threshold of each joint at each sample (m, n), N m or N.
+
+    ``speed`` (m,): the fastest joint's at each sample (:data:`Observed`); ``phased``: the
+    rest and motion thresholds by phase, else each joint's larger one everywhere (what a node
+    with one threshold a joint judges).
+    """
+    speed = np.asarray(speed, dtype=float)[:, None]
+    if not phased:
+        shape = (len(speed), len(tuning.rest))
+        return np.broadcast_to(np.maximum(tuning.rest, tuning.motion), shape)
+    return np.where(speed < tuning.rest_speed, tuning.rest, tuning.motion)
+
+
+def certify(observed, thresholds, hold, gain, sizes, starts=20, within=0.05, window=0.3):
+    """
+    Return the :data:`Certificate` of ``thresholds`` (m, n) on ``observed`` (its own log).
+
+    The alarms: each joint's held sizes (:func:`held_sizes` over ``hold``, s) crossing its
+    threshold upward. The detection: a step of each of ``sizes`` (N m or N, both signs) added
+    to each joint's effort at ``starts`` samples spread over the log, away from any alarm,
+    each judged by superposition (:func:`step_response`, the observer's ``gain`` 1/s) over the
+    ``window`` (s) after it; detected where its held size passes the threshold.
+    """
+    time, estimates = observed.time, np.nan_to_num(observed.estimates, nan=0.0)
+    thresholds = np.asarray(thresholds, dtype=float)
+    sizes = np.asarray(sizes, dtype=float)
+    m, n = estimates.shape
+    held = held_sizes(time, estimates, hold)
+    over = held > thresholds
+    alarms = np.array([len(_upcrossings(over[:, j].astype(float), 0.5)) for j in range(n)])
+    hours = (time[-1] - time[0]) / 3600.0
+    # Starts a hold and a window inside the log, no alarm at them.
+    first = int(np.searchsorted(time, time[0] + hold + 1.0 / max(gain, 1e-9)))
+    last = int(np.searchsorted(time, time[-1] - window)) - 1
+    candidates = np.unique(np.linspace(first, last, 4 * starts).astype(int)) if (
+        last > first) else np.zeros(0, dtype=int)
+    delays = np.zeros((n, len(sizes)))
+    for j in range(n):
+        quiet = [k for k in candidates.tolist() if not over[max(k - 1, 0):k + 1, j].any()]
+        chosen = quiet[::max(1, len(quiet) // starts)][:starts]
+        if not chosen:
+            delays[j] = math.inf
+        for k in chosen:
+            for sign in (1.0, -1.0):
+                delays[j] = np.maximum(delays[j], detection_delays(
+                    observed, thresholds, hold, gain, j, k, sign * sizes, window))
+    caught = delays <= within
+    smallest = np.array([sizes[row].min() if row.any() else math.inf for row in caught])
+    return Certificate(alarms, hours, alarms.sum() / hours if hours > 0 else math.nan, sizes,
+                       delays, smallest, within)

@@ -1,0 +1,185 @@
+# Copyright 2026 The dh_kinematics authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Contact thresholds tuned from a log: held sizes, the tail model, the certificate, the CLI."""
+
+import functools
+import math
+
+from dh_kinematics import Chain
+from dh_kinematics.identification import contact
+from dh_kinematics.logs import JointLog
+from dh_kinematics.logs.csv_log import write
+from dh_kinematics.node_logic import cdr
+from dh_kinematics.parameters.files import read
+from dh_kinematics.replay import Replay
+from helpers import free_motion_log, PACKAGE, run_cli
+import numpy as np
+import pytest
+import yaml
+
+PANDA = PACKAGE / 'config' / 'panda.yaml'
+
+
+@functools.lru_cache(maxsize=None)
+def _panda():
+    return Chain.from_yaml(PANDA)
+
+
+@pytest.mark.parametrize('seed', range(3))
+def test_a_held_size_is_the_least_size_since_a_sample_a_hold_earlier(seed):
+    # The monitor raises a level at a sample once every size since one at least a hold earlier
+    # is past the threshold: the held size is that run's least, by brute force here.
+    rng = np.random.default_rng(seed)
+    time = np.cumsum(rng.uniform(0.0005, 0.003, 400))
+    sizes = rng.normal(0.0, 1.0, (400, 3))
+    sizes[rng.random((400, 3)) < 0.02] = math.nan
+    for hold in (0.0, 0.001, 0.01, 0.05):
+        held = contact.held_sizes(time, sizes, hold)
+        for k in range(len(time)):
+            first = [i for i in range(k + 1) if time[i] <= time[k] - hold]
+            expected = (np.nan_to_num(np.abs(sizes[first[-1]:k + 1]), nan=0.0).min(axis=0)
+                        if first else np.zeros(3))
+            assert held[k].tolist() == expected.tolist()
+
+
+def test_the_exponential_tail_predicts_the_crossings_of_data_it_did_not_see():
+    # Filtered Gaussian noise, as the observer's estimate is: the rate fitted on one hour
+    # predicts another hour's crossings of a higher threshold, within what N crossings allow.
+    rng = np.random.default_rng(4)
+    a = math.exp(-50.0 * 0.005)
+    hours, rate = 1.0, 200.0
+
+    def noise(seed):
+        white = np.random.default_rng(seed).normal(0.0, 1.0, int(hours * 3600 * rate))
+        filtered = np.empty_like(white)
+        value = 0.0
+        for k, each in enumerate(white.tolist()):
+            value = a * value + (1.0 - a) * each
+            filtered[k] = value
+        return np.abs(filtered)
+    tail = contact.ExponentialTail(noise(rng.integers(1 << 30)), hours)
+    assert tail.crossings >= contact.EXCURSIONS
+    check = noise(rng.integers(1 << 30))
+    for per_hour in (20.0, 5.0):
+        threshold = tail.threshold(per_hour)
+        assert tail.rate(threshold) == pytest.approx(per_hour)
+        found = len(contact._upcrossings(check, threshold)) / hours
+        assert per_hour / 3.0 <= found <= per_hour * 3.0, (per_hour, found)
+
+
+@functools.lru_cache(maxsize=None)
+def _tuned(per_hour):
+    chain = _panda()
+    observed = [contact.observe(chain, free_motion_log(chain, 600.0, 1), 50.0, 1.0)]
+    return observed, contact.tune(observed, per_hour, 0.01, 0.05)
+
+
+def test_thresholds_tuned_on_ten_minutes_raise_the_rate_asked_for_on_another_log():
+    per_hour = 30.0
+    _, tuning = _tuned(per_hour)
+    assert (tuning.rest > 0.0).all() and (tuning.motion > 0.0).all()
+    assert sum(tuning.hours) == pytest.approx(600.0 / 3600.0, rel=1e-3)
+    assert tuning.hours[0] > 0.1 * sum(tuning.hours)  # the log rests 40 % of the time
+    chain = _panda()
+    checked = contact.observe(chain, free_motion_log(chain, 1800.0, 2), 50.0, 1.0)
+    certificate = contact.certify(checked, contact.thresholds_at(tuning, checked.speed), 0.01,
+                                  50.0, [1.0, 5.0], starts=3)
+    assert certificate.hours == pytest.approx(0.5, rel=1e-3)
+    assert per_hour / 3.0 <= certificate.per_hour <= 3.0 * per_hour, certificate.per_hour
+
+
+def _node_delays(log, thresholds, joint, start, size):
+    """Return the node's delay from a step added at sample ``start`` to its effort WARN, s."""
+    effort = log.effort.copy()
+    effort[start:, joint] += size
+    path = PACKAGE / 'config' / 'panda.yaml'
+    _, checked = read([path])
+    settings = dict(checked.settings, **{
+        'effort.warn': thresholds.tolist(), 'effort.hold': 0.01, 'effort.observer_gain': 50.0,
+        'effort.estimator': 'observer'})
+    stamps = np.round(log.time * 1e9).astype(np.int64).tolist()
+    end = start + int(0.3 * 1000)
+    messages = [(stamp, cdr.joint_state(stamp, log.names, log.position[k].tolist(),
+                                        log.velocity[k].tolist(), effort[k].tolist()))
+                for k, stamp in enumerate(stamps[:end])]
+    name = log.names[joint]
+    raised = [each.stamp_ns for each in Replay(checked.chain, settings).transitions(messages)
+              if each.status.endswith(f': {name}') and each.level >= 1
+              and each.stamp_ns >= stamps[start]]
+    return (raised[0] - stamps[start]) * 1e-9 if raised else math.inf
+
+
+@pytest.mark.parametrize('joint, start, size', [(0, 20_000, 2.0), (3, 31_234, -3.0),
+                                                (6, 45_000, 1.0), (5, 40_000, 0.3)])
+def test_the_certificates_delay_is_the_nodes_for_a_step_added_to_an_effort(joint, start, size):
+    # The node's own way, over DDS's messages in process (replay's flow), against the
+    # certificate's superposition on the observer's estimate: the same sample.
+    chain = _panda()
+    log = free_motion_log(chain, 60.0, 3, rate=1000.0)
+    observed = contact.observe(chain, log, 50.0, 1.0)
+    thresholds = np.full(chain.n, 0.6)
+    ours = contact.detection_delays(observed, np.broadcast_to(thresholds, (len(log.time),
+                                                                           chain.n)),
+                                    0.01, 50.0, joint, start, [size])[0]
+    node = _node_delays(log, thresholds, joint, start, size)
+    assert (ours < 0.3) == (abs(size) > 0.6)  # below the threshold: never caught
+    assert node == ours if math.isinf(ours) else node == pytest.approx(ours, abs=1e-9)
+
+
+def test_tune_contact_writes_the_effort_parameters_the_node_takes(tmp_path):
+    chain = _panda()
+    log = free_motion_log(chain, 120.0, 5)
+    csv = tmp_path / 'free.csv'
+    write(csv, log)
+    out = tmp_path / 'contact.yaml'
+    text, _ = run_cli('tune-contact', PANDA, csv, '-o', out, '--alarms-per-hour', '10',
+                      '--hold', '0.01')
+    assert 'held out' in text and f'wrote {out}' in text
+    _, checked = read([PANDA, out])
+    settings = checked.settings
+    assert settings['effort.estimator'] == 'observer'
+    assert settings['effort.hold'] == 0.01
+    assert len(settings['effort.warn']) == chain.n
+    assert all(error >= warn for warn, error in zip(settings['effort.warn'],
+                                                    settings['effort.error']))
+    assert 'Contact thresholds by dh_kinematics tune-contact' in out.read_text()
+    assert yaml.safe_load(out.read_text())['/**']['ros__parameters']['effort.observer_gain'] == (
+        settings['effort.observer_gain'])
+
+
+@pytest.mark.parametrize('arguments, said', [
+    (['--holdout', '0'], '--holdout 0.0: must be more than 0'),
+    (['--alarms-per-hour', '-1'], '--alarms-per-hour -1.0: must be more than 0'),
+    (['--hold', '61'], '--hold 61.0: must be 0 to 60 s'),
+])
+def test_tune_contact_refuses_bad_numbers_and_writes_nothing(tmp_path, arguments, said):
+    chain = _panda()
+    csv = tmp_path / 'free.csv'
+    write(csv, free_motion_log(chain, 5.0, 6))
+    out = tmp_path / 'contact.yaml'
+    _, error = run_cli('tune-contact', PANDA, csv, '-o', out, *arguments, code=1)
+    assert said in error
+    assert not out.exists()
+
+
+def test_tune_contact_needs_logs_with_efforts(tmp_path):
+    chain = _panda()
+    log = free_motion_log(chain, 5.0, 7)
+    csv = tmp_path / 'no_effort.csv'
+    write(csv, JointLog(log.names, log.time, log.position, log.velocity, None))
+    out = tmp_path / 'contact.yaml'
+    assert 'no efforts' in run_cli('tune-contact', PANDA, csv, '-o', out, code=1)[1]
+    assert 'then the logs' in run_cli('tune-contact', PANDA, '-o', out, code=1)[1]
+    assert not out.exists()
