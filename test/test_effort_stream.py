@@ -26,6 +26,7 @@ from dh_kinematics import Chain, Link
 from dh_kinematics.node_logic.joint_states import JointStatesFlow, Wanted
 from dh_kinematics.node_logic.monitors.effort import EffortMonitor
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, STALE, WARN
+from dh_kinematics.node_logic.monitors.sample import Sample
 from dh_kinematics.node_logic.rate_estimate import RateEstimate
 from dh_kinematics.node_logic.sweep import sweep
 from dh_kinematics.parameters import validation
@@ -199,10 +200,39 @@ def test_thresholds_are_per_joint_and_inf_is_off():
     ({'effort.warn': [math.nan]}, r'effort.warn: must be > 0, or .inf for off'),
     ({'effort.error': [-math.inf]}, r'effort.error: must be > 0, or .inf for off'),
     ({'effort.warn': [10.0], 'effort.error': [5.0] + [20.0] * 5}, 'below its effort.warn'),
+    ({'effort.rest_warn': [1.0, 2.0]}, 'effort.rest_warn: must hold 1 value'),
+    ({'effort.rest_warn': [3.0], 'effort.rest_error': [2.0]}, 'below its effort.rest_warn'),
+    ({'effort.rest_speed': -0.1}, 'effort.rest_speed'),
+    ({'effort.warn': [5.0], 'effort.rest_speed': 0.05}, 'effort.rest_warn: .* watched at rest'),
+    ({'effort.warn': [5.0], 'effort.rest_speed': 0.05, 'effort.rest_warn': [math.inf] + [1.0] * 5},
+     'effort.rest_warn: for joint 1: .* got inf'),
 ])
 def test_bad_thresholds_are_refused_naming_the_parameter(settings, message):
     with pytest.raises(ValueError, match=message):
         validation.checked(dict(PUMA.to_params(), **settings), NODE)
+
+
+def test_at_rest_the_rest_thresholds_judge_and_an_unknown_rate_is_motion():
+    # Franka's two phases: below effort.rest_speed on every joint, the rest thresholds.
+    monitor = EffortMonitor(2)
+    chain = Chain([Link(name='a'), Link(name='b')])
+    monitor.configure(chain, dict(DEFAULTS, **{
+        'effort.warn': [10.0], 'effort.error': [20.0], 'effort.rest_warn': [2.0],
+        'effort.rest_error': [4.0], 'effort.rest_speed': 0.05, 'effort.hold': 0.0}))
+
+    def judged(qd, residual):
+        monitor.forget()
+        rates = RateEstimate(2)
+        rates.qd = list(qd)
+        sample = Sample(None, rates, None, ([0, 1], [residual, 0.0], None, 0, [residual, 0.0],
+                                            True), False)
+        monitor.judge(sample)
+        return int(monitor.levels[0]), dict(monitor.values(0))['effort_warn']
+    assert judged([0.01, -0.04], 3.0) == (WARN, '2')
+    assert judged([0.01, -0.04], 5.0) == (ERROR, '2')
+    assert judged([0.01, 0.06], 5.0) == (OK, '10')  # one joint moving: the arm moves
+    assert judged([0.01, None], 5.0) == (OK, '10')
+    assert judged([0.01, 0.06], 12.0) == (WARN, '10')
 
 
 def test_the_node_parameters_check_the_thresholds_against_the_model():

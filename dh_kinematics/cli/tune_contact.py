@@ -18,10 +18,12 @@
 The node's observer runs over the first part of each log (:mod:`identification.contact`); each
 joint's WARN threshold is the size its estimate's held sizes cross ``--alarms-per-hour`` times
 an hour of the logs in all (by an exponential tail, at rest and in motion apart), its ERROR
-threshold the one crossed a hundred times less often. The last ``--holdout`` of each log
-certifies them: the alarms they raise there, and how soon a step added to each joint's
-effort is detected. OUT holds the ``effort.*`` parameters the node takes (one threshold a
-joint: the larger of rest and motion), the certificate in its comments.
+threshold the one crossed a hundred times less often; the observer's gain and the hold, unless
+given, are those that catch the smallest steps within 50 ms (:func:`contact.chosen`). The last
+``--holdout`` of each log certifies them: the alarms they raise there, and how soon a step
+added to each joint's effort is detected. OUT holds the ``effort.*`` parameters the node
+takes, at rest (``effort.rest_*``, below ``effort.rest_speed``) and in motion, the certificate
+in its comments.
 """
 
 import math
@@ -55,10 +57,11 @@ def add_parser(commands):
                          help='false alarms an hour of motion, all joints together '
                          '(default: %(default)g)')
     command.add_argument('--gain', type=float, metavar='K', help="the observer's gain, 1/s "
-                         '(default: effort.observer_gain of the parameter files)')
+                         '(default: the one of 10, 25, 50 and 100 that catches the smallest '
+                         'steps within 50 ms)')
     command.add_argument('--hold', type=float, metavar='S', help='how long an estimate '
-                         'stays past a threshold before the level rises, s (default: '
-                         'effort.hold of the parameter files)')
+                         'stays past a threshold before the level rises, s (default: the one '
+                         'of 0 to 30 ms that catches the smallest steps within 50 ms)')
     command.add_argument('--rest-speed', type=float, default=0.05, metavar='V',
                          help='at rest while every joint is slower, rad/s or m/s (default: '
                          '%(default)g)')
@@ -79,18 +82,18 @@ def _split(files):
     return files[:count], files[count:]
 
 
-def _checked(args, settings):
-    """Return (gain, hold) and check the options' numbers; a ValueError names the option."""
-    gain = settings['effort.observer_gain'] if args.gain is None else args.gain
-    hold = settings['effort.hold'] if args.hold is None else args.hold
+def _checked(args):
+    """Check the options' numbers; a ValueError names the option."""
+    gain, hold = args.gain, args.hold
     for option, value, high in (('--alarms-per-hour', args.alarms_per_hour, 3600.0),
-                                ('--gain', gain, 1e4), ('--rest-speed', args.rest_speed, 1e4),
+                                ('--gain', 1.0 if gain is None else gain, 1e4),
+                                ('--rest-speed', args.rest_speed, 1e4),
                                 ('--holdout', args.holdout, 0.9)):
         if not 0.0 < value <= high:
             raise ValueError(f'{option} {value!r}: must be more than 0 and at most {high:g}')
-    if not 0.0 <= hold <= 60.0:
-        raise ValueError(f'--hold {hold!r}: must be 0 to 60 s')
-    return gain, hold
+    if hold is not None and not 0.0 <= hold < WITHIN:
+        raise ValueError(f'--hold {hold!r}: must be 0 or more and less than {WITHIN:g} s (a '
+                         'step must be caught within it)')
 
 
 def run(args, out):
@@ -100,9 +103,10 @@ def run(args, out):
     parameter_files, paths = _split(args.files)
     _, checked = read(parameter_files)
     chain, settings = checked.chain, checked.settings
-    gain, hold = _checked(args, settings)
+    _checked(args)
     gap = settings['diagnostics.stale_timeout']
-    tuning_parts, held_out = [], []
+    gains = contact.GAINS if args.gain is None else (args.gain,)
+    tuning_parts, held_out = {gain: [] for gain in gains}, []
     for path in paths:
         log, notes = logs.read(path, args.topic)
         for note in notes:
@@ -114,17 +118,23 @@ def run(args, out):
                              'effort of every joint')
         end = log.time[0] + (1.0 - args.holdout) * (log.time[-1] - log.time[0])
         cut = int(np.searchsorted(log.time, end))
-        tuning_parts.append(contact.observe(chain, log.select(slice(0, cut)), gain, gap))
-        held_out.append(contact.observe(chain, log.select(slice(cut, None)), gain, gap))
-    warn = contact.tune(tuning_parts, args.alarms_per_hour, hold, args.rest_speed)
+        for gain, observed in zip(gains, contact.observe(chain, log.select(slice(0, cut)),
+                                                         gains, gap)):
+            tuning_parts[gain].append(observed)
+        held_out.append(log.select(slice(cut, None)))
+    gain, hold, warn = contact.chosen(tuning_parts, args.alarms_per_hour, args.rest_speed,
+                                      WITHIN, contact.HOLDS if args.hold is None else (args.hold,))
+    held_out = [contact.observe(chain, log, (gain,), gap)[0] for log in held_out]
+    tuning_parts = tuning_parts[gain]
     error = contact.tune(tuning_parts, args.alarms_per_hour / RARER, hold, args.rest_speed)
-    certificates = [contact.certify(each, contact.thresholds_at(warn, each.speed, phased=False),
-                                    hold, gain, STEPS, within=WITHIN) for each in held_out]
+    certificates = [contact.certify(each, contact.thresholds_at(warn, each.speed), hold, gain,
+                                    STEPS, within=WITHIN) for each in held_out]
     _summary(chain, warn, error, certificates, gain, args, out)
     written = {'effort.estimator': 'observer', 'effort.observer_gain': float(gain),
                'effort.hold': float(hold),
-               'effort.warn': _rounded(np.maximum(warn.rest, warn.motion)),
-               'effort.error': _rounded(np.maximum(error.rest, error.motion))}
+               'effort.warn': _rounded(warn.motion), 'effort.error': _rounded(error.motion),
+               'effort.rest_speed': float(args.rest_speed),
+               'effort.rest_warn': _rounded(warn.rest), 'effort.rest_error': _rounded(error.rest)}
     text = yaml.safe_dump({'/**': {'ros__parameters': written}}, sort_keys=False)
     models.write(args.output, _header(args, certificates) + text, 'parameter file')
     out.write(f'wrote {args.output}; pass it after the model: --params-file {args.output}\n')
@@ -156,11 +166,11 @@ def _summary(chain, warn, error, certificates, gain, args, out):
               f'slower than {args.rest_speed:g}), observer gain {gain:g} 1/s, hold '
               f'{warn.hold:g} s, for {args.alarms_per_hour:g} false alarms an hour\n')
     width = max(len(name) for name in chain.joint_names)
-    out.write(f'  {"joint":<{width}} {"rest":>9} {"motion":>9} {"error":>9} '
-              f'{"alarms":>7} {"caught":>9}\n')
+    out.write(f'  {"joint":<{width}} {"warn rest":>9} {"motion":>9} {"error rest":>10} '
+              f'{"motion":>9} {"alarms":>7} {"caught":>9}\n')
     for j, name in enumerate(chain.joint_names):
         out.write(f'  {name:<{width}} {warn.rest[j]:>9.4g} {warn.motion[j]:>9.4g} '
-                  f'{max(error.rest[j], error.motion[j]):>9.4g} {int(alarms[j]):>7} '
+                  f'{error.rest[j]:>10.4g} {error.motion[j]:>9.4g} {int(alarms[j]):>7} '
                   f'{smallest[j]:>9.4g}\n')
     rate = alarms.sum() / hours if hours > 0 else math.nan
     out.write(f'held out: {hours * 60:.3g} min, {int(alarms.sum())} alarms ({rate:.3g} an hour); '

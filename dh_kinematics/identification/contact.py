@@ -29,8 +29,9 @@ exponential tail (the generalised Pareto of shape 0, which the Gaussian-like and
 tails of filtered sensor noise fall in): over a level ``u`` that the held sizes cross upward
 ``N`` times in ``H`` hours, the peaks of those excursions above ``u`` are exponential of mean
 ``sigma``, so a threshold ``T`` above ``u`` is crossed ``(N / H) exp(-(T - u) / sigma)`` times
-an hour. A threshold is the ``T`` at which that rate is the wanted one. ``sigma`` is known to a
-relative standard error of ``1 / sqrt(N)``.
+an hour. ``sigma`` is known to a relative standard error of ``1 / sqrt(N)``, and a threshold
+is the ``T`` at which the rate is the wanted one with ``sigma`` two standard errors above its
+estimate: the fewer the excursions, the further the threshold stands above them.
 
 The certificate (:func:`certify`) counts the alarms the thresholds raise on a held-out part of
 the log, and finds by superposition when a step added to a joint's measured effort is
@@ -45,14 +46,24 @@ import math
 from dh_kinematics.node_logic.momentum_observer import MomentumObserver
 import numpy as np
 
-__all__ = ['Certificate', 'certify', 'detection_delays', 'ExponentialTail', 'held_sizes',
-           'observe', 'Observed', 'step_response', 'thresholds_at', 'tune', 'Tuning']
+__all__ = ['Certificate', 'certify', 'chosen', 'detection_delays', 'ExponentialTail',
+           'held_sizes', 'observe', 'Observed', 'step_response', 'thresholds_at', 'tune',
+           'Tuning']
 
 CHUNK = 20_000
 """Samples whose observer terms are computed as one block of numpy columns."""
 EXCURSIONS = 50
 """The tail model's level ``u`` is the one the held sizes cross upward this often (or as often
 as they do, fewer)."""
+CONFIDENCE = 2.0
+"""A threshold takes the tail's ``sigma`` this many standard errors above its estimate."""
+GAINS = (10.0, 25.0, 50.0, 100.0)
+"""The observer's gains ``tune-contact`` tries, 1/s (:func:`chosen`)."""
+HOLDS = (0.0, 0.002, 0.005, 0.01, 0.02, 0.03)
+"""The holds :func:`chosen` tries, s."""
+PHASE_S = 10.0
+"""The least time at rest or in motion tuned on, s: a shorter phase takes the other's
+thresholds."""
 
 Observed = namedtuple('Observed', 'time estimates speed')
 Observed.__doc__ = """The observer's estimate over a log.
@@ -78,31 +89,40 @@ hours : tuple of 2 float
     The hours of the log at rest and in motion."""
 
 
-def observe(chain, log, gain, gap_s):
+def observe(chain, log, gains, gap_s):
     """
-    Return the :data:`Observed` estimate of ``log`` (a :class:`JointLog` for ``chain``).
+    Return the :data:`Observed` estimates of ``log`` (a :class:`JointLog` for ``chain``).
 
-    The node's observer of gain ``gain`` (1/s), restarting after a gap over ``gap_s`` (s), fed
-    the log's samples as the node takes its messages: every joint's position, velocity and
-    effort, stamped in ns.
+    The node's observer of each of ``gains`` (1/s), restarting after a gap over ``gap_s`` (s),
+    one :data:`Observed` each, fed the log's samples as the node takes its messages: every
+    joint's position, velocity and effort, stamped in ns. The momentum and its rate's model
+    terms, which no gain changes, are computed once, as numpy columns.
     """
-    observer = MomentumObserver()
-    observer.configure(chain, gain, gap_s)
+    observers = []
+    for gain in gains:
+        observers.append(MomentumObserver())
+        observers[-1].configure(chain, gain, gap_s)
     stamps = np.round(np.asarray(log.time, dtype=float) * 1e9).astype(np.int64).tolist()
     Q, QD, TAU = (np.asarray(values, dtype=float) for values in (
         log.position, log.velocity, log.effort))
-    estimates = np.full(Q.shape, math.nan)
+    estimates = [np.full(Q.shape, math.nan) for _ in observers]
     for start in range(0, len(Q), CHUNK):
         rows = slice(start, start + CHUNK)
         finite = (np.isfinite(Q[rows]) & np.isfinite(QD[rows])).all(axis=1)
-        terms = iter(observer.terms_of(Q[rows][finite], QD[rows][finite]) if finite.any()
-                     else ())
-        for k, (ok, q, qd, tau) in enumerate(zip(finite.tolist(), Q[rows].tolist(),
-                                                 QD[rows].tolist(), TAU[rows].tolist())):
-            observer.update(stamps[start + k], q, qd, tau, next(terms) if ok else None)
-            if observer.estimate is not None:
-                estimates[start + k] = observer.estimate
-    return Observed(np.asarray(log.time, dtype=float), estimates, np.abs(QD).max(axis=1))
+        found = observers[0].terms_of(Q[rows][finite], QD[rows][finite]) if (
+            finite.any() and observers) else []
+        terms, found = [None] * len(finite), iter(found)
+        for k in np.flatnonzero(finite).tolist():
+            terms[k] = next(found)
+        samples = list(zip(stamps[rows], Q[rows].tolist(), QD[rows].tolist(),
+                           TAU[rows].tolist(), terms))
+        for observer, estimate in zip(observers, estimates):
+            for k, (stamp, q, qd, tau, each) in enumerate(samples, start):
+                observer.update(stamp, q, qd, tau, each)
+                if observer.estimate is not None:
+                    estimate[k] = observer.estimate
+    time, speed = np.asarray(log.time, dtype=float), np.abs(QD).max(axis=1)
+    return [Observed(time, estimate, speed) for estimate in estimates]
 
 
 def held_sizes(time, sizes, hold):
@@ -162,6 +182,9 @@ class ExponentialTail:
         ``N``: how often ``held`` crosses ``u`` upward.
     scale : float
         ``sigma``: the mean peak above ``u`` of those excursions, N m or N.
+    largest : float
+        The largest held size: no threshold is put below it, which the data itself never
+        crossed.
 
     """
 
@@ -170,30 +193,51 @@ class ExponentialTail:
         if not hours > 0.0 or len(held) < 2:
             raise ValueError(f'hours: {hours!r}, samples: {len(held)}: a tail needs some time '
                              'and two samples at least')
-        self.hours = hours
-        # u: the highest of the held sizes' upper quantiles crossed EXCURSIONS times, else
-        # the one crossed most often.
+        self.hours, self.largest = hours, float(held.max())
+        # u: of the held sizes' upper quantiles, the highest crossed EXCURSIONS times (found
+        # by bisection, crossings growing as the level falls), else the median.
         levels = np.unique(np.quantile(held, 1.0 - np.geomspace(1e-6, 0.5, 80)))[::-1]
-        counts = [len(_upcrossings(held, level)) for level in levels.tolist()]
-        enough = [k for k, count in enumerate(counts) if count >= EXCURSIONS]
-        chosen = enough[0] if enough else int(np.argmax(counts))
-        self.level = float(levels[chosen])
+        low, high = 0, len(levels) - 1
+        while low < high:
+            middle = (low + high) // 2
+            if len(_upcrossings(held, levels[middle])) >= EXCURSIONS:
+                high = middle
+            else:
+                low = middle + 1
+        self.level = float(levels[low])
         above = _peaks(held, self.level)
         self.crossings = len(above)
         self.scale = float(np.mean(above - self.level)) if len(above) else 0.0
 
-    def rate(self, threshold):
-        """Return the upward crossings an hour of ``threshold`` (N m or N) the model expects."""
-        if threshold <= self.level or self.scale <= 0.0:
+    def rate(self, threshold, errors=0.0):
+        """
+        Return the upward crossings an hour of ``threshold`` (N m or N) the model expects.
+
+        With ``sigma`` ``errors`` standard errors above its estimate (below, negative).
+        """
+        scale = self._scale(errors)
+        if threshold <= self.level or scale <= 0.0:
             return self.crossings / self.hours if threshold <= self.level else 0.0
-        return self.crossings / self.hours * math.exp(-(threshold - self.level) / self.scale)
+        return self.crossings / self.hours * math.exp(-(threshold - self.level) / scale)
 
     def threshold(self, per_hour):
-        """Return the threshold crossed ``per_hour`` times an hour (at least the level)."""
-        base = self.crossings / self.hours
-        if base <= per_hour or self.scale <= 0.0:
-            return self.level
-        return self.level + self.scale * math.log(base / per_hour)
+        """
+        Return the threshold crossed ``per_hour`` times an hour, ``sigma`` two errors up.
+
+        Where the data would see less than one such crossing, at least its largest held size,
+        which it never crossed.
+        """
+        base, scale = self.crossings / self.hours, self._scale(CONFIDENCE)
+        floor = self.largest if per_hour * self.hours < 1.0 else -math.inf
+        if base <= per_hour or scale <= 0.0:
+            return max(self.level, floor)
+        return max(self.level + scale * math.log(base / per_hour), floor)
+
+    def _scale(self, errors):
+        """Return ``sigma`` ``errors`` standard errors (``sigma / sqrt(N)``) from its estimate."""
+        if not self.crossings:
+            return self.scale
+        return max(self.scale * (1.0 + errors / math.sqrt(self.crossings)), 0.0)
 
 
 def _peaks(held, level):
@@ -217,8 +261,8 @@ def tune(observed, per_hour, hold, rest_speed):
     every joint slower than ``rest_speed``, rad/s or m/s; in motion) gets ``per_hour / n``
     alarms an hour of that phase from its :class:`ExponentialTail` of the held sizes
     (:func:`held_sizes` over ``hold``, s), so that all joints together expect ``per_hour`` an
-    hour of the logs. A phase the logs hold too little of (fewer than :data:`EXCURSIONS`
-    samples) takes the other's thresholds.
+    hour of the logs. A phase the logs hold too little of (less than :data:`PHASE_S` or a
+    joint's held size never above 0) takes the other's thresholds.
     """
     if not per_hour > 0.0:
         raise ValueError(f'alarms per hour: {per_hour!r}: must be > 0')
@@ -229,18 +273,47 @@ def tune(observed, per_hour, hold, rest_speed):
     for name, phase in (('rest', rest), ('motion', ~rest)):
         hours = sum(_hours(each.time, part) for each, part in zip(observed, np.split(
             phase, np.cumsum([len(each.time) for each in observed])[:-1])))
-        if phase.sum() < EXCURSIONS or not hours > 0.0:
-            found[name] = None, hours
-            continue
-        found[name] = np.array([ExponentialTail(np.where(phase, held[:, j], 0.0), hours)
-                                .threshold(per_hour / n) for j in range(n)]), hours
+        thresholds = None
+        if hours * 3600.0 >= PHASE_S:
+            thresholds = np.array([ExponentialTail(np.where(phase, held[:, j], 0.0), hours)
+                                   .threshold(per_hour / n) for j in range(n)])
+        found[name] = (thresholds if thresholds is not None and (thresholds > 0.0).all()
+                       else None), hours
     (at_rest, rest_hours), (moving, motion_hours) = found['rest'], found['motion']
+    found_hours = rest_hours, motion_hours
     if at_rest is None and moving is None:
-        raise ValueError(f'the logs: {len(held)} samples: too few to tune on '
-                         f'(at least {EXCURSIONS})')
+        raise ValueError(f'the logs: {len(held)} samples over {sum(found_hours) * 3600:.3g} s: '
+                         f'too little to tune on (at least {PHASE_S:g} s at rest or in motion '
+                         'with an estimate away from 0 on every joint)')
     at_rest = moving if at_rest is None else at_rest
     moving = at_rest if moving is None else moving
     return Tuning(at_rest, moving, rest_speed, hold, (rest_hours, motion_hours))
+
+
+def chosen(observed, per_hour, rest_speed, within, holds=HOLDS):
+    """
+    Return ``(gain, hold, tuning)``: the gain and the hold that catch the smallest steps.
+
+    ``observed``: the :data:`Observed` logs by gain (1/s); ``holds`` (s). Each pair is tuned
+    (:func:`tune`); a step ``A`` on a joint is expected to pass its larger threshold ``T``
+    for the hold within ``within`` s where ``A (1 - exp(-K (within - hold))) >= T``, the
+    observer following it as ``1 - exp(-K t)``: the pair whose smallest such steps sum least
+    over the joints (N m or N) is chosen, the noise's share in the detection left to the
+    certificate.
+    """
+    best = None
+    for gain, logs in observed.items():
+        for hold in holds:
+            if not hold < within:
+                continue
+            tuning = tune(logs, per_hour, hold, rest_speed)
+            steps = np.maximum(tuning.rest, tuning.motion) / -math.expm1(
+                -gain * (within - hold))
+            if best is None or steps.sum() < best[0]:
+                best = steps.sum(), gain, hold, tuning
+    if best is None:
+        raise ValueError(f'holds {holds!r}: none shorter than {within!r} s')
+    return best[1:]
 
 
 def step_response(time, start, gain):
@@ -315,8 +388,8 @@ def thresholds_at(tuning, speed, phased=True):
     Return the threshold of each joint at each sample (m, n), N m or N.
 
     ``speed`` (m,): the fastest joint's at each sample (:data:`Observed`); ``phased``: the
-    rest and motion thresholds by phase, else each joint's larger one everywhere (what a node
-    with one threshold a joint judges).
+    rest and motion thresholds by phase, as the node judges them (``effort.rest_speed``), else
+    each joint's larger one everywhere.
     """
     speed = np.asarray(speed, dtype=float)[:, None]
     if not phased:

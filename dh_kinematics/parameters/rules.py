@@ -80,16 +80,35 @@ def per_joint(values, n):
 
 
 def effort_thresholds(settings, n):
-    """Refuse effort thresholds that are not 1 or ``n`` values, or an ERROR below its WARN."""
-    for name in ('effort.warn', 'effort.error'):
-        if len(settings[name]) not in (1, n):
-            raise InvalidFieldError(name, len(settings[name]), f'must hold 1 value (every '
-                                    f'joint) or {n} (one per joint)')
-    warn, error = (per_joint(settings[name], n) for name in ('effort.warn', 'effort.error'))
-    for j, (low, high) in enumerate(zip(warn, error)):
-        if high < low:
-            raise InvalidFieldError('effort.error', high, f'for joint {j + 1} must not be below '
-                                    f'its effort.warn {low!r}: ERROR must not come before WARN')
+    """
+    Refuse effort thresholds that are not 1 or ``n`` values, or an ERROR below its WARN.
+
+    With a rest phase (``effort.rest_speed`` > 0), a joint watched in motion is watched at
+    rest too: its rest threshold must be finite where its motion one is.
+    """
+    phases = (('effort.warn', 'effort.error'), ('effort.rest_warn', 'effort.rest_error'))
+    for pair in phases:
+        for name in pair:
+            if name in settings and len(settings[name]) not in (1, n):
+                raise InvalidFieldError(name, len(settings[name]), f'must hold 1 value (every '
+                                        f'joint) or {n} (one per joint)')
+        if pair[0] not in settings:
+            continue
+        warn, error = (per_joint(settings[name], n) for name in pair)
+        for j, (low, high) in enumerate(zip(warn, error)):
+            if high < low:
+                raise InvalidFieldError(pair[1], high, f'for joint {j + 1} must not be below '
+                                        f'its {pair[0]} {low!r}: ERROR must not come before '
+                                        'WARN')
+    if not settings.get('effort.rest_speed', 0.0) > 0.0:
+        return
+    for moving, resting in zip(*phases):
+        for j, (motion, rest) in enumerate(zip(per_joint(settings[moving], n),
+                                               per_joint(settings[resting], n))):
+            if math.isfinite(motion) and not math.isfinite(rest):
+                raise InvalidFieldError(resting, rest, f'for joint {j + 1}: a joint watched in '
+                                        f'motion ({moving} {motion!r}) is watched at rest too '
+                                        '(effort.rest_speed > 0): give its threshold at rest')
 
 
 def named(settings, prefix):

@@ -178,6 +178,15 @@ NODE = _in_order((
                   'is off.', default=[math.inf], limit=True),
     ParameterSpec('effort.error', 'double_array', 'ERROR when |measured - expected effort| '
                   'passes this, N m or N; as effort.warn.', default=[math.inf], limit=True),
+    ParameterSpec('effort.rest_speed', 'double', 'While every joint is slower than this, rad/s '
+                  'or m/s, the arm is at rest and effort.rest_warn and effort.rest_error judge '
+                  'instead of effort.warn and effort.error; 0 (the default): no rest phase.',
+                  default=0.0, minimum=0.0, maximum=1e4),
+    ParameterSpec('effort.rest_warn', 'double_array', 'effort.warn at rest (effort.rest_speed), '
+                  'N m or N; as effort.warn.', default=[math.inf], limit=True),
+    ParameterSpec('effort.rest_error', 'double_array', 'effort.error at rest '
+                  '(effort.rest_speed), N m or N; as effort.warn.', default=[math.inf],
+                  limit=True),
     ParameterSpec('effort.hold', 'double', 'A residual must stay past a threshold this long '
                   'before the level rises, s.', default=0.1, minimum=0.0, maximum=60.0),
     ParameterSpec('effort.hysteresis', 'double', 'An effort level clears only once the '

@@ -28,7 +28,10 @@ joint whose observer estimate has a level names the link the contact is at or be
   message stamps, ERROR likewise above ``effort.error``, so that a single spike does not alarm;
 - a level clears only once ``|residual|`` is below ``(1 - effort.hysteresis)`` of its
   threshold, as the limit levels clear only once back inside by a band;
-- a threshold of ``inf`` (the default) is off; one value is every joint's, or one per joint.
+- a threshold of ``inf`` (the default) is off; one value is every joint's, or one per joint;
+- with ``effort.rest_speed`` > 0, ``effort.rest_warn`` and ``effort.rest_error`` judge while
+  every joint is slower than it (the arm at rest: its estimate's noise is not its motion's, as
+  Franka's collision thresholds differ by phase); a joint's unknown rate is motion.
 
 A joint keeps its level while messages carry no effort for it; when its joint_states stop
 altogether, the limit monitor makes it STALE.
@@ -67,7 +70,8 @@ class EffortMonitor:
         self._n = n
         self.active = False
         self.levels = np.full(n, OK)
-        self._thresholds = [(math.inf, math.inf)] * n
+        self._thresholds = self._moving = self._resting = [(math.inf, math.inf)] * n
+        self._rest_speed = 0.0
         self._hold_ns, self._keep = 0, 1.0
         self._units = ['N m'] * n
         self._links = [''] * n
@@ -90,19 +94,24 @@ class EffortMonitor:
 
     def configure(self, chain, settings):
         """Take the model (:class:`Chain`) and the node's settings, checked by the caller."""
-        warn, error = (per_joint(settings[name], self._n)
-                       for name in ('effort.warn', 'effort.error'))
+        warn, error, rest_warn, rest_error = (per_joint(settings[name], self._n) for name in (
+            'effort.warn', 'effort.error', 'effort.rest_warn', 'effort.rest_error'))
+        self._rest_speed = settings['effort.rest_speed']
+        if not self._rest_speed > 0.0:
+            rest_warn, rest_error = warn, error
         self._units = ['N' if link.isprismatic() else 'N m' for link in chain.links]
         self._links = list(chain.link_frames)
-        active = any(math.isfinite(value) for value in warn + error)
+        every = warn + error + rest_warn + rest_error
+        active = any(math.isfinite(value) for value in every)
         if active != self.active:
             self.forget()
         self.active = active
-        self._thresholds = list(zip(warn, error))
+        self._thresholds = self._moving = list(zip(warn, error))
+        self._resting = list(zip(rest_warn, rest_error))
         self._hold_ns = int(settings['effort.hold'] * 1e9)
         self._keep = 1.0 - settings['effort.hysteresis']
         # Below this, no level can rise and none needs clearing: the common case, kept cheap.
-        self._floor = min(warn + error)
+        self._floor = min(every)
         self._armed = True
 
     def update(self, joints, measured, expected, stamp_ns, residuals=None, observed=False):
@@ -140,8 +149,18 @@ class EffortMonitor:
         return changed
 
     def judge(self, sample):
-        """Judge a :data:`Sample`'s efforts, where it has them; tell whether a level changed."""
-        return sample.efforts is not None and self.update(*sample.efforts)
+        """
+        Judge a :data:`Sample`'s efforts, where it has them; tell whether a level changed.
+
+        At rest (every joint's rate known and below ``effort.rest_speed``) by the rest
+        thresholds, else by the motion ones.
+        """
+        if sample.efforts is None:
+            return False
+        speed, qd = self._rest_speed, sample.rates.qd
+        self._thresholds = self._resting if speed > 0.0 and None not in qd and max(
+            map(abs, qd), default=0.0) < speed else self._moving
+        return self.update(*sample.efforts)
 
     def describe(self, j):
         """Say how far joint ``j``'s effort is from the model's: 'external torque +12 N m'."""
