@@ -25,13 +25,14 @@ The layers' import boundaries: what core/, node_logic/ and ros/ may import.
 - every sub-package's ``__init__.py`` only re-exports: a docstring, imports, ``__all__``;
 - ``cli/``: the command line (the logs too); ROS only in ``monitor.py``, ``record.py`` and
   ``description_topic.py``, matplotlib only in ``plot.py`` and the two reports, identification
-  only in ``identify.py`` and ``excite.py``, pinocchio only in
+  only in ``identify.py``, ``excite.py`` and ``tune_contact.py``, pinocchio only in
   ``collisions.py``, viser and the viewer only in ``view.py``;
 - ``viewer/``: the browser view: the core, the node logic, viser, yourdfpy and its trimesh;
   ROS only in
   ``follow.py``;
 - ``logs/``: joint logs: the core, and rosbags (``bag.py``);
-- ``identification/``: the dynamic model from a log: the core, the logs and SciPy;
+- ``identification/``: the dynamic model from a log: the core, the logs and SciPy; the node
+  logic's observer (``contact.py``: contact thresholds by the node's own code);
 - ``formulas/``: the formulas of a chain: the core and SymPy (``cli/show.py`` imports it
   for ``--symbolic``);
 - ``ros/``: anything; the only layer that speaks ROS.
@@ -60,7 +61,8 @@ ALLOWED = {
                           'dh_kinematics.replay'},
     'logs': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.logs', 'rosbags'},
     'identification': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.logs',
-                                     'dh_kinematics.identification', 'scipy'},
+                                     'dh_kinematics.identification', 'scipy',
+                                     'dh_kinematics.node_logic'},
     'viewer': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic',
                              'dh_kinematics.viewer', 'trimesh', 'viser', 'websockets',
                              'yourdfpy'},
@@ -92,6 +94,7 @@ EXEMPT = {'cli/monitor.py', 'cli/description_topic.py', 'cli/record.py', 'cli/sp
           'viewer/follow.py',  # ROS
           'cli/plot.py', 'cli/calibration_report.py', 'cli/collisions.py',  # matplotlib, pin
           'cli/identification_report.py', 'cli/identify.py',  # matplotlib, identification
+          'cli/tune_contact.py',  # identification (no SciPy: its contact tuning)
           'cli/excite.py', 'cli/replay_report.py',  # matplotlib
           'cli/view.py', 'cli/show.py'}  # viser and the viewer, SymPy and the formulas
 

@@ -28,9 +28,9 @@ in its comments.
 
 import math
 
-from dh_kinematics import logs
 from dh_kinematics.cli import models
 from dh_kinematics.core import escaping
+from dh_kinematics.logs import for_model, read as read_log
 from dh_kinematics.parameters.files import read
 import numpy as np
 import yaml
@@ -108,10 +108,10 @@ def run(args, out):
     gains = contact.GAINS if args.gain is None else (args.gain,)
     tuning_parts, held_out = {gain: [] for gain in gains}, []
     for path in paths:
-        log, notes = logs.read(path, args.topic)
+        log, notes = read_log(path, args.topic)
         for note in notes:
             out.write(f'note: {note}\n')
-        log = logs.for_model(log, chain)
+        log = for_model(log, chain)
         if log.effort is None or log.velocity is None:
             missing = 'efforts' if log.effort is None else 'velocities'
             raise ValueError(f'{path}: no {missing}: the observer needs the velocity and '
