@@ -25,7 +25,8 @@ from dh_kinematics.logs.csv_log import write
 from dh_kinematics.node_logic import cdr
 from dh_kinematics.parameters.files import read
 from dh_kinematics.replay import Replay
-from helpers import free_motion_log, needs_panda_log, PACKAGE, panda_log_csv, run_cli
+from helpers import (free_motion_log, needs_matplotlib, needs_panda_log, PACKAGE, panda_log_csv,
+                     run_cli)
 import numpy as np
 import pytest
 import yaml
@@ -191,6 +192,29 @@ def test_tune_contact_writes_the_effort_parameters_the_node_takes(tmp_path):
     assert 'Contact thresholds by dh_kinematics tune-contact' in out.read_text()
     assert yaml.safe_load(out.read_text())['/**']['ros__parameters']['effort.observer_gain'] == (
         settings['effort.observer_gain'])
+
+
+@needs_matplotlib
+def test_tune_contact_writes_a_report_of_the_estimates_and_the_certificate(tmp_path):
+    chain = _panda()
+    csv = tmp_path / 'free.csv'
+    write(csv, free_motion_log(chain, 60.0, 8))
+    report = tmp_path / 'report'
+    text, _ = run_cli('tune-contact', PANDA, csv, '-o', tmp_path / 'contact.yaml', '--report',
+                      report, '--gain', '50', '--hold', '0.01')
+    pictures = [f'estimate_{k}.png' for k in range(1, 8)] + ['delays.png']
+    assert sorted(path.name for path in report.iterdir()) == sorted(
+        pictures + ['certificate.csv', 'index.html'])
+    page = (report / 'index.html').read_text()
+    assert all(f'src="{picture}"' in page for picture in pictures)
+    assert 'held out' in page and f'wrote the report into {report}' in text
+    rows = (report / 'certificate.csv').read_text().splitlines()
+    assert rows[0].startswith('joint,warn rest,warn motion,error rest,error motion,alarms')
+    assert [row.split(',')[0] for row in rows[1:]] == list(chain.joint_names)
+    # A report folder that is not new is refused before any work, and nothing is written.
+    out = tmp_path / 'again.yaml'
+    _, error = run_cli('tune-contact', PANDA, csv, '-o', out, '--report', report, code=1)
+    assert 'is not an empty folder' in error and not out.exists()
 
 
 @pytest.mark.parametrize('arguments, said', [

@@ -53,13 +53,15 @@ def changes(before, after):
     return rows
 
 
-def _csv(rows):
+def csv_text(rows):
+    """Return ``rows`` (sequences of cells) as CSV text."""
     stream = io.StringIO(newline='')
     csv.writer(stream).writerows(rows)
     return stream.getvalue()
 
 
-def _table(rows):
+def html_table(rows):
+    """Return ``rows`` as an HTML table, the first the header, every cell escaped."""
     head, *body = rows
     cells = ''.join(f'<th>{html.escape(str(c))}</th>' for c in head)
     lines = [f'<tr>{cells}</tr>'] + [
@@ -114,7 +116,7 @@ def _draw(plt, folder, result, given):
                                         result.values)]
     changed = [('joint', 'field', 'given', 'identified')] + changes(given, result.chain)
     for name, rows in (('base_parameters.csv', base), ('changes.csv', changed)):
-        models.write(os.path.join(folder, name), _csv(rows), 'report')
+        models.write(os.path.join(folder, name), csv_text(rows), 'report')
         paths.append(os.path.join(folder, name))
     errors = [('part', 'prediction') + tuple(given.joint_names) + ('all',)]
     for part, table in (('fitted', result.fit), ('held out', result.held_out)):
@@ -127,9 +129,9 @@ def _draw(plt, folder, result, given):
             f"<p>{len(result.base.columns)} base parameters of the model's {result.expected}; "
             f'condition number {result.condition:.4g}; {result.samples} samples; cut-off '
             f'{result.cutoff:.3g} Hz.</p>',
-            '<h2>RMS torque error (N m or N)</h2>', _table(errors),
+            '<h2>RMS torque error (N m or N)</h2>', html_table(errors),
             '<h2>Torques</h2>'] + [f'<p><img src="{p}" alt="{p}"></p>' for p in pictures] + [
-            '<h2>Changes</h2>', _table(changed), '<h2>Base parameters</h2>', _table(base),
+            '<h2>Changes</h2>', html_table(changed), '<h2>Base parameters</h2>', html_table(base),
             '</body></html>\n']
     models.write(os.path.join(folder, 'index.html'), '\n'.join(page), 'report')
     paths.append(os.path.join(folder, 'index.html'))

@@ -26,7 +26,7 @@ The ``dh_kinematics`` command line: one entry point, a subcommand per task.
     dh_kinematics from-urdf URDF|--topic T --base LINK --tip LINK -o OUT.yaml [...]
     dh_kinematics calibrate FILE DATA.csv -o OUT.yaml [--validate DATA2] [...]
     dh_kinematics identify FILE LOG [LOG ...] -o OUT.yaml [--report DIR] [--holdout F] [...]
-    dh_kinematics tune-contact FILE [FILE ...] LOG [LOG ...] -o OUT.yaml [--alarms-per-hour R]
+    dh_kinematics tune-contact FILE [FILE ...] LOG [LOG ...] -o OUT.yaml [--report DIR] [...]
     dh_kinematics excite FILE -o TRAJ.csv [--period S] [--duration S] [--rate HZ]
     dh_kinematics plot FILE [Q ...] -o ARM.png [--limits] [--size WxH]
     dh_kinematics monitor [--namespace NS]

@@ -27,9 +27,11 @@ in its comments.
 """
 
 import math
+import os
 
 from dh_kinematics.cli import models
-from dh_kinematics.core import escaping
+from dh_kinematics.cli.plot import pyplot
+from dh_kinematics.core import escaping, files
 from dh_kinematics.logs import for_model, read as read_log
 from dh_kinematics.parameters.files import read
 import numpy as np
@@ -70,6 +72,9 @@ def add_parser(commands):
                          '(default: %(default)g)')
     command.add_argument('--topic', default='/joint_states', help='the JointState topic in a '
                          'bag (default: %(default)s)')
+    command.add_argument('--report', metavar='DIR', help='write index.html, a picture of each '
+                         "joint's estimate and its thresholds, the delays against the step "
+                         'size and certificate.csv here (matplotlib)')
     return command
 
 
@@ -104,6 +109,9 @@ def run(args, out):
     _, checked = read(parameter_files)
     chain, settings = checked.chain, checked.settings
     _checked(args)
+    if args.report:  # before the work, not after
+        files.check_new_folder(args.report, '--report')
+        pyplot('--report')
     gap = settings['diagnostics.stale_timeout']
     gains = contact.GAINS if args.gain is None else (args.gain,)
     tuning_parts, held_out = {gain: [] for gain in gains}, []
@@ -129,7 +137,18 @@ def run(args, out):
     error = contact.tune(tuning_parts, args.alarms_per_hour / RARER, hold, args.rest_speed)
     certificates = [contact.certify(each, contact.thresholds_at(warn, each.speed), hold, gain,
                                     STEPS, within=WITHIN) for each in held_out]
-    _summary(chain, warn, error, certificates, gain, args, out)
+    summary = _summary(chain, warn, error, certificates, gain, args, out)
+    if args.report:
+        from dh_kinematics.cli import contact_report
+
+        def judged(parts):
+            return [(each, contact.thresholds_at(warn, each.speed),
+                     contact.thresholds_at(error, each.speed)) for each in parts]
+        written = contact_report.write(args.report, chain, judged(tuning_parts), [
+            judged_part + (certificate,) for judged_part, certificate in zip(
+                judged(held_out), certificates)], [summary[0], summary[-1]])
+        out.write(f'wrote the report into {args.report}: '
+                  f'{", ".join(os.path.basename(path) for path in written)}\n')
     written = {'effort.estimator': 'observer', 'effort.observer_gain': float(gain),
                'effort.hold': float(hold),
                'effort.warn': _rounded(warn.motion), 'effort.error': _rounded(error.motion),
@@ -161,21 +180,25 @@ def _combined(certificates):
 
 
 def _summary(chain, warn, error, certificates, gain, args, out):
+    """Print the thresholds and the certificate; return the lines printed."""
     alarms, hours, delays, smallest = _combined(certificates)
-    out.write(f'tuned on {sum(warn.hours) * 60:.3g} min ({warn.hours[0] * 60:.3g} at rest, '
-              f'slower than {args.rest_speed:g}), observer gain {gain:g} 1/s, hold '
-              f'{warn.hold:g} s, for {args.alarms_per_hour:g} false alarms an hour\n')
+    lines = []
+    lines.append(f'tuned on {sum(warn.hours) * 60:.3g} min ({warn.hours[0] * 60:.3g} at rest, '
+                 f'slower than {args.rest_speed:g}), observer gain {gain:g} 1/s, hold '
+                 f'{warn.hold:g} s, for {args.alarms_per_hour:g} false alarms an hour')
     width = max(len(name) for name in chain.joint_names)
-    out.write(f'  {"joint":<{width}} {"warn rest":>9} {"motion":>9} {"error rest":>10} '
-              f'{"motion":>9} {"alarms":>7} {"caught":>9}\n')
+    lines.append(f'  {"joint":<{width}} {"warn rest":>9} {"motion":>9} {"error rest":>10} '
+                 f'{"motion":>9} {"alarms":>7} {"caught":>9}')
     for j, name in enumerate(chain.joint_names):
-        out.write(f'  {name:<{width}} {warn.rest[j]:>9.4g} {warn.motion[j]:>9.4g} '
-                  f'{error.rest[j]:>10.4g} {error.motion[j]:>9.4g} {int(alarms[j]):>7} '
-                  f'{smallest[j]:>9.4g}\n')
+        lines.append(f'  {name:<{width}} {warn.rest[j]:>9.4g} {warn.motion[j]:>9.4g} '
+                     f'{error.rest[j]:>10.4g} {error.motion[j]:>9.4g} {int(alarms[j]):>7} '
+                     f'{smallest[j]:>9.4g}')
     rate = alarms.sum() / hours if hours > 0 else math.nan
-    out.write(f'held out: {hours * 60:.3g} min, {int(alarms.sum())} alarms ({rate:.3g} an hour); '
-              f'caught: the smallest step (N m or N) detected within {WITHIN * 1e3:g} ms '
-              'from every start tried\n')
+    lines.append(f'held out: {hours * 60:.3g} min, {int(alarms.sum())} alarms ({rate:.3g} an '
+                 f'hour); caught: the smallest step (N m or N) detected within '
+                 f'{WITHIN * 1e3:g} ms from every start tried')
+    out.write(''.join(line + '\n' for line in lines))
+    return lines
 
 
 def _header(args, certificates):
