@@ -860,39 +860,6 @@ def panda_log_csv(path):
     return path
 
 
-def free_motion_log(chain, seconds, seed, rate=200.0, velocity_noise=2e-3, effort_noise=0.05,
-                    move=6.0, rest=4.0):
-    """
-    Return a :class:`JointLog` of ``chain`` moving with nothing touching it, and resting.
-
-    Five harmonics a joint within 80 % of its range, the motion's clock running for ``move``
-    s then stopping for ``rest`` s (smooth ramps of 1 s), over ``seconds`` at ``rate`` Hz;
-    efforts the model's inverse dynamics; seeded Gaussian noise on the velocities (rad/s or
-    m/s) and efforts (N m or N). Its stamps start at 100 s.
-    """
-    from dh_kinematics.logs import JointLog
-
-    rng = np.random.default_rng(seed)
-    t = np.arange(0.0, seconds, 1.0 / rate)
-    # The motion's clock: its rate e (0 at rest, 1 moving), ramps a half cosine of 1 s.
-    cycle = np.mod(t, move + rest)
-    ramp = np.clip(np.minimum(cycle, move - cycle), 0.0, 1.0)
-    e = np.where(cycle < move, 0.5 - 0.5 * np.cos(math.pi * ramp), 0.0)
-    e_rate = np.where((cycle < move) & (ramp < 1.0), 0.5 * math.pi * np.sin(math.pi * ramp)
-                      * np.where(cycle < 0.5 * move, 1.0, -1.0), 0.0)
-    tau = np.concatenate(([0.0], np.cumsum(0.5 * (e[1:] + e[:-1]) * np.diff(t))))
-    w = 2.0 * math.pi * 0.1 * np.arange(1, 6)
-    lower, upper = (np.array(limits, dtype=float) for limits in zip(*chain.qlim))
-    centre, half = 0.5 * (lower + upper), 0.4 * np.minimum(upper - lower, 2.0 * math.pi)
-    a, b = rng.normal(size=(2, chain.n, 5))
-    scale = half / (np.abs(a / w).sum(axis=1) + np.abs(b / w).sum(axis=1))
-    phase = np.outer(tau, w)
-    q = centre + (np.sin(phase) @ (a / w).T - np.cos(phase) @ (b / w).T) * scale
-    rate_h = (np.cos(phase) @ a.T + np.sin(phase) @ b.T) * scale
-    accel_h = (-np.sin(phase) @ (a * w).T + np.cos(phase) @ (b * w).T) * scale
-    qd = rate_h * e[:, None]
-    qdd = accel_h * (e ** 2)[:, None] + rate_h * e_rate[:, None]
-    effort = np.asarray(chain.rne(q, qd, qdd))
-    qd = qd + rng.normal(0.0, velocity_noise, qd.shape)
-    effort = effort + rng.normal(0.0, effort_noise, effort.shape)
-    return JointLog(chain.joint_names, t + 100.0, q, qd, effort, f'free motion {seed}')
+def free_motion_log(chain, seconds, seed, **options):
+    """Return :func:`examples.simulate_free_motion.free_motion` of ``chain``: a JointLog."""
+    return example('simulate_free_motion').free_motion(chain, seconds, seed, **options)

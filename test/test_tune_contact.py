@@ -25,8 +25,8 @@ from dh_kinematics.logs.csv_log import write
 from dh_kinematics.node_logic import cdr
 from dh_kinematics.parameters.files import read
 from dh_kinematics.replay import Replay
-from helpers import (free_motion_log, needs_matplotlib, needs_panda_log, PACKAGE, panda_log_csv,
-                     run_cli)
+from helpers import (example, free_motion_log, needs_matplotlib, needs_panda_log, PACKAGE,
+                     panda_log_csv, run_cli)
 import numpy as np
 import pytest
 import yaml
@@ -173,9 +173,9 @@ def test_the_certificates_delay_is_the_nodes_for_a_step_added_to_an_effort(
 
 def test_tune_contact_writes_the_effort_parameters_the_node_takes(tmp_path):
     chain = _panda()
-    log = free_motion_log(chain, 120.0, 5)
-    csv = tmp_path / 'free.csv'
-    write(csv, log)
+    csv = tmp_path / 'free.csv'  # the example's log, as its docstring writes one
+    example('simulate_free_motion').main([str(PANDA), '-o', str(csv), '--duration', '120',
+                                          '--rate', '200', '--seed', '5'])
     out = tmp_path / 'contact.yaml'
     text, _ = run_cli('tune-contact', PANDA, csv, '-o', out, '--alarms-per-hour', '10',
                       '--hold', '0.01')

@@ -105,7 +105,7 @@ def observe(chain, log, gains, gap_s):
     stamps = np.round(np.asarray(log.time, dtype=float) * 1e9).astype(np.int64).tolist()
     Q, QD, TAU = (np.asarray(values, dtype=float) for values in (
         log.position, log.velocity, log.effort))
-    estimates = [np.full(Q.shape, math.nan) for _ in observers]
+    estimates, none = [[] for _ in observers], [math.nan] * Q.shape[1]
     for start in range(0, len(Q), CHUNK):
         rows = slice(start, start + CHUNK)
         finite = (np.isfinite(Q[rows]) & np.isfinite(QD[rows])).all(axis=1)
@@ -117,12 +117,13 @@ def observe(chain, log, gains, gap_s):
         samples = list(zip(stamps[rows], Q[rows].tolist(), QD[rows].tolist(),
                            TAU[rows].tolist(), terms))
         for observer, estimate in zip(observers, estimates):
-            for k, (stamp, q, qd, tau, each) in enumerate(samples, start):
-                observer.update(stamp, q, qd, tau, each)
-                if observer.estimate is not None:
-                    estimate[k] = observer.estimate
+            update, kept = observer.update, estimate.append
+            for stamp, q, qd, tau, each in samples:
+                update(stamp, q, qd, tau, each)
+                kept(observer.estimate or none)
     time, speed = np.asarray(log.time, dtype=float), np.abs(QD).max(axis=1)
-    return [Observed(time, estimate, speed) for estimate in estimates]
+    return [Observed(time, np.array(estimate, dtype=float).reshape(Q.shape), speed)
+            for estimate in estimates]
 
 
 def held_sizes(time, sizes, hold):
