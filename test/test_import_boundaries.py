@@ -25,7 +25,8 @@ The layers' import boundaries: what core/, node_logic/ and ros/ may import.
 - every sub-package's ``__init__.py`` only re-exports: a docstring, imports, ``__all__``;
 - ``cli/``: the command line (the logs too); ROS only in ``monitor.py``, ``record.py`` and
   ``description_topic.py``, matplotlib only in ``plot.py`` and the two reports, identification
-  only in ``identify.py``, ``excite.py`` and ``tune_contact.py``, pinocchio only in
+  only in ``identify.py``, ``excite.py``, ``tune_contact.py`` and ``contact_report.py``,
+  pinocchio only in
   ``collisions.py``, viser and the viewer only in ``view.py``;
 - ``viewer/``: the browser view: the core, the node logic, viser, yourdfpy and its trimesh;
   ROS only in
@@ -94,7 +95,7 @@ EXEMPT = {'cli/monitor.py', 'cli/description_topic.py', 'cli/record.py', 'cli/sp
           'viewer/follow.py',  # ROS
           'cli/plot.py', 'cli/calibration_report.py', 'cli/collisions.py',  # matplotlib, pin
           'cli/identification_report.py', 'cli/identify.py',  # matplotlib, identification
-          'cli/tune_contact.py',  # identification (no SciPy: its contact tuning)
+          'cli/tune_contact.py', 'cli/contact_report.py',  # identification's contact (no SciPy)
           'cli/excite.py', 'cli/replay_report.py',  # matplotlib
           'cli/view.py', 'cli/show.py'}  # viser and the viewer, SymPy and the formulas
 

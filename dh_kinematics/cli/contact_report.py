@@ -31,42 +31,42 @@ from dh_kinematics.cli import models
 from dh_kinematics.cli.identification_report import csv_text, html_table
 from dh_kinematics.cli.plot import pyplot, save_png
 from dh_kinematics.core import files
+from dh_kinematics.identification.contact import thresholds_at
 import numpy as np
 
 
-def write(folder, chain, tuned, certified, summary):
+def write(folder, chain, warn, error, tuned, held_out, certificate, summary):
     """
     Write the report of a tuning into ``folder``; return the paths written.
 
-    ``tuned`` and ``certified``: ``(observed, warn, error)`` per log part, the
-    :data:`contact.Observed` of the part tuned on and of the part held out, each with its WARN
-    and ERROR thresholds at each sample (m, n); ``certified`` also holds each held-out part's
-    :data:`contact.Certificate` last: ``(observed, warn, error, certificate)``. ``summary``:
+    ``warn`` and ``error``: the :data:`contact.Tuning` of each level; ``tuned`` and
+    ``held_out``: the :data:`contact.Observed` parts tuned on and held out; ``certificate``:
+    the held-out parts' :data:`contact.Certificate` (:func:`contact.combined`); ``summary``:
     the lines said first. ``folder`` is new or empty and written whole; a ValueError says why
     not (matplotlib missing, the folder not writable).
     """
     plt = pyplot('--report')
     with files.staged_folder(folder, '--report') as staging:
-        written = _draw(plt, staging, chain, tuned, certified, summary)
+        written = _draw(plt, staging, chain, warn, error, tuned, held_out, certificate,
+                        summary)
     return [os.path.join(folder, os.path.basename(path)) for path in written]
 
 
-def _draw(plt, folder, chain, tuned, certified, summary):
+def _draw(plt, folder, chain, warn, error, tuned, held_out, certificate, summary):
     """Write the report's files into ``folder``; return their paths."""
     paths, pictures = [], []
     for j, name in enumerate(chain.joint_names):
         figure, axes = plt.subplots(figsize=(9, 3.2))
-        for part, (observed, warn, error, *_) in enumerate(tuned + certified):
-            held = part >= len(tuned)
-            time = observed.time
+        for part, observed in enumerate(tuned + held_out):
+            time, first = observed.time, part == 0
             axes.plot(time, observed.estimates[:, j], '.', markersize=1.0, color='#1f77b4',
-                      label='estimate' if part == 0 else None)
-            for sign in (1.0, -1.0):
-                axes.plot(time, sign * warn[:, j], '-', linewidth=0.8, color='#ff7f0e',
-                          label='WARN' if part == 0 and sign > 0 else None)
-                axes.plot(time, sign * error[:, j], '-', linewidth=0.8, color='#d62728',
-                          label='ERROR' if part == 0 and sign > 0 else None)
-            if held:
+                      label='estimate' if first else None)
+            for tuning, label, color in ((warn, 'WARN', '#ff7f0e'), (error, 'ERROR', '#d62728')):
+                threshold = thresholds_at(tuning, observed.speed)[:, j]
+                for sign in (1.0, -1.0):
+                    axes.plot(time, sign * threshold, '-', linewidth=0.8, color=color,
+                              label=label if first and sign > 0 else None)
+            if part >= len(tuned):
                 axes.axvspan(time[0], time[-1], color='grey', alpha=0.15,
                              label='held out' if part == len(tuned) else None)
         unit = 'N m' if chain.links[j].isrevolute() else 'N'
@@ -77,9 +77,7 @@ def _draw(plt, folder, chain, tuned, certified, summary):
         save_png(plt, figure, os.path.join(folder, picture), 100, 'report')
         paths.append(os.path.join(folder, picture))
         pictures.append(picture)
-    certificates = [each[-1] for each in certified]
-    sizes, within = certificates[0].sizes, certificates[0].within
-    delays = np.max([each.delays for each in certificates], axis=0)
+    sizes, within, delays = certificate.sizes, certificate.within, certificate.delays
     figure, axes = plt.subplots(figsize=(7, 4))
     for j, name in enumerate(chain.joint_names):
         caught = np.isfinite(delays[j])
@@ -96,16 +94,12 @@ def _draw(plt, folder, chain, tuned, certified, summary):
     rows = [('joint', 'warn rest', 'warn motion', 'error rest', 'error motion', 'alarms',
              f'smallest caught within {within * 1e3:g} ms') + tuple(
                  f'delay {size:g} (s)' for size in sizes)]
-    alarms = sum(each.alarms for each in certificates)
-    warn_parts = [each[1] for each in tuned + certified]
-    error_parts = [each[2] for each in tuned + certified]
     for j, name in enumerate(chain.joint_names):
-        warn = sorted({float(part[k, j]) for part in warn_parts for k in (0, -1)})
-        error = sorted({float(part[k, j]) for part in error_parts for k in (0, -1)})
-        smallest = [size for size, delay in zip(sizes, delays[j]) if delay <= within]
-        rows.append((name, f'{warn[0]:.4g}', f'{warn[-1]:.4g}', f'{error[0]:.4g}',
-                     f'{error[-1]:.4g}', str(int(alarms[j])),
-                     f'{smallest[0]:g}' if smallest else 'none') + tuple(
+        smallest = certificate.smallest[j]
+        rows.append((name, f'{warn.rest[j]:.4g}', f'{warn.motion[j]:.4g}',
+                     f'{error.rest[j]:.4g}', f'{error.motion[j]:.4g}',
+                     str(int(certificate.alarms[j])),
+                     'none' if math.isinf(smallest) else f'{smallest:g}') + tuple(
                          'never' if math.isinf(delay) else f'{delay:.4g}' for delay in delays[j]))
     models.write(os.path.join(folder, 'certificate.csv'), csv_text(rows), 'report')
     paths.append(os.path.join(folder, 'certificate.csv'))

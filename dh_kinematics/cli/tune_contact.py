@@ -135,27 +135,24 @@ def run(args, out):
     held_out = [contact.observe(chain, log, (gain,), gap)[0] for log in held_out]
     tuning_parts = tuning_parts[gain]
     error = contact.tune(tuning_parts, args.alarms_per_hour / RARER, hold, args.rest_speed)
-    certificates = [contact.certify(each, contact.thresholds_at(warn, each.speed), hold, gain,
-                                    STEPS, within=WITHIN) for each in held_out]
-    summary = _summary(chain, warn, error, certificates, gain, args, out)
+    certificate = contact.combined([
+        contact.certify(each, contact.thresholds_at(warn, each.speed), hold, gain, STEPS,
+                        within=WITHIN) for each in held_out])
+    summary = _summary(chain, warn, error, certificate, gain, args, out)
     if args.report:
         from dh_kinematics.cli import contact_report
 
-        def judged(parts):
-            return [(each, contact.thresholds_at(warn, each.speed),
-                     contact.thresholds_at(error, each.speed)) for each in parts]
-        written = contact_report.write(args.report, chain, judged(tuning_parts), [
-            judged_part + (certificate,) for judged_part, certificate in zip(
-                judged(held_out), certificates)], [summary[0], summary[-1]])
+        paths = contact_report.write(args.report, chain, warn, error, tuning_parts, held_out,
+                                     certificate, [summary[0], summary[-1]])
         out.write(f'wrote the report into {args.report}: '
-                  f'{", ".join(os.path.basename(path) for path in written)}\n')
+                  f'{", ".join(os.path.basename(path) for path in paths)}\n')
     written = {'effort.estimator': 'observer', 'effort.observer_gain': float(gain),
                'effort.hold': float(hold),
                'effort.warn': _rounded(warn.motion), 'effort.error': _rounded(error.motion),
                'effort.rest_speed': float(args.rest_speed),
                'effort.rest_warn': _rounded(warn.rest), 'effort.rest_error': _rounded(error.rest)}
     text = yaml.safe_dump({'/**': {'ros__parameters': written}}, sort_keys=False)
-    models.write(args.output, _header(args, certificates) + text, 'parameter file')
+    models.write(args.output, _header(args, certificate) + text, 'parameter file')
     out.write(f'wrote {args.output}; pass it after the model: --params-file {args.output}\n')
     return 0
 
@@ -169,19 +166,9 @@ def _rounded(values):
     return rounded
 
 
-def _combined(certificates):
-    """Return (alarms, hours, delays, smallest) over every held-out part."""
-    alarms = sum(each.alarms for each in certificates)
-    hours = sum(each.hours for each in certificates)
-    delays = np.max([each.delays for each in certificates], axis=0)
-    caught = delays <= WITHIN
-    smallest = [STEPS[int(np.argmax(row))] if row.any() else math.inf for row in caught]
-    return alarms, hours, delays, smallest
-
-
-def _summary(chain, warn, error, certificates, gain, args, out):
+def _summary(chain, warn, error, certificate, gain, args, out):
     """Print the thresholds and the certificate; return the lines printed."""
-    alarms, hours, delays, smallest = _combined(certificates)
+    alarms, hours, smallest = certificate.alarms, certificate.hours, certificate.smallest
     lines = []
     lines.append(f'tuned on {sum(warn.hours) * 60:.3g} min ({warn.hours[0] * 60:.3g} at rest, '
                  f'slower than {args.rest_speed:g}), observer gain {gain:g} 1/s, hold '
@@ -193,17 +180,16 @@ def _summary(chain, warn, error, certificates, gain, args, out):
         lines.append(f'  {name:<{width}} {warn.rest[j]:>9.4g} {warn.motion[j]:>9.4g} '
                      f'{error.rest[j]:>10.4g} {error.motion[j]:>9.4g} {int(alarms[j]):>7} '
                      f'{smallest[j]:>9.4g}')
-    rate = alarms.sum() / hours if hours > 0 else math.nan
-    lines.append(f'held out: {hours * 60:.3g} min, {int(alarms.sum())} alarms ({rate:.3g} an '
-                 f'hour); caught: the smallest step (N m or N) detected within '
-                 f'{WITHIN * 1e3:g} ms from every start tried')
+    lines.append(f'held out: {hours * 60:.3g} min, {int(alarms.sum())} alarms '
+                 f'({certificate.per_hour:.3g} an hour); caught: the smallest step (N m or N) '
+                 f'detected within {WITHIN * 1e3:g} ms from every start tried')
     out.write(''.join(line + '\n' for line in lines))
     return lines
 
 
-def _header(args, certificates):
+def _header(args, certificate):
     """Return OUT's comment lines: where the thresholds came from and what they certify."""
-    alarms, hours, _, smallest = _combined(certificates)
+    alarms, hours, smallest = certificate.alarms, certificate.hours, certificate.smallest
     lines = [f'Contact thresholds by dh_kinematics tune-contact from {", ".join(args.files)}',
              f'for {args.alarms_per_hour:g} false alarms an hour; held out '
              f'{hours * 60:.3g} min: {int(alarms.sum())} alarms; smallest step caught within '

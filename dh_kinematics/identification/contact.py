@@ -46,7 +46,7 @@ import math
 from dh_kinematics.node_logic.momentum_observer import MomentumObserver
 import numpy as np
 
-__all__ = ['Certificate', 'certify', 'chosen', 'detection_delays', 'ExponentialTail',
+__all__ = ['Certificate', 'certify', 'chosen', 'combined', 'detection_delays', 'ExponentialTail',
            'held_sizes', 'observe', 'Observed', 'step_response', 'thresholds_at', 'tune',
            'Tuning']
 
@@ -384,18 +384,14 @@ within : float
     That time, s."""
 
 
-def thresholds_at(tuning, speed, phased=True):
+def thresholds_at(tuning, speed):
     """
     Return the threshold of each joint at each sample (m, n), N m or N.
 
-    ``speed`` (m,): the fastest joint's at each sample (:data:`Observed`); ``phased``: the
-    rest and motion thresholds by phase, as the node judges them (``effort.rest_speed``), else
-    each joint's larger one everywhere.
+    ``speed`` (m,): the fastest joint's at each sample (:data:`Observed`): the rest and motion
+    thresholds by phase, as the node judges them (``effort.rest_speed``).
     """
     speed = np.asarray(speed, dtype=float)[:, None]
-    if not phased:
-        shape = (len(speed), len(tuning.rest))
-        return np.broadcast_to(np.maximum(tuning.rest, tuning.motion), shape)
     return np.where(speed < tuning.rest_speed, tuning.rest, tuning.motion)
 
 
@@ -412,7 +408,7 @@ def certify(observed, thresholds, hold, gain, sizes, starts=20, within=0.05, win
     time, estimates = observed.time, np.nan_to_num(observed.estimates, nan=0.0)
     thresholds = np.asarray(thresholds, dtype=float)
     sizes = np.asarray(sizes, dtype=float)
-    m, n = estimates.shape
+    n = estimates.shape[1]
     held = held_sizes(time, estimates, hold)
     over = held > thresholds
     alarms = np.array([len(_upcrossings(over[:, j].astype(float), 0.5)) for j in range(n)])
@@ -425,13 +421,26 @@ def certify(observed, thresholds, hold, gain, sizes, starts=20, within=0.05, win
     delays = np.zeros((n, len(sizes)))
     for j in range(n):
         quiet = [k for k in candidates.tolist() if not over[max(k - 1, 0):k + 1, j].any()]
-        chosen = quiet[::max(1, len(quiet) // starts)][:starts]
-        if not chosen:
+        tried = quiet[::max(1, len(quiet) // starts)][:starts]
+        if not tried:
             delays[j] = math.inf
-        for k in chosen:
+        for k in tried:
             for sign in (1.0, -1.0):
                 delays[j] = np.maximum(delays[j], detection_delays(
                     observed, thresholds, hold, gain, j, k, sign * sizes, window))
+    return _certificate(alarms, hours, sizes, delays, within)
+
+
+def combined(certificates):
+    """Return one :data:`Certificate` of several logs' (the same sizes and ``within``)."""
+    first = certificates[0]
+    return _certificate(sum(each.alarms for each in certificates),
+                        sum(each.hours for each in certificates), first.sizes,
+                        np.max([each.delays for each in certificates], axis=0), first.within)
+
+
+def _certificate(alarms, hours, sizes, delays, within):
+    """Return the :data:`Certificate` of these alarms and delays: its rate, the smallest."""
     caught = delays <= within
     smallest = np.array([sizes[row].min() if row.any() else math.inf for row in caught])
     return Certificate(alarms, hours, alarms.sum() / hours if hours > 0 else math.nan, sizes,
