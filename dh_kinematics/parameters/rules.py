@@ -89,18 +89,16 @@ def effort_thresholds(settings, n):
     phases = (('effort.warn', 'effort.error'), ('effort.rest_warn', 'effort.rest_error'))
     for pair in phases:
         for name in pair:
-            if name in settings and len(settings[name]) not in (1, n):
+            if len(settings[name]) not in (1, n):
                 raise InvalidFieldError(name, len(settings[name]), f'must hold 1 value (every '
                                         f'joint) or {n} (one per joint)')
-        if pair[0] not in settings:
-            continue
         warn, error = (per_joint(settings[name], n) for name in pair)
         for j, (low, high) in enumerate(zip(warn, error)):
             if high < low:
                 raise InvalidFieldError(pair[1], high, f'for joint {j + 1} must not be below '
                                         f'its {pair[0]} {low!r}: ERROR must not come before '
                                         'WARN')
-    if not settings.get('effort.rest_speed', 0.0) > 0.0:
+    if not settings['effort.rest_speed'] > 0.0:
         return
     for moving, resting in zip(*phases):
         for j, (motion, rest) in enumerate(zip(per_joint(settings[moving], n),

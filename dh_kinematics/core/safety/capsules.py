@@ -78,9 +78,10 @@ def closest_points(a0, a1, radius_a, b0, b1, radius_b):
     a, e, b, c, f = (_dot(u, v) for u, v in ((d1, d1), (d2, d2), (d1, d2), (d1, r), (d2, r)))
     with np.errstate(divide='ignore', invalid='ignore'):
         ae = a * e
-        parallel = ae - b * b <= _SMALL * np.maximum(ae, _SMALL)
+        denominator = ae - b * b
+        parallel = denominator <= _SMALL * np.maximum(ae, _SMALL)
         # Not parallel: s from the lines' closest points, clamped; t for that s.
-        s = _clamp((b * f - c * e) / (ae - b * b))
+        s = _clamp((b * f - c * e) / denominator)
         t = (b * s + f) / e
         if parallel.any():  # t in the middle of where a projects onto b (an end of b where
             ends = f / e, (b + f) / e  # it does not)
