@@ -15,9 +15,11 @@
 """
 The commands that listen to a running system (``monitor``, ``record``): one rclpy node, spun.
 
-Ctrl-C ends the listening, not the command, wherever it lands: a flag, in place before rclpy
-chains its own handler to it, so that no KeyboardInterrupt comes after the loop, and rclpy's
-invalid-context error inside ``spin_once`` taken as the end once its context is down.
+Ctrl-C (or SIGTERM, as ``ros2 launch`` and ``timeout`` send) ends the listening, not the
+command, wherever it lands: it only sets a flag. rclpy installs no handler of its own, so no
+KeyboardInterrupt comes after the loop and no shutdown lands between the loop's check and its
+spin (rclpy's global executor, made again after a shutdown, came back None there); the node
+spins on an executor of its own.
 """
 
 import signal
@@ -25,27 +27,30 @@ import signal
 
 def spin_until(name, setup, done):
     """
-    Spin a node called ``name`` until ``done()`` is true or Ctrl-C; then take it down.
+    Spin a node called ``name`` until ``done()`` is true, Ctrl-C or SIGTERM; then take it down.
 
     ``setup(node)`` makes its subscriptions and timers, once, before the first spin.
     """
     import rclpy
-    from rclpy.executors import ExternalShutdownException
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.signals import SignalHandlerOptions
 
     stopped = []
-    previous = signal.signal(signal.SIGINT, lambda *_: stopped.append(True))
+    previous = {number: signal.signal(number, lambda *_: stopped.append(True))
+                for number in (signal.SIGINT, signal.SIGTERM)}
     try:
-        rclpy.init(args=[name])
+        rclpy.init(args=[name], signal_handler_options=SignalHandlerOptions.NO)
         node = rclpy.create_node(name)
+        executor = SingleThreadedExecutor()
         try:
             setup(node)
-            while rclpy.ok() and not stopped and not done():
-                rclpy.spin_once(node, timeout_sec=0.1)
-        except (ExternalShutdownException, RuntimeError):  # rclpy's, once Ctrl-C shut it down
-            if rclpy.ok():
-                raise
+            executor.add_node(node)
+            while not stopped and not done():
+                executor.spin_once(timeout_sec=0.1)
         finally:
+            executor.shutdown()
             node.destroy_node()
             rclpy.try_shutdown()
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
