@@ -33,14 +33,16 @@ import numpy as np
 
 
 def free_motion(chain, seconds, seed, rate=200.0, velocity_noise=2e-3, effort_noise=0.05,
-                move=6.0, rest=4.0):
+                move=6.0, rest=4.0, dynamics=None, motion=None):
     """
     Return a :class:`JointLog` of ``chain`` moving with nothing touching it, and resting.
 
     Five harmonics a joint within 80 % of its range, the motion's clock running for ``move``
     s then stopping for ``rest`` s (smooth ramps of 1 s), over ``seconds`` at ``rate`` Hz;
-    efforts the model's inverse dynamics; seeded Gaussian noise on the velocities (rad/s or
-    m/s) and efforts (N m or N). Its stamps start at 100 s.
+    efforts ``dynamics(q, qd, qdd)`` ((m, n) each; the model's inverse dynamics where None);
+    seeded Gaussian noise on the velocities (rad/s or m/s) and efforts (N m or N). The
+    harmonics are ``motion``'s (a seed; ``seed``'s where None): two logs of one motion and
+    two seeds are the same task with noise of its own. Its stamps start at 100 s.
     """
     rng = np.random.default_rng(seed)
     t = np.arange(0.0, seconds, 1.0 / rate)
@@ -54,7 +56,8 @@ def free_motion(chain, seconds, seed, rate=200.0, velocity_noise=2e-3, effort_no
     w = 2.0 * math.pi * 0.1 * np.arange(1, 6)
     lower, upper = (np.array(limits, dtype=float) for limits in zip(*chain.qlim))
     centre, half = 0.5 * (lower + upper), 0.4 * np.minimum(upper - lower, 2.0 * math.pi)
-    a, b = rng.normal(size=(2, chain.n, 5))
+    a, b = (rng if motion is None else np.random.default_rng(motion)).normal(
+        size=(2, chain.n, 5))
     scale = half / (np.abs(a / w).sum(axis=1) + np.abs(b / w).sum(axis=1))
     phase = np.outer(tau, w)
     q = centre + (np.sin(phase) @ (a / w).T - np.cos(phase) @ (b / w).T) * scale
@@ -62,7 +65,7 @@ def free_motion(chain, seconds, seed, rate=200.0, velocity_noise=2e-3, effort_no
     accel_h = (-np.sin(phase) @ (a * w).T + np.cos(phase) @ (b * w).T) * scale
     qd = rate_h * e[:, None]
     qdd = accel_h * (e ** 2)[:, None] + rate_h * e_rate[:, None]
-    effort = np.asarray(chain.rne(q, qd, qdd))
+    effort = np.asarray((chain.rne if dynamics is None else dynamics)(q, qd, qdd))
     qd = qd + rng.normal(0.0, velocity_noise, qd.shape)
     effort = effort + rng.normal(0.0, effort_noise, effort.shape)
     return JointLog(chain.joint_names, t + 100.0, q, qd, effort, f'free motion {seed}')

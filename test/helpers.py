@@ -863,3 +863,20 @@ def panda_log_csv(path):
 def free_motion_log(chain, seconds, seed, **options):
     """Return :func:`examples.simulate_free_motion.free_motion` of ``chain``: a JointLog."""
     return example('simulate_free_motion').free_motion(chain, seconds, seed, **options)
+
+
+def pin_free_motion_log(chain, seconds, seed, **options):
+    """
+    Return :func:`free_motion_log` with the efforts pinocchio's: ``rnea`` less the friction.
+
+    The torques that make pinocchio's forward dynamics (``aba`` of the efforts and the model's
+    friction, as :class:`examples.simulate_contact.Simulation` integrates it) follow the
+    motion: its exact inverse, the motors' inertia as pinocchio's armature.
+    """
+    model, data = pin_model(chain, motors=True)
+
+    def dynamics(Q, QD, QDD):
+        efforts = np.array([pin.rnea(model, data, q, qd, qdd) for q, qd, qdd in zip(Q, QD, QDD)])
+        return efforts - chain.friction(QD)
+
+    return free_motion_log(chain, seconds, seed, dynamics=dynamics, **options)

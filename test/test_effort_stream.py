@@ -206,6 +206,15 @@ def test_thresholds_are_per_joint_and_inf_is_off():
     ({'effort.warn': [5.0], 'effort.rest_speed': 0.05}, 'effort.rest_warn: .* watched at rest'),
     ({'effort.warn': [5.0], 'effort.rest_speed': 0.05, 'effort.rest_warn': [math.inf] + [1.0] * 5},
      'effort.rest_warn: for joint 1: .* got inf'),
+    ({'effort.velocity_noise': [0.001] * 2, 'effort.effort_noise': [0.05]},
+     'effort.velocity_noise: must hold 1 value'),
+    ({'effort.velocity_noise': [0.0], 'effort.effort_noise': [0.05]},
+     'effort.velocity_noise: must be > 0'),
+    ({'effort.velocity_noise': [0.001]}, 'effort.effort_noise: .*needed with '
+     "effort.velocity_noise: the tool wrench's deviation takes both"),
+    ({'effort.effort_noise': [0.05]}, 'effort.velocity_noise: .*needed with effort.effort_noise'),
+    ({'effort.velocity_noise': [0.001], 'effort.effort_noise': [math.inf] + [0.05] * 5},
+     'effort.effort_noise: must be known for every joint, or for none'),
 ])
 def test_bad_thresholds_are_refused_naming_the_parameter(settings, message):
     with pytest.raises(ValueError, match=message):

@@ -42,6 +42,7 @@ def _start(tmp_path, chain, *settings):
     probe = running.probe
     probe.record('external', JointState, '/dh_kinematics/external_torque', 1000)
     probe.record('wrench', WrenchStamped, '/dh_kinematics/external_wrench', 1000)
+    probe.record('deviation', WrenchStamped, '/dh_kinematics/external_wrench_deviation', 1000)
     running.wait_matched(running.node)
     probe.wait_until(lambda: running.node.flow.wanted.external and running.node.flow.wanted.wrench,
                      'the node did not see the subscriptions')
@@ -101,7 +102,8 @@ def test_the_node_publishes_the_tool_wrench_in_the_base_frame(tmp_path):
     _, chain, _ = contact_arm('panda')
     direction = np.array([0.6, -0.64, 0.48])
     samples, size, _ = contact_run('panda', 0, force=tuple(direction))
-    running = _start(tmp_path, chain)
+    running = _start(tmp_path, chain, 'effort.velocity_noise:=[0.0001]',
+                     'effort.effort_noise:=[0.05]')
     try:
         stamps = _stream(running, chain, samples)
         probe = running.probe
@@ -110,5 +112,11 @@ def test_the_node_publishes_the_tool_wrench_in_the_base_frame(tmp_path):
         R_world_base = chain.base[:3, :3]
         force = R_world_base @ [last.wrench.force.x, last.wrench.force.y, last.wrench.force.z]
         assert np.linalg.norm(force - size * direction) <= 0.05 * size, force / size
+        # Its deviation, with the same stamp and frame: what a user weighs the force by.
+        deviation = probe.wait_for_stamp('deviation', stamps[-1])
+        assert deviation.header.frame_id == chain.base_frame
+        values = [deviation.wrench.force.x, deviation.wrench.force.y, deviation.wrench.force.z,
+                  deviation.wrench.torque.x, deviation.wrench.torque.y, deviation.wrench.torque.z]
+        assert all(0.0 < value < 0.01 * size for value in values), values
     finally:
         running.stop()

@@ -25,8 +25,8 @@ from dh_kinematics.logs.csv_log import write
 from dh_kinematics.node_logic import cdr
 from dh_kinematics.parameters.files import read
 from dh_kinematics.replay import Replay
-from helpers import (example, free_motion_log, needs_matplotlib, needs_panda_log, PACKAGE,
-                     panda_log_csv, run_cli)
+from helpers import (example, free_motion_log, needs_matplotlib, needs_panda_log, needs_pin,
+                     PACKAGE, panda_log_csv, pin_free_motion_log, random_arm, run_cli)
 import numpy as np
 import pytest
 import yaml
@@ -83,42 +83,93 @@ def test_the_exponential_tail_predicts_the_crossings_of_data_it_did_not_see():
         assert low / 3.0 <= found <= high * 3.0, (low, found, high)
 
 
+SIMULATED_RATE, GAIN, HOLD, REST_SPEED = 500.0, 50.0, 0.01, 0.05
+"""The simulated logs' rate (Hz), the observer's gain (1/s), the hold (s) and the rest speed."""
+SIZES = np.array([0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 20.0, 50.0])
+
+
+def _simulated_arm(name):
+    """Return the shipped arm ``name``, or a random one of 5 or more joints, with motors."""
+    if name == 'random':
+        rng = np.random.default_rng(3)
+        chain = random_arm(rng)
+        while chain.n < 5 or not np.isfinite(chain.qlim).all():  # no continuous joint
+            chain = random_arm(rng)
+    else:
+        chain = Chain.from_yaml(PACKAGE / 'config' / f'{name}.yaml')
+    return example('simulate_contact').with_motors(chain)
+
+
 @functools.lru_cache(maxsize=None)
-def _tuned(per_hour):
-    chain = _panda()
-    observed = contact.observe(chain, free_motion_log(chain, 600.0, 1), [50.0], 1.0)
-    return observed, contact.tune(observed, per_hour, 0.01, 0.05)
+def _simulated(name):
+    """Return the arm, ten minutes of it moving free and an hour more, both observed."""
+    chain = _simulated_arm(name)
+    tuned, checked = (contact.observe(chain, pin_free_motion_log(
+        chain, seconds, seed, rate=SIMULATED_RATE, motion=1), [GAIN], 1.0)[0]
+        for seconds, seed in ((600.0, 1), (3600.0, 2)))
+    return chain, tuned, checked
 
 
-def test_thresholds_tuned_on_ten_minutes_raise_the_rate_asked_for_on_another_log():
-    per_hour = 120.0
-    _, tuning = _tuned(per_hour)
-    assert (tuning.rest > 0.0).all() and (tuning.motion > 0.0).all()
-    assert sum(tuning.hours) == pytest.approx(600.0 / 3600.0, rel=1e-3)
-    assert tuning.hours[0] > 0.1 * sum(tuning.hours)  # the log rests 40 % of the time
-    chain = _panda()
-    checked, = contact.observe(chain, free_motion_log(chain, 1800.0, 2), [50.0], 1.0)
-    certificate = contact.certify(checked, contact.thresholds_at(tuning, checked.speed), 0.01,
-                                  50.0, [1.0, 5.0], starts=3)
-    assert certificate.hours == pytest.approx(0.5, rel=1e-3)
-    # What the tails' own confidence allows: sigma three standard errors either way.
-    observed, _ = _tuned(per_hour)
-    held = contact.held_sizes(observed[0].time, observed[0].estimates, 0.01)
-    rest = observed[0].speed < 0.05
+def _part(observed, first, end):
+    """Return the samples ``first:end`` of an :data:`contact.Observed`."""
+    return contact.Observed(*(values[first:end] for values in observed))
+
+
+def _rate_band(tuned, tuning, checked):
+    """
+    Return the alarms an hour of ``checked`` the tails of ``tuned`` allow, lowest and highest.
+
+    Each joint's and phase's tail rate at its threshold with sigma three standard errors
+    either way, weighed by the share of ``checked`` in that phase.
+    """
+    held = contact.held_sizes(tuned.time, tuned.estimates, tuning.hold)
+    rest = tuned.speed < tuning.rest_speed
+    share = (checked.speed < tuning.rest_speed).mean()
     low = high = 0.0
-    for phase, thresholds, hours in ((rest, tuning.rest, tuning.hours[0]),
-                                     (~rest, tuning.motion, tuning.hours[1])):
-        share = (checked.speed < 0.05).mean() if phase is rest else (checked.speed >= 0.05).mean()
+    for phase, thresholds, hours, part in ((rest, tuning.rest, tuning.hours[0], share),
+                                           (~rest, tuning.motion, tuning.hours[1], 1 - share)):
         for j, threshold in enumerate(thresholds):
             tail = contact.ExponentialTail(np.where(phase, held[:, j], 0.0), hours)
-            low += tail.rate(threshold, -3.0) * share
-            high += tail.rate(threshold, 3.0) * share
+            low += tail.rate(threshold, -3.0) * part
+            high += tail.rate(threshold, 3.0) * part
+    return low, high
+
+
+@pytest.mark.slow  # 70 simulated minutes an arm: a minute of CPU
+@needs_pin
+@pytest.mark.parametrize('name', ['panda', 'ur5', 'random'])
+def test_thresholds_tuned_on_ten_minutes_hold_on_an_hour_the_tuning_did_not_see(name):
+    # Issue 73's truths: pinocchio's dynamics (its rnea, the exact inverse of the aba the
+    # contact simulation integrates) with the model's friction and seeded noise on the
+    # velocities and efforts. Tuned as tune-contact tunes: on the first 70 % of ten minutes,
+    # certified on the last 30 %; then an hour of the same task with noise of its own (the
+    # random arm's Coulomb friction turns where its joints do: another task is another tail).
+    chain, tuned, checked = _simulated(name)
+    per_hour = 20.0
+    cut = int(np.searchsorted(tuned.time, tuned.time[0] + 420.0))
+    tuning = contact.tune([_part(tuned, 0, cut)], per_hour, HOLD, REST_SPEED)
+    assert tuning.hours[0] > 0.1 * sum(tuning.hours)  # the log rests 40 % of the time
+    held_out = _part(tuned, cut, None)
+    certificate = contact.certify(held_out, contact.thresholds_at(tuning, held_out.speed), HOLD,
+                                  GAIN, SIZES)
+    hour = contact.certify(checked, contact.thresholds_at(tuning, checked.speed), HOLD, GAIN,
+                           SIZES)
+    assert hour.hours == pytest.approx(1.0, rel=1e-3)
+    # The false alarms on the hour: a Poisson count of a rate the tails' own confidence allows
+    # (sigma three standard errors either way), within a factor of 3 of it.
+    low, high = _rate_band(_part(tuned, 0, cut), tuning, checked)
     assert low <= per_hour <= high
-    # The count on the other log: a Poisson count of that rate, within a factor of 3 of it.
-    count, hours = certificate.alarms.sum(), certificate.hours
-    fewest, most = low * hours / 3.0, 3.0 * high * hours
+    count, fewest, most = hour.alarms.sum(), low / 3.0, 3.0 * high
     assert fewest - 4.0 * math.sqrt(fewest) <= count <= most + 4.0 * math.sqrt(most), (
-        low, certificate.per_hour, high)
+        low, count, high)
+    # The steps added on the hour are detected as late as the certificate says, to 2 ms, where
+    # the step stands clear of the noise (20 times the estimate's RMS or more: the hold lets
+    # a threshold stand near the noise); nearer, the noise at the start decides the delay.
+    rms = np.sqrt(np.nanmean(_part(tuned, 0, cut).estimates ** 2, axis=0))
+    clear = SIZES[None, :] >= 20.0 * rms[:, None]
+    assert clear.any() and np.isfinite(certificate.delays[clear]).all()
+    assert np.abs(hour.delays[clear] - certificate.delays[clear]).max() <= 0.002 + 1e-9, (
+        certificate.delays, hour.delays)
 
 
 def _settings(tuning):
@@ -202,7 +253,7 @@ def test_tune_contact_writes_a_report_of_the_estimates_and_the_certificate(tmp_p
     report = tmp_path / 'report'
     text, _ = run_cli('tune-contact', PANDA, csv, '-o', tmp_path / 'contact.yaml', '--report',
                       report, '--gain', '50', '--hold', '0.01')
-    pictures = [f'estimate_{k}.png' for k in range(1, 8)] + ['delays.png']
+    pictures = [f'estimate_{k}.png' for k in range(1, 8)] + ['delays.png', 'wrench.png']
     assert sorted(path.name for path in report.iterdir()) == sorted(
         pictures + ['certificate.csv', 'index.html'])
     page = (report / 'index.html').read_text()
@@ -210,7 +261,8 @@ def test_tune_contact_writes_a_report_of_the_estimates_and_the_certificate(tmp_p
     assert 'held out' in page and f'wrote the report into {report}' in text
     rows = (report / 'certificate.csv').read_text().splitlines()
     assert rows[0].startswith('joint,warn rest,warn motion,error rest,error motion,alarms')
-    assert [row.split(',')[0] for row in rows[1:]] == list(chain.joint_names)
+    assert [row.split(',')[0] for row in rows[1:]] == list(chain.joint_names) + [
+        'force (N)', 'tool x', 'tool y', 'tool z']
     # A report folder that is not new is refused before any work, and nothing is written.
     out = tmp_path / 'again.yaml'
     _, error = run_cli('tune-contact', PANDA, csv, '-o', out, '--report', report, code=1)

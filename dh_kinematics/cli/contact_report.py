@@ -17,9 +17,12 @@
 
 ``estimate_<k>.png``: joint k's observer estimate over the logs, its WARN and ERROR thresholds
 at each sample (rest or motion) above and below it, the held-out part shaded;
-``delays.png``: the longest time from a step added to each joint's effort to its detection,
-against the step's size, beside the 50 ms the certificate counts; ``certificate.csv``: each
-joint's thresholds, its held-out alarms, the smallest step caught and the delay of each size;
+``delays.png``: the longest time from a step added to each joint's effort (and from a force
+pressed on the tool along each base axis) to its detection, against the size, beside the 50 ms
+the certificate counts; ``wrench.png``: the tool wrench read at rest with nothing pressing, each
+axis's mean and spread at each stay (the pose's offset and the noise) beside the deviation
+``~/external_wrench_deviation`` states; ``certificate.csv``: each joint's thresholds, its
+held-out alarms, the smallest step caught and the delay of each size, then each force axis's;
 ``index.html``: the figures, the pictures and the table on one page.
 """
 
@@ -35,24 +38,25 @@ from dh_kinematics.identification.contact import thresholds_at
 import numpy as np
 
 
-def write(folder, chain, warn, error, tuned, held_out, certificate, summary):
+def write(folder, chain, warn, error, tuned, held_out, certificate, wrench, summary):
     """
     Write the report of a tuning into ``folder``; return the paths written.
 
     ``warn`` and ``error``: the :data:`contact.Tuning` of each level; ``tuned`` and
     ``held_out``: the :data:`contact.Observed` parts tuned on and held out; ``certificate``:
-    the held-out parts' :data:`contact.Certificate` (:func:`contact.combined`); ``summary``:
-    the lines said first. ``folder`` is new or empty and written whole; a ValueError says why
-    not (matplotlib missing, the folder not writable).
+    the held-out parts' :data:`contact.Certificate` (:func:`contact.combined`); ``wrench``:
+    the :data:`contact.WrenchErrors` of the logs; ``summary``: the lines said first.
+    ``folder`` is new or empty and written whole; a ValueError says why not (matplotlib
+    missing, the folder not writable).
     """
     plt = pyplot('--report')
     with files.staged_folder(folder, '--report') as staging:
-        written = _draw(plt, staging, chain, warn, error, tuned, held_out, certificate,
+        written = _draw(plt, staging, chain, warn, error, tuned, held_out, certificate, wrench,
                         summary)
     return [os.path.join(folder, os.path.basename(path)) for path in written]
 
 
-def _draw(plt, folder, chain, warn, error, tuned, held_out, certificate, summary):
+def _draw(plt, folder, chain, warn, error, tuned, held_out, certificate, wrench, summary):
     """Write the report's files into ``folder``; return their paths."""
     paths, pictures = [], []
     for j, name in enumerate(chain.joint_names):
@@ -78,19 +82,26 @@ def _draw(plt, folder, chain, warn, error, tuned, held_out, certificate, summary
         paths.append(os.path.join(folder, picture))
         pictures.append(picture)
     sizes, within, delays = certificate.sizes, certificate.within, certificate.delays
-    figure, axes = plt.subplots(figsize=(7, 4))
-    for j, name in enumerate(chain.joint_names):
-        caught = np.isfinite(delays[j])
-        axes.plot(sizes[caught], 1e3 * delays[j][caught], 'o-', markersize=3, label=name)
-    axes.axhline(1e3 * within, color='grey', linewidth=0.8, linestyle='--')
-    axes.set(xscale='log', xlabel='step added to the effort (N m or N)',
-             ylabel='longest delay to WARN (ms)', title='detection')
-    axes.set_xticks(sizes, [f'{size:g}' for size in sizes])
-    axes.minorticks_off()
-    axes.legend(fontsize='small')
+    figure, (steps, forces) = plt.subplots(1, 2, figsize=(11, 4))
+    for values, axes, names, what in (
+            (sizes, steps, chain.joint_names, 'step added to the effort (N m or N)'),
+            (certificate.forces, forces, ('force x', 'force y', 'force z'),
+             'force on the tool along a base axis (N)')):
+        found = delays if axes is steps else certificate.force_delays
+        for name, row in zip(names, found):
+            caught = np.isfinite(row)
+            axes.plot(values[caught], 1e3 * row[caught], 'o-', markersize=3, label=name)
+        axes.axhline(1e3 * within, color='grey', linewidth=0.8, linestyle='--')
+        axes.set(xscale='log', xlabel=what, ylabel='longest delay to WARN (ms)',
+                 title='detection')
+        axes.set_xticks(values, [f'{value:g}' for value in values])
+        axes.minorticks_off()
+        axes.legend(fontsize='small')
     figure.tight_layout()
     save_png(plt, figure, os.path.join(folder, 'delays.png'), 100, 'report')
     paths.append(os.path.join(folder, 'delays.png'))
+    if len(wrench.time):
+        paths.append(_wrench_picture(plt, folder, wrench))
     rows = [('joint', 'warn rest', 'warn motion', 'error rest', 'error motion', 'alarms',
              f'smallest caught within {within * 1e3:g} ms') + tuple(
                  f'delay {size:g} (s)' for size in sizes)]
@@ -101,6 +112,13 @@ def _draw(plt, folder, chain, warn, error, tuned, held_out, certificate, summary
                      str(int(certificate.alarms[j])),
                      'none' if math.isinf(smallest) else f'{smallest:g}') + tuple(
                          'never' if math.isinf(delay) else f'{delay:.4g}' for delay in delays[j]))
+    rows.append(('force (N)', '', '', '', '', '', '') + tuple(
+        f'delay {force:g} (s)' for force in certificate.forces))
+    for axis, row in enumerate(certificate.force_delays):
+        smallest = certificate.smallest_force[axis]
+        rows.append((f'tool {"xyz"[axis]}', '', '', '', '', '',
+                     'none' if math.isinf(smallest) else f'{smallest:g}') + tuple(
+                         'never' if math.isinf(delay) else f'{delay:.4g}' for delay in row))
     models.write(os.path.join(folder, 'certificate.csv'), csv_text(rows), 'report')
     paths.append(os.path.join(folder, 'certificate.csv'))
     page = ['<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>tune-contact</title>'
@@ -108,8 +126,30 @@ def _draw(plt, folder, chain, warn, error, tuned, held_out, certificate, summary
             f'<h1>Contact thresholds of {html.escape(chain.name or "the model")}</h1>'] + [
             f'<p>{html.escape(line)}</p>' for line in summary] + [
             '<h2>Certificate</h2>', html_table(rows), '<p><img src="delays.png" '
-            'alt="delays.png"></p>', '<h2>Estimates</h2>'] + [
+            'alt="delays.png"></p>'] + [
+            '<h2>Tool wrench at rest</h2><p><img src="wrench.png" alt="wrench.png"></p>'
+            for _ in range(bool(len(wrench.time)))] + ['<h2>Estimates</h2>'] + [
             f'<p><img src="{p}" alt="{p}"></p>' for p in pictures] + ['</body></html>\n']
     models.write(os.path.join(folder, 'index.html'), '\n'.join(page), 'report')
     paths.append(os.path.join(folder, 'index.html'))
     return paths
+
+
+def _wrench_picture(plt, folder, wrench):
+    """Draw ``wrench.png``: each axis's mean and spread at rest, stay by stay; its path."""
+    figure, grid = plt.subplots(2, 3, figsize=(11, 5), sharex=True)
+    width = 0.6 * (float(np.median(np.diff(wrench.time))) if len(wrench.time) > 1 else 1.0)
+    for axis, axes in enumerate(grid.ravel()):
+        axes.bar(wrench.time, 2.0 * wrench.stated[:, axis], width, -wrench.stated[:, axis],
+                 color='grey', alpha=0.3, label='stated deviation')
+        axes.errorbar(wrench.time, wrench.mean[:, axis], yerr=wrench.spread[:, axis], fmt='o',
+                      markersize=3, linewidth=0.8, label='read: mean, spread')
+        unit = 'N' if axis < 3 else 'N m'
+        axes.set(title=f'{"fm"[axis // 3]}{"xyz"[axis % 3]} ({unit})')
+        if axis >= 3:
+            axes.set(xlabel='time (s)')
+    grid[0, 0].legend(fontsize='small')
+    figure.tight_layout()
+    path = os.path.join(folder, 'wrench.png')
+    save_png(plt, figure, path, 100, 'report')
+    return path

@@ -19,7 +19,8 @@ The node's observer runs over the first part of each log (:mod:`identification.c
 joint's WARN threshold is the size its estimate's held sizes cross ``--alarms-per-hour`` times
 an hour of the logs in all (by an exponential tail, at rest and in motion apart), its ERROR
 threshold the one crossed a hundred times less often; the observer's gain and the hold, unless
-given, are those that catch the smallest steps within 50 ms (:func:`contact.chosen`). The last
+given, are those that catch the smallest steps within 50 ms (:func:`contact.chosen`), chosen on
+the first two minutes of each log's tuned part. The last
 ``--holdout`` of each log certifies them: the alarms they raise there, and how soon a step
 added to each joint's effort is detected. OUT holds the ``effort.*`` parameters the node
 takes, at rest (``effort.rest_*``, below ``effort.rest_speed``) and in motion, the certificate
@@ -39,8 +40,16 @@ import yaml
 
 STEPS = (0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 20.0, 50.0)
 """The steps added to each joint's effort to certify detection, N m or N."""
+FORCES = (2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0)
+"""The forces pressed on the tool point along each base axis to certify detection, N."""
 WITHIN = 0.05
 """A step detected within this long counts as caught, s."""
+AXES = ('fx', 'fy', 'fz', 'mx', 'my', 'mz')
+"""The tool wrench's axes, as ``~/external_wrench`` orders them."""
+CHOICE_S = 120.0
+"""Of each log's tuned part, the first this many s choose the gain and the hold: every gain of
+:data:`contact.GAINS` is observed over them (the observer's run is most of the command's time);
+the thresholds are tuned on the whole part with the gain and the hold chosen."""
 RARER = 100.0
 """The ERROR threshold is crossed this many times less often than the WARN one."""
 
@@ -112,9 +121,9 @@ def run(args, out):
     if args.report:  # before the work, not after
         files.check_new_folder(args.report, '--report')
         pyplot('--report')
-    gap = settings['diagnostics.stale_timeout']
-    gains = contact.GAINS if args.gain is None else (args.gain,)
-    tuning_parts, held_out = {gain: [] for gain in gains}, []
+    gap, holds = settings['diagnostics.stale_timeout'], (
+        contact.HOLDS if args.hold is None else (args.hold,))
+    parts, logs = [], []
     for path in paths:
         log, notes = read_log(path, args.topic)
         for note in notes:
@@ -126,24 +135,37 @@ def run(args, out):
                              'effort of every joint')
         end = log.time[0] + (1.0 - args.holdout) * (log.time[-1] - log.time[0])
         cut = int(np.searchsorted(log.time, end))
-        for gain, observed in zip(gains, contact.observe(chain, log.select(slice(0, cut)),
-                                                         gains, gap)):
-            tuning_parts[gain].append(observed)
-        held_out.append(log.select(slice(cut, None)))
-    gain, hold, warn = contact.chosen(tuning_parts, args.alarms_per_hour, args.rest_speed,
-                                      WITHIN, contact.HOLDS if args.hold is None else (args.hold,))
-    held_out = [contact.observe(chain, log, (gain,), gap)[0] for log in held_out]
-    tuning_parts = tuning_parts[gain]
+        parts.append((log.select(slice(0, cut)), log.select(slice(cut, None))))
+        logs.append(log)
+    gain = args.gain
+    if gain is None:  # every gain over the parts' first CHOICE_S, the chosen one over all
+        choosing = {gain: [] for gain in contact.GAINS}
+        for tuned, _ in parts:
+            first = tuned.select(slice(0, int(np.searchsorted(tuned.time,
+                                                              tuned.time[0] + CHOICE_S))))
+            for each, observed in zip(contact.GAINS, contact.observe(chain, first,
+                                                                     contact.GAINS, gap)):
+                choosing[each].append(observed)
+        gain, hold, _ = contact.chosen(choosing, args.alarms_per_hour, args.rest_speed, WITHIN,
+                                       holds)
+        holds = (hold,)
+    tuning_parts, held_out = ([contact.observe(chain, part[k], (gain,), gap)[0]
+                               for part in parts] for k in (0, 1))
+    _, hold, warn = contact.chosen({gain: tuning_parts}, args.alarms_per_hour,
+                                   args.rest_speed, WITHIN, holds)
     error = contact.tune(tuning_parts, args.alarms_per_hour / RARER, hold, args.rest_speed)
     certificate = contact.combined([
         contact.certify(each, contact.thresholds_at(warn, each.speed), hold, gain, STEPS,
-                        within=WITHIN) for each in held_out])
+                        within=WITHIN, chain=chain, forces=FORCES) for each in held_out])
+    noise = contact.sensor_noise(chain, logs, args.rest_speed)
+    wrench = contact.wrench_errors(chain, tuning_parts + held_out, args.rest_speed, gain, noise)
     summary = _summary(chain, warn, error, certificate, gain, args, out)
+    _wrench_summary(wrench, out)
     if args.report:
         from dh_kinematics.cli import contact_report
 
         paths = contact_report.write(args.report, chain, warn, error, tuning_parts, held_out,
-                                     certificate, [summary[0], summary[-1]])
+                                     certificate, wrench, [summary[0]] + summary[-2:])
         out.write(f'wrote the report into {args.report}: '
                   f'{", ".join(os.path.basename(path) for path in paths)}\n')
     written = {'effort.estimator': 'observer', 'effort.observer_gain': float(gain),
@@ -151,6 +173,9 @@ def run(args, out):
                'effort.warn': _rounded(warn.motion), 'effort.error': _rounded(error.motion),
                'effort.rest_speed': float(args.rest_speed),
                'effort.rest_warn': _rounded(warn.rest), 'effort.rest_error': _rounded(error.rest)}
+    if noise is not None:
+        written.update({'effort.velocity_noise': _rounded(noise[0]),
+                        'effort.effort_noise': _rounded(noise[1])})
     text = yaml.safe_dump({'/**': {'ros__parameters': written}}, sort_keys=False)
     models.write(args.output, _header(args, certificate) + text, 'parameter file')
     out.write(f'wrote {args.output}; pass it after the model: --params-file {args.output}\n')
@@ -183,6 +208,28 @@ def _summary(chain, warn, error, certificate, gain, args, out):
     lines.append(f'held out: {hours * 60:.3g} min, {int(alarms.sum())} alarms '
                  f'({certificate.per_hour:.3g} an hour); caught: the smallest step (N m or N) '
                  f'detected within {WITHIN * 1e3:g} ms from every start tried')
+    lines.append(f'  a force on the tool caught within {WITHIN * 1e3:g} ms, N: ' + ', '.join(
+        f'{axis} {value:.4g}' for axis, value in zip('xyz', certificate.smallest_force)))
+    out.write(''.join(line + '\n' for line in lines))
+    return lines
+
+
+def _wrench_summary(wrench, out):
+    """Print the tool wrench's error at rest per axis (:func:`contact.wrench_errors`)."""
+    from dh_kinematics.identification.contact import REST_STAY_S
+
+    if not len(wrench.time):
+        lines = [f'tool wrench at rest: no stay at rest of {REST_STAY_S:g} s or more to '
+                 "read it in (nor the sensors' noise)"]
+    else:
+        rms = np.sqrt((wrench.mean ** 2 + wrench.spread ** 2).mean(axis=0))
+        lines = [f'tool wrench at rest with nothing pressing ({len(wrench.time)} stays), base '
+                 'frame, N and N m:',
+                 '  axis        ' + ' '.join(f'{axis:>8}' for axis in AXES)]
+        for name, values in (('RMS', rms), ('by pose', wrench.mean.std(axis=0)),
+                             ('noise', np.sqrt((wrench.spread ** 2).mean(axis=0))),
+                             ('stated', np.sqrt((wrench.stated ** 2).mean(axis=0)))):
+            lines.append(f'  {name:<11} ' + ' '.join(f'{value:>8.3g}' for value in values))
     out.write(''.join(line + '\n' for line in lines))
     return lines
 

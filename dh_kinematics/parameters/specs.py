@@ -187,6 +187,14 @@ NODE = _in_order((
     ParameterSpec('effort.rest_error', 'double_array', 'effort.error at rest '
                   '(effort.rest_speed), N m or N; as effort.warn.', default=[math.inf],
                   limit=True),
+    ParameterSpec('effort.velocity_noise', 'double_array', 'The standard deviation of each '
+                  "joint's measured velocity, rad/s or m/s (tune-contact measures it at rest): "
+                  '1 value or 1 per joint; with effort.effort_noise, ~/external_wrench_deviation '
+                  'says how far each axis of ~/external_wrench can be believed. .inf (the '
+                  'default): not known, nothing published.', default=[math.inf], limit=True),
+    ParameterSpec('effort.effort_noise', 'double_array', 'The standard deviation of each '
+                  "joint's measured effort, N m or N; as effort.velocity_noise.",
+                  default=[math.inf], limit=True),
     ParameterSpec('effort.hold', 'double', 'A residual must stay past a threshold this long '
                   'before the level rises, s.', default=0.1, minimum=0.0, maximum=60.0),
     ParameterSpec('effort.hysteresis', 'double', 'An effort level clears only once the '

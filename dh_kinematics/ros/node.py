@@ -22,9 +22,9 @@ with ``monitors.block_period`` > 0, the messages that arrived within the period 
 (:meth:`JointStatesFlow.handle_block`), on a timer of that period and before each tick, each
 message's outputs published with its own stamp and in its order. What goes on /tf, the friction
 torques, gravity torques, expected efforts, effort residuals, external torques and the tool
-wrench are computed only while someone subscribes to them, or, for the residuals and external
-torques, while the effort monitor needs them. The node asks
-its publishers every tick, and before each message while /tf or the friction has no
+wrench (with its deviation) are computed only while someone subscribes to them, or, for the
+residuals and external torques, while the effort monitor needs them. The node asks its
+publishers every tick, and before each message while /tf or the friction has no
 subscriber (0.1 µs a publisher), so the first message after a subscriber matches has them.
 The limit levels are always kept (they are the monitor), but the diagnostics are built and
 published only when /diagnostics has a subscriber; a publication that was due goes out at the
@@ -99,14 +99,16 @@ class Wiring:
         self._safety = self.create_publisher(Float64MultiArray, '~/safety', 10)
         self._external = self.create_publisher(JointState, '~/external_torque', 10)
         self._wrench = self.create_publisher(WrenchStamped, '~/external_wrench', 10)
+        self._deviation = self.create_publisher(WrenchStamped, '~/external_wrench_deviation',
+                                                10)
         # What the per-message path publishes with: serialized bytes, straight to each handle.
         self._send_tf, self._send_friction = map(raw_publish, (self._tf, self._friction))
         self._send_efforts = tuple(map(raw_publish, self._efforts))
         self._send_external = raw_publish(self._external)
-        # In the order of Wanted's fields.
-        self._readers = tuple(publisher.handle for publisher in self._efforts + (
-            self._tf, self._friction, self._manipulability, self._safety, self._external,
-            self._wrench))
+        # In the order of Wanted's fields: the wrench's with its deviation's.
+        self._readers = tuple((publisher.handle,) for publisher in self._efforts + (
+            self._tf, self._friction, self._manipulability, self._safety, self._external)) + (
+            (self._wrench.handle, self._deviation.handle),)
         self._subscribers = None
         self._unwatched = True  # whether /tf or the friction has no subscriber
         if self._diagnostics is None:
@@ -137,7 +139,7 @@ class Wiring:
         self._joint_states = self._timer = self._block_timer = None
         for publisher in (self._tf, self._tf_static, self._friction) + self._efforts + (
                 self._manipulability, self._safety, self._external, self._wrench,
-                self._description):
+                self._deviation, self._description):
             self.destroy_publisher(publisher)
 
     @property
@@ -285,7 +287,10 @@ class Wiring:
         if outcome.external is not None:
             self._send_external(serialized.efforts(*outcome.external))
         if outcome.wrench is not None:
-            self._wrench.publish(messages.wrench(self._frames[1], *outcome.wrench))
+            stamp_ns, values, deviation = outcome.wrench
+            self._wrench.publish(messages.wrench(self._frames[1], stamp_ns, values))
+            if deviation is not None:
+                self._deviation.publish(messages.wrench(self._frames[1], stamp_ns, deviation))
         if outcome.diagnostics:
             self._publish_diagnostics(now_ns)
 
@@ -303,7 +308,8 @@ class Wiring:
 
     def _check_subscribers(self):
         """Tell the flow which of the per-message topics someone subscribes to."""
-        subscribers = tuple([reader.get_subscription_count() > 0 for reader in self._readers])
+        subscribers = tuple([any(reader.get_subscription_count() > 0 for reader in readers)
+                             for readers in self._readers])
         if subscribers != self._subscribers:
             self._subscribers = subscribers
             self._flow.wanted = wanted = Wanted(*subscribers)
