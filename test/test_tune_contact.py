@@ -19,6 +19,7 @@ import math
 
 from dh_kinematics import Chain
 from dh_kinematics import logs
+from dh_kinematics.core.rotations import xyz_rpy_to_transform
 from dh_kinematics.identification import contact
 from dh_kinematics.logs import for_model, JointLog
 from dh_kinematics.logs.csv_log import write
@@ -181,7 +182,7 @@ def _settings(tuning):
         'effort.observer_gain': 50.0, 'effort.estimator': 'observer'})
 
 
-def _raised(log, settings, effort=None, end=None):
+def _raised(log, settings, effort=None, end=None, chain=None):
     """Return the node's effort levels raised on ``log``: (stamp ns, joint name) each."""
     effort = log.effort if effort is None else effort
     stamps = np.round(log.time * 1e9).astype(np.int64).tolist()[:end]
@@ -189,17 +190,21 @@ def _raised(log, settings, effort=None, end=None):
                                         log.velocity[k].tolist(), effort[k].tolist()))
                 for k, stamp in enumerate(stamps)]
     return [(each.stamp_ns, each.status.rsplit(': ', 1)[1])
-            for each in Replay(_panda(), settings).transitions(messages)
+            for each in Replay(chain or _panda(), settings).transitions(messages)
             if each.level >= 1 and 'external torque' in each.message]
 
 
-def _node_delays(log, settings, joint, start, size):
-    """Return the node's delay from a step added at sample ``start`` to its effort WARN, s."""
+def _node_delays(log, settings, added, start, joints, chain=None):
+    """
+    Return the node's delay from efforts ``added`` from sample ``start`` to a WARN, s.
+
+    ``added`` (w, n) over the window after ``start``; a WARN of any of ``joints`` (names).
+    """
     effort = log.effort.copy()
-    effort[start:, joint] += size
+    effort[start:start + len(added)] += added
     began = round(float(log.time[start]) * 1e9)
-    raised = [stamp for stamp, name in _raised(log, settings, effort, start + 300)
-              if name == log.names[joint] and stamp >= began]
+    raised = [stamp for stamp, name in _raised(log, settings, effort, start + len(added), chain)
+              if name in joints and stamp >= began]
     return (raised[0] - began) * 1e-9 if raised else math.inf
 
 
@@ -217,7 +222,30 @@ def test_the_certificates_delay_is_the_nodes_for_a_step_added_to_an_effort(
     tuning = contact.Tuning(np.full(chain.n, 0.4), np.full(chain.n, 0.8), 0.05, 0.01, (0, 0))
     thresholds = contact.thresholds_at(tuning, observed.speed)
     ours = contact.detection_delays(observed, thresholds, 0.01, 50.0, joint, start, [size])[0]
-    node = _node_delays(log, _settings(tuning), joint, start, size)
+    added = np.zeros((300, chain.n))
+    added[:, joint] = size
+    node = _node_delays(log, _settings(tuning), added, start, [log.names[joint]])
+    assert (ours < 0.3) == caught
+    assert node == ours if math.isinf(ours) else node == pytest.approx(ours, abs=1e-9)
+
+
+@pytest.mark.parametrize('axis, start, size, caught', [
+    (0, 20_000, 8.0, True), (2, 31_234, -20.0, True), (1, 45_000, 3.0, True),
+    (1, 40_000, 0.5, False)])
+def test_the_certificates_delay_is_the_nodes_for_a_force_pressed_on_the_tool(
+        axis, start, size, caught):
+    # A force along a base axis: J^T f at each sample's pose added to the efforts, replayed
+    # through the flow; a WARN on any joint detects it. The base turned, so that the base's
+    # axis is not the world's.
+    chain = _panda().replace(base=xyz_rpy_to_transform((0.1, 0.0, 0.2), (0.3, -0.2, 0.9)))
+    log = free_motion_log(chain, 60.0, 3, rate=1000.0)
+    observed, = contact.observe(chain, log, [50.0], 1.0)
+    tuning = contact.Tuning(np.full(chain.n, 0.4), np.full(chain.n, 0.8), 0.05, 0.01, (0, 0))
+    thresholds = contact.thresholds_at(tuning, observed.speed)
+    ours = contact.force_delays(observed, chain, thresholds, 0.01, 50.0, axis, start, [size])[0]
+    J = chain.jacob0(log.position[start:start + 300])
+    added = size * np.einsum('i,kin->kn', chain.base[:3, axis], J[:, :3])
+    node = _node_delays(log, _settings(tuning), added, start, list(log.names), chain)
     assert (ours < 0.3) == caught
     assert node == ours if math.isinf(ours) else node == pytest.approx(ours, abs=1e-9)
 
@@ -319,4 +347,7 @@ def test_the_real_pandas_log_tuned_on_its_first_part_raises_no_alarm_on_the_rest
     for joint in range(7):
         ours = contact.detection_delays(observed, thresholds, hold, gain, joint, start, [5.0])[0]
         assert ours < 0.3
-        assert _node_delays(rest, settings, joint, start, 5.0) == pytest.approx(ours, abs=1e-9)
+        added = np.zeros((300, 7))
+        added[:, joint] = 5.0
+        assert _node_delays(rest, settings, added, start, [rest.names[joint]]) == (
+            pytest.approx(ours, abs=1e-9))
