@@ -15,8 +15,9 @@
 """
 ``dh_kinematics tune-contact --report DIR``: what a person reads of the tuning (matplotlib).
 
-``estimate_<k>.png``: joint k's observer estimate over the logs, its WARN and ERROR thresholds
-at each sample (rest or motion) above and below it, the held-out part shaded;
+``estimate_<k>.png``: joint k's observer estimate over the logs, its held size (the least size
+over the hold, what the thresholds judge), its WARN and ERROR thresholds at each sample (rest
+or motion) above and below it, the held-out part shaded;
 ``delays.png``: the longest time from a step added to each joint's effort (and from a force
 pressed on the tool along each base axis) to its detection, against the size, beside the 50 ms
 the certificate counts; ``wrench.png``: the tool wrench read at rest with nothing pressing, each
@@ -34,7 +35,7 @@ from dh_kinematics.cli import models
 from dh_kinematics.cli.identification_report import csv_text, html_table
 from dh_kinematics.cli.plot import pyplot, save_png
 from dh_kinematics.core import files
-from dh_kinematics.identification.contact import thresholds_at
+from dh_kinematics.identification.contact import held_sizes, thresholds_at
 import numpy as np
 
 
@@ -63,8 +64,11 @@ def _draw(plt, folder, chain, warn, error, tuned, held_out, certificate, wrench,
         figure, axes = plt.subplots(figsize=(9, 3.2))
         for part, observed in enumerate(tuned + held_out):
             time, first = observed.time, part == 0
-            axes.plot(time, observed.estimates[:, j], '.', markersize=1.0, color='#1f77b4',
+            axes.plot(time, observed.estimates[:, j], '.', markersize=1.0, color='#c6dbef',
                       label='estimate' if first else None)
+            axes.plot(time, held_sizes(time, observed.estimates[:, j], warn.hold), '.',
+                      markersize=1.0, color='#1f77b4',
+                      label='held size (judged)' if first else None)
             for tuning, label, color in ((warn, 'WARN', '#ff7f0e'), (error, 'ERROR', '#d62728')):
                 threshold = thresholds_at(tuning, observed.speed)[:, j]
                 for sign in (1.0, -1.0):
