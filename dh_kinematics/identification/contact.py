@@ -446,10 +446,23 @@ def detection_delays(observed, thresholds, hold, gain, joint, start, sizes, wind
     the estimate read plus :func:`step_response` times the size, its held sizes over ``hold``
     (s) against the joint's ``thresholds`` (m, n), within ``window`` (s) of the start.
     """
-    high = int(np.searchsorted(observed.time, observed.time[start] + window, side='right'))
-    unit = np.zeros((high - start, observed.estimates.shape[1]))
-    unit[:, joint] = step_response(observed.time[:high], start, gain)
-    return _delays(observed, thresholds, hold, start, unit, sizes, [joint])
+    return _delays(observed, thresholds, hold, start,
+                   _step_unit(observed, gain, joint, start, window), sizes, [joint])
+
+
+def _step_unit(observed, gain, joint, start, window, responses=None):
+    """
+    Return the estimate's response (w, n) to 1 added to ``joint``'s effort from ``start``.
+
+    Over the ``window`` (s); ``responses``: a dict keeping :func:`step_response` by start.
+    """
+    responses = {} if responses is None else responses
+    if start not in responses:
+        high = int(np.searchsorted(observed.time, observed.time[start] + window, side='right'))
+        responses[start] = step_response(observed.time[:high], start, gain)
+    unit = np.zeros((len(responses[start]), observed.estimates.shape[1]))
+    unit[:, joint] = responses[start]
+    return unit
 
 
 def force_delays(observed, chain, thresholds, hold, gain, axis, start, sizes, window=0.3):
@@ -479,17 +492,16 @@ def _delays(observed, thresholds, hold, start, unit, sizes, joints):
     """
     time, high = observed.time, start + len(unit)
     low = max(int(np.searchsorted(time, time[start] - hold, side='right')) - 1, 0)
-    read = np.nan_to_num(observed.estimates[low:high], nan=0.0)
+    sizes = np.asarray(sizes, dtype=float)
+    # Every size at once: (samples, joints judged, sizes), the held sizes over its columns.
+    r = np.repeat(np.nan_to_num(observed.estimates[low:high], nan=0.0)[:, joints][:, :, None],
+                  len(sizes), axis=2)
+    r[start - low:] += np.asarray(unit)[:, joints][:, :, None] * sizes
+    held = held_sizes(time[low:high], r.reshape(len(r), -1), hold).reshape(r.shape)
     limits = np.asarray(thresholds, dtype=float)[start:high][:, joints]
-    delays = []
-    for size in np.asarray(sizes, dtype=float).tolist():
-        r = read.copy()
-        r[start - low:] += unit * size
-        found = (held_sizes(time[low:high], r[:, joints], hold)[start - low:] > limits).any(
-            axis=1)
-        delays.append(time[start + int(found.argmax())] - time[start] if found.any()
-                      else math.inf)
-    return np.array(delays)
+    found = (held[start - low:] > limits[:, :, None]).any(axis=1)
+    hit = found.argmax(axis=0)
+    return np.where(found.any(axis=0), time[start + hit] - time[start], math.inf)
 
 
 Certificate = namedtuple('Certificate', 'alarms hours per_hour sizes delays smallest within '
@@ -530,7 +542,7 @@ def thresholds_at(tuning, speed):
     return np.where(speed < tuning.rest_speed, tuning.rest, tuning.motion)
 
 
-def certify(observed, thresholds, hold, gain, sizes, starts=20, within=0.05, window=0.3,
+def certify(observed, thresholds, hold, gain, sizes, starts=100, within=0.05, window=0.3,
             chain=None, forces=()):
     """
     Return the :data:`Certificate` of ``thresholds`` (m, n) on ``observed`` (its own log).
@@ -561,10 +573,11 @@ def certify(observed, thresholds, hold, gain, sizes, starts=20, within=0.05, win
         quiet = [k for k in candidates.tolist() if not over[max(k - 1, 0):k + 1, joints].any()]
         return quiet[::max(1, len(quiet) // starts)][:starts]
 
-    delays = np.zeros((n, len(sizes)))
+    delays, responses = np.zeros((n, len(sizes))), {}
     for j in range(n):
-        delays[j] = _longest(tried([j]), sizes, lambda k, signed: detection_delays(
-            observed, thresholds, hold, gain, j, k, signed, window))
+        delays[j] = _longest(tried([j]), sizes, lambda k, signed: _delays(
+            observed, thresholds, hold, k, _step_unit(observed, gain, j, k, window, responses),
+            signed, [j]))
     force_delays_found = np.zeros((3 if chain is not None else 0, len(forces)))
     for axis in range(len(force_delays_found)):
         force_delays_found[axis] = _longest(tried(slice(None)), forces, lambda k, signed: (
@@ -576,8 +589,8 @@ def _longest(starts, sizes, delays_at):
     """Return the longest of ``delays_at(start, signed sizes)`` over ``starts`` and signs."""
     if not starts:
         return np.full(len(sizes), math.inf)
-    return np.max([delays_at(k, sign * sizes) for k in starts for sign in (1.0, -1.0)],
-                  axis=0)
+    both = np.concatenate([sizes, -sizes])  # both signs in one call
+    return np.max([delays_at(k, both).reshape(2, -1).max(axis=0) for k in starts], axis=0)
 
 
 def combined(certificates):
