@@ -475,12 +475,24 @@ def force_delays(observed, chain, thresholds, hold, gain, axis, start, sizes, wi
     and judged as :func:`detection_delays` judges a step, detected where any joint's held size
     passes its threshold.
     """
+    return _delays(observed, thresholds, hold, start,
+                   _force_units(observed, chain, gain, start, window)[axis], sizes, slice(None))
+
+
+def _force_units(observed, chain, gain, start, window):
+    """
+    Return the estimate's response (3, w, n) to 1 N along each base axis from ``start``.
+
+    Over the ``window`` (s): the torques ``J^T f`` of the pose at each sample, the Jacobians
+    and the observer's recursion once for the three axes.
+    """
     high = int(np.searchsorted(observed.time, observed.time[start] + window, side='right'))
-    J = chain.jacob0(observed.position[start:high])
-    pressed = np.asarray(chain.base, dtype=float)[:3, axis]  # the base axis in the world
-    unit = step_response(observed.time[:high], start, gain,
-                         np.einsum('i,kin->kn', pressed, J[:, :3]))
-    return _delays(observed, thresholds, hold, start, unit, sizes, slice(None))
+    J = chain.jacob0(observed.position[start:high])  # (w, 6, n), the world's axes
+    R = np.asarray(chain.base, dtype=float)[:3, :3]  # the base's axes in the world
+    torques = np.einsum('ia,kin->kan', R, J[:, :3])  # (w, 3, n)
+    n = torques.shape[2]
+    response = step_response(observed.time[:high], start, gain, torques.reshape(-1, 3 * n))
+    return response.reshape(len(response), 3, n).transpose(1, 0, 2)
 
 
 def _delays(observed, thresholds, hold, start, unit, sizes, joints):
@@ -579,18 +591,25 @@ def certify(observed, thresholds, hold, gain, sizes, starts=100, within=0.05, wi
             observed, thresholds, hold, k, _step_unit(observed, gain, j, k, window, responses),
             signed, [j]))
     force_delays_found = np.zeros((3 if chain is not None else 0, len(forces)))
-    for axis in range(len(force_delays_found)):
-        force_delays_found[axis] = _longest(tried(slice(None)), forces, lambda k, signed: (
-            force_delays(observed, chain, thresholds, hold, gain, axis, k, signed, window)))
+    if chain is not None:
+        force_delays_found[:] = _longest(tried(slice(None)), forces, lambda k, signed: [
+            _delays(observed, thresholds, hold, k, unit, signed, slice(None))
+            for unit in _force_units(observed, chain, gain, k, window)])
     return _certificate(alarms, hours, sizes, delays, within, forces, force_delays_found)
 
 
 def _longest(starts, sizes, delays_at):
-    """Return the longest of ``delays_at(start, signed sizes)`` over ``starts`` and signs."""
+    """
+    Return the longest of ``delays_at(start, signed sizes)`` over ``starts`` and signs.
+
+    ``delays_at`` returns (..., 2 s): a row (or rows, one an axis) of both signs' delays.
+    """
     if not starts:
-        return np.full(len(sizes), math.inf)
+        return math.inf
     both = np.concatenate([sizes, -sizes])  # both signs in one call
-    return np.max([delays_at(k, both).reshape(2, -1).max(axis=0) for k in starts], axis=0)
+    found = [np.asarray(delays_at(k, both)) for k in starts]
+    return np.max([each.reshape(each.shape[:-1] + (2, -1)).max(axis=-2) for each in found],
+                  axis=0)
 
 
 def combined(certificates):
