@@ -20,7 +20,7 @@ joint's WARN threshold is the size its estimate's held sizes cross ``--alarms-pe
 an hour of the logs in all (by an exponential tail, at rest and in motion apart), its ERROR
 threshold the one crossed a hundred times less often; the observer's gain and the hold, unless
 given, are those that catch the smallest steps within 50 ms (:func:`contact.chosen`), chosen on
-the first two minutes of each log's tuned part. The last
+the first minute of each log's tuned part. The last
 ``--holdout`` of each log certifies them: the alarms they raise there, and how soon a step
 added to each joint's effort is detected. OUT holds the ``effort.*`` parameters the node
 takes, at rest (``effort.rest_*``, below ``effort.rest_speed``) and in motion, the certificate
@@ -46,7 +46,7 @@ WITHIN = 0.05
 """A step detected within this long counts as caught, s."""
 AXES = ('fx', 'fy', 'fz', 'mx', 'my', 'mz')
 """The tool wrench's axes, as ``~/external_wrench`` orders them."""
-CHOICE_S = 120.0
+CHOICE_S = 60.0
 """Of each log's tuned part, the first this many s choose the gain and the hold: every gain of
 :data:`contact.GAINS` is observed over them (the observer's run is most of the command's time);
 the thresholds are tuned on the whole part with the gain and the hold chosen."""
