@@ -101,7 +101,6 @@ def _simulated_arm(name):
     return example('simulate_contact').with_motors(chain)
 
 
-@functools.lru_cache(maxsize=None)
 def _simulated(name):
     """Return the arm, ten minutes of it moving free and an hour more, both observed."""
     chain = _simulated_arm(name)
