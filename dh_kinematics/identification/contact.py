@@ -44,7 +44,7 @@ from collections import namedtuple
 import math
 
 from dh_kinematics.node_logic.momentum_observer import (
-    estimate_covariance, MomentumObserver, tool_wrench, wrench_deviation)
+    estimate_covariance, in_frame, MomentumObserver, tool_wrench, wrench_deviation)
 import numpy as np
 
 __all__ = ['Certificate', 'certify', 'chosen', 'combined', 'detection_delays', 'ExponentialTail',
@@ -372,8 +372,7 @@ def wrench_errors(chain, observed, rest_speed, gain, noise):
             k = k[np.isfinite(each.estimates[k]).all(axis=1)]
             if len(k) < 2:
                 continue
-            J = chain.jacob0(each.position[k])
-            J_base = np.concatenate([R.T @ J[:, :3], R.T @ J[:, 3:]], axis=1)
+            J_base = in_frame(chain.jacob0(each.position[k]), R)
             wrench = tool_wrench(J_base, each.estimates[k])
             middle = k[len(k) // 2]
             stated = np.full(6, math.nan) if noise is None else wrench_deviation(

@@ -72,7 +72,7 @@ from dh_kinematics.node_logic.joint_math import StreamMath
 from dh_kinematics.node_logic.joint_state_cache import JointStateCache, MAX_UNKNOWN_NAMES
 from dh_kinematics.node_logic.limit_diagnostics import LimitDiagnostics
 from dh_kinematics.node_logic.momentum_observer import (
-    MomentumObserver, tool_wrench, wrench_deviation)
+    in_frame, MomentumObserver, tool_wrench, wrench_deviation)
 from dh_kinematics.node_logic.monitors.sample import Sample
 from dh_kinematics.node_logic.rate_estimate import MAX_RATE, RateEstimate
 from dh_kinematics.node_logic.tf_rate import TfRate
@@ -549,15 +549,13 @@ class JointStatesFlow:
         """
         update, external, wanted, limits = taken.update, taken.external, self._wanted, self.limits
         wrench = None
-        if taken.wrenched:  # the force's and the moment's rows, each turned by R^T
-            R, deviation = self._R_world_base, None
-            world = tool_wrench(jacobian, external[2]).reshape(2, 3)
+        if taken.wrenched:  # the wrench and its deviation in the base frame
+            J_base, deviation = in_frame(jacobian, self._R_world_base), None
             if self._noise is not None:
                 covariance = self.observer.covariance(self._inertia(taken.configuration),
                                                       *self._noise)
-                deviation = wrench_deviation(np.vstack([R.T @ jacobian[:3], R.T @ jacobian[3:]]),
-                                             covariance).tolist()
-            wrench = (update.stamp_ns, (world @ R).ravel().tolist(), deviation)
+                deviation = wrench_deviation(J_base, covariance).tolist()
+            wrench = (update.stamp_ns, tool_wrench(J_base, external[2]).tolist(), deviation)
         diagnostics = limits.after_message(
             taken.joints, taken.q, taken.notes, taken.now_ns, taken.mono_ns, Sample(
                 update, rates, taken.configuration, taken.efforts, wanted.manipulability,

@@ -47,7 +47,7 @@ from dh_kinematics.core.dynamics import Momentum, rne_unrolled
 from dh_kinematics.node_logic.rate_estimate import MAX_RATE
 import numpy as np
 
-__all__ = ['estimate_covariance', 'MomentumObserver', 'SINGULAR', 'tool_wrench',
+__all__ = ['estimate_covariance', 'in_frame', 'MomentumObserver', 'SINGULAR', 'tool_wrench',
            'wrench_deviation']
 
 EFFORT_MAX = bounds.LIMIT_MAX
@@ -146,6 +146,18 @@ class MomentumObserver:
         self.estimate = [kept * value + taken * ((now - before) * rate - 0.5 * (b + b_then))
                          for value, now, before, b, b_then in zip(r, p, p_then, beta, beta_then)]
         return None
+
+
+def in_frame(J, R):
+    """
+    Return the Jacobian [v; w] ``J`` (6, n) or (m, 6, n) with its rows in another frame's axes.
+
+    ``R`` (3, 3): that frame's axes in ``J``'s (``R_world_base`` for a world Jacobian and the
+    base frame); each of the linear and the angular rows turned by ``R^T``, so that
+    :func:`tool_wrench` and :func:`wrench_deviation` of it are in that frame.
+    """
+    J, R = np.asarray(J, dtype=float), np.asarray(R, dtype=float)
+    return np.concatenate([R.T @ J[..., :3, :], R.T @ J[..., 3:, :]], axis=-2)
 
 
 def tool_wrench(J, torques):
