@@ -34,6 +34,7 @@ setup(
     install_requires=['setuptools', 'numpy'],
     extras_require={'yaml': ['PyYAML'], 'plot': ['matplotlib'], 'view': ['viser', 'yourdfpy'],
                     'symbolic': ['sympy'], 'identify': ['scipy'], 'logs': ['rosbags'],
+                    'fleet': ['dask[distributed]', 'scipy', 'matplotlib'],
                     'test': ['pytest', 'hypothesis']},
     zip_safe=True,
     maintainer='dh_kinematics maintainers',

@@ -865,18 +865,22 @@ def free_motion_log(chain, seconds, seed, **options):
     return example('simulate_free_motion').free_motion(chain, seconds, seed, **options)
 
 
-def pin_free_motion_log(chain, seconds, seed, **options):
+def pin_dynamics(chain):
     """
-    Return :func:`free_motion_log` with the efforts pinocchio's: ``rnea`` less the friction.
+    Return the efforts that make pinocchio's forward dynamics follow a motion of ``chain``.
 
-    The torques that make pinocchio's forward dynamics (``aba`` of the efforts and the model's
-    friction, as :class:`examples.simulate_contact.Simulation` integrates it) follow the
-    motion: its exact inverse, the motors' inertia as pinocchio's armature.
+    ``efforts(Q, QD, QDD)``, each (m, n): pinocchio's ``rnea`` (the exact inverse of the
+    ``aba`` that :class:`examples.simulate_contact.Simulation` integrates, the motors' inertia
+    as pinocchio's armature) with the model's friction added.
     """
     model, data = pin_model(chain, motors=True)
 
-    def dynamics(Q, QD, QDD):
-        efforts = np.array([pin.rnea(model, data, q, qd, qdd) for q, qd, qdd in zip(Q, QD, QDD)])
-        return efforts - chain.friction(QD)
+    def efforts(Q, QD, QDD):
+        found = np.array([pin.rnea(model, data, q, qd, qdd) for q, qd, qdd in zip(Q, QD, QDD)])
+        return found - chain.friction(QD)
+    return efforts
 
-    return free_motion_log(chain, seconds, seed, dynamics=dynamics, **options)
+
+def pin_free_motion_log(chain, seconds, seed, **options):
+    """Return :func:`free_motion_log` with the efforts pinocchio's (:func:`pin_dynamics`)."""
+    return free_motion_log(chain, seconds, seed, dynamics=pin_dynamics(chain), **options)

@@ -34,6 +34,8 @@ The layers' import boundaries: what core/, node_logic/ and ros/ may import.
 - ``logs/``: joint logs: the core, and rosbags (``bag.py``);
 - ``identification/``: the dynamic model from a log: the core, the logs and SciPy; the node
   logic's observer (``contact.py``: contact thresholds by the node's own code);
+- ``health/``: a fleet's logs: replay, the logs, identification's friction, the node logic and
+  the parameters; Dask (``fleet.py``); the command line's report is handed to it, not imported;
 - ``formulas/``: the formulas of a chain: the core and SymPy (``cli/show.py`` imports it
   for ``--symbolic``);
 - ``ros/``: anything; the only layer that speaks ROS.
@@ -59,7 +61,7 @@ ALLOWED = {
                                  'dh_kinematics.node_logic'},
     'cli': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.node_logic',
                           'dh_kinematics.parameters', 'dh_kinematics.cli', 'dh_kinematics.logs',
-                          'dh_kinematics.replay'},
+                          'dh_kinematics.replay', 'dh_kinematics.health'},
     'logs': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.logs', 'rosbags'},
     'identification': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.logs',
                                      'dh_kinematics.identification', 'scipy',
@@ -68,6 +70,10 @@ ALLOWED = {
                              'dh_kinematics.viewer', 'trimesh', 'viser', 'websockets',
                              'yourdfpy'},
     'formulas': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.formulas', 'sympy'},
+    'health': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.parameters',
+                             'dh_kinematics.node_logic', 'dh_kinematics.logs',
+                             'dh_kinematics.replay', 'dh_kinematics.identification',
+                             'dh_kinematics.health', 'dask', 'distributed', 'scipy'},
     'replay': THIRD_PARTY | {'dh_kinematics.core', 'dh_kinematics.parameters',
                              'dh_kinematics.node_logic', 'dh_kinematics.logs',
                              'dh_kinematics.replay', 'rosbags'},
@@ -96,7 +102,7 @@ EXEMPT = {'cli/monitor.py', 'cli/description_topic.py', 'cli/record.py', 'cli/sp
           'cli/plot.py', 'cli/calibration_report.py', 'cli/collisions.py',  # matplotlib, pin
           'cli/identification_report.py', 'cli/identify.py',  # matplotlib, identification
           'cli/tune_contact.py', 'cli/contact_report.py',  # identification's contact (no SciPy)
-          'cli/excite.py', 'cli/replay_report.py',  # matplotlib
+          'cli/excite.py', 'cli/replay_report.py', 'cli/health_report.py',  # matplotlib
           'cli/view.py', 'cli/show.py'}  # viser and the viewer, SymPy and the formulas
 
 
@@ -110,8 +116,8 @@ def _layer_files(layer):
 def test_the_layers_are_the_package():
     assert sorted(path.name for path in SOURCE.iterdir()
                   if path.suffix == '.py' or (path / '__init__.py').exists()) == [
-        '__init__.py', 'cli', 'core', 'formulas', 'identification', 'logs', 'node_logic',
-        'parameters', 'replay', 'ros', 'viewer']
+        '__init__.py', 'cli', 'core', 'formulas', 'health', 'identification', 'logs',
+        'node_logic', 'parameters', 'replay', 'ros', 'viewer']
 
 
 BELOW_CHAIN = ('kinematics', 'dynamics', 'ik', 'model_file')

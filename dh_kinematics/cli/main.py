@@ -41,12 +41,12 @@ import argparse
 import sys
 
 from dh_kinematics.cli import (
-    calibrate, check, convert, excite, fk, from_urdf, identify, ik, monitor, moveit_files, plot,
-    record, replay, show, tune_contact, urdf, view)
+    calibrate, check, convert, excite, fk, from_urdf, health, identify, ik, monitor,
+    moveit_files, plot, record, replay, show, tune_contact, urdf, view)
 from dh_kinematics.cli.arguments import check_outputs, PROG
 
 COMMANDS = (check, show, fk, ik, urdf, moveit_files, from_urdf, convert, calibrate, identify,
-            tune_contact, excite, plot, monitor, record, replay, view)
+            tune_contact, excite, plot, monitor, record, replay, health, view)
 """The command modules, in the order of the help: each has ``add_parser`` and ``run``."""
 
 

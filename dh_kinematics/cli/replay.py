@@ -33,11 +33,10 @@ from dh_kinematics.cli.plot import pyplot
 from dh_kinematics.cli.progress import reported
 from dh_kinematics.core import files
 from dh_kinematics.core.names import axis_frame_names, frame_names
-from dh_kinematics.logs import bag, csv_log
-from dh_kinematics.node_logic import cdr, frames
+from dh_kinematics.node_logic import frames
 from dh_kinematics.parameters.files import read
 from dh_kinematics.parameters.validation import notes, robot_description
-from dh_kinematics.replay import Replay, TfBag
+from dh_kinematics.replay import Replay, source, TfBag
 from dh_kinematics.replay.report import summary, write
 
 
@@ -61,30 +60,6 @@ def add_parser(commands):
     return command
 
 
-STAMP_MAX_S = 2.0 ** 31
-"""The first time (s) past what builtin_interfaces/Time's int32 seconds hold."""
-
-
-def _csv_messages(path):
-    """
-    Yield a CSV joint log's samples as the messages a publisher would have sent.
-
-    A block of rows at a time (:func:`logs.csv_log.blocks`): memory bounded by the report, as
-    for a bag. A time no ROS stamp holds (0 to 2^31 s) is refused naming its line.
-    """
-    for log in csv_log.blocks(path):
-        bad = ~((log.time >= 0.0) & (log.time < STAMP_MAX_S))
-        if bad.any():
-            k = int(bad.argmax())
-            raise ValueError(f'{path}: line {log.rows[k]}: time {float(log.time[k])!r} s is no '
-                             f'ROS stamp (0 to {STAMP_MAX_S:.0f} s)')
-        for k, time in enumerate(log.time.tolist()):
-            stamp = int(round(time * 1e9))
-            yield stamp, cdr.joint_state(stamp, log.names, *(
-                () if column is None else column[k].tolist()
-                for column in (log.position, log.velocity, log.effort)))
-
-
 def _tf_bag(path, checked, topic, start_ns):
     """Open the ``--write-tf`` bag: the frames named and prefixed as the node names them."""
     chain, prefix = checked.chain, checked.settings['frame_prefix']
@@ -92,6 +67,17 @@ def _tf_bag(path, checked, topic, start_ns):
     children = frames.joint_children(names, axis_frame_names(chain, prefix))
     return TfBag(path, names, children, frames.static_frames(chain, prefix),
                  robot_description(checked), topic, start_ns)
+
+
+def write_report(folder, checked, replay, found):
+    """Write ``replay``'s report into ``folder`` (new, or empty); return its summary."""
+    said, maxima = summary(found), replay.maxima.rows()
+
+    def pictures(staging):
+        from dh_kinematics.cli import replay_report
+        replay_report.draw(staging, checked.chain, checked.settings, replay, said, found, maxima)
+    write(folder, found, maxima, pictures)
+    return said
 
 
 def run(args, out):
@@ -108,35 +94,15 @@ def run(args, out):
     pyplot('replay --report')  # the pictures' matplotlib, before a long replay, not after
     if args.write_tf and os.path.lexists(args.write_tf):  # a dangling link too
         raise ValueError(f'--write-tf: {args.write_tf} exists; give a new folder')
-    if os.path.isdir(path):
-        messages = bag.raw_messages(path, args.topic)
-    elif path.endswith(('.db3', '.mcap')):
-        raise ValueError(f"{path}: give the bag's folder (rosbag2), not its storage file")
-    elif path.endswith('.bag'):
-        raise ValueError(f'{path}: a ROS 1 bag: convert it to a rosbag2 folder first '
-                         f'(rosbags-convert --src {path} --dst FOLDER)')
-    else:
-        messages = _csv_messages(path)
-    first = next(messages, None)  # the bag and the topic are checked here
-    if first is None:
-        raise ValueError(f'{path}: no message on {args.topic}')
-    try:
-        names = cdr.JointStateReader().read(first[1])[1]
-    except ValueError as error:  # a later one is dropped and counted, as the node drops it
-        raise ValueError(f'{path}: message 1 on {args.topic}: not a JointState the node reads '
-                         f'({error})') from None
-    if not set(names) & set(checked.chain.joint_names):
-        model = ', '.join(checked.chain.joint_names)
-        raise ValueError(f'{path}: the joints of {args.topic} ({", ".join(names)}) are none of '
-                         f"the model's ({model}): a bag of another arm, or its model?")
-    start_ns = first[0] + int(args.start * 1e9)
-    end_ns = first[0] + args.end * 1e9
+    _, first_ns, messages = source.messages(path, args.topic, [checked.chain.joint_names])
+    start_ns = first_ns + int(args.start * 1e9)
+    end_ns = first_ns + args.end * 1e9
     window = reported(itertools.takewhile(lambda message: message[0] <= end_ns, (
-        message for message in itertools.chain([first], messages) if message[0] >= start_ns)),
+        message for message in messages if message[0] >= start_ns)),
         lambda message, count: f'replay: {count} messages, '
-                               f'{(message[0] - first[0]) * 1e-9:.1f} s of the log')
+                               f'{(message[0] - first_ns) * 1e-9:.1f} s of the log')
     replay = Replay(checked.chain, checked.settings, tf=bool(args.write_tf))
-    tf_bag = None if not args.write_tf else _tf_bag(args.write_tf, checked, args.topic, first[0])
+    tf_bag = None if not args.write_tf else _tf_bag(args.write_tf, checked, args.topic, first_ns)
     try:
         found = list(replay.transitions(window, tf_bag))
     except BaseException:
@@ -146,12 +112,7 @@ def run(args, out):
         raise
     if tf_bag is not None:
         tf_bag.close()
-    said, maxima = summary(found), replay.maxima.rows()
-
-    def pictures(staging):
-        from dh_kinematics.cli import replay_report
-        replay_report.draw(staging, checked.chain, checked.settings, replay, said, found, maxima)
-    write(args.report, found, maxima, pictures)
+    said = write_report(args.report, checked, replay, found)
     out.write(said + f'\nwrote {args.report}: transitions.csv, maxima.csv, the pictures and '
               'index.html\n' + (f'wrote {args.write_tf}\n' if args.write_tf else ''))
     return 0

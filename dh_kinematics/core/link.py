@@ -160,6 +160,10 @@ class Link:
     def __setattr__(self, field, value):
         raise AttributeError(f'Link is immutable; use link.replace({field}=...)')
 
+    def __reduce__(self):
+        """Pickle a Link as its fields, checked again when it is rebuilt (Dask sends models)."""
+        return _rebuilt, (tuple(getattr(self, field) for field in _FIELDS),)
+
     def replace(self, **changes):
         """Return a new, validated Link with some fields changed."""
         unknown = set(changes) - set(_FIELDS)
@@ -267,3 +271,8 @@ class Link:
         ``convention`` is ``'dh'`` (standard) or ``'mdh'`` (modified).
         """
         return legacy_rows.link_from_row(cls, legacy_rows.matlab_row, row, convention, joint)
+
+
+def _rebuilt(values):
+    """Return the Link of the field values of :meth:`Link.__reduce__`."""
+    return Link(**dict(zip(_FIELDS, values)))

@@ -132,6 +132,30 @@ def raw_messages(path, topic='/joint_states'):
         reader.close()
 
 
+def robot_name(path, topic='/robot_description'):
+    """
+    Return the robot's name in the bag's first ``topic`` message (a URDF), or None.
+
+    None where the bag has no such topic of std_msgs/String, or its text is no URDF with a
+    name: the caller names the arm otherwise.
+    """
+    import xml.etree.ElementTree as ElementTree
+
+    reader = _reader(path)
+    try:
+        connections = [c for c in reader.connections
+                       if c.topic == topic and c.msgtype == 'std_msgs/msg/String']
+        for connection, _, raw in reader.messages(connections=connections):
+            text = reader.deserialize(raw, connection.msgtype).data
+            try:
+                return ElementTree.fromstring(text).get('name') or None
+            except ElementTree.ParseError:
+                return None
+        return None
+    finally:
+        reader.close()
+
+
 def read(path, topic='/joint_states'):
     """
     Return ``(log, left_out)``: the :class:`JointLog` of ``topic`` in the folder ``path``.

@@ -73,7 +73,8 @@ def blocks(path, rows=BLOCK):
 
     Each block is checked as :func:`read` checks the whole (every value finite; a row of the
     wrong length refused at its line, before the next is read); at least one block, or a
-    ValueError (:func:`read`).
+    ValueError (:func:`read`). A bad row's ValueError comes after the rows before it (a file
+    cut short by a recorder killed while writing: what was written is read).
     """
     with files.open_text(path, 'joint log', MAX_BYTES) as stream:
         lines = _lines(stream, path)
@@ -87,14 +88,21 @@ def blocks(path, rows=BLOCK):
             if not block:
                 break
             found = True
-            values = _numbers(path, block, width)
+            try:
+                values, error = _numbers(path, block, width), None
+            except ValueError as refused:
+                good = _good_rows(block, width)
+                block, values, error = block[:good], _numbers(path, block[:good], width), refused
 
             def table(field, values=values):
                 picked = columns[field]
                 return None if picked is None else values[:, picked]
-            yield checked(JointLog(names, values[:, columns['time']], table('position'),
-                                   table('velocity'), table('effort'), str(path),
-                                   np.array([number for number, _ in block])))
+            if block:
+                yield checked(JointLog(names, values[:, columns['time']], table('position'),
+                                       table('velocity'), table('effort'), str(path),
+                                       np.array([number for number, _ in block])))
+            if error is not None:
+                raise error
         if not found:
             raise ValueError(f'{path}: a header but no samples')
 
@@ -180,6 +188,19 @@ def _numbers(path, block, width):
             raise ValueError(f'{path}: line {number}: {_shown(line)} holds something that is '
                              'not a number') from None
     raise ValueError(f'{path}: a value is not a number')  # numpy refused what float takes
+
+
+def _good_rows(block, width):
+    """Return how many of a block's rows come before its first that is not ``width`` numbers."""
+    for k, (_, line) in enumerate(block):
+        cells = line.split(',')
+        if len(cells) != width:
+            return k
+        try:
+            [float(cell) for cell in cells]
+        except ValueError:
+            return k
+    return len(block)
 
 
 def _shown(text, limit=80):

@@ -62,6 +62,10 @@ class Replay:
     tf, values : bool
         Whether the flow computes the TF (for a :class:`TfBag`), and the expected efforts and
         the safety values (what ``~/expected_effort`` and ``~/safety`` publish).
+    taken : callable, optional
+        ``taken(stamps, values, levels)`` after each block: the messages' stamps (ns), their
+        values (m, 7, n; :class:`Maxima`'s order of quantities, the position in place of its
+        margin) and every joint's level (m, n).
 
     Attributes
     ----------
@@ -76,7 +80,8 @@ class Replay:
 
     """
 
-    def __init__(self, chain, settings, node='/dh_kinematics', tf=False, values=False):
+    def __init__(self, chain, settings, node='/dh_kinematics', tf=False, values=False,
+                 taken=None):
         self.flow = JointStatesFlow(chain.joint_names, _undecodable, lambda text: None, 0)
         self.flow.configure(chain, settings)
         # The rates, residuals and external torques every message (for the maxima), as their
@@ -94,6 +99,7 @@ class Replay:
         self._node = node
         self._reader, self._levels, self._last = JointStateReader(), {}, None
         self._clock, self._next_tick = 1, None
+        self._taken = taken
 
     def transitions(self, messages, tf_bag=None, outcomes=None, block=BLOCK):
         """
@@ -103,14 +109,24 @@ class Replay:
         ``tf_bag`` (a :class:`TfBag`, with ``tf``) takes each message and its TF;
         ``outcomes(outcome)``, where given, each message's :data:`Outcome`. The flow takes
         ``block`` messages at a time (:meth:`JointStatesFlow.handle_block`), with the ticks
-        between them: a block's transitions are yielded once it is judged.
+        between them: a block's transitions are yielded once it is judged. A ValueError or
+        OSError of ``messages`` (a log cut short) is raised after the messages before it are
+        judged.
         """
         messages = iter(messages)
         while True:
-            chunk = list(islice(messages, block))
+            chunk, error = [], None
+            try:
+                for message in islice(messages, block):
+                    chunk.append(message)
+            except (ValueError, OSError) as stopped:  # a log cut short: judge what came first
+                error = stopped
+            if chunk:
+                yield from self._block(chunk, tf_bag, outcomes)
+            if error is not None:
+                raise error
             if not chunk:
                 return
-            yield from self._block(chunk, tf_bag, outcomes)
 
     def _block(self, chunk, tf_bag, outcomes):
         """Return the transitions of a block of messages, and of the ticks between them."""
@@ -167,7 +183,10 @@ class Replay:
         shown = values[:, [0, 1, 4, 5]]
         external = values[:, 6]
         shown[:, 3] = np.where(np.isnan(external), shown[:, 3], external)
-        self.series.add(stamps, shown, [verdict.levels for verdict in verdicts])
+        levels = [verdict.levels for verdict in verdicts]
+        self.series.add(stamps, shown, levels)
+        if self._taken is not None:
+            self._taken(stamps, values, levels)
         if judged:
             self.safety.add(safety_stamps, safety[:, None],
                             [verdict.safety_levels for verdict in judged])
