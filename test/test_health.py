@@ -289,12 +289,27 @@ def test_what_cannot_run_is_refused_in_one_line(small_fleet, tmp_path):
     assert sorted(p.name for p in taken.iterdir()) == ['file']
 
 
+@needs_dask
+@needs_pin
+def test_a_scheduler_that_does_not_answer_is_said_and_leaves_nothing(small_fleet, tmp_path):
+    import socket
+
+    with socket.socket() as unused:  # a port nobody listens on
+        unused.bind(('127.0.0.1', 0))
+        address = f'tcp://127.0.0.1:{unused.getsockname()[1]}'
+    _, err = run_cli('health', small_fleet / 'panda.yaml', small_fleet / 'panda', '--report',
+                     tmp_path / 'r', '--scheduler', address, code=1)
+    assert f'--scheduler {address}: no Dask scheduler answers there' in err
+    assert not (tmp_path / 'r').exists()
+
+
 @needs_pin
 def test_dask_missing_is_said_with_what_to_install(small_fleet, tmp_path):
     _, err = run_cli_without('distributed', 'health', small_fleet / 'panda.yaml',
                              small_fleet / 'panda', '--report', tmp_path / 'r', '--workers',
                              '2', code=1)
     assert "pip install 'dask[distributed]'" in err
+    assert not (tmp_path / 'r').exists()
 
 
 @needs('rosbags', 'pip install rosbags')

@@ -27,6 +27,7 @@ per log with an ERROR and per log with a problem (doc/health.md).
 import dataclasses
 import os
 import pathlib
+import shutil
 import sys
 import time
 
@@ -157,6 +158,7 @@ def run(args, out):
         raise ValueError(f'no logs in {", ".join(paths)}: bag folders (with metadata.yaml) or '
                          '.csv files')
     folder = pathlib.Path(args.report)
+    made = not folder.exists()  # else an empty folder of the user's, left as it was found
     folder.mkdir(parents=True, exist_ok=True)
     results, progress, interrupted = {}, _Progress(len(logs)), False
     try:
@@ -169,12 +171,14 @@ def run(args, out):
             progress(result)
     except KeyboardInterrupt:
         interrupted = True
-    z, means = drift.distances(results, args.baseline)
-    flagged = drift.flags(results, z, means, args.drift_sigma)
-    files.write_text(folder / 'logs.csv', tables.logs_csv(logs, results))
-    files.write_text(folder / 'joints.csv', tables.joints_csv(logs, results, z))
-    from dh_kinematics.cli import health_report
-    health_report.draw(folder, logs, results, z, flagged, args.drift_sigma)
+    except BaseException:  # no cluster, say: the logs done are summed up, or nothing is left
+        if results:
+            _summary(folder, logs, results, args)
+        else:
+            for path in [folder] if made else list(folder.iterdir()):
+                shutil.rmtree(path, ignore_errors=True)
+        raise
+    flagged = _summary(folder, logs, results, args)
     for flag in flagged:
         out.write(f'drift: {flag.arm} {flag.joint} from {results[flag.log].path} '
                   f'({flag.quantity} {flag.value:.4g} against {flag.mean:.4g}, '
@@ -191,3 +195,15 @@ def run(args, out):
               + (' (interrupted)' if interrupted else '')
               + f'; {len(flagged)} joints drift; logs.csv, joints.csv, index.html\n')
     return 130 if interrupted else 0
+
+
+def _summary(folder, logs, results, args):
+    """Write the tables, the pictures and the page of the logs done; return the joints flagged."""
+    from dh_kinematics.cli import health_report
+
+    z, means = drift.distances(results, args.baseline)
+    flagged = drift.flags(results, z, means, args.drift_sigma)
+    files.write_text(folder / 'logs.csv', tables.logs_csv(logs, results))
+    files.write_text(folder / 'joints.csv', tables.joints_csv(logs, results, z))
+    health_report.draw(folder, logs, results, z, flagged, args.drift_sigma)
+    return flagged
