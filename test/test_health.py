@@ -310,6 +310,10 @@ def test_dask_missing_is_said_with_what_to_install(small_fleet, tmp_path):
                              '2', code=1)
     assert "pip install 'dask[distributed]'" in err
     assert not (tmp_path / 'r').exists()
+    # Without --workers: here, one log at a time, said.
+    _, err = run_cli_without('distributed', 'health', small_fleet / 'panda.yaml',
+                             small_fleet / 'panda' / 'day-01.csv', '--report', tmp_path / 'r')
+    assert 'note: judging one log at a time' in err and (tmp_path / 'r' / 'logs.csv').is_file()
 
 
 @needs('rosbags', 'pip install rosbags')

@@ -25,7 +25,6 @@ per log with an ERROR and per log with a problem (doc/health.md).
 """
 
 import dataclasses
-import os
 import pathlib
 import shutil
 import sys
@@ -57,9 +56,9 @@ def add_parser(commands):
     command.add_argument('--report', required=True, metavar='DIR',
                          help='the report folder to write (new, or empty)')
     command.add_argument('--topic', default='/joint_states', help='default: /joint_states')
-    command.add_argument('--workers', type=int, default=os.cpu_count() or 1, metavar='N',
+    command.add_argument('--workers', type=int, metavar='N',
                          help='processes of a Dask LocalCluster; 1: here, without Dask '
-                         "(default: the machine's cores, %(default)s)")
+                         "(default: the machine's cores where Dask is installed, else 1)")
     command.add_argument('--scheduler', metavar='tcp://HOST:PORT', help='a running Dask '
                          "cluster's scheduler, instead of a LocalCluster: its workers must "
                          'read the logs at the paths given')
@@ -94,6 +93,11 @@ def _models(paths):
 
 
 def _check(args):
+    if args.workers is None:
+        args.workers = fleet.default_workers()
+        if args.workers is None and args.scheduler is None:
+            sys.stderr.write(f'note: judging one log at a time: {fleet.INSTALL}\n')
+        args.workers = args.workers or 1
     if args.workers < 1:
         raise ValueError(f'--workers {args.workers}: give 1 or more')
     if not args.drift_sigma > 0.0:
