@@ -32,6 +32,7 @@ RESULTS = PACKAGE / 'bench' / 'results'
 NODE = '2026-11-28-every-monitor/node_rate-after.json'
 IK = '2026-11-26-ik-3/bench_ik.json'
 REPLAY = '2026-11-30-levels/bench_replay.json'
+FLEET = '2026-11-30-fleet-health/fleet_health.json'
 SAME_CODE = [f'2026-11-29-measure-once/bench_replay-{name}.json'
              for name in ('report', 'report2', 'final')]
 """Replay runs of the same package code (the last commit changed the benchmark only)."""
@@ -83,6 +84,13 @@ FIGURES = [
       (lambda results: results['drawing_s'], 1)]),
     ('doc/replay.md', 'three runs of the same code with every monitor and self-collision: {} to '
      '{} µs a message', REPLAY, [(_same_code_runs(min), 0), (_same_code_runs(max), 0)]),
+    ('doc/health.md', "two workers judged the fleet {} times as fast as one, the LocalCluster's "
+     'start included. One worker judges {} seconds of log a CPU second', FLEET,
+     [(lambda results: results['ratio'], 2),
+      (lambda results: results['one worker (here, no Dask)']['log seconds per cpu second'], 1)]),
+    ('doc/health.md', 'needs 100 / {} = {} cores', FLEET,
+     [(lambda results: results['one worker (here, no Dask)']['log seconds per cpu second'], 1),
+      (lambda results: results['cores for 100 arms x 8 h a day, in 8 h'], 1)]),
     ('doc/replay.md', 'reading the bag alone costs {} µs a message', REPLAY,
      [(lambda results: results['reading_us_per_message'], 1)]),
     ('doc/replay.md', 'the same reading took {} µs two days before, when the first three '
