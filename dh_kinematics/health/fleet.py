@@ -28,8 +28,10 @@ The ``LocalCluster``'s workers watch themselves less often than Dask's defaults
 
 A worker lost while it judged a log (killed, out of memory) loses that log's task: it is sent
 once more, and a second loss is that log's row (:data:`LOST`). The ``LocalCluster`` is started
-with Dask's ``allowed-failures`` at 0, so that this is the whole rule; a running cluster's
-scheduler applies its own (Dask's default: 3) to each of the two tries.
+with Dask's ``allowed-failures`` at 0, so that this is the whole rule, and its
+``worker-saturation`` at 1, so that a worker holds only the log it judges (no other is lost
+with it); a running cluster's scheduler applies its own (Dask's defaults: 3 failures, 1.1) to
+each of the two tries.
 """
 
 import os
@@ -145,7 +147,8 @@ def judged(logs, models, topic='/joint_states', workers=1, scheduler=None, repor
     cluster = None
     if scheduler is None:
         with dask.config.set(dict(WORKER_CONFIG, **{
-                'distributed.scheduler.allowed-failures': 0})):
+                'distributed.scheduler.allowed-failures': 0,
+                'distributed.scheduler.worker-saturation': 1.0})):
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                    host='127.0.0.1', dashboard_address=None)
         client = Client(cluster)
