@@ -62,6 +62,9 @@ NOT_HERE = {
     'sim_arm': 'sim_arm, which the node tests start',
 }
 """Commands that do not run here, by first word, with the reason."""
+COMMAND_TIMEOUT_S = 600
+"""The longest a document's command may take: health's how-to judges 16 logs on Dask, 40 s on an
+idle 2-core machine and more than twice that on a busy one."""
 SERVERS = ('dh_kinematics monitor', 'dh_kinematics view')
 """Commands that run until Ctrl-C: test_cli_monitor.py and test_view.py start them."""
 
@@ -142,7 +145,7 @@ def _exits_0(line, folder, sourced=False):
         functions += f'xacro() {{ {shlex.quote(XACRO)} "$@"; }}\n'
     process = spawn(['bash', '-c', functions + line], cwd=folder, stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE, text=True)
-    out, err = process.communicate(timeout=120)
+    out, err = process.communicate(timeout=COMMAND_TIMEOUT_S)
     assert process.returncode == 0, (line, out, err)
     return out + err
 
