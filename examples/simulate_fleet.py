@@ -187,5 +187,6 @@ def main(argv=None):
           f'{arms[0][0]} grows 5 % a log from log {grows + 1}, a push on its tool in log '
           f'{pushed + 1}, the last log of {arms[-1][0]} cut short')
 
+
 if __name__ == '__main__':
     main()
