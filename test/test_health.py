@@ -210,8 +210,7 @@ def test_a_log_whose_worker_is_lost_is_tried_again_once_then_reported(small_flee
 
     killer = type('Killer', (_Killer, WorkerPlugin), {})(
         {'panda--day-02': (1,), 'ur5--day-01': (1, 2)})
-    with dask.config.set({'distributed.scheduler.allowed-failures': 0,  # as health's own
-                          'distributed.scheduler.worker-saturation': 1.0}), LocalCluster(
+    with dask.config.set({'distributed.scheduler.allowed-failures': 0}), LocalCluster(
             n_workers=2, threads_per_worker=1, host='127.0.0.1',
             dashboard_address=None) as cluster, Client(cluster) as client:
         client.register_plugin(killer)

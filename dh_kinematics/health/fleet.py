@@ -26,14 +26,15 @@ same wherever it ran: the CSVs of a run are byte for byte those of a serial one.
 The ``LocalCluster``'s workers watch themselves less often than Dask's defaults
 (:data:`WORKER_CONFIG`); a running cluster's are its own.
 
-A worker lost while it judged a log (killed, out of memory) loses that log's task: it is sent
-once more, and a second loss is that log's row (:data:`LOST`). The ``LocalCluster`` is started
-with Dask's ``allowed-failures`` at 0, so that this is the whole rule, and its
-``worker-saturation`` at 1, so that a worker holds only the log it judges (no other is lost
-with it); a running cluster's scheduler applies its own (Dask's defaults: 3 failures, 1.1) to
+The logs are sent as the workers have threads, no more (a worker never holds a log it does not
+judge), the next as one is done. A worker lost while it judged a log (killed, out of memory)
+loses that log's task: it is sent once more, and a second loss is that log's row
+(:data:`LOST`). The ``LocalCluster`` is started with Dask's ``allowed-failures`` at 0, so that
+this is the whole rule; a running cluster's scheduler applies its own (Dask's default: 3) to
 each of the two tries.
 """
 
+import collections
 import os
 import pathlib
 
@@ -147,8 +148,7 @@ def judged(logs, models, topic='/joint_states', workers=1, scheduler=None, repor
     cluster = None
     if scheduler is None:
         with dask.config.set(dict(WORKER_CONFIG, **{
-                'distributed.scheduler.allowed-failures': 0,
-                'distributed.scheduler.worker-saturation': 1.0})):
+                'distributed.scheduler.allowed-failures': 0})):
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                    host='127.0.0.1', dashboard_address=None)
         client = Client(cluster)
@@ -159,29 +159,38 @@ def judged(logs, models, topic='/joint_states', workers=1, scheduler=None, repor
             raise ValueError(f'--scheduler {scheduler}: no Dask scheduler answers there '
                              f'({error})') from None
     try:
-        def submit(k, attempt):
-            path, name = logs[k]
-            future = client.submit(judge, path, name, models, topic, report, pure=False,
-                                   key=f'health-{k}-{name}-try-{attempt}')
-            tries[future.key] = (k, attempt)
-            return future
+        client.wait_for_workers(1 if cluster is None else workers)
+        waiting = collections.deque((k, 1) for k in range(len(logs)))
+        tries, pending = {}, as_completed()
 
-        tries = {}
-        pending = as_completed([submit(k, 1) for k in range(len(logs))])
+        def fill():
+            """Send as many logs as the workers have threads: none waits on a worker."""
+            free = max(sum(client.nthreads().values()), 1) - len(tries)
+            while free > 0 and waiting:
+                k, attempt = waiting.popleft()
+                path, name = logs[k]
+                future = client.submit(judge, path, name, models, topic, report, pure=False,
+                                       key=f'health-{k}-{name}-try-{attempt}')
+                tries[future.key] = (k, attempt)
+                pending.add(future)
+                free -= 1
+
+        fill()
         for future in pending:
             k, attempt = tries.pop(future.key)
             try:
                 result = future.result()
             except KilledWorker:
-                if attempt == 1:
-                    pending.add(submit(k, 2))
-                    continue
-                result = LogHealth(*logs[k], '', problem=LOST)
+                result = None if attempt == 1 else LogHealth(*logs[k], '', problem=LOST)
+                if result is None:
+                    waiting.appendleft((k, 2))
             except Exception as error:  # noqa: B902 (a worker's fault: that log's row)
                 result = LogHealth(*logs[k], '', problem=f'failed on its worker: '
                                    f'{type(error).__name__}: {error}')
             future.release()
-            yield k, result
+            fill()
+            if result is not None:
+                yield k, result
     finally:
         client.close()
         if cluster is not None:
