@@ -47,6 +47,8 @@ INSTALL = ("judging on Dask needs dask.distributed: pip install 'dask[distribute
 LOST = 'its worker was lost twice while judging it (killed, or out of memory?)'
 """The row of a log whose task lost its worker on both tries."""
 SUFFIXES = ('.csv',)
+WORKERS_TIMEOUT_S = 120.0
+"""How long the run waits for its workers (the LocalCluster's all, a cluster's first), s."""
 SCHEDULER_TIMEOUT_S = 10.0
 """How long a scheduler's address is tried before it is said to answer no, s."""
 WORKER_CONFIG = {'distributed.worker.profile.enabled': False,
@@ -159,7 +161,11 @@ def judged(logs, models, topic='/joint_states', workers=1, scheduler=None, repor
             raise ValueError(f'--scheduler {scheduler}: no Dask scheduler answers there '
                              f'({error})') from None
     try:
-        client.wait_for_workers(1 if cluster is None else workers)
+        try:
+            client.wait_for_workers(1 if cluster is None else workers, timeout=WORKERS_TIMEOUT_S)
+        except (OSError, TimeoutError):
+            raise ValueError(f'no Dask worker came within {WORKERS_TIMEOUT_S:g} s' + (
+                f' to the cluster at {scheduler}' if scheduler else '')) from None
         waiting = collections.deque((k, 1) for k in range(len(logs)))
         tries, pending = {}, as_completed()
 
