@@ -17,7 +17,7 @@ The ``dh_kinematics`` command: a subcommand per task on a model file.
 
 ``check``, ``show``, ``fk``, ``ik``, ``urdf``, ``moveit``, ``from-urdf``, ``convert``,
 ``calibrate``, ``identify``, ``tune-contact``, ``excite``, ``plot``, ``monitor``, ``record``,
-``replay`` and ``view``: a module each, with its parser (``add_parser``) and what it does
+``replay``, ``health`` and ``view``: a module each, with its parser (``add_parser``) and what it does
 (``run``); :mod:`dh_kinematics.cli.main` runs them.
 
 Every command but ``monitor``, ``record`` and ``view --follow`` is ROS-free. Each exits 0 on
