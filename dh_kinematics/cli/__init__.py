@@ -17,8 +17,8 @@ The ``dh_kinematics`` command: a subcommand per task on a model file.
 
 ``check``, ``show``, ``fk``, ``ik``, ``urdf``, ``moveit``, ``from-urdf``, ``convert``,
 ``calibrate``, ``identify``, ``tune-contact``, ``excite``, ``plot``, ``monitor``, ``record``,
-``replay``, ``health`` and ``view``: a module each, with its parser (``add_parser``) and what it does
-(``run``); :mod:`dh_kinematics.cli.main` runs them.
+``replay``, ``health`` and ``view``: a module each, with its parser (``add_parser``) and what
+it does (``run``); :mod:`dh_kinematics.cli.main` runs them.
 
 Every command but ``monitor``, ``record`` and ``view --follow`` is ROS-free. Each exits 0 on
 success and 1 with one clear line on stderr for bad input (2 for a bad command line, as
