@@ -39,7 +39,7 @@ from dh_kinematics.identification.friction import FrictionFit, MOVING
 from dh_kinematics.node_logic.monitors.levels import ERROR, OK, WARN
 from dh_kinematics.replay import Replay, source
 from dh_kinematics.replay.maxima import QUANTITIES
-from dh_kinematics.replay.report import SEVERITY
+from dh_kinematics.replay.report import worst as worst_levels
 import numpy as np
 
 __all__ = ['judge', 'JointHealth', 'LogHealth', 'Model']
@@ -298,15 +298,12 @@ def _margins(maxima, joint):
 
 def _levels(found):
     """Return each status's worst level and alarms, and the first ERROR, of the transitions."""
-    worst, alarms, last, first_error = {}, {}, {}, None
+    worst, first_error = worst_levels(found)
+    alarms, last = dict.fromkeys(worst, 0), {}
     for t in found:
-        worst[t.status] = max(worst.get(t.status, t.level), t.level, key=SEVERITY.index)
-        alarms.setdefault(t.status, 0)
         if t.level in (WARN, ERROR) and last.get(t.status, OK) not in (WARN, ERROR):
             alarms[t.status] += 1
         last[t.status] = t.level
-        if t.level == ERROR and first_error is None:
-            first_error = t
     return worst, alarms, first_error
 
 

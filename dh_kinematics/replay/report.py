@@ -26,7 +26,7 @@ import math
 from dh_kinematics.core import files
 from dh_kinematics.node_logic.monitors.levels import ERROR, LEVEL_NAMES, OK, STALE, WARN
 
-__all__ = ['summary', 'write']
+__all__ = ['summary', 'worst', 'write']
 
 SEVERITY = (OK, WARN, STALE, ERROR)
 """The levels from the least to the most severe."""
@@ -57,14 +57,20 @@ def write(folder, transitions, maxima, more=None):
             more(staging)
 
 
-def summary(transitions):
-    """Return one screen: each status's worst level, and the first ERROR with its stamp."""
-    worst, first_error = {}, None
+def worst(transitions):
+    """Return each status's worst level (ERROR the worst, above STALE) and the first ERROR."""
+    found, first_error = {}, None
     for t in transitions:  # ERROR is the worst, as in the arm's level: never hidden by STALE
-        worst[t.status] = max(worst.get(t.status, t.level), t.level, key=SEVERITY.index)
+        found[t.status] = max(found.get(t.status, t.level), t.level, key=SEVERITY.index)
         if t.level == ERROR and first_error is None:
             first_error = t
-    lines = [f'{status}: worst {LEVEL_NAMES[level]}' for status, level in worst.items()]
+    return found, first_error
+
+
+def summary(transitions):
+    """Return one screen: each status's worst level, and the first ERROR with its stamp."""
+    levels, first_error = worst(transitions)
+    lines = [f'{status}: worst {LEVEL_NAMES[level]}' for status, level in levels.items()]
     lines.append('first ERROR: none' if first_error is None else
                  f'first ERROR: {first_error.stamp_ns * 1e-9:.6f} s {first_error.status}: '
                  f'{first_error.message}')
