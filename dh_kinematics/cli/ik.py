@@ -55,6 +55,9 @@ def add_parser(commands):
                          'nearest (the numerical search then runs all its restarts)')
     command.add_argument('--mask', type=float, nargs=6, metavar='W', help='weights of x y z '
                          'rx ry rz; 0 frees a component (1 1 1 0 0 0: position only)')
+    command.add_argument('--free-axis', choices=('x', 'y', 'z'), help='a tool axis the '
+                         'rotation about which is free (a torch, a suction cup): the nearest '
+                         'solution of the family with a closed form')
     command.add_argument('--method', choices=('auto', 'analytic', 'numerical'),
                          default='auto', help='closed form where the arm has one (auto), '
                          'insist on it, or search numerically')
@@ -77,19 +80,20 @@ def run(args, out):
     q0 = None
     if args.q0 or args.q_name:
         q0 = models.configuration(chain, given, args.q0, args.q_name, args.deg, '--q0')
-    result = chain.ikine(T, q0, args.mask, args.method, all_solutions=args.all)
+    result = chain.ikine(T, q0, args.mask, args.method, all_solutions=args.all,
+                         free_axis=args.free_axis)
     out.write(f'{chain.name or "the model"}: {result.note}\n')
     out.write(display.transform_line(f'target ({chain.world_frame} -> {chain.tool_frame})', T,
                                      args.deg) + '\n')
     if not result.success:
         out.write(f'closest pose reached: {result.position_error:.3g} m and '
                   f'{result.orientation_error:.3g} rad from the target, at\n')
-        _table(chain, [result.q], T, args.mask, args.deg, out)
+        _table(chain, [result.q], T, args, out)
         sys.stderr.write(f'{PROG} ik: no solution within the limits\n')
         return 1
     count = len(result.solutions)
     shown = result.solutions if args.all else result.solutions[:1]
-    free = self_motion(chain, args.mask)
+    free = self_motion(chain, args.mask, args.free_axis)
     if free:  # a continuum: the search's restarts sample it
         out.write(f'a continuum of solutions within the limits ({free} degree'
                   f'{"" if free == 1 else "s"} of self-motion: {chain.n} joints for '
@@ -100,28 +104,31 @@ def run(args, out):
         out.write(f'{count} solution{"" if count == 1 else "s"} within the limits'
                   + ('' if args.all or count == 1 else ' (--all prints them); nearest the '
                      'start:') + '\n')
-    _table(chain, shown, T, args.mask, args.deg, out)
+    _table(chain, shown, T, args, out)
     return 0
 
 
-def self_motion(chain, mask=None):
+def self_motion(chain, mask=None, free_axis=None):
     """
     Return how many degrees of self-motion the arm has for a target: joints past the pose's.
 
-    The pose components are those ``mask`` weighs (all six by default), as many as the arm's
-    Jacobian reaches: a 7-joint arm has 1, and reaches a pose at a continuum of configurations.
+    The pose components are those ``mask`` weighs (all six by default; one fewer with a free
+    axis), as many as the arm's Jacobian reaches: a 7-joint arm has 1, and reaches a pose at a
+    continuum of configurations.
     """
     components = 6 if mask is None else sum(1 for weight in mask if weight > 0.0)
+    components -= free_axis is not None
     return max(0, chain.n - min(components, manipulability.generic_ranks(chain)[2]))
 
 
-def _table(chain, solutions, T, mask, degrees, out):
+def _table(chain, solutions, T, args, out):
     """Print one row per solution: joint values, errors, the limits it comes near."""
+    mask, degrees = args.mask, args.deg
     widths = [max(11, len(name)) for name in chain.joint_names]
     header = ' '.join(name.rjust(w) for name, w in zip(chain.joint_names, widths))
     out.write(f'{"#":>2} {header} {"error m":>8} {"rad":>8}  near a limit\n')
     for k, q in enumerate(solutions, 1):
-        position, angle = pose_errors(T, chain.fkine(q), mask)
+        position, angle = pose_errors(T, chain.fkine(q), mask, args.free_axis)
         values = [v * display.joint_unit(link.isprismatic(), degrees)[0]
                   for v, link in zip(q, chain.links)]
         near = ', '.join(near_limits(chain, q, degrees)) or '-'

@@ -32,7 +32,7 @@ from dh_kinematics.core.bounds import LENGTH_MAX, LIMIT_MAX
 from dh_kinematics.core.checks import (
     check_array, check_choice, check_joint_array, check_scalar, check_transform, check_transforms,
     InvalidFieldError)
-from dh_kinematics.core.ik import parallel, wrist
+from dh_kinematics.core.ik import family, parallel, wrist
 from dh_kinematics.core.ik.closed_form import ClosedForm, SAME
 from dh_kinematics.core.ik.geometry import Geometry
 from dh_kinematics.core.ik.numerical import norms, pose_error, Search
@@ -74,7 +74,8 @@ class InverseKinematics:
                          for name, why in self._reasons.items())
 
     def solve(self, T, q0=None, mask=None, method='auto', all_solutions=False,
-              tol=TOLERANCE, restarts=RESTARTS, max_iterations=MAX_ITERATIONS, seed=0):
+              tol=TOLERANCE, restarts=RESTARTS, max_iterations=MAX_ITERATIONS, seed=0,
+              free_axis=None):
         """Solve for one target or a batch; see :meth:`Chain.ikine`."""
         n = self._chain.n
         method = check_choice('method', method, METHODS)
@@ -82,6 +83,7 @@ class InverseKinematics:
         restarts = _count('restarts', restarts, 0)
         max_iterations = _count('max_iterations', max_iterations, 1)
         mask = _check_mask(mask)
+        free = check_free_axis(free_axis, mask)
         analytic = self._closed is not None and (mask is _ONES or bool((mask > 0.0).all()))
         if method == 'analytic' and not analytic:
             raise InvalidFieldError('method', method, 'no closed form applies: ' + (
@@ -99,9 +101,12 @@ class InverseKinematics:
                 raise InvalidFieldError('q0', np.shape(q0), f'must be of shape ({n},) or '
                                         f'({len(targets)}, {n}), one per target')
             _check_start_values(starts)
-        search = self._search(mask)
+        search = self._search(mask, free)
         options = (tol, restarts, max_iterations, seed, all_solutions)
         analytic = analytic and method != 'numerical'
+        if free is not None:
+            return self._free(targets[None] if single else targets, starts, search, analytic,
+                              method, options, single)
         if single:
             found = self._closed.solve_one(targets, starts, search, tol) if analytic else None
             return found if found is not None and found.success else self._one(
@@ -150,11 +155,34 @@ class InverseKinematics:
                 for q, p, o, k, ok in zip(Q, position, orientation, iterations.tolist(),
                                           solved.tolist())]
 
-    def _search(self, mask):
-        key = mask.tobytes()
+    def _search(self, mask, free=None):
+        key = mask.tobytes(), free
         if key not in self._searches:
-            self._searches[key] = Search(self._chain, mask)
+            self._searches[key] = Search(self._chain, mask, free)
         return self._searches[key]
+
+    def _free(self, targets, starts, search, analytic, method, options, single):
+        """
+        Solve targets whose rotation about a tool axis is free (:mod:`core.ik.family`).
+
+        With a closed form, the member of each target's family nearest its start; elsewhere
+        (or where no member is reached) the numerical search, whose error is the angle between
+        the tool's axis and the target's.
+        """
+        tol = options[0]
+        starts = np.broadcast_to(starts, (len(targets), self._chain.n))
+        results = []
+        for target, start in zip(targets, starts):
+            found = family.nearest(self._closed, target, start, self._search(_ONES), tol,
+                                   search.free) if analytic else None
+            if found is not None and found.success:
+                q = found.q
+                results.append(IKResult(q, True, *norms(search.error(target, q)),
+                                        found.iterations, found.solutions, found.method,
+                                        found.note))
+            else:
+                results.append(self._one(search, target, start, found, method, options))
+        return results[0] if single else results
 
     def _one(self, search, T, q0, found, method, options):
         """Search for one target, after the closed form's failed result (None if not tried)."""
@@ -251,15 +279,38 @@ def _start_bounds(search, T):
     return lower, upper
 
 
-def pose_errors(T_target, T, mask=None):
+def pose_errors(T_target, T, mask=None, free_axis=None):
     """
     Return the position error (m) and orientation error (rad) of pose T from the target.
 
-    With a ``mask`` (6 weights, :meth:`Chain.ikine`), only the components it keeps count.
+    With a ``mask`` (6 weights, :meth:`Chain.ikine`), only the components it keeps count;
+    with a ``free_axis`` ('x', 'y' or 'z'), the orientation error is the angle between the
+    tool's axis and the target's.
     """
-    kept = _check_mask(mask) > 0.0
+    mask = _check_mask(mask)
+    free = check_free_axis(free_axis, mask)
     return norms(pose_error(np.asarray(T_target, dtype=float), np.asarray(T, dtype=float),
-                            kept))
+                            mask > 0.0, free))
+
+
+FREE_AXES = ('x', 'y', 'z')
+
+
+def check_free_axis(free_axis, mask):
+    """
+    Return the free tool axis as 0, 1 or 2 (x, y, z), or None; the mask must suit it.
+
+    A free axis needs the three rotation weights equal and not 0: the error it leaves is a
+    rotation square to the tool's axis, weighted alike whichever way it points.
+    """
+    if free_axis is None:
+        return None
+    free = FREE_AXES.index(check_choice('free_axis', free_axis, FREE_AXES))
+    if not mask[3] == mask[4] == mask[5] or mask[3] == 0.0:
+        raise InvalidFieldError('mask', mask.tolist(), 'must weight rx, ry and rz alike and '
+                                'above 0 with a free_axis (the angle between the axes is what '
+                                'counts)')
+    return free
 
 
 def _size(e):

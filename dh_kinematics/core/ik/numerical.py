@@ -77,10 +77,13 @@ class Search:
     chain : Chain
     mask : array, shape (6,)
         Weights of the error components [x y z rx ry rz], >= 0; a 0 drops a component.
+    free : {None, 0, 1, 2}
+        The tool axis (x, y, z) the rotation about which is free: the orientation error is
+        then the angle between the tool's axis and the target's (:func:`pose_error`).
 
     """
 
-    def __init__(self, chain, mask):
+    def __init__(self, chain, mask, free=None):
         table = DHTable(chain.links)
         base_rows, tool = chain.base[:3].tolist(), chain.tool.tolist()
         self.lower, self.upper = chain.qlim[:, 0], chain.qlim[:, 1]
@@ -88,8 +91,9 @@ class Search:
         weight = np.asarray(mask, dtype=float)
         self._weights = weight.tolist()
         self._kept_list = None if (weight > 0.0).all() else (weight > 0.0).tolist()
-        self._residual = step.compile_residual(table, base_rows, tool, self._weights)
-        self._normal = step.compile_normal(table, base_rows, tool, self._weights)
+        self.free = free
+        self._residual = step.compile_residual(table, base_rows, tool, self._weights, free)
+        self._normal = step.compile_normal(table, base_rows, tool, self._weights, free)
         self._step = step.compile_solve(len(table.a))
         middle = turns.middles(self.lower, self.upper)
         self._joints = list(zip(self.lower.tolist(), self.upper.tolist(), middle.tolist(),
@@ -236,9 +240,14 @@ class Search:
         """
         Put a residual's pose error, energy and norms right near a half turn, in place.
 
-        There the rotation vector comes from the quaternion (:func:`rotvec_of_entries`).
+        There the rotation vector comes from the quaternion (:func:`rotvec_of_entries`); with
+        a free axis, a half turn about an axis square to the tool's.
         """
-        e = r[:3] + rotvec_of_entries(*r[3:12])
+        if self.free is None:
+            e = r[:3] + rotvec_of_entries(*r[3:12])
+        else:
+            z = np.array(r[-3:])
+            e = r[:3] + (math.pi * _square_to(z)).tolist()
         if self._kept_list is not None:
             e = [value if keep else 0.0 for value, keep in zip(e, self._kept_list)]
         r[ERROR:ENERGY] = e
@@ -246,16 +255,33 @@ class Search:
         r[NORMS:NORMS + 2] = math.hypot(*e[:3]), math.hypot(*e[3:])
 
 
-def pose_error(T_target, T, kept):
+def pose_error(T_target, T, kept, free=None):
     """
     Return the pose error [dp (m), rotation vector (rad)] of T from the target, shape (6,).
 
     Both in the world frame; components where ``kept`` (bool, shape (6,)) is False are 0.
+    With a ``free`` tool axis (0, 1, 2 for x, y, z), the rotation is the smallest that turns
+    T's axis onto the target's: its norm is the angle between them.
     """
     e = np.empty(6)
     e[:3] = T_target[:3, 3] - T[:3, 3]
-    e[3:] = single_matrix_to_rotvec(T_target[:3, :3] @ T[:3, :3].T)
+    if free is None:
+        e[3:] = single_matrix_to_rotvec(T_target[:3, :3] @ T[:3, :3].T)
+    else:
+        z, g = T[:3, free], T_target[:3, free]
+        axis = np.cross(z, g)
+        sine = float(np.linalg.norm(axis))
+        angle = math.atan2(sine, float(z @ g))
+        e[3:] = axis * (angle / sine) if sine > 0.0 else (
+            0.0 if angle < 1.0 else math.pi * _square_to(z))
     return np.where(kept, e, 0.0)
+
+
+def _square_to(z):
+    """Return a unit vector square to the unit vector ``z`` (3,)."""
+    other = np.eye(3)[int(np.argmin(np.abs(z)))]
+    axis = np.cross(z, other)
+    return axis / np.linalg.norm(axis)
 
 
 def within(e, tol):

@@ -99,7 +99,7 @@ ERROR, ENERGY, NORMS, HALF_TURN, AXES = 12, 18, 19, 21, 22
 """Where the residual's values (:func:`compile_residual`) hold each quantity."""
 
 
-def compile_residual(table, base_rows, tool, weight):
+def compile_residual(table, base_rows, tool, weight, free=None):
     """
     Return ``residual(q, t)``: the tool's pose against a target's, and what a step needs of q.
 
@@ -111,6 +111,11 @@ def compile_residual(table, base_rows, tool, weight):
     where the rotation vector given is not to be used); from :data:`AXES` the frame entries
     the Jacobian reads (:func:`unrolled.axis_entries`) and the tool's position (3): the step
     at q (:func:`compile_normal`) takes them rather than composing the poses again.
+
+    With ``free`` (0, 1 or 2: the tool's x, y or z axis), the rotation about that axis is free:
+    the orientation error is the rotation vector of the smallest rotation that turns the tool's
+    axis onto the target's (perpendicular to both, its norm the angle between them), and the
+    tool's axis (3 values) follows the tool's position, for the step's projection.
     """
     code, frames = unrolled.values(table, base_rows, tool, 'frames')
     T = unrolled.times_constant(frames[-16:], tool)
@@ -118,28 +123,37 @@ def compile_residual(table, base_rows, tool, weight):
     d = [t[3] - T[3], t[7] - T[7], t[11] - T[11]]
     m = [t[4 * i] * T[4 * j] + t[4 * i + 1] * T[4 * j + 1] + t[4 * i + 2] * T[4 * j + 2]
          for i in range(3) for j in range(3)]
-    # The rotation vector as rotations.rotvec_of_entries gives it away from a half turn.
-    skew = (m[7] - m[5], m[2] - m[6], m[3] - m[1])  # 2 sin(angle) axis
+    if free is None:
+        # The rotation vector as rotations.rotvec_of_entries gives it away from a half turn.
+        skew = (m[7] - m[5], m[2] - m[6], m[3] - m[1])  # 2 sin(angle) axis
+        cosine2 = m[0] + m[4] + m[8] - 1.0  # 2 cos(angle)
+    else:  # the tool's axis z onto the target's g: z x g is sin(angle) times the axis
+        z, g = [T[free], T[4 + free], T[8 + free]], [t[free], t[4 + free], t[8 + free]]
+        skew = [2.0 * value for value in _cross(z, g)]
+        cosine2 = 2.0 * (z[0] * g[0] + z[1] * g[1] + z[2] * g[2])
     sine2 = code.call('hypot', *skew)
-    cosine2 = m[0] + m[4] + m[8] - 1.0  # 2 cos(angle)
     scale = code.call('angle_over_sine2', sine2, cosine2)
     e = [value if w > 0.0 else 0.0 for value, w in zip(d + [s * scale for s in skew], weight)]
     energy = 0.5 * sum(w * value * value for value, w in zip(e, weight))
     values = d + m + e + [energy, code.call('hypot', *e[:3]), code.call('hypot', *e[3:]),
                           (cosine2 < 0.0) & (sine2 < 1e-6)]
     values += [frames[i] for i in unrolled.axis_entries(table)] + [T[3], T[7], T[11]]
+    if free is not None:
+        values += z
     return list_function(code, [values], 'q, t', f'<residual of {len(table.a)} links>',
                          single=True, functions={'hypot': math.hypot,
                                                  'angle_over_sine2': angle_over_sine2})
 
 
-def compile_normal(table, base_rows, tool, weight):
+def compile_normal(table, base_rows, tool, weight, free=None):
     """
     Return ``normal(r)``: the normal equations at q, ``J^T W J`` (lower triangle) and ``J^T W e``.
 
     ``r`` is :func:`compile_residual`'s values at ``q``, its pose error among them; the
     Jacobian comes from the axes they hold. n (n + 1) / 2 + n floats, for :func:`compile_solve`.
-    A rejected step leaves q, and these, as they were.
+    A rejected step leaves q, and these, as they were. With ``free`` (an axis, as
+    :func:`compile_residual`'s), the angular rows are projected off the tool's axis ``z``:
+    ``(I - z z^T) J_w``, as a turn about it leaves the error be.
     """
     _, frames = unrolled.values(table, base_rows, tool, 'frames')  # which entries are constants
     tool_pose = unrolled.times_constant(frames[-16:], tool)
@@ -152,10 +166,19 @@ def compile_normal(table, base_rows, tool, weight):
         into[i] = code.emit(f'r[{AXES + k}]') if isinstance(value, Symbol) else value
     entries = unrolled.point_jacobian(table, given, given_tool[3:12:4], n)
     J = [entries[r * n:(r + 1) * n] for r in range(6)]
+    if free is not None:
+        z = [code.emit(f'r[{AXES + len(read) + 3 + k}]') for k in range(3)]
+        along = [z[0] * J[3][i] + z[1] * J[4][i] + z[2] * J[5][i] for i in range(n)]
+        J[3:] = [[value - axis * turn for value, turn in zip(J[3 + k], along)]
+                 for k, axis in enumerate(z)]
     e = [code.emit(f'r[{ERROR + k}]') for k in range(6)]
     lower, g = normal_equations(J, e, [float(w) for w in weight])
     return list_function(code, [lower + g], 'r', f'<normal equations of {n} links>',
                          single=True)
+
+
+def _cross(u, v):
+    return [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
 
 
 def compile_solve(n):
