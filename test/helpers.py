@@ -32,6 +32,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import tempfile
 import warnings
 import xml.etree.ElementTree as ET
 
@@ -743,6 +744,30 @@ def vendor_model(file, folder):
     model = folder / 'vendor.yaml'
     run_cli('from-urdf', urdf, '--base', entry['base'], '--tip', entry['tip'], '-o', model)
     return model
+
+
+def toolbox_ets(urdf_text, base, tip):
+    """
+    Return roboticstoolbox-python's ETS from ``base`` to ``tip`` of a URDF, by its own loader.
+
+    Its joints numbered from 0 in the chain's order (``ik_LM`` reads q by them).
+    """
+    import roboticstoolbox as rtb
+    from roboticstoolbox.models.URDF.URDFRobot import URDF_read
+    with tempfile.TemporaryDirectory() as folder:
+        path = pathlib.Path(folder) / 'arm.urdf'
+        path.write_text(urdf_text, encoding='utf-8')
+        links, name, _ = URDF_read(str(path))
+    robot = rtb.Robot(links, name=name)
+    first = robot.link_dict[tip]
+    while first.parent.name != base:
+        first = first.parent
+    elements, k = [], 0
+    for element in robot.ets(start=first, end=tip):
+        if element.isjoint:
+            element.jindex, k = k, k + 1
+        elements.append(element)
+    return rtb.ETS(elements)
 
 
 def pin_jacobian(urdf_text, joint_names, q, frame):

@@ -33,6 +33,7 @@ NODE = '2026-11-28-every-monitor/node_rate-after.json'
 IK = '2026-11-26-ik-3/bench_ik.json'
 REPLAY = '2026-11-30-levels/bench_replay.json'
 FLEET = '2026-11-30-fleet-health/fleet_health.json'
+PATH = '2026-11-30-path/cartesian_path.json'
 SAME_CODE = [f'2026-11-29-measure-once/bench_replay-{name}.json'
              for name in ('report', 'report2', 'final')]
 """Replay runs of the same package code (the last commit changed the benchmark only)."""
@@ -50,6 +51,10 @@ def _same_code_runs(pick):
     """Return ``pick`` of replay's µs a message, every monitor and self-collision, in SAME_CODE."""
     return lambda results: pick(json.loads((RESULTS / name).read_text())['results'][
         'every monitor and self-collision']['us_per_message'] for name in SAME_CODE)
+
+
+def _path(arm, figure, solver):
+    return lambda results: results['results'][arm][figure][solver]
 
 
 def _closed_forms(solver, pick):
@@ -88,6 +93,16 @@ FIGURES = [
      'start included. One worker judges {} seconds of log a CPU second', FLEET,
      [(lambda results: results['ratio'], 2),
       (lambda results: results['one worker (here, no Dask)']['log seconds per cpu second'], 1)]),
+    ('doc/ik.md', 'On the Panda, ours went {} of the way on average and `ik_LM` chained {}; on '
+     'the UR5, {} and {}', PATH,
+     [(_path('panda', 'mean_fraction', 'ours'), 2), (_path('panda', 'mean_fraction', 'ik_LM'), 2),
+      (_path('ur5', 'mean_fraction', 'ours'), 3), (_path('ur5', 'mean_fraction', 'ik_LM'), 3)]),
+    ('doc/ik.md', 'A step done costs {} µs on the Panda and {} µs on the UR5 with ours (the time '
+     'law included), {} and {} µs', PATH,
+     [(_path('panda', 'us_per_step_done', 'ours'), 0),
+      (_path('ur5', 'us_per_step_done', 'ours'), 0),
+      (_path('panda', 'us_per_step_done', 'ik_LM'), 0),
+      (_path('ur5', 'us_per_step_done', 'ik_LM'), 0)]),
     ('doc/health.md', 'needs 100 / {} = {} cores', FLEET,
      [(lambda results: results['one worker (here, no Dask)']['log seconds per cpu second'], 1),
       (lambda results: results['cores for 100 arms x 8 h a day, in 8 h'], 1)]),

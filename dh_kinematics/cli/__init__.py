@@ -15,7 +15,7 @@
 """
 The ``dh_kinematics`` command: a subcommand per task on a model file.
 
-``check``, ``show``, ``fk``, ``ik``, ``urdf``, ``moveit``, ``from-urdf``, ``convert``,
+``check``, ``show``, ``fk``, ``ik``, ``path``, ``urdf``, ``moveit``, ``from-urdf``, ``convert``,
 ``calibrate``, ``identify``, ``tune-contact``, ``excite``, ``plot``, ``monitor``, ``record``,
 ``replay``, ``health`` and ``view``: a module each, with its parser (``add_parser``) and what
 it does (``run``); :mod:`dh_kinematics.cli.main` runs them.

@@ -19,6 +19,7 @@ The ``dh_kinematics`` command line: one entry point, a subcommand per task.
     dh_kinematics show FILE [--deg] [--dyn] [--precision N]
     dh_kinematics fk FILE [Q ...] [--q-name NAME] [--deg] [--jacobian] [--precision N]
     dh_kinematics ik FILE --xyz X Y Z [--rpy R P Y] [--q0 Q ...] [--all] [--mask W ...]
+    dh_kinematics path FILE [FILE ...] --from Q ... --to X Y Z R P Y [--via ...] -o TRAJ.csv
     dh_kinematics urdf FILE [-o OUT] [--prefix P | --xacro]
     dh_kinematics moveit FILE [FILE ...] -o DIR [--group G] [--samples N] [--seed S]
     dh_kinematics convert TABLE --order corke|scilab|matlab -o OUT.yaml [...]
@@ -33,8 +34,8 @@ The ``dh_kinematics`` command line: one entry point, a subcommand per task.
     dh_kinematics record -o LOG.csv [--topic T] [--duration S] [--count N]
     dh_kinematics view FILE [FILE ...] [--port P] [--host H] [--deg] | --follow [NS]
 
-Exit codes: 0 done, 1 bad input or (ik) no solution (one line on stderr), 2 a bad command
-line.
+Exit codes: 0 done, 1 bad input, (ik) no solution or (path) a path stopped short (one line
+on stderr), 2 a bad command line.
 """
 
 import argparse
@@ -42,11 +43,11 @@ import sys
 
 from dh_kinematics.cli import (
     calibrate, check, convert, excite, fk, from_urdf, health, identify, ik, monitor,
-    moveit_files, plot, record, replay, show, tune_contact, urdf, view)
+    moveit_files, path, plot, record, replay, show, tune_contact, urdf, view)
 from dh_kinematics.cli.arguments import check_outputs, PROG
 
-COMMANDS = (check, show, fk, ik, urdf, moveit_files, from_urdf, convert, calibrate, identify,
-            tune_contact, excite, plot, monitor, record, replay, health, view)
+COMMANDS = (check, show, fk, ik, path, urdf, moveit_files, from_urdf, convert, calibrate,
+            identify, tune_contact, excite, plot, monitor, record, replay, health, view)
 """The command modules, in the order of the help: each has ``add_parser`` and ``run``."""
 
 

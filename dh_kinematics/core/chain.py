@@ -29,7 +29,7 @@ from dh_kinematics.core.checks import (
     check_array, check_joint_array, check_transform, InvalidFieldError)
 from dh_kinematics.core.dynamics import equations
 from dh_kinematics.core.dynamics.payload import check_payload, NO_PAYLOAD, Payload
-from dh_kinematics.core.ik import ikine as inverse_kinematics
+from dh_kinematics.core.ik import ikine as inverse_kinematics, path as ik_path
 from dh_kinematics.core.kinematics import batch, unrolled
 from dh_kinematics.core.kinematics.dh_table import DHTable
 from dh_kinematics.core.link import Link
@@ -399,7 +399,7 @@ class Chain:
 
     def ikine(self, T, q0=None, mask=None, method='auto', all_solutions=False,
               tol=inverse_kinematics.TOLERANCE, restarts=inverse_kinematics.RESTARTS,
-              max_iterations=inverse_kinematics.MAX_ITERATIONS, seed=0):
+              max_iterations=inverse_kinematics.MAX_ITERATIONS, seed=0, free_axis=None):
         """
         Inverse kinematics: joint values within the limits that put the tool at ``T``.
 
@@ -417,9 +417,13 @@ class Chain:
             Where to start, and which solution to prefer (the nearest); 0 within the limits
             by default.
         mask : array-like, shape (6,), optional
-            Weights of the error components [x y z rx ry rz]; a 0 leaves that component
-            free: ``[1, 1, 1, 0, 0, 0]`` asks for the position only (an arm of fewer than 6
-            joints). A mask that drops a component rules the closed forms out.
+            Weights of the error components [x y z rx ry rz] in the world frame; a 0 leaves
+            that component free: ``[1, 1, 1, 0, 0, 0]`` asks for the position only (an arm of
+            fewer than 6 joints), ``[0, 0, 0, 1, 1, 1]`` the orientation only. The weights
+            trade metres against radians in the search (``[1, 1, 1, 0.1, 0.1, 0.1]``: a
+            radian counts as 0.1 m, as pick_ik's rotation scale); a solution still holds
+            ``tol`` in every kept component. A mask that drops a component rules the closed
+            forms out.
         method : {'auto', 'analytic', 'numerical'}
             'auto' takes the closed form where there is one; 'analytic' refuses an arm
             without one.
@@ -432,6 +436,13 @@ class Chain:
             Random starts after ``q0``, and iterations per start.
         seed : int
             Seed of the random starts.
+        free_axis : {None, 'x', 'y', 'z'}
+            A tool axis the rotation about which is free (a torch, a suction cup, a drill:
+            a 5-dof task): the tool's axis is put along the target's, at the target's
+            position, turned about it as the arm allows. The orientation error is then the
+            angle between the two axes. With a closed form, the solution is the one nearest
+            ``q0`` over the whole family of turns (:mod:`core.ik.family`); elsewhere the
+            numerical search's from ``q0``. The mask's three rotation weights must be equal.
 
         Returns
         -------
@@ -457,9 +468,73 @@ class Chain:
         if self._ik is None:
             self._ik = inverse_kinematics.InverseKinematics(self)
         return self._ik.solve(T, q0, mask, method, all_solutions, tol, restarts, max_iterations,
-                              seed)
+                              seed, free_axis)
 
     # Limits and friction ----------------------------------------------------------------
+
+    def cartesian_path(self, q_start, poses, max_step=0.001, max_angle_step=0.01,
+                       max_deviation=1e-4, max_angle_deviation=1e-3, mask=None, free_axis=None,
+                       velocity_limits=None, acceleration_limits=None, tool_speed=None,
+                       tol=inverse_kinematics.TOLERANCE):
+        """
+        Straight lines of the tool from ``q_start`` through waypoints, on one branch, timed.
+
+        Each line (position linear, orientation by slerp) is cut into steps of at most
+        ``max_step`` (m) and ``max_angle_step`` (rad); each step is solved from the last one's
+        joint values; the pose halfway between two steps (the joints moving linearly) must be
+        within ``max_deviation`` (m) and ``max_angle_deviation`` (rad) of the line, or the
+        step is halved. The path stops where a step has no solution on the branch, and says
+        why. The joint path is then timed within the joints' velocity and acceleration limits
+        (and ``tool_speed``), at rest at each waypoint. See :mod:`core.ik.path`.
+
+        Parameters
+        ----------
+        q_start : array-like, shape (n,)
+            Where the arm is (rad or m), within the limits; the path starts at its pose.
+        poses : array-like, shape (4, 4) or (m, 4, 4)
+            The waypoints, ``T_world_tool``.
+        max_step, max_angle_step : float
+            The longest step along a line, m and rad.
+        max_deviation, max_angle_deviation : float
+            How far a step's midpoint may be from the line, m and rad.
+        mask, free_axis :
+            As :meth:`ikine`'s, for every step and midpoint.
+        velocity_limits, acceleration_limits : array-like, shape (n,), optional
+            Each joint's limits, rad/s or m/s and rad/s^2 or m/s^2; the links'
+            ``velocity_limit`` and ``acceleration_limit`` (the smaller with a
+            ``deceleration_limit``) by default: a joint without one is refused.
+        tool_speed : float, optional
+            The tool's largest speed, m/s.
+        tol : float
+            Each step's tolerance, m and rad.
+
+        Returns
+        -------
+        path : CartesianPath
+            ``q``, ``T``, ``waypoints``, ``fraction``, ``stop``, ``reason``, ``t`` and the
+            ``trajectory`` (``sample(t)``: joint values, velocities, accelerations).
+
+        Examples
+        --------
+        A planar arm's tool 0.2 m along x in a straight line (position only):
+
+        >>> import numpy as np
+        >>> from dh_kinematics import Chain, Link
+        >>> arm = Chain([Link(a=1.0, qlim=[-3, 3]), Link(a=0.5, qlim=[0.1, 3])])
+        >>> q = [0.0, 1.2]
+        >>> goal = arm.fkine(q)
+        >>> goal[0, 3] += 0.2
+        >>> path = arm.cartesian_path(q, goal, mask=[1, 1, 1, 0, 0, 0], velocity_limits=[1, 1],
+        ...                           acceleration_limits=[2, 2])
+        >>> path.complete, path.fraction, len(path.q)
+        (True, 1.0, 201)
+        >>> bool(path.trajectory.duration > 0.0)
+        True
+
+        """
+        return ik_path.cartesian_path(self, q_start, poses, max_step, max_angle_step,
+                                      max_deviation, max_angle_deviation, mask, free_axis,
+                                      velocity_limits, acceleration_limits, tool_speed, tol)
 
     def islimit(self, q):
         """Per joint: -1 below the lower limit, +1 above the upper one, else 0 (int array)."""

@@ -12,9 +12,11 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Inverse kinematics: closed forms for the usual wrists, a numerical search for the rest."""
+"""Inverse kinematics: closed forms, a numerical search for the rest, and straight lines."""
 
 from dh_kinematics.core.ik.ikine import InverseKinematics, pose_errors
+from dh_kinematics.core.ik.path import CartesianPath
 from dh_kinematics.core.ik.result import IKResult
+from dh_kinematics.core.ik.timing import Trajectory
 
-__all__ = ['IKResult', 'InverseKinematics', 'pose_errors']
+__all__ = ['CartesianPath', 'IKResult', 'InverseKinematics', 'pose_errors', 'Trajectory']

@@ -70,6 +70,13 @@ def _closest(p, u, r, v):
     return 0.5 * (p + s * u + r + t * v), float(np.linalg.norm(p + s * u - r - t * v))
 
 
+def _triple_sign(a, b, c):
+    """Return the sign of ``a . (b x c)`` (three 3-vectors): +1, -1 or 0."""
+    (a0, a1, a2), (b0, b1, b2), (c0, c1, c2) = a.tolist(), b.tolist(), c.tolist()
+    value = a0 * (b1 * c2 - b2 * c1) + a1 * (b2 * c0 - b0 * c2) + a2 * (b0 * c1 - b1 * c0)
+    return 1 if value > 0.0 else -1 if value < 0.0 else 0
+
+
 class Kinds:
     """
     The singularity kinds one arm's geometry names; see the module docstring.
@@ -163,6 +170,34 @@ class Kinds:
                 f'shoulder singularity: the wrist point {distance:.3g} m from the plane of '
                 f"{self._names[0]}'s and {self._names[1]}'s axes")))
         return kinds
+
+    def branch(self, q):
+        """
+        Return the arm's branch at ``q``: the sign of each kind's signed measure, by kind.
+
+        A dict {'shoulder', 'elbow', 'wrist': +1, -1 or 0 (at the singularity)} of the kinds the
+        arm names (a boom's elbow has no sign): the closed forms' solutions of one pose differ
+        in these, and an arm that moves from one to another has passed the singularity
+        between. Signed as the measures: the wrist's outer axes' cross product along the
+        middle one; the elbow's link and reach crossed, along the parallel axes; the wrist
+        point's side of the shoulder's plane, along ``axis 1 x axis 2``.
+        """
+        q = np.asarray(q, dtype=float)
+        T = self._chain.fkine_all(q)
+        directions, points = joint_axes(self._chain, T)
+        far = self._far_point(points, directions, (T[-1] @ self._chain.tool)[:3, 3])
+        signs = {}
+        if self.shoulder:
+            signs['shoulder'] = _triple_sign(far - points[0], directions[0], directions[1])
+        if self.elbow is not None:
+            i, planar = self.elbow
+            target = points[i + 2] if planar else far
+            signs['elbow'] = _triple_sign(directions[i], points[i + 1] - points[i],
+                                          target - points[i + 1])
+        if self.wrist is not None:
+            j = self.wrist
+            signs['wrist'] = _triple_sign(directions[j], directions[j - 1], directions[j + 1])
+        return signs
 
     def _far_point(self, points, directions, tool):
         """Return the wrist point: where the last two axes meet, else the tool point."""
