@@ -94,6 +94,7 @@ $(BENCH_STAMP): requirements/bench.txt
 bench: $(BENCH_STAMP) $(STAMP)
 	PYTHONPATH=. $(BENCH_VENV)/bin/python bench/bench_core.py
 	PYTHONPATH=. $(BENCH_VENV)/bin/python bench/bench_ik.py
+	PYTHONPATH=. $(BENCH_VENV)/bin/python bench/cartesian_path.py
 	PYTHONPATH=. $(VPY) bench/bench_identify.py
 	PYTHONPATH=. $(VPY) bench/bench_replay.py
 

@@ -101,13 +101,14 @@ class Toolbox:
             if element.isjoint:
                 element.jindex, k = k, k + 1
             elements.append(element)
-        self._ets = rtb.ETS(elements)
+        self.ets = rtb.ETS(elements)
+        """The ETS from base to tip: ``ets.ik_LM(T, q0=...)``."""
         # ik_LM's tol bounds E = 0.5 e^T e: |e| <= tol in position and angle together.
         self._tol = 0.5 * tol * tol
 
     def solve(self, T, q0):
-        solution = self._ets.ik_LM(T, q0=q0, ilimit=30, slimit=100, tol=self._tol,
-                                   joint_limits=True)
+        solution = self.ets.ik_LM(T, q0=q0, ilimit=30, slimit=100, tol=self._tol,
+                                  joint_limits=True)
         return solution.q if solution.success else None
 
 
