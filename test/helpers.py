@@ -746,6 +746,45 @@ def vendor_model(file, folder):
     return model
 
 
+class PinBranches:
+    """
+    The signs of a 6R arm's shoulder, elbow and wrist, from pinocchio's joint axes.
+
+    Each axis is the angular part of pinocchio's Jacobian column in the world frame, a point
+    on it from the column's linear part. Wrist: the outer wrist axes crossed, along the middle
+    one; elbow: joints 2 and 3 parallel, the link from axis 2 to 3 crossed with the reach on to
+    the far point (axis 4 where it is parallel too, else where axes 5 and 6 meet), along axis
+    2; shoulder: the wrist point's side of the plane of axes 1 and 2.
+    """
+
+    def __init__(self, chain):
+        self._model = pin.buildModelFromXML(chain.to_urdf())
+        self._data = self._model.createData()
+        self._chain = chain
+        self._columns = [self._model.joints[self._model.getJointId(name)].idx_v
+                         for name in chain.joint_names]
+
+    def signs(self, q):
+        J = pin.computeJointJacobians(self._model, self._data, pin_configuration(
+            pin, self._model, self._chain.joint_names, q))[:, self._columns]
+        z = J[3:].T
+        o = np.cross(z, J[:3].T)  # the point on each axis nearest the origin
+        wrist_point = _meeting_point(o[4], z[4], o[5], z[5])
+        planar = np.linalg.norm(np.cross(z[2], z[3])) < 1e-9
+        far = o[3] if planar else wrist_point
+        return (np.sign((wrist_point - o[0]) @ np.cross(z[0], z[1])),
+                np.sign(np.cross(o[2] - o[1], far - o[2]) @ z[1]),
+                np.sign(np.cross(z[3], z[5]) @ z[4]))
+
+
+def _meeting_point(p, u, r, v):
+    """Return the midpoint of the common perpendicular of two lines (p, u) and (r, v)."""
+    w = p - r
+    b, d, e = u @ v, u @ w, v @ w
+    s, t = (b * e - d) / (1.0 - b * b), (e - b * d) / (1.0 - b * b)
+    return 0.5 * (p + s * u + r + t * v)
+
+
 def toolbox_ets(urdf_text, base, tip):
     """
     Return roboticstoolbox-python's ETS from ``base`` to ``tip`` of a URDF, by its own loader.

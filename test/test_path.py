@@ -24,8 +24,8 @@ import math
 
 from dh_kinematics import Chain, InvalidFieldError
 from helpers import (
-    closed_form_arm, needs, needs_pin, needs_vendor, PACKAGE, pin, pin_configuration, run_cli,
-    toolbox_ets, vendor_model)
+    closed_form_arm, needs, needs_pin, needs_vendor, PACKAGE, pin, pin_configuration,
+    PinBranches, run_cli, toolbox_ets, vendor_model)
 import numpy as np
 import pytest
 
@@ -257,45 +257,6 @@ def test_paths_refuse_bad_input_naming_the_field():
         chain.cartesian_path(q0, np.eye(3), **limits)
 
 
-class _Branches:
-    """
-    The signs of a 6R arm's shoulder, elbow and wrist, from pinocchio's joint axes.
-
-    Each axis is the angular part of pinocchio's Jacobian column in the world frame, a point
-    on it from the column's linear part. Wrist: the outer wrist axes crossed, along the middle
-    one; elbow: joints 2 and 3 parallel, the link from axis 2 to 3 crossed with the reach on to
-    the far point (axis 4 where it is parallel too, else where axes 5 and 6 meet), along axis
-    2; shoulder: the wrist point's side of the plane of axes 1 and 2.
-    """
-
-    def __init__(self, chain):
-        self._model = pin.buildModelFromXML(chain.to_urdf())
-        self._data = self._model.createData()
-        self._chain = chain
-        self._columns = [self._model.joints[self._model.getJointId(name)].idx_v
-                         for name in chain.joint_names]
-
-    def signs(self, q):
-        J = pin.computeJointJacobians(self._model, self._data, pin_configuration(
-            pin, self._model, self._chain.joint_names, q))[:, self._columns]
-        z = J[3:].T
-        o = np.cross(z, J[:3].T)  # the point on each axis nearest the origin
-        wrist_point = _meet(o[4], z[4], o[5], z[5])
-        planar = np.linalg.norm(np.cross(z[2], z[3])) < 1e-9
-        far = o[3] if planar else wrist_point
-        return (np.sign((wrist_point - o[0]) @ np.cross(z[0], z[1])),
-                np.sign(np.cross(o[2] - o[1], far - o[2]) @ z[1]),
-                np.sign(np.cross(z[3], z[5]) @ z[4]))
-
-
-def _meet(p, u, r, v):
-    """Return the midpoint of the common perpendicular of two lines (p, u) and (r, v)."""
-    w = p - r
-    b, d, e = u @ v, u @ w, v @ w
-    s, t = (b * e - d) / (1.0 - b * b), (e - b * d) / (1.0 - b * b)
-    return 0.5 * (p + s * u + r + t * v)
-
-
 def _flipped(before, after):
     return any(a and b and a != b for a, b in zip(before, after))
 
@@ -334,7 +295,7 @@ def test_lines_go_as_far_as_the_toolbox_chained(name, tmp_path):
     from scipy.spatial.transform import Rotation, Slerp
     chain = MODELS.get(name) or Chain.from_yaml(vendor_model(name, tmp_path))
     ets = toolbox_ets(chain.to_urdf(), chain.base_frame, chain.tool_frame)
-    branches = _Branches(chain) if chain.n == 6 else None
+    branches = PinBranches(chain) if chain.n == 6 else None
     rng = np.random.default_rng(51)
     steps = 51  # 0.1003 m at 2 mm, 0.2003 rad at 4 mrad: as the path cuts them
     fractions = np.arange(1, steps + 1) / steps
@@ -406,3 +367,35 @@ def test_the_path_command_says_where_it_stopped(tmp_path):
     _, err = run_cli('path', UR5_FILES[0], '--from', *UR5_START, '--to', '-0.5', '0', '0.3',
                      '0', '0', '0', '-o', tmp_path / 'bad.csv', code=1)
     assert 'acceleration_limits' in err  # the UR5's file has none: say how to give them
+
+
+@needs_pin
+def test_replay_lists_each_branch_change_with_its_stamp(tmp_path):
+    from dh_kinematics.logs import csv_log
+    from dh_kinematics.logs.joint_log import JointLog
+    chain = MODELS['puma560']
+    # The elbow through its singularity and back, the wrist through its own once, at 100 Hz.
+    t = np.arange(0.0, 4.0, 0.01)
+    Q = np.tile([0.3, 0.4, 0.0, 0.2, 0.6, 0.1], (len(t), 1))
+    Q[:, 2] = 1.2 * np.sin(2 * math.pi * t / 4.0) - 0.1
+    Q[:, 4] = 0.6 - 0.4 * t
+    csv_log.write(tmp_path / 'log.csv', JointLog(tuple(chain.joint_names), t + 100.0, Q,
+                                                 np.gradient(Q, t, axis=0), None))
+    out, _ = run_cli('replay', PACKAGE / 'config' / 'puma560.yaml', tmp_path / 'log.csv',
+                     '--report', tmp_path / 'report')
+    branches = PinBranches(chain)
+    signs = np.array([branches.signs(q) for q in Q])
+    expected = []
+    for k, kind in enumerate(('shoulder', 'elbow', 'wrist')):
+        last = signs[0, k]
+        for row in range(1, len(t)):
+            if signs[row, k] and last and signs[row, k] != last:
+                expected.append((f'{t[row] + 100.0:.9f}', kind, '+' if last > 0 else '-',
+                                 '+' if signs[row, k] > 0 else '-'))
+            last = signs[row, k] or last
+    expected.sort()
+    assert len(expected) == 3  # the elbow twice, the wrist once
+    rows = (tmp_path / 'report' / 'branches.csv').read_text().splitlines()
+    assert rows[0] == 'stamp,kind,before,after'
+    assert sorted(tuple(row.split(',')) for row in rows[1:]) == expected
+    assert f'branch changes: 3, the first at {float(expected[0][0]):.6f} s' in out

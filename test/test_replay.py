@@ -157,7 +157,7 @@ def test_the_command_writes_the_changes_and_the_maxima_of_a_bag(tmp_path, storag
         maxima = {(row[0], row[1]): row for row in csv.reader(stream)}
     assert float(maxima['a', 'position margin'][2]) == 1.0 - max(path)
     assert sorted(p.name for p in (tmp_path / 'report').iterdir()) == [
-        'index.html', 'joint_1.png', 'maxima.csv', 'transitions.csv']
+        'branches.csv', 'index.html', 'joint_1.png', 'maxima.csv', 'transitions.csv']
     page = (tmp_path / 'report' / 'index.html').read_text()
     assert '<img src="joint_1.png"' in page and 'nan' not in page  # issue 71 (17): no limit
     # The description the node would publish: with the ros2_control block it is given.

@@ -18,11 +18,14 @@
 The model and any more parameter files are read as the node reads them; the bag's
 ``sensor_msgs/JointState`` messages (rosbags; the ``logs`` extra), or a CSV joint log's samples
 (``identify``'s), go to the node's flow on their stamps (:class:`replay.Replay`); the report
-folder gets ``transitions.csv``, ``maxima.csv``, the pictures and ``index.html``, stdout the
-worst level of each status and the first ERROR; ``--write-tf`` a bag with the TF (:class:`TfBag`).
+folder gets ``transitions.csv``, ``maxima.csv``, ``branches.csv`` (each change of the arm's
+shoulder, elbow or wrist sign, :mod:`replay.branches`), the pictures and ``index.html``, stdout
+the worst level of each status, the first ERROR and the branch changes; ``--write-tf`` a bag
+with the TF (:class:`TfBag`).
 Every refusal is one line, and leaves nothing behind (doc/replay.md).
 """
 
+import csv
 import itertools
 import math
 import os
@@ -36,7 +39,7 @@ from dh_kinematics.core.names import axis_frame_names, frame_names
 from dh_kinematics.node_logic import frames
 from dh_kinematics.parameters.files import read
 from dh_kinematics.parameters.validation import notes, robot_description
-from dh_kinematics.replay import Replay, source, TfBag
+from dh_kinematics.replay import BranchChanges, Replay, source, TfBag
 from dh_kinematics.replay.report import summary, write
 
 
@@ -69,12 +72,25 @@ def _tf_bag(path, checked, topic, start_ns):
                  robot_description(checked), topic, start_ns)
 
 
-def write_report(folder, checked, replay, found):
-    """Write ``replay``'s report into ``folder`` (new, or empty); return its summary."""
+def write_report(folder, checked, replay, found, branches=None):
+    """
+    Write ``replay``'s report into ``folder`` (new, or empty); return its summary.
+
+    With ``branches`` (:class:`BranchChanges`), ``branches.csv`` too, and its line in the
+    summary.
+    """
     said, maxima = summary(found), replay.maxima.rows()
+    if branches is not None:
+        said += '\n' + branches.summary()
 
     def pictures(staging):
         from dh_kinematics.cli import replay_report
+        if branches is not None:
+            with open(staging / 'branches.csv', 'w', newline='') as stream:
+                rows = csv.writer(stream)
+                rows.writerow(('stamp', 'kind', 'before', 'after'))
+                rows.writerows((f'{stamp:.9f}', kind, before, after)
+                               for stamp, kind, before, after in branches.rows())
         replay_report.draw(staging, checked.chain, checked.settings, replay, said, found, maxima)
     write(folder, found, maxima, pictures)
     return said
@@ -101,7 +117,9 @@ def run(args, out):
         message for message in messages if message[0] >= start_ns)),
         lambda message, count: f'replay: {count} messages, '
                                f'{(message[0] - first_ns) * 1e-9:.1f} s of the log')
-    replay = Replay(checked.chain, checked.settings, tf=bool(args.write_tf))
+    branches = BranchChanges(checked.chain)
+    replay = Replay(checked.chain, checked.settings, tf=bool(args.write_tf),
+                    taken=branches.take)
     tf_bag = None if not args.write_tf else _tf_bag(args.write_tf, checked, args.topic, first_ns)
     try:
         found = list(replay.transitions(window, tf_bag))
@@ -112,7 +130,7 @@ def run(args, out):
         raise
     if tf_bag is not None:
         tf_bag.close()
-    said = write_report(args.report, checked, replay, found)
-    out.write(said + f'\nwrote {args.report}: transitions.csv, maxima.csv, the pictures and '
-              'index.html\n' + (f'wrote {args.write_tf}\n' if args.write_tf else ''))
+    said = write_report(args.report, checked, replay, found, branches)
+    out.write(said + f'\nwrote {args.report}: transitions.csv, maxima.csv, branches.csv, the '
+              'pictures and index.html\n' + (f'wrote {args.write_tf}\n' if args.write_tf else ''))
     return 0

@@ -14,9 +14,10 @@
 
 """A recorded arm run through the node's own monitors, offline, on its message stamps."""
 
+from dh_kinematics.replay.branches import BranchChanges
 from dh_kinematics.replay.maxima import Maxima
 from dh_kinematics.replay.series import Series
 from dh_kinematics.replay.stream import Replay, Transition
 from dh_kinematics.replay.tf_bag import TfBag
 
-__all__ = ['Maxima', 'Replay', 'Series', 'TfBag', 'Transition']
+__all__ = ['BranchChanges', 'Maxima', 'Replay', 'Series', 'TfBag', 'Transition']

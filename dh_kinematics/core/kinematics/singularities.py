@@ -70,11 +70,19 @@ def _closest(p, u, r, v):
     return 0.5 * (p + s * u + r + t * v), float(np.linalg.norm(p + s * u - r - t * v))
 
 
-def _triple_sign(a, b, c):
-    """Return the sign of ``a . (b x c)`` (three 3-vectors): +1, -1 or 0."""
-    (a0, a1, a2), (b0, b1, b2), (c0, c1, c2) = a.tolist(), b.tolist(), c.tolist()
-    value = a0 * (b1 * c2 - b2 * c1) + a1 * (b2 * c0 - b0 * c2) + a2 * (b0 * c1 - b1 * c0)
-    return 1 if value > 0.0 else -1 if value < 0.0 else 0
+def _triple(a, b, c):
+    """Return ``a . (b x c)`` of rows of 3-vectors (m, 3): (m,), written out (np.cross costs)."""
+    (a0, a1, a2), (b0, b1, b2), (c0, c1, c2) = a.T, b.T, c.T
+    return a0 * (b1 * c2 - b2 * c1) + a1 * (b2 * c0 - b0 * c2) + a2 * (b0 * c1 - b1 * c0)
+
+
+def _closest_many(p, u, r, v):
+    """Return :func:`_closest`'s midpoints for rows of lines (m, 3), non-parallel."""
+    w = p - r
+    b, d, e = (u * v).sum(axis=1), (u * w).sum(axis=1), (v * w).sum(axis=1)
+    denominator = 1.0 - b * b
+    s, t = (b * e - d) / denominator, (e - b * d) / denominator
+    return 0.5 * (p + s[:, None] * u + r + t[:, None] * v)
 
 
 class Kinds:
@@ -171,33 +179,49 @@ class Kinds:
                 f"{self._names[0]}'s and {self._names[1]}'s axes")))
         return kinds
 
-    def branch(self, q):
-        """
-        Return the arm's branch at ``q``: the sign of each kind's signed measure, by kind.
+    @property
+    def branch_kinds(self):
+        """Return the kinds :meth:`branches` signs, in its columns' order."""
+        return tuple(kind for kind, named in (
+            ('shoulder', self.shoulder), ('elbow', self.elbow is not None),
+            ('wrist', self.wrist is not None)) if named)
 
-        A dict {'shoulder', 'elbow', 'wrist': +1, -1 or 0 (at the singularity)} of the kinds the
-        arm names (a boom's elbow has no sign): the closed forms' solutions of one pose differ
-        in these, and an arm that moves from one to another has passed the singularity
-        between. Signed as the measures: the wrist's outer axes' cross product along the
-        middle one; the elbow's link and reach crossed, along the parallel axes; the wrist
-        point's side of the shoulder's plane, along ``axis 1 x axis 2``.
+    def branch(self, q):
+        """Return :meth:`branches` of one configuration as a dict, kind: sign."""
+        return dict(zip(self.branch_kinds, self.branches(np.asarray(q, dtype=float)[None])[0]
+                        .tolist()))
+
+    def branches(self, Q):
         """
-        q = np.asarray(q, dtype=float)
-        T = self._chain.fkine_all(q)
+        Return the arm's branch at each configuration: the signs of the kinds' measures.
+
+        ``Q`` (m, n), rad or m. An int array (m, k), +1, -1 or 0 (at the singularity), a column
+        per kind of :attr:`branch_kinds` (a boom's elbow has no sign). The closed forms'
+        solutions of one pose differ in these, and an arm that moves from one to another has
+        passed the singularity between. Signed as the measures: the wrist's outer axes crossed,
+        along the middle one; the elbow's link and reach crossed, along the parallel axes; the
+        wrist point's side of the shoulder's plane, along ``axis 1 x axis 2``.
+        """
+        T = self._chain.fkine_all(Q)
         directions, points = joint_axes(self._chain, T)
-        far = self._far_point(points, directions, (T[-1] @ self._chain.tool)[:3, 3])
-        signs = {}
+        if self.wrist_point:
+            far = _closest_many(points[:, -2], directions[:, -2], points[:, -1],
+                                directions[:, -1])
+        else:
+            far = (T[:, -1] @ self._chain.tool)[:, :3, 3]
+        columns = []
         if self.shoulder:
-            signs['shoulder'] = _triple_sign(far - points[0], directions[0], directions[1])
+            columns.append(_triple(far - points[:, 0], directions[:, 0], directions[:, 1]))
         if self.elbow is not None:
             i, planar = self.elbow
-            target = points[i + 2] if planar else far
-            signs['elbow'] = _triple_sign(directions[i], points[i + 1] - points[i],
-                                          target - points[i + 1])
+            target = points[:, i + 2] if planar else far
+            columns.append(_triple(directions[:, i], points[:, i + 1] - points[:, i],
+                                   target - points[:, i + 1]))
         if self.wrist is not None:
             j = self.wrist
-            signs['wrist'] = _triple_sign(directions[j], directions[j - 1], directions[j + 1])
-        return signs
+            columns.append(_triple(directions[:, j], directions[:, j - 1], directions[:, j + 1]))
+        return np.sign(np.stack(columns, axis=-1)).astype(int) if columns else np.zeros(
+            (len(Q), 0), dtype=int)
 
     def _far_point(self, points, directions, tool):
         """Return the wrist point: where the last two axes meet, else the tool point."""
