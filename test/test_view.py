@@ -36,7 +36,8 @@ import sys
 import threading
 
 from helpers import (
-    CLI_COMMAND, needs_vendor, optional, PACKAGE, run_cli, segment_distance, vendor_model)
+    CLI_COMMAND, needs_pin, needs_vendor, optional, PACKAGE, pin, pin_configuration, run_cli,
+    segment_distance, vendor_model)
 import numpy as np
 from processes import read_line, spawn
 import pytest
@@ -740,6 +741,16 @@ def test_view_says_what_to_give():
     _, err = run_cli('view', PACKAGE / 'config' / 'ur5.yaml', '--follow', code=1)
     assert '--follow takes no model file' in err
     _, err = run_cli('view', PACKAGE / 'config' / 'ur5.yaml', '--port', '0', code=2)
+    _, err = run_cli('view', '--follow', '--path', 'line.csv', code=1)
+    assert '--path takes a model file' in err
+
+
+@needs_viser
+def test_a_path_log_of_another_arm_is_refused_before_a_port_is_taken(tmp_path):
+    (tmp_path / 'other.csv').write_text('time,a.position\n0,0.1\n0.1,0.2\n')
+    _, err = run_cli('view', PACKAGE / 'config' / 'ur5.yaml', '--path', tmp_path / 'other.csv',
+                     code=1)
+    assert "joint 'a' is not in the model" in err
 
 
 @needs_browser
@@ -803,3 +814,34 @@ def test_view_without_viser_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, 'viser', None)  # import viser raises ImportError
     _, err = run_cli('view', PACKAGE / 'config' / 'ur5.yaml', code=1)
     assert 'pip install "dh_kinematics[view]"' in err
+
+
+@needs_viser
+@needs_pin
+def test_a_path_log_is_drawn_where_the_tool_went_and_its_slider_poses_the_arm(server, tmp_path):
+    from dh_kinematics.logs import for_model, read
+    from dh_kinematics.viewer.path import PathLayer
+    chain, given, settings = _model('ur5')
+    log_file = tmp_path / 'line.csv'
+    run_cli('path', PACKAGE / 'config' / 'ur5.yaml', PACKAGE / 'config' / 'ur5_joint_limits.yaml',
+            '--from', '0', '-1.2', '1.4', '-1.8', '-1.57', '0', '--to', '-0.5', '-0.2', '0.4',
+            '3.1416', '0', '1.5708', '--acceleration-limits', '3', '--rate', '100', '-o', log_file)
+    page = _teach(server, chain, given, settings)
+    layer = PathLayer(server, page, chain, for_model(read(log_file)[0], chain))
+    # The drawn polyline joins the tool's positions, each from pinocchio at the log's row.
+    model = pin.buildModelFromXML(chain.to_urdf())
+    data = model.createData()
+    tool = model.getFrameId(chain.tool_frame)
+    expected = []
+    for q in layer.positions:
+        pin.framesForwardKinematics(model, data, pin_configuration(pin, model,
+                                                                   chain.joint_names, q))
+        expected.append(data.oMf[tool].translation.copy())
+    expected = np.array(expected)
+    np.testing.assert_allclose(layer.line.points[:, 0], expected[:-1], atol=1e-6)
+    np.testing.assert_allclose(layer.line.points[:, 1], expected[1:], atol=1e-6)
+    # The slider poses the arm at the log's time, between samples as sim_arm plays it.
+    middle = layer.time[len(layer.time) // 2] + 0.004
+    layer.slider.value = middle
+    q = np.array([np.interp(middle, layer.time, column) for column in layer.positions.T])
+    np.testing.assert_allclose(page.scene.pose(chain.tool_frame), chain.fkine(q), atol=1e-9)

@@ -18,10 +18,11 @@
 
 ``view MODEL [FILES]`` serves a page (viser) with a slider per joint, the tool's pose, each
 joint's limit level, the singularity measure and the tool's speed, an IK gizmo at the tool and
-the named configurations (:mod:`viewer.teach`). ``view --follow [NAMESPACE]`` shows a running
-system instead: its ``robot_description``, ``joint_states`` and ``/diagnostics``
-(:mod:`viewer.follow`, needs rclpy). The page is served on loopback unless ``--host`` says
-otherwise; the address is printed. Needs the ``view`` extra (viser and yourdfpy).
+the named configurations (:mod:`viewer.teach`); ``--path LOG`` draws a joint log's tool path
+(``path``'s trajectory) with a slider of its time (:mod:`viewer.path`). ``view --follow
+[NAMESPACE]`` shows a running system instead: its ``robot_description``, ``joint_states`` and
+``/diagnostics`` (:mod:`viewer.follow`, needs rclpy). The page is served on loopback unless
+``--host`` says otherwise; the address is printed. Needs the ``view`` extra (viser and yourdfpy).
 """
 
 import contextlib
@@ -44,6 +45,9 @@ def add_parser(commands):
     command.add_argument('--follow', nargs='?', const='/', metavar='NAMESPACE',
                          help='follow a running system (ROS): the namespace of its '
                          "robot_description and joint_states; '/' by default")
+    command.add_argument('--path', metavar='LOG', help="a joint log (path's trajectory, a "
+                         "recording; CSV or a bag): the tool's path drawn, and a slider of its "
+                         'time that poses the arm')
     command.add_argument('--node', default='dh_kinematics', help='with --follow: the node '
                          'whose /diagnostics colour the joints')
     command.add_argument('--host', type=arguments.host, default='127.0.0.1', help='the '
@@ -80,6 +84,8 @@ def run(args, out):
     """Serve the page until Ctrl-C (or SIGTERM); print its address first."""
     if args.follow is not None and args.files:
         raise ValueError('--follow takes no model file: the arm comes from robot_description')
+    if args.follow is not None and args.path:
+        raise ValueError('--path takes a model file: not with --follow')
     if args.follow is None and not args.files:
         raise ValueError('give a model file, or --follow a running system')
     from dh_kinematics.viewer.signals import Signals
@@ -87,11 +93,17 @@ def run(args, out):
         if args.follow is None:
             given, checked = files.read(args.files)  # its errors before a port is taken
             chain, settings = checked.chain, checked.settings
+            if args.path:
+                from dh_kinematics.logs import for_model, read
+                log = for_model(read(args.path)[0], chain)
         server = viser_server(args.host, args.port)
         try:
             if args.follow is None:
                 from dh_kinematics.viewer.teach import serve
-                serve(server, chain, given, settings, args.deg, out)
+                page = serve(server, chain, given, settings, args.deg, out)
+                if args.path:
+                    from dh_kinematics.viewer.path import PathLayer
+                    PathLayer(server, page, chain, log)
                 if not signals.stop.is_set():  # else Ctrl-C came while it was built
                     _say_where(server, args.host, out)
                 signals.run(None)
