@@ -399,3 +399,42 @@ def test_replay_lists_each_branch_change_with_its_stamp(tmp_path):
     assert rows[0] == 'stamp,kind,before,after'
     assert sorted(tuple(row.split(',')) for row in rows[1:]) == expected
     assert f'branch changes: 3, the first at {float(expected[0][0]):.6f} s' in out
+
+
+@needs_pin
+@needs_scipy
+def test_a_free_axis_path_keeps_the_axis_on_the_line_and_lets_the_turn_go():
+    from scipy.spatial.transform import Rotation, Slerp
+    chain = MODELS['ur5']
+    q0 = np.array([0.0, -1.2, 1.4, -1.8, -1.57, 0.0])
+    start = chain.fkine(q0)
+    goal = start @ _turn_z(2.5)  # a turn about the tool's z the arm need not make
+    goal[:3, 3] += [0.05, 0.15, 0.05]
+    path = chain.cartesian_path(q0, goal, free_axis='z', velocity_limits=np.full(6, 3.0),
+                                acceleration_limits=np.full(6, 3.0))
+    assert path.complete, path.reason
+    T = _pin_poses(chain, path.q)
+    along, off, _ = _line_errors(start, goal, T)
+    assert off.max() <= EXACT
+    z_line = Slerp([0.0, 1.0], Rotation.from_matrix([start[:3, :3], goal[:3, :3]]))(
+        np.clip(along, 0.0, 1.0)).as_matrix()[:, :, 2]
+    assert max(_axis_angle(a, b) for a, b in zip(T[:, :3, 2], z_line)) <= EXACT
+    # The wrist need not turn the 2.5 rad: the path's last joint moves less.
+    assert abs(path.q[-1, 5] - q0[5]) < 2.0
+
+
+@needs_pin
+@needs_scipy
+def test_an_orientation_only_goal_leaves_the_position_free():
+    chain = MODELS['ur5']
+    rng = np.random.default_rng(61)
+    lower, upper = _limited(chain)
+    for _ in range(3):
+        q0, q_goal = rng.uniform(lower, upper), rng.uniform(lower, upper)
+        goal = chain.fkine(q_goal)
+        goal[:3, 3] += 5.0  # out of reach: only the orientation can be met
+        result = chain.ikine(goal, q0=q0, mask=[0, 0, 0, 1, 1, 1])
+        assert result.success and result.method == 'numerical'
+        (T,) = _pin_poses(chain, [result.q])
+        from scipy.spatial.transform import Rotation
+        assert Rotation.from_matrix(T[:3, :3].T @ goal[:3, :3]).magnitude() <= EXACT
