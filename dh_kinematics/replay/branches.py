@@ -26,6 +26,7 @@ block at a time (:class:`replay.stream.Replay`'s ``taken``), each block's signs 
 from collections import namedtuple
 
 from dh_kinematics.core.kinematics import manipulability, singularities
+from dh_kinematics.core.kinematics.singularities import SIGNS
 import numpy as np
 
 __all__ = ['BranchChange', 'BranchChanges']
@@ -33,7 +34,6 @@ __all__ = ['BranchChange', 'BranchChanges']
 BranchChange = namedtuple('BranchChange', 'stamp_ns kind before after')
 BranchChange.__doc__ = """One branch change: the stamp (ns) of the first message on the new
 side, the kind ('shoulder', 'elbow', 'wrist') and its sign before and after (+1 or -1)."""
-SIGNS = {1: '+', -1: '-'}
 
 
 class BranchChanges:

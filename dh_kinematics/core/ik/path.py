@@ -40,6 +40,7 @@ from dh_kinematics.core.checks import (
 from dh_kinematics.core.ik.ikine import pose_errors
 from dh_kinematics.core.ik.timing import Trajectory
 from dh_kinematics.core.kinematics import manipulability, singularities
+from dh_kinematics.core.kinematics.singularities import SIGNS
 from dh_kinematics.core.rotations import matrix_to_rotvec, rotvec_to_matrix
 import numpy as np
 
@@ -109,7 +110,7 @@ def cartesian_path(chain, q_start, poses, max_step=0.001, max_angle_step=0.01,
     if not single:
         raise InvalidFieldError('q_start', np.shape(q_start), f'must be of shape ({chain.n},)')
     q = q[0]
-    beyond = np.nonzero((q < chain.qlim[:, 0]) | (q > chain.qlim[:, 1]))[0]
+    beyond = np.nonzero(chain.islimit(q))[0]
     if len(beyond):
         link = chain.links[int(beyond[0])]
         raise InvalidFieldError('q_start', q.tolist(), f'joint {link.name or beyond[0] + 1} is '
@@ -123,14 +124,14 @@ def cartesian_path(chain, q_start, poses, max_step=0.001, max_angle_step=0.01,
         tool_speed = check_scalar('tool_speed', tool_speed, minimum=0.0, nonzero=True)
     solver = _Stepper(chain, mask, free_axis, tol, steps)
     solver.start(q)
-    lines = [(a, b) for a, b in zip(np.concatenate([chain.fkine(q)[None], goals[:-1]]), goals)]
-    counts = [_count(a, b, steps['max_step'], steps['max_angle_step']) for a, b in lines]
+    lines = [_Line(a, b) for a, b in zip(np.concatenate([chain.fkine(q)[None], goals[:-1]]),
+                                         goals)]
+    counts = [line.steps(steps['max_step'], steps['max_angle_step']) for line in lines]
     total, done = sum(counts), 0
-    Q, T, waypoints, pieces = [q], [lines[0][0]], [], []
+    Q, T, waypoints, pieces = [q], [lines[0].a], [], []
     stop = reason = ''
-    for (a, b), count in zip(lines, counts):
-        line = _Line(a, b)
-        s, qs, ps = [0.0], [q], [a[:3, 3]]
+    for line, count in zip(lines, counts):
+        s, qs, ps = [0.0], [q], [line.a[:3, 3]]
         for k in range(1, count + 1):
             step = solver.step(line, (k - 1) / count, k / count, qs[-1])
             if step.stop:
@@ -139,8 +140,8 @@ def cartesian_path(chain, q_start, poses, max_step=0.001, max_angle_step=0.01,
             for fraction, q_step in step.found:
                 s.append(fraction * count)
                 qs.append(q_step)
-                ps.append(line.pose(fraction)[:3, 3])
                 T.append(line.pose(fraction))
+                ps.append(T[-1][:3, 3])
             done += 1
         Q.extend(qs[1:])
         if len(s) > 1:
@@ -178,6 +179,14 @@ class _Line:
         self.a, self.b = a, b
         self.rotation = matrix_to_rotvec(a[:3, :3].T @ b[:3, :3])  # in a's frame
 
+    def steps(self, max_step, max_angle_step):
+        """Return the line's steps: at least MIN_STEPS, 0 where a and b are one pose."""
+        length = float(np.linalg.norm(self.b[:3, 3] - self.a[:3, 3]))
+        angle = float(np.linalg.norm(self.rotation))
+        if length == 0.0 and angle == 0.0:
+            return 0
+        return max(MIN_STEPS, math.ceil(max(length / max_step, angle / max_angle_step)))
+
     def pose(self, fraction):
         """Return the line's pose at ``fraction`` (0 at a, 1 at b), (4, 4)."""
         T = np.eye(4)
@@ -208,7 +217,7 @@ class _Stepper:
         for kind, sign in signs.items():
             before = self._signs.get(kind, 0)
             if sign and before and sign != before:
-                return f'{kind} ({_SIGNS[before]} to {_SIGNS[sign]})'
+                return f'{kind} ({SIGNS[before]} to {SIGNS[sign]})'
         return None
 
     def step(self, line, start, end, q):
@@ -308,21 +317,9 @@ class _Stepper:
         return self._chain.links[joint].name or f'joint {joint + 1}'
 
 
-_SIGNS = {1: '+', -1: '-'}
-
-
 def _where(line, fraction):
     x, y, z = line.pose(fraction)[:3, 3].tolist()
     return f'at [{x:.4f}, {y:.4f}, {z:.4f}] m'
-
-
-def _count(a, b, max_step, max_angle_step):
-    """Return the steps of the line from pose a to b: at least MIN_STEPS, 0 if they are one."""
-    length = float(np.linalg.norm(b[:3, 3] - a[:3, 3]))
-    angle = float(np.linalg.norm(matrix_to_rotvec(a[:3, :3].T @ b[:3, :3])))
-    if length == 0.0 and angle == 0.0:
-        return 0
-    return max(MIN_STEPS, math.ceil(max(length / max_step, angle / max_angle_step)))
 
 
 def _check_poses(poses):

@@ -55,6 +55,9 @@ TOLERANCE = 1e-9
 """Axes whose directions' cross product is below this are parallel; lines closer than this
 times the length meet."""
 
+SIGNS = {1: '+', -1: '-'}
+"""A branch's sign (:meth:`Kinds.branches`) as reports write it."""
+
 Kind = namedtuple('Kind', 'kind measure message')
 Kind.__doc__ = """A singularity's kind ('wrist', 'elbow' or 'shoulder'), its measure (0 at the
 singularity) and a sentence naming it, with the joint and how far: ``wrist singularity: joint5
